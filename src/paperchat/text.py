@@ -1,0 +1,101 @@
+"""Text hygiene, sentence splitting and term extraction.
+
+Stored text keeps LaTeX (``$\\textit{de novo}$``, ``$K^2$``), Markdown
+emphasis and non-Latin scripts exactly; :func:`clean_text` only NFC-normalizes
+and removes what would break storage or JSON (lone surrogates, NUL and other
+C0 control characters except newline and tab).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_WS = re.compile(r"\s+")
+
+
+def clean_text(text: str) -> str:
+    """NFC-normalize ``text`` and drop lone surrogates and control characters.
+
+    Newlines and tabs are kept; leading/trailing white space is stripped.
+    """
+    text = _SURROGATE.sub("", text)
+    text = _CONTROL.sub("", text)
+    text = unicodedata.normalize("NFC", text)
+    return text.strip()
+
+
+def normalize_for_id(text: str) -> str:
+    """The form of a text that its derived id hashes: cleaned, white space folded, lower-cased."""
+    return _WS.sub(" ", clean_text(text)).strip().lower()
+
+
+def short_hash(text: str, n: int = 16) -> str:
+    """The first ``n`` hex digits of the SHA-256 of ``text`` (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:n]
+
+
+# Abbreviations after which a period does not end a sentence.
+_ABBREV = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.", "resp.", "approx.", "w.r.t.")
+_SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[$\\*]?[A-Z0-9])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split an abstract into sentences.
+
+    A rule-based splitter for scientific prose: a sentence ends at ``.``, ``!``
+    or ``?`` followed by white space and a capital letter, digit, ``$``, ``*`` or
+    an opening bracket, except after common abbreviations (``e.g.``, ``et al.``)
+    and inside inline math (``$...$``). Returns the non-empty sentences,
+    stripped, in order.
+    """
+    text = _WS.sub(" ", text).strip()
+    if not text:
+        return []
+    pieces: list[str] = []
+    start = 0
+    for match in _SENT_END.finditer(text):
+        candidate = text[start : match.start()]
+        if candidate.count("$") % 2 == 1:  # inside inline math
+            continue
+        if any(candidate.endswith(a) for a in _ABBREV):
+            continue
+        pieces.append(candidate.strip())
+        start = match.end()
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
+
+
+_TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*[A-Za-z0-9+]|[A-Za-z]|\d+(?:\.\d+)?%?")
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just me more
+    most my myself no nor not now of off on once only or other our ours ourselves out over own same she
+    should so some such than that the their theirs them themselves then there these they this those
+    through to too under until up very was we were what when where which while who whom why will with
+    would you your yours yourself yourselves paper papers abstract propose proposed proposes approach
+    method methods work study show shows use used uses using based new one two via tell give describe
+    explain does do did what which paper's whose within without across among many much""".split()
+)
+
+
+def terms(text: str) -> list[str]:
+    """Lower-cased content terms of ``text`` (stopwords removed), in order, with repeats.
+
+    Keeps names with digits and ``+``/``-`` (``GNN+``, ``K-means``) whole and
+    drops a plural ``s`` so "tokens" matches "token".
+    """
+    out = []
+    for raw in _TERM.findall(text):
+        word = raw.lower()
+        if word in STOPWORDS or len(word) < 2:
+            continue
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    return out
