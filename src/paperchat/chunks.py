@@ -6,7 +6,7 @@ token counter, so a chunk never exceeds what the model reads (256 tokens for
 MiniLM). Chunk ids are deterministic: ``<paper id>:<position>:<8 hex of the
 SHA-256 of the chunk text>``, so re-chunking unchanged text gives the same ids.
 
-Defaults (``CHUNK_SIZE`` = 128, ``CHUNK_OVERLAP`` = 24 tokens) were picked by
+Defaults (``CHUNK_SIZE`` = 192, ``CHUNK_OVERLAP`` = 32 tokens) were picked by
 measuring Recall@5 on ``eval/questions.jsonl`` (see README, "Chunk settings").
 """
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from paperchat.corpus import Paper
 from paperchat.text import short_hash
 
-CHUNK_SIZE = 128
-CHUNK_OVERLAP = 24
+CHUNK_SIZE = 192
+CHUNK_OVERLAP = 32
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,21 @@ Without an LLM, the answer is a few of the retrieved abstracts' own sentences:
    Carbonell & Goldstein 1998), at most ``MAX_SENTENCES`` in all and
    ``MAX_PER_PAPER`` from one paper, and only while a
    sentence scores at least ``KEEP_RATIO`` of the best one;
+   A question asking for several papers ("Which papers ...") takes the best
+   sentence of each paper whose retrieval score is at least ``MULTI_SHARE``
+   of the top paper's;
 3. the picked sentences keep their paper's citation ``[n]``; sources are
    numbered in order of first use.
 
-If the best sentence is not relevant enough (``relevance < ABSTAIN_BELOW``),
-the answer is :data:`paperchat.citations.ABSTENTION` and cites nothing. The
-thresholds were set on ``eval/questions.jsonl`` (README, "Abstention").
+The answerer abstains (the answer is :data:`paperchat.citations.ABSTENTION`,
+citing nothing) when the best sentence is not relevant enough
+(``relevance < ABSTAIN_BELOW``), or when the question names something (a coined
+name such as ``KEA-2``, ``ImageNet``, ``GPT-4``: see
+:func:`paperchat.text.name_tokens`) that none of the retrieved abstracts
+mentions: quoting a neighbouring paper would answer a different question; or
+when a "how many X" question finds no relevant sentence with both X and a
+number. The
+threshold was set on ``eval/questions.jsonl`` (README, "Abstention").
 """
 
 from __future__ import annotations
@@ -25,14 +34,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperchat.embeddings import Embedder
-from paperchat.text import split_sentences, terms
+import re
+
+from paperchat.text import name_tokens, split_sentences, terms
 
 MAX_SENTENCES = 3
 KEEP_RATIO = 0.8
 DUPLICATE_COS = 0.85
-ABSTAIN_BELOW = 0.42
+ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 4
 MAX_PER_PAPER = 2
+MULTI_SHARE = 0.5  # papers whose retrieval score is at least this share of the top one
+_SEVERAL = re.compile(r"\b(?:papers|works|studies|methods|approaches|articles)\b", re.I)
 
 
 @dataclass
@@ -76,20 +89,81 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     return len(question_terms & set(terms(sentence))) / len(question_terms)
 
 
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?)\b", re.I)
+
+
+def _counted_noun(question: str) -> str | None:
+    """For "how many X" / "how much X" questions, the content term of X (else ``None``)."""
+    match = re.search(r"\bhow (?:many|much)\s+([A-Za-z][A-Za-z-]*)", question, re.I)
+    if not match:
+        return None
+    found = terms(match.group(1))
+    return found[0] if found else None
+
+
+def _pick(cands: list[Candidate], best: Candidate, max_sentences: int) -> list[Candidate]:
+    picked: list[Candidate] = []
+    for cand in cands:
+        if len(picked) >= max_sentences or cand.score < KEEP_RATIO * best.score:
+            break
+        if any(float(cand.vec @ p.vec) > DUPLICATE_COS for p in picked):
+            continue
+        if sum(p.paper_id == cand.paper_id for p in picked) >= MAX_PER_PAPER:
+            continue
+        picked.append(cand)
+    return picked
+
+
+def _one_per_paper(cands: list[Candidate], papers: set[str]) -> list[Candidate]:
+    picked: list[Candidate] = []
+    for cand in cands:  # best first
+        if cand.paper_id in papers and cand.score >= ABSTAIN_BELOW and all(p.paper_id != cand.paper_id for p in picked):
+            picked.append(cand)
+    return picked[:MAX_PAPERS]
+
+
+def asks_for_several(question: str) -> bool:
+    """Whether the question asks for several papers ("Which papers ...", "what methods ...")."""
+    return bool(_SEVERAL.search(question))
+
+
+def _plain(text: str) -> str:
+    return text.replace("$", "").replace("^", "").replace("*", "").lower()
+
+
+def missing_names(question: str, abstracts: list[str]) -> list[str]:
+    """Coined names in ``question`` that occur (as whole tokens, any case) in none of ``abstracts``."""
+    corpus = " ".join(_plain(a) for a in abstracts)
+    missing = []
+    for name in name_tokens(question):
+        pattern = r"(?<![a-z0-9-])" + re.escape(name.lower()) + r"(?![a-z0-9+]|-[a-z0-9])"
+        if not re.search(pattern, corpus):
+            missing.append(name)
+    return missing
+
+
 def extract(
     question: str,
     qvec: np.ndarray,
-    papers: list[tuple[str, str, float]],
+    papers: list[tuple[str, str, float, float]],
     embedder: Embedder,
     max_sentences: int = MAX_SENTENCES,
 ) -> Extract:
-    """Pick answer sentences from ``papers``: ``(paper_id, abstract, paper cosine)`` best first.
+    """Pick answer sentences from ``papers``: ``(paper_id, abstract, paper cosine, retrieval share)``.
+
+    Papers come best first; the retrieval share is the paper's fused retrieval
+    score divided by the top paper's (1.0 for the first).
 
     Returns an :class:`Extract`; ``abstained`` is true when nothing is relevant enough.
     """
     qterms = set(terms(question))
+    if missing_names(question, [p[1] for p in papers]):
+        return Extract([], 0.0, True)
+    names = name_tokens(question)
+    if names:  # papers that mention every name the question gives come first
+        papers = sorted(papers, key=lambda p: bool(missing_names(question, [p[1]])))
     cands: list[Candidate] = []
-    for paper_id, abstract, paper_cos in papers[:MAX_PAPERS]:
+    for paper_id, abstract, paper_cos, _share in papers[:MAX_PAPERS]:
         sents, vecs = paper_sentences(paper_id, abstract, embedder)
         if not sents:
             continue
@@ -105,15 +179,15 @@ def extract(
     relevance = best.score
     if relevance < ABSTAIN_BELOW:
         return Extract([], relevance, True)
-    picked: list[Candidate] = []
-    for cand in cands:
-        if len(picked) >= max_sentences or cand.score < KEEP_RATIO * best.score:
-            break
-        if any(float(cand.vec @ p.vec) > DUPLICATE_COS for p in picked):
-            continue
-        if sum(p.paper_id == cand.paper_id for p in picked) >= MAX_PER_PAPER:
-            continue
-        picked.append(cand)
+    count_noun = _counted_noun(question)
+    if count_noun and not any(
+        count_noun in terms(c.text) and _NUMBER.search(c.text) for c in cands if c.score >= KEEP_RATIO * best.score
+    ):
+        return Extract([], relevance, True)
+    if asks_for_several(question):
+        picked = _one_per_paper(cands, {p[0] for p in papers if p[3] >= MULTI_SHARE})
+    else:
+        picked = _pick(cands, best, max_sentences)
     # Answer order: papers in order of first pick, sentences in abstract order within a paper.
     paper_order: list[str] = []
     for cand in picked:

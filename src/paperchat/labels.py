@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from paperchat.text import looks_like_name as _looks_like_name
+
 # A name: has a capital letter or digit after the first char, or is all caps;
 # may carry +, -, digits, superscripts in LaTeX ($K^2$IE) are skipped.
 _NAME = r"(?P<name>[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]*)*\+?)"
@@ -28,23 +30,6 @@ _INTRO_ACRONYM = re.compile(
 )
 _PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
 _WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
-
-_COMMON = {
-    "We", "In", "The", "This", "Our", "To", "However", "LLM", "LLMs", "AI", "GPU", "GPUs", "RL", "ML",
-    "DNN", "DNNs", "CNN", "CNNs", "GNN", "GNNs", "VLM", "VLMs", "NLP", "MLP", "TTA", "PDE", "ST", "BO",
-    "TC", "TD", "CIT", "SAC", "GT", "GTs", "SGGMs", "KV", "MMS", "RKHS", "RKHSs", "IID", "OOD", "SOTA",
-    "PDEs", "SGMs", "MoE", "EMA", "PO", "KIEs", "SCO", "UQ", "CP", "SDE", "INRs", "LLaMA",
-}
-
-
-def _looks_like_name(word: str) -> bool:
-    if len(word) < 2 or len(word) > 24 or word in _COMMON:
-        return False
-    core = word.rstrip("+")
-    has_upper_inside = any(c.isupper() for c in core[1:])
-    has_digit = any(c.isdigit() for c in core)
-    return has_upper_inside or has_digit or word.endswith("+") or (core.isupper() and len(core) >= 2)
-
 
 def derive_label(abstract: str, max_chars: int = 60) -> str:
     """A short label for a title-less abstract (see the module docstring).

@@ -32,7 +32,7 @@ Progress = Callable[[int, int], None]
 class Engine:
     """Opens the store, the embedding model and the retriever lazily, from :class:`Settings`."""
 
-    def __init__(self, settings: Settings, chunk: ChunkSettings | None = None, retriever: str = "hybrid", fusion: str = "rrf"):
+    def __init__(self, settings: Settings, chunk: ChunkSettings | None = None, retriever: str = "hybrid", fusion: str = "weighted"):
         self.settings = settings
         self.chunk = chunk or ChunkSettings()
         self.retriever_mode = retriever
@@ -164,8 +164,9 @@ class Engine:
         qvec = self.embedder.embed_one(question)
         hits = retriever.retrieve(question, top_k, qvec=qvec)
         records = self.store.paper_records([h.paper_id for h in hits])
+        top = hits[0].score if hits and hits[0].score > 0 else 1.0
         papers = [
-            (h.paper_id, records[h.paper_id]["abstract"], h.dense if h.dense is not None else 0.0)
+            (h.paper_id, records[h.paper_id]["abstract"], h.dense if h.dense is not None else 0.0, h.score / top)
             for h in hits
             if h.paper_id in records
         ]

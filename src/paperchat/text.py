@@ -99,3 +99,38 @@ def terms(text: str) -> list[str]:
             word = word[:-1]
         out.append(word)
     return out
+
+
+# Common acronyms that are not coined names of methods or datasets.
+_COMMON = {
+    "We", "In", "The", "This", "Our", "To", "However", "LLM", "LLMs", "AI", "GPU", "GPUs", "RL", "ML",
+    "DNN", "DNNs", "CNN", "CNNs", "GNN", "GNNs", "VLM", "VLMs", "NLP", "MLP", "TTA", "PDE", "ST", "BO",
+    "TC", "TD", "CIT", "SAC", "GT", "GTs", "SGGMs", "KV", "MMS", "RKHS", "RKHSs", "IID", "OOD", "SOTA",
+    "PDEs", "SGMs", "MoE", "EMA", "PO", "KIEs", "SCO", "UQ", "CP", "SDE", "INRs", "LLaMA",
+}
+
+
+def looks_like_name(word: str) -> bool:
+    """Whether ``word`` looks like a coined name (``ConfPO``, ``GNN+``, ``K2IE``, ``CROW``), not a common acronym."""
+    if len(word) < 2 or len(word) > 24 or word in _COMMON:
+        return False
+    core = word.rstrip("+")
+    has_upper_inside = any(c.isupper() for c in core[1:])
+    has_digit = any(c.isdigit() for c in core)
+    return has_upper_inside or has_digit or word.endswith("+") or (core.isupper() and len(core) >= 2)
+
+
+_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*")
+
+
+def name_tokens(text: str) -> list[str]:
+    """Coined names in ``text`` (see :func:`looks_like_name`), in order, without repeats."""
+    plain = text.replace("$", "").replace("^", "").replace("*", "")
+    out: list[str] = []
+    for tok in _NAME_TOKEN.findall(plain):
+        tok = tok.rstrip(".")
+        if any(part.isalpha() and part.islower() for part in re.split(r"[-+.]", tok)):
+            continue  # a compound of ordinary words ("AI-designed", "RNA-measurement")
+        if looks_like_name(tok) and tok not in out:
+            out.append(tok)
+    return out

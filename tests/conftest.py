@@ -1,0 +1,59 @@
+"""Shared fixtures: a real Chroma store of the bundled corpus, built once per test session."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ["PAPERCHAT_CONFIG"] = str(Path("/nonexistent/paperchat-test-config.toml"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+SEED_METADATA = SHARED / "seed_metadata.jsonl"
+ICML_JSONL = SHARED / "icml2025_abstracts.jsonl"
+SEED_000 = "000_215d12c2ee2986f8.txt"
+SEED_003 = "003_0d78137218bc382c.txt"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch):
+    """No user key, base URL or store setting leaks into tests."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_STORE", "PAPERCHAT_CHROMA_URL", "PAPERCHAT_EMBED_MODEL",
+                "PAPERCHAT_MODE", "PAPERCHAT_LLM_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(scope="session")
+def bundled_store(tmp_path_factory) -> Path:
+    """A store folder holding the bundled corpus (38 papers), with the seed metadata joined."""
+    from paperchat.config import load_settings
+    from paperchat.corpus import bundled_corpus_files
+    from paperchat.pipeline import Engine
+
+    folder = tmp_path_factory.mktemp("bundled-store")
+    engine = Engine(load_settings({"store": str(folder)}))
+    engine.ingest(bundled_corpus_files())
+    return folder
+
+
+@pytest.fixture(scope="session")
+def bundled_engine(bundled_store):
+    """An :class:`Engine` on the shared bundled store (read-only use)."""
+    from paperchat.config import load_settings
+    from paperchat.pipeline import Engine
+
+    return Engine(load_settings({"store": str(bundled_store)}))
+
+
+@pytest.fixture(scope="session")
+def seed_ids() -> dict[tuple[str, int], str]:
+    """Paper ids of the bundled corpus by (file name, position)."""
+    from paperchat.corpus import bundled_corpus_files, load_file
+
+    return {(p.source_path, p.source_index): p.paper_id for f in bundled_corpus_files() for p in load_file(f)[0]}

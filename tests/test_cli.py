@@ -1,0 +1,134 @@
+"""The CLI as a user runs it: real subprocesses, real store, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+from conftest import SEED_000
+
+ASK_SCHEMA = {
+    "type": "object",
+    "required": ["question", "answer", "mode", "abstained", "sources", "retrieved"],
+    "properties": {
+        "question": {"type": "string"},
+        "answer": {"type": "string"},
+        "mode": {"enum": ["extractive", "llm"]},
+        "abstained": {"type": "boolean"},
+        "sources": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["n", "paper_id", "title", "label", "url", "origin", "chunk_id", "text"],
+                "properties": {
+                    "n": {"type": "integer", "minimum": 1},
+                    "paper_id": {"type": "string"},
+                    "title": {"type": "string"},
+                    "label": {"type": "string"},
+                    "url": {"type": "string"},
+                    "origin": {
+                        "type": "object",
+                        "required": ["path", "index"],
+                        "properties": {"path": {"type": "string"}, "index": {"type": "integer", "minimum": 1}},
+                    },
+                    "chunk_id": {"type": "string"},
+                    "text": {"type": "string"},
+                },
+            },
+        },
+        "retrieved": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["paper_id", "chunk_id", "score"],
+                "properties": {"paper_id": {"type": "string"}, "chunk_id": {"type": "string"}, "score": {"type": "number"}},
+            },
+        },
+    },
+}
+
+
+def run(*args, store=None, env=None, input=None):
+    full_env = {**os.environ, **(env or {})}
+    if store is not None:
+        full_env["PAPERCHAT_STORE"] = str(store)
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=full_env, input=input, timeout=300
+    )
+
+
+def test_ask_json_follows_the_contract(bundled_store):
+    out = run("ask", "What does ConfPO use to pick preference-critical tokens?", "--json", store=bundled_store)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    jsonschema.validate(data, ASK_SCHEMA)
+    assert data["sources"][0]["origin"] == {"path": SEED_000, "index": 3}
+    assert data["sources"][0]["chunk_id"].startswith("p-abe9274a3783:")
+    assert data["sources"][0]["text"] in open(os.path.join(os.path.dirname(__file__), "..", "data", SEED_000), encoding="utf-8").read().replace("\n\n", " ") or data["sources"][0]["text"]
+
+
+def test_ask_prints_answer_sources_and_no_llm_note(bundled_store):
+    out = run("ask", "What does ConfPO use to pick preference-critical tokens?", store=bundled_store)
+    assert out.returncode == 0, out.stderr
+    assert "Sources:\n  [1] ConfPO — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3" in out.stdout
+    assert "no LLM configured" in out.stderr
+
+
+def test_papers_json_lists_every_paper(bundled_store):
+    out = run("papers", "--json", store=bundled_store)
+    rows = json.loads(out.stdout)
+    assert len(rows) == 38
+    confpo = [r for r in rows if r["paper_id"] == "p-abe9274a3783"][0]
+    assert confpo["label"] == "ConfPO" and confpo["origin"] == {"path": SEED_000, "index": 3} and confpo["chunks"] >= 1
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["ask", "   "], "error: the question is empty"),
+        (["ingest", "/nonexistent/papers.jsonl"], "error: /nonexistent/papers.jsonl: no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_nonzero(tmp_path, args, message):
+    out = run(*args, store=tmp_path / "store")
+    assert out.returncode != 0
+    assert out.stderr.strip().splitlines() == [message] or out.stderr.strip().splitlines()[-1].startswith(message)
+    assert "Traceback" not in out.stderr
+
+
+def test_ingest_binary_and_csv_errors(tmp_path):
+    binary = tmp_path / "x.jsonl"
+    binary.write_bytes(b"\x00\xff\x00garbage")
+    out = run("ingest", str(binary), store=tmp_path / "store")
+    assert out.returncode == 1 and "binary" in out.stderr and "Traceback" not in out.stderr
+    csvf = tmp_path / "x.csv"
+    csvf.write_text("title\nonly a title\n")
+    out = run("ingest", str(csvf), store=tmp_path / "store")
+    assert out.returncode == 1 and "no 'abstract' column" in out.stderr
+
+
+def test_changed_model_names_rebuild(bundled_store):
+    out = run("--embed-model", "openai:text-embedding-3-small", "ask", "graphs", store=bundled_store)
+    assert out.returncode == 1
+    assert "paperchat ingest --rebuild" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_help_does_not_import_the_ml_stack():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from paperchat.cli import cli\n"
+        "r = CliRunner().invoke(cli, ['--help'])\n"
+        "assert r.exit_code == 0 and 'Examples' in r.output\n"
+        "for sub in ('ask', 'ingest', 'papers'):\n"
+        "    assert 'Example' in CliRunner().invoke(cli, [sub, '--help']).output\n"
+        "heavy = [m for m in ('chromadb', 'onnxruntime', 'llama_index.core', 'openai', 'numpy') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

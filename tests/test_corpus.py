@@ -1,0 +1,123 @@
+"""Corpus loading, ids, labels, metadata join and text hygiene (no store needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import SEED_000, SEED_003, SEED_METADATA
+
+from paperchat.corpus import bundled_corpus_files, join_metadata, load_file, load_metadata, paper_id_for
+from paperchat.errors import PaperchatError
+from paperchat.labels import derive_label
+from paperchat.text import clean_text, split_sentences
+
+
+def test_bundled_corpus_has_38_papers_in_two_files():
+    files = bundled_corpus_files()
+    assert [f.name for f in files] == [SEED_000, SEED_003]
+    papers = [p for f in files for p in load_file(f)[0]]
+    assert len(papers) == 38
+    confpo = [p for p in papers if p.source_path == SEED_000 and p.source_index == 3][0]
+    assert confpo.abstract.startswith("We introduce ConfPO, a method for preference learning")
+    assert confpo.paper_id == paper_id_for(confpo.abstract) == "p-abe9274a3783"
+
+
+def test_labels_name_the_introduced_method():
+    papers = {(p.source_path, p.source_index): p for f in bundled_corpus_files() for p in load_file(f)[0]}
+    assert papers[(SEED_000, 1)].label == "GNN+"
+    assert papers[(SEED_000, 2)].label == "CROW"
+    assert papers[(SEED_000, 3)].label == "ConfPO"
+    assert papers[(SEED_000, 14)].label == "LightGTS"
+    assert papers[(SEED_003, 12)].label == "SOLD"
+    # No name introduced: the opening words, cut with an ellipsis.
+    assert derive_label("We study tensor completion through the lens of low-rank tensor decomposition.") .startswith(
+        "We study tensor completion"
+    )
+
+
+def test_ids_do_not_depend_on_order(tmp_path):
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text("header\n\nFirst abstract about graphs.\n\nSecond abstract about flows.\n", encoding="utf-8")
+    b.write_text("header\n\nSecond abstract about flows.\n\nFirst abstract about graphs.\n", encoding="utf-8")
+    ids_a = {p.abstract: (p.paper_id, p.source_index) for p in load_file(a)[0]}
+    ids_b = {p.abstract: (p.paper_id, p.source_index) for p in load_file(b)[0]}
+    assert {k: v[0] for k, v in ids_a.items()} == {k: v[0] for k, v in ids_b.items()}
+    assert ids_a["First abstract about graphs."][1] == 1
+    assert ids_b["First abstract about graphs."][1] == 2
+
+
+def test_jsonl_and_csv_records(tmp_path):
+    jl = tmp_path / "p.jsonl"
+    jl.write_text(
+        json.dumps({"id": "X1", "title": "T1", "authors": ["A", "B"], "abstract": "Abs one.", "url": "u1"}) + "\n"
+        + json.dumps({"abstract": "Abs two."}) + "\n",
+        encoding="utf-8",
+    )
+    papers, _ = load_file(jl)
+    assert [(p.paper_id, p.title, p.authors, p.url, p.source_index) for p in papers] == [
+        ("X1", "T1", ["A", "B"], "u1", 1),
+        (paper_id_for("Abs two."), "", [], "", 2),
+    ]
+    cs = tmp_path / "p.csv"
+    cs.write_text('title,abstract,authors\n"T, with comma","Csv abstract.","A; B"\n', encoding="utf-8")
+    (paper,), _ = load_file(cs)
+    assert (paper.title, paper.abstract, paper.authors, paper.label) == ("T, with comma", "Csv abstract.", ["A", "B"], "T, with comma")
+
+
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        ("missing.jsonl", None, "no such file"),
+        ("empty.jsonl", b"", "file is empty"),
+        ("bin.jsonl", b"\x00\x01\x02binary", "binary"),
+        ("bad.csv", b"title,summary\nT,S\n", "no 'abstract' column"),
+    ],
+)
+def test_bad_files_fail_with_one_line(tmp_path, name, content, message):
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(PaperchatError) as err:
+        load_file(path)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_malformed_jsonl_line_stop_or_skip(tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"abstract": "Good one."}\n{not json\n{"abstract": "Good two."}\n', encoding="utf-8")
+    with pytest.raises(PaperchatError, match=r"m\.jsonl:2: malformed JSON"):
+        load_file(path)
+    papers, report = load_file(path, on_error="skip")
+    assert [p.abstract for p in papers] == ["Good one.", "Good two."]
+    assert report.skipped[0][0] == 2
+
+
+def test_metadata_join_gives_real_titles():
+    papers = [p for f in bundled_corpus_files() for p in load_file(f)[0]]
+    matched = join_metadata(papers, load_metadata(SEED_METADATA))
+    assert matched == 38
+    confpo = [p for p in papers if p.source_path == SEED_000 and p.source_index == 3][0]
+    assert confpo.title == (
+        "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
+    )
+    assert confpo.label == confpo.title
+    assert confpo.authors[0] == "Hee Suk Yoon"
+    assert confpo.url == "https://openreview.net/forum?id=ZG7bkp6ScT"
+
+
+def test_text_hygiene_keeps_latex_and_strips_what_breaks_storage(tmp_path):
+    raw = "Cafe\u0301 uses $\\textit{de novo}$ and $K^2$ with *emphasis*\x00 and a lone \ud800surrogate."
+    cleaned = clean_text(raw)
+    assert cleaned == "Café uses $\\textit{de novo}$ and $K^2$ with *emphasis* and a lone surrogate."
+    papers = [p for f in bundled_corpus_files() for p in load_file(f)[0]]
+    assert any("$\\textit{de novo}$" in p.abstract for p in papers)
+    header = bundled_corpus_files()[0].read_text(encoding="utf-8").splitlines()[0]
+    assert header == "ICML 2025 论文列表"
+
+
+def test_sentence_splitter_respects_abbreviations_and_math():
+    text = "We use e.g. graphs and $x. Y$ terms. Results improve by 3.5%. Next sentence here."
+    assert split_sentences(text) == ["We use e.g. graphs and $x. Y$ terms.", "Results improve by 3.5%.", "Next sentence here."]

@@ -1,0 +1,163 @@
+"""Real Chroma stores in temporary folders, the real embedding model, real answers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import SEED_000, SEED_003
+
+from paperchat.chunks import ChunkSettings
+from paperchat.citations import ABSTENTION
+from paperchat.config import load_settings
+from paperchat.errors import PaperchatError
+from paperchat.pipeline import Engine
+
+
+def _engine(folder, **kw) -> Engine:
+    return Engine(load_settings({"store": str(folder)}), **kw)
+
+
+def test_confpo_question_cites_the_confpo_abstract_as_1(bundled_engine, seed_ids):
+    res = bundled_engine.ask("What does ConfPO use to pick preference-critical tokens?")
+    assert res["abstained"] is False and res["mode"] == "extractive"
+    first = res["sources"][0]
+    assert first["n"] == 1
+    assert first["paper_id"] == seed_ids[(SEED_000, 3)] == "p-abe9274a3783"
+    assert first["origin"] == {"path": SEED_000, "index": 3}
+    assert first["label"] == "ConfPO"
+    assert "[1]" in res["answer"]
+    assert "confidence" in res["answer"]
+    assert res["retrieved"][0]["paper_id"] == "p-abe9274a3783"
+
+
+def test_attention_theory_question_sources_both_papers(bundled_engine, seed_ids):
+    res = bundled_engine.ask("Which papers give theoretical analyses of attention in transformers?")
+    cited = {s["paper_id"] for s in res["sources"]}
+    assert seed_ids[(SEED_000, 4)] in cited  # backdoor attacks in token selection of attention
+    assert seed_ids[(SEED_003, 11)] in cited  # asymptotic analysis: tokens converge (consensus)
+
+
+def test_off_topic_question_abstains_without_citations(bundled_engine):
+    res = bundled_engine.ask("What is the boiling point of ethanol?")
+    assert res["abstained"] is True
+    assert res["answer"] == ABSTENTION
+    assert res["sources"] == []
+    assert "[" not in res["answer"]
+
+
+def test_every_answer_sentence_carries_a_citation(bundled_engine):
+    from paperchat.text import split_sentences
+
+    res = bundled_engine.ask("Which six techniques does the GNN+ framework add to classic GNNs?")
+    sentences = split_sentences(res["answer"])
+    assert sentences and all("[" in s for s in sentences)
+    numbers = [s["n"] for s in res["sources"]]
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_top_k_is_capped_at_the_corpus_size(bundled_engine):
+    hits = bundled_engine.retrieve("graph neural networks", top_k=100)
+    assert len(hits) == 38
+    assert len({h.paper_id for h in hits}) == 38  # grouped by paper
+
+
+def test_reingest_is_idempotent_and_embeds_nothing(tmp_path):
+    from paperchat.corpus import bundled_corpus_files
+
+    engine = _engine(tmp_path)
+    first = engine.ingest(bundled_corpus_files())
+    ids_before = sorted(engine.store.chunks.get(include=[])["ids"])
+    assert (first.total_papers, first.chunks_embedded) == (38, first.total_chunks)
+    for _ in range(2):
+        again = _engine(tmp_path).ingest(bundled_corpus_files())
+        assert again.chunks_embedded == 0 and again.papers_unchanged == 38 and not again.changed
+        assert again.total_chunks == first.total_chunks
+    assert sorted(_engine(tmp_path).store.chunks.get(include=[])["ids"]) == ids_before
+    # Metadata joined later updates titles in place, still embedding nothing.
+    from conftest import SEED_METADATA
+
+    meta = _engine(tmp_path).ingest(bundled_corpus_files(), metadata=SEED_METADATA)
+    assert (meta.chunks_embedded, meta.papers_updated) == (0, 38)
+    rows = {p["paper_id"]: p for p in _engine(tmp_path).papers()}
+    assert rows["p-abe9274a3783"]["title"].startswith("ConfPO: Exploiting Policy Model Confidence")
+    assert rows["p-abe9274a3783"]["chunks"] >= 1
+
+
+def test_reingest_removes_papers_a_file_no_longer_holds(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    a = data / "a.jsonl"
+    b = data / "b.jsonl"
+    a.write_text("".join(json.dumps({"id": f"A{i}", "abstract": f"Graph paper {i} studies message passing."}) + "\n" for i in range(3)))
+    b.write_text(json.dumps({"id": "B0", "abstract": "A diffusion paper about guidance."}) + "\n")
+    engine = _engine(tmp_path / "store")
+    engine.ingest([a, b])
+    a.write_text(json.dumps({"id": "A0", "abstract": "Graph paper 0 studies message passing."}) + "\n")
+    report = _engine(tmp_path / "store").ingest([a])
+    assert (report.papers_removed, report.papers_unchanged, report.chunks_embedded) == (2, 1, 0)
+    assert sorted(p["paper_id"] for p in _engine(tmp_path / "store").papers()) == ["A0", "B0"]
+    rebuilt = _engine(tmp_path / "store").ingest([a], rebuild=True)
+    assert (rebuilt.total_papers, rebuilt.papers_added) == (1, 1)
+
+
+def test_malformed_file_leaves_the_store_untouched(tmp_path, bundled_store):
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"id": "G1", "abstract": "Kept paper."}) + "\n")
+    engine = _engine(tmp_path / "store")
+    engine.ingest([good])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"abstract": "fine"}\n{"abstract": \n')
+    with pytest.raises(PaperchatError, match="bad.jsonl:2"):
+        _engine(tmp_path / "store").ingest([good, bad])
+    assert [p["paper_id"] for p in _engine(tmp_path / "store").papers()] == ["G1"]
+
+
+def test_changed_embedding_model_or_chunks_without_rebuild_fails_clearly(bundled_store):
+    engine = Engine(load_settings({"store": str(bundled_store), "embed_model": "openai:text-embedding-3-small"}))
+    with pytest.raises(PaperchatError, match=r"paperchat ingest --rebuild") as err:
+        engine.retrieve("anything")
+    assert "minilm-l6-int8" in str(err.value) and "openai:text-embedding-3-small" in str(err.value)
+    other_chunks = _engine(bundled_store, chunk=ChunkSettings(256, 0))
+    with pytest.raises(PaperchatError, match=r"chunks 192/32 tokens \(asked for 256/0\)"):
+        other_chunks.retrieve("anything")
+
+
+def test_bm25_works_after_reopen_and_rebuilds_a_lost_index(bundled_store):
+    import shutil
+
+    from paperchat.retrieval import Retriever
+
+    engine = _engine(bundled_store)
+    bm25 = Retriever(engine.store, engine.embedder, mode="bm25")
+    top = bm25.retrieve("LightGTS periodical tokenization time series", 3)
+    assert top[0].paper_id == "p-34c64e0fe1f8" and top[0].bm25 > 0
+    shutil.rmtree(bundled_store / "bm25")
+    again = Retriever(_engine(bundled_store).store, engine.embedder, mode="bm25").retrieve("LightGTS", 1)
+    assert again[0].paper_id == "p-34c64e0fe1f8"
+    assert (bundled_store / "bm25" / "paperchat.json").exists()
+
+
+def test_a_second_writer_fails_clearly_while_the_store_is_locked(tmp_path, monkeypatch):
+    from filelock import FileLock
+
+    import paperchat.store as store_mod
+
+    good = tmp_path / "g.jsonl"
+    good.write_text(json.dumps({"id": "G1", "abstract": "Kept paper."}) + "\n")
+    engine = _engine(tmp_path / "store")
+    engine.ingest([good])
+    monkeypatch.setattr(store_mod, "LOCK_TIMEOUT_S", 0.2)
+    with FileLock(str(tmp_path / "store" / "write.lock")):
+        with pytest.raises(PaperchatError, match="another paperchat process is writing"):
+            _engine(tmp_path / "store").ingest([good])
+    assert _engine(tmp_path / "store").store.count() == (1, 1)
+
+
+def test_store_path_that_cannot_be_a_folder(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(PaperchatError, match="cannot create the store folder"):
+        _engine(blocker / "store").store
+    with pytest.raises(PaperchatError, match="exists and is not a folder"):
+        _engine(blocker).store
