@@ -187,6 +187,35 @@ def papers(obj: _Ctx, as_json):
         click.echo(render_papers(rows))
 
 
+@cli.command()
+@click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Corpus file(s) to measure on (default: the bundled corpus). Repeatable.")
+@click.option("--repeat", type=click.IntRange(1, 50), default=3, show_default=True,
+              help="Runs of each cold command (median reported).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the figures as JSON here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench(corpus, repeat, out, as_json):
+    """Measure ingest, retrieval and answer speed and memory on this machine.
+
+    Builds a fresh temporary store (your store is not touched), so on a large
+    corpus this takes as long as an ingest.
+
+    \b
+    Examples:
+      paperchat bench
+      paperchat bench --corpus ../shared/data/icml2025_abstracts.jsonl --out bench-2.7k.json
+    """
+    from paperchat.bench import format_table, run_bench
+
+    figures = run_bench(list(corpus) or None, repeat=repeat)
+    if out:
+        out.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+    if as_json:
+        _echo_json(figures)
+    else:
+        click.echo(format_table(figures))
+
+
 def main() -> None:
     """Entry point: run the CLI, turning errors into one line and a non-zero exit."""
     try:

@@ -1,0 +1,125 @@
+"""``paperchat bench``: speed and memory figures on this machine (a command, never a test).
+
+Measures, on the bundled corpus (or ``--corpus FILE``), in a fresh temporary store:
+
+* raw embedding throughput of the configured model (chunks/s over the store's
+  own chunk texts): the bound for ingest on this machine;
+* pipeline ingest throughput (chunks/s, including chunking and Chroma writes)
+  and its ratio to the bound; re-ingest time on unchanged input;
+* warm retrieval and warm offline ``ask`` latency, p50 and p95 (ms), over the
+  eval questions;
+* ``paperchat --help`` and cold ``paperchat ask`` wall time (s), each a fresh
+  process, median of ``--repeat`` runs;
+* peak resident memory (MiB) of the process after ingest and the warm runs.
+
+Prints a table and writes JSON (``--out``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    idx = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[idx]
+
+
+def _questions() -> list[str]:
+    path = Path(__file__).resolve().parents[2] / "eval" / "questions.jsonl"
+    if path.exists():
+        return [json.loads(line)["question"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return ["What does ConfPO use to pick preference-critical tokens?", "What is the boiling point of ethanol?"] * 25
+
+
+def _wall(cmd: list[str], env: dict[str, str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, capture_output=True, check=False)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def run_bench(corpus: list[Path] | None = None, repeat: int = 3, n_questions: int = 60) -> dict[str, Any]:
+    """Run every measurement and return the figures (seconds, ms, chunks/s, MiB)."""
+    from paperchat.config import load_settings
+    from paperchat.corpus import bundled_corpus_files
+    from paperchat.pipeline import Engine
+
+    files = corpus or bundled_corpus_files()
+    out: dict[str, Any] = {"corpus": [str(f) for f in files]}
+    with tempfile.TemporaryDirectory(prefix="paperchat-bench-") as tmp:
+        engine = Engine(load_settings({"store": tmp}))
+        engine.embedder.embed(["warm-up"])
+        t = time.perf_counter()
+        report = engine.ingest(files)
+        ingest_s = time.perf_counter() - t
+        out["papers"], out["chunks"] = report.total_papers, report.total_chunks
+        out["ingest_s"] = ingest_s
+        out["ingest_chunks_per_s"] = report.chunks_embedded / ingest_s
+        _, texts, _ = engine.store.all_chunks()
+        t = time.perf_counter()
+        engine.embedder.embed(texts)
+        raw = len(texts) / (time.perf_counter() - t)
+        out["raw_embed_chunks_per_s"] = raw
+        out["ingest_vs_bound"] = out["ingest_chunks_per_s"] / raw
+        t = time.perf_counter()
+        engine.ingest(files)
+        out["reingest_s"] = time.perf_counter() - t
+
+        questions = _questions()[:n_questions]
+        engine.ask(questions[0])
+        retr, asks = [], []
+        for q in questions:
+            t = time.perf_counter()
+            engine.retrieve(q, 5)
+            retr.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            engine.ask(q)
+            asks.append((time.perf_counter() - t) * 1000)
+        out["retrieval_ms_p50"], out["retrieval_ms_p95"] = _pct(retr, 0.5), _pct(retr, 0.95)
+        out["ask_ms_p50"], out["ask_ms_p95"] = _pct(asks, 0.5), _pct(asks, 0.95)
+        out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+        env = {**os.environ, "PAPERCHAT_STORE": tmp}
+        exe = [sys.executable, "-m", "paperchat"]
+        out["help_s"] = _wall(exe + ["--help"], env, repeat)
+        out["cold_ask_s"] = _wall(exe + ["ask", "What does ConfPO use to pick preference-critical tokens?"], env, repeat)
+    return out
+
+
+ROWS = [
+    ("papers", "papers", "{:.0f}"),
+    ("chunks", "chunks", "{:.0f}"),
+    ("ingest_s", "ingest wall time (s)", "{:.2f}"),
+    ("raw_embed_chunks_per_s", "raw embedding throughput (chunks/s)", "{:.1f}"),
+    ("ingest_chunks_per_s", "pipeline ingest throughput (chunks/s)", "{:.1f}"),
+    ("ingest_vs_bound", "ingest / raw embedding", "{:.2f}"),
+    ("reingest_s", "re-ingest unchanged (s)", "{:.3f}"),
+    ("retrieval_ms_p50", "warm retrieval p50 (ms)", "{:.1f}"),
+    ("retrieval_ms_p95", "warm retrieval p95 (ms)", "{:.1f}"),
+    ("ask_ms_p50", "warm offline ask p50 (ms)", "{:.1f}"),
+    ("ask_ms_p95", "warm offline ask p95 (ms)", "{:.1f}"),
+    ("help_s", "paperchat --help (s)", "{:.2f}"),
+    ("cold_ask_s", "cold paperchat ask (s)", "{:.2f}"),
+    ("peak_rss_mib", "peak RSS, ingest + warm runs (MiB)", "{:.0f}"),
+]
+
+
+def format_table(figures: dict[str, Any]) -> str:
+    """The figures as a two-column text table."""
+    width = max(len(label) for _, label, _ in ROWS)
+    return "\n".join(f"{label.ljust(width)}  {fmt.format(figures[key])}" for key, label, fmt in ROWS if key in figures)
