@@ -1,0 +1,146 @@
+"""A few hundred papers from the shared ICML 2025 corpus, a killed ingest, and a real Chroma server."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ICML_JSONL
+
+N_PAPERS = 150
+
+
+@pytest.fixture(scope="module")
+def icml_subset(tmp_path_factory) -> Path:
+    """The first 150 papers of ../shared/data/icml2025_abstracts.jsonl as a corpus file."""
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()[:N_PAPERS]
+    path = tmp_path_factory.mktemp("icml") / "icml_subset.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _cli(*args, store=None, url=None, **kw):
+    env = {**os.environ}
+    if store is not None:
+        env["PAPERCHAT_STORE"] = str(store)
+    if url is not None:
+        env["PAPERCHAT_CHROMA_URL"] = url
+    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=600, **kw)
+
+
+def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset):
+    store = tmp_path / "store"
+    env = {**os.environ, "PAPERCHAT_STORE": str(store)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paperchat", "ingest", str(icml_subset)], stderr=subprocess.PIPE, env=env
+    )
+    seen = b""
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        byte = proc.stderr.read(1)
+        if not byte:
+            break
+        seen += byte
+        done = [int(a) for a, _ in re.findall(rb"(\d+)/(\d+) \[", seen)]
+        if done and max(done) >= 1:  # at least one batch of papers is written
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+
+    from paperchat.config import load_settings
+    from paperchat.pipeline import Engine
+
+    partial_papers, partial_chunks = Engine(load_settings({"store": str(store)})).store.count()
+    assert 0 < partial_papers < N_PAPERS
+    # The interrupted store opens and answers from what was written.
+    ans = _cli("ask", "graph neural networks", "--json", store=store)
+    assert ans.returncode == 0, ans.stderr
+    out = _cli("ingest", str(icml_subset), "--json", store=store)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["total_papers"] == N_PAPERS
+    assert report["chunks_embedded"] == report["total_chunks"] - partial_chunks
+    assert report["papers_unchanged"] == partial_papers
+    again = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
+    assert (again["chunks_embedded"], again["papers_unchanged"]) == (0, N_PAPERS)
+
+    # Real ids from the file, and a question about one of them cites it.
+    first = json.loads(icml_subset.read_text(encoding="utf-8").splitlines()[0])
+    assert first["id"] == "asDx9sPAUN"
+    ask = json.loads(_cli("ask", "Can transformers learn pseudo-random number sequences from linear congruential generators?",
+                          "--json", store=store).stdout)
+    assert ask["sources"][0]["paper_id"] == "asDx9sPAUN"
+    assert ask["sources"][0]["title"] == "(How) Can Transformers Predict Pseudo-Random Numbers?"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def chroma_server(tmp_path_factory):
+    """A real Chroma server (`chroma run`) on a free loopback port."""
+    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+    port = _free_port()
+    path = tmp_path_factory.mktemp("chroma-server")
+    proc = subprocess.Popen([exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("chroma run did not start")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_server_mode_ingest_ask_reingest(chroma_server, tmp_path):
+    home = {"HOME": str(tmp_path)}  # the BM25 cache for the server lives in the user cache folder
+    first = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
+                           capture_output=True, text=True, env={**os.environ, **home}, timeout=600)
+    assert first.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert (report["total_papers"], report["papers_added"]) == (38, 38)
+    again = json.loads(subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
+                                      capture_output=True, text=True, env={**os.environ, **home}).stdout)
+    assert (again["chunks_embedded"], again["total_chunks"]) == (0, report["total_chunks"])
+    # A new process with an empty BM25 cache (another machine) still gets hybrid answers.
+    other_home = {"HOME": str(tmp_path / "other")}
+    ask = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ask",
+                          "What does ConfPO use to pick preference-critical tokens?", "--json"],
+                         capture_output=True, text=True, env={**os.environ, **other_home})
+    assert ask.returncode == 0, ask.stderr
+    data = json.loads(ask.stdout)
+    assert data["sources"][0]["paper_id"] == "p-abe9274a3783"
+    assert data["sources"][0]["origin"] == {"path": "000_215d12c2ee2986f8.txt", "index": 3}
+    wrong = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server,
+                            "--embed-model", "openai:text-embedding-3-small", "ask", "x"],
+                           capture_output=True, text=True, env={**os.environ, **other_home})
+    assert wrong.returncode == 1 and "paperchat ingest --rebuild" in wrong.stderr
+
+
+def test_unreachable_server_is_one_line():
+    port = _free_port()
+    out = _cli("papers", url=f"http://127.0.0.1:{port}")
+    assert out.returncode == 1
+    assert out.stderr.strip().startswith(f"error: cannot reach the Chroma server at http://127.0.0.1:{port}")
+    assert "Traceback" not in out.stderr
