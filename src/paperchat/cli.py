@@ -39,6 +39,37 @@ class _Ctx:
         return self._engine
 
 
+def llm_options(func):
+    """Answer options shared by ask, summarize and chat: mode and LLM settings (flag > env > file)."""
+    options = [
+        click.option("--mode", type=click.Choice(["auto", "llm", "extractive"]), default=None,
+                     help="auto (default): the LLM when one is configured, else the offline extractive answerer."),
+        click.option("--model", "llm_model", default=None, help="LLM model name (env PAPERCHAT_LLM_MODEL; default gpt-4o-mini)."),
+        click.option("--base-url", "llm_base_url", default=None, metavar="URL",
+                     help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for vLLM (env OPENAI_BASE_URL)."),
+        click.option("--temperature", type=float, default=None, help="Sampling temperature (default 0)."),
+        click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds (default 60)."),
+        click.option("--max-retries", type=click.IntRange(0, 10), default=None, help="Retries on 429/5xx (default 3)."),
+        click.option("--context-window", type=click.IntRange(512, 10_000_000), default=None,
+                     help="The model's context window in tokens (default 8192); sources are trimmed to fit."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+_LLM_FLAGS = ("mode", "llm_model", "llm_base_url", "temperature", "timeout", "max_retries", "context_window")
+
+
+def _take_llm_flags(obj: "_Ctx", kwargs: dict) -> None:
+    for name in _LLM_FLAGS:
+        value = kwargs.pop(name, None)
+        if value is not None:
+            obj.flags[name] = value
+    obj._settings = None
+    obj._engine = None
+
+
 def _progress(desc: str, quiet: bool = False):
     """A tqdm progress callback ``(done, total)`` on stderr, with rate and ETA."""
     state: dict = {}
@@ -140,32 +171,134 @@ def ingest(obj: _Ctx, paths, metadata, rebuild, on_error, as_json, quiet):
 @click.argument("question")
 @click.option("-k", "--top-k", type=click.IntRange(1, 100), default=None, help="Papers to retrieve (default 5).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (stable contract, see README).")
+@llm_options
 @click.pass_obj
-def ask(obj: _Ctx, question, top_k, as_json):
+def ask(obj: _Ctx, question, top_k, as_json, **llm):
     """Answer one QUESTION with numbered citations [n] and a Sources list.
 
-    The first ask on an empty store ingests the bundled corpus (with a progress bar).
+    With an LLM configured (OPENAI_API_KEY, or --base-url for a local
+    OpenAI-compatible server) the answer is written by the LLM from the
+    retrieved abstracts and streams as it arrives; every sentence is then
+    checked against the sources it cites, and unsupported ones are marked ⚠.
+    Without one, the answer quotes the abstracts. The first ask on an empty
+    store ingests the bundled corpus (with a progress bar).
 
     \b
     Examples:
       paperchat ask "What does ConfPO use to pick preference-critical tokens?"
       paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
+      paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
     """
+    _take_llm_flags(obj, llm)
     if not question.strip():
         raise PaperchatError("the question is empty; ask something about the papers")
     engine = obj.engine()
+    mode = engine.answer_mode()
     report = engine.ensure_corpus(progress=_progress("first run: embedding the bundled corpus", as_json))
     if report is not None and not as_json:
         click.echo(f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks", err=True)
-    result = engine.ask(question, top_k=top_k)
+    from paperchat.render import NO_LLM_NOTE, render_answer, render_checks, render_sources
+
+    streamed = []
+
+    def on_token(piece: str) -> None:
+        streamed.append(piece)
+        click.echo(piece, nl=False)
+        sys.stdout.flush()
+
+    stream = mode == "llm" and not as_json
+    result = engine.ask(question, top_k=top_k, on_token=on_token if stream else None)
     if as_json:
         result.pop("timings", None)
         _echo_json(result)
         return
-    from paperchat.render import NO_LLM_NOTE, render_answer
+    if stream and streamed:
+        click.echo("")
+        checks = render_checks(result)
+        if checks:
+            click.echo(checks)
+        sources = render_sources(result.get("sources") or [])
+        if sources:
+            click.echo("\n" + sources)
+    else:
+        click.echo(render_answer(result))
+    for note in result.get("notes") or []:
+        click.echo(f"note: {note}", err=True)
+    if result["mode"] == "extractive":
+        click.echo(NO_LLM_NOTE, err=True)
 
-    click.echo(render_answer(result))
-    click.echo(NO_LLM_NOTE, err=True)
+
+@cli.command()
+@click.argument("target")
+@click.option("-k", "--top-k", type=click.IntRange(1, 20), default=5, show_default=True,
+              help="Papers to summarize when TARGET is a topic.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (the ask contract).")
+@llm_options
+@click.pass_obj
+def summarize(obj: _Ctx, target, top_k, as_json, **llm):
+    """Write a cited summary of one paper or of a topic across papers.
+
+    TARGET is a paper id, a label or title (or words of it), or a topic. With an
+    LLM the summary is written and checked like an answer; offline it is the
+    paper's own problem, method and result sentences, each cited.
+
+    \b
+    Examples:
+      paperchat summarize ConfPO
+      paperchat summarize p-abe9274a3783 --json
+      paperchat summarize "diffusion models for control"
+    """
+    _take_llm_flags(obj, llm)
+    engine = obj.engine()
+    engine.ensure_corpus(progress=_progress("first run: embedding the bundled corpus", as_json))
+    from paperchat.render import render_answer
+    from paperchat.summarize import summarize as run_summary
+
+    result = run_summary(engine, target, top_k=top_k)
+    if as_json:
+        result.pop("timings", None)
+        _echo_json(result)
+    else:
+        click.echo(render_answer(result))
+
+
+@cli.command("config")
+@click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
+@click.option("--check/--no-check", default=True, show_default=True, help="Ask the LLM endpoint whether it answers.")
+@llm_options
+@click.pass_obj
+def config_cmd(obj: _Ctx, as_json, check, **llm):
+    """Show the effective settings, where each came from, and whether the LLM answers.
+
+    The API key is never shown, only whether it is set.
+
+    \b
+    Examples:
+      paperchat config
+      OPENAI_BASE_URL=http://127.0.0.1:8000/v1 paperchat config --json
+    """
+    _take_llm_flags(obj, llm)
+    from paperchat.config import config_file_path
+
+    settings = obj.settings
+    shown = settings.redacted()
+    rows = {name: {"value": shown[name], "from": settings.origins[name]} for name in shown}
+    rows["store"]["value"] = str(settings.store_path) if not settings.chroma_url else shown["store"]
+    status = None
+    if check:
+        from paperchat.llm import llm_configured, probe
+
+        status = probe(settings) if llm_configured(settings) else "not configured (offline extractive answers)"
+    info = {"config_file": str(config_file_path()), "settings": rows, "llm": status}
+    if as_json:
+        _echo_json(info)
+        return
+    click.echo(f"config file: {info['config_file']}")
+    width = max(len(k) for k in rows)
+    for name, row in rows.items():
+        click.echo(f"  {name.ljust(width)}  {row['value']!s:<40}  ({row['from']})")
+    if status is not None:
+        click.echo(f"LLM: {status}")
 
 
 @cli.command()

@@ -316,3 +316,19 @@ def get_client(settings) -> LLMClient:
         if key not in _CLIENTS:
             _CLIENTS[key] = LLMClient(settings)
         return _CLIENTS[key]
+
+
+def probe(settings) -> str:
+    """One line saying whether the configured LLM endpoint answers (``GET /models``), key redacted."""
+    try:
+        client = get_client(settings)
+        listed = [m.id for m in client.client.with_options(max_retries=0, timeout=min(client.timeout, 10.0)).models.list()]
+    except LLMError as exc:
+        return f"not usable: {exc}"
+    except Exception as exc:  # openai errors: translate to the same one-liners
+        try:
+            return f"does not answer: {client.translate(exc, retried=False)}"
+        except Exception:
+            return f"does not answer: {type(exc).__name__}"
+    have = "listed" if settings.llm_model in listed else f"NOT listed ({', '.join(listed[:5])}{'…' if len(listed) > 5 else ''})"
+    return f"answers at {client.base_url}; model {settings.llm_model!r} {have}"

@@ -28,6 +28,12 @@ from paperchat.store import IngestReport, Store, StoreInfo, open_store
 
 Progress = Callable[[int, int], None]
 
+#: In LLM mode, the LLM is not asked when no retrieved chunk reaches this cosine
+#: similarity to the question (off-topic questions score 0.08-0.16 on the eval set,
+#: answerable ones 0.24 and up), or when the question names something no retrieved
+#: abstract mentions.
+LLM_MIN_COSINE = 0.2
+
 
 class Engine:
     """Opens the store, the embedding model and the retriever lazily, from :class:`Settings`."""
@@ -148,17 +154,43 @@ class Engine:
         """Retrieved :class:`~paperchat.retrieval.Hit` s for ``question`` (one per paper)."""
         return self.retriever.retrieve(question, top_k or self.settings.top_k)
 
-    def ask(self, question: str, top_k: int | None = None) -> dict[str, Any]:
-        """Answer ``question`` offline (extractive) and return the ``ask --json`` contract.
+    def answer_mode(self, mode: str | None = None) -> str:
+        """``"llm"`` or ``"extractive"`` for ``mode`` (``auto``/``llm``/``extractive``; default: settings).
 
-        Raises :class:`PaperchatError` for an empty question.
+        ``auto`` picks the LLM when one is configured. ``llm`` without a usable
+        configuration raises :class:`paperchat.llm.LLMConfigError`.
+        """
+        from paperchat.llm import check_settings, llm_configured
+
+        mode = (mode or self.settings.mode or "auto").lower()
+        if mode not in ("auto", "llm", "extractive"):
+            raise PaperchatError(f"unknown mode {mode!r}: use auto, llm or extractive")
+        if mode == "auto":
+            return "llm" if llm_configured(self.settings) else "extractive"
+        if mode == "llm":
+            check_settings(self.settings)
+        return mode
+
+    def ask(self, question: str, top_k: int | None = None, mode: str | None = None, on_token=None) -> dict[str, Any]:
+        """Answer ``question`` and return the ``ask --json`` contract (see the module docstring).
+
+        ``mode``: ``auto`` (default), ``llm`` or ``extractive``. In LLM mode the
+        answer streams to ``on_token(piece)`` and carries ``sentences`` with
+        support marks; when retrieval finds nothing relevant (the offline
+        answerer's abstention rule) the LLM is not called. Raises
+        :class:`PaperchatError` for an empty question and LLM errors.
         """
         question = (question or "").strip()
         if not question:
             raise PaperchatError("the question is empty")
-        from paperchat.extractive import extract
+        from paperchat.extractive import extract, missing_names
 
         t0 = time.perf_counter()
+        answer_mode = self.answer_mode(mode)
+        if answer_mode == "llm":
+            from paperchat.llm import get_client
+
+            get_client(self.settings)  # starts importing openai while we retrieve
         top_k = top_k or self.settings.top_k
         retriever = self.retriever
         qvec = self.embedder.embed_one(question)
@@ -170,18 +202,32 @@ class Engine:
             for h in hits
             if h.paper_id in records
         ]
-        result = extract(question, qvec, papers, self.embedder)
         retrieved = [{"paper_id": h.paper_id, "chunk_id": h.chunk_id, "score": round(h.score, 6)} for h in hits]
-        if result.abstained:
-            return {
+        if answer_mode == "llm":
+            relevant = bool(papers) and max(p[2] for p in papers) >= LLM_MIN_COSINE
+            if relevant and not missing_names(question, [p[1] for p in papers]):
+                from paperchat.answer_llm import llm_answer
+
+                answer = llm_answer(question, hits, records, self.settings, self.embedder, on_token=on_token)
+                answer["timings"] = {**answer.get("timings", {}), "pipeline_total_s": round(time.perf_counter() - t0, 4)}
+                return answer
+            abstained = True
+        else:
+            result = extract(question, qvec, papers, self.embedder)
+            abstained = result.abstained
+        if abstained:
+            out = {
                 "question": question,
                 "answer": ABSTENTION,
-                "mode": "extractive",
+                "mode": answer_mode,
                 "abstained": True,
                 "sources": [],
                 "retrieved": retrieved,
                 "timings": {"total_s": round(time.perf_counter() - t0, 4)},
             }
+            if on_token:
+                on_token(ABSTENTION)
+            return out
         order: list[str] = []
         parts = []
         for sent in result.sentences:
@@ -193,6 +239,8 @@ class Engine:
             quoted = [s.text for s in result.sentences if s.paper_id == pid]
             chunk_id, text = self._evidence_chunk(records[pid], quoted, hits)
             sources.append(source_entry(n, records[pid], chunk_id, text))
+        if on_token:
+            on_token(" ".join(parts))
         return {
             "question": question,
             "answer": " ".join(parts),

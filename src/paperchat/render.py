@@ -59,3 +59,29 @@ def render_papers(papers: list[dict[str, Any]]) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
     lines.append(f"{len(papers)} papers, {sum(p['chunks'] for p in papers)} chunks")
     return "\n".join(lines)
+
+
+def render_checks(result: dict[str, Any]) -> str:
+    """The citation-check marks of an LLM answer: one ⚠ line per unsupported sentence (empty if none)."""
+    lines = []
+    for i, sent in enumerate(result.get("sentences") or [], 1):
+        if sent.get("supported"):
+            continue
+        cites = ", ".join(f"[{n}]" for n in sent.get("citations") or []) or "no citation"
+        why = ""
+        if sent.get("missing"):
+            why = "; not in the cited source: " + ", ".join(str(m) for m in sent["missing"])
+        text = sent["text"] if len(sent["text"]) <= 90 else sent["text"][:89] + "…"
+        lines.append(f"  ⚠ sentence {i} ({cites}, support {sent.get('score', 0):.2f}{why}): {text}")
+    if result.get("incomplete"):
+        lines.append("  ⚠ the answer is incomplete: the stream broke off")
+    return ("Citation checks:\n" + "\n".join(lines)) if lines else ""
+
+
+def render_answer_marked(result: dict[str, Any], width: int = 88) -> str:
+    """Like :func:`render_answer`, with ⚠ after each sentence the citation check did not support."""
+    answer = result["answer"]
+    for sent in result.get("sentences") or []:
+        if not sent.get("supported") and sent["text"] in answer:
+            answer = answer.replace(sent["text"], sent["text"] + " ⚠", 1)
+    return render_answer({**result, "answer": answer}, width)

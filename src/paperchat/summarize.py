@@ -1,0 +1,95 @@
+"""Cited summaries of one paper or of a topic.
+
+TARGET resolution, in order: an exact paper id; a label or title equal to
+TARGET (any case); a paper whose label or title contains every word of
+TARGET; else TARGET is a topic and the top retrieved papers are summarized.
+
+Offline, a paper's summary is its own problem, method and result sentences
+(the first sentence; the first "we propose/introduce/present/develop ..."
+sentence; the last sentence reporting results), each cited ``[1]``. A topic's
+offline summary is the best sentence of each retrieved paper, cited in order.
+With an LLM, :func:`paperchat.answer_llm.summarize_paper` and
+:func:`~paperchat.answer_llm.summarize_topic` write and check it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from paperchat.citations import source_entry
+from paperchat.text import split_sentences
+
+_METHOD = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+){0,2}(?:propose|introduce|present|develop|design)", re.I)
+_RESULT = re.compile(r"\b(?:results?|experiments?|outperform\w*|achiev\w*|show\w*|demonstrat\w*|improv\w*)\b|\d+(?:\.\d+)?\s*[%x×]", re.I)
+
+
+def find_paper(engine, target: str) -> dict[str, Any] | None:
+    """The paper record TARGET names (id, label, title or words of it), else ``None``."""
+    target = " ".join(target.split())
+    records = engine.store.paper_records_meta()
+    if target in records:
+        return engine.store.paper_records([target])[target]
+    low = target.lower()
+    for pid, meta in records.items():
+        if low in {str(meta.get("label", "")).lower(), str(meta.get("title", "")).lower()}:
+            return engine.store.paper_records([pid])[pid]
+    words = low.split()
+    matches = [
+        pid for pid, meta in records.items()
+        if all(w in f"{meta.get('label', '')} {meta.get('title', '')}".lower().split() for w in words)
+    ]
+    if len(matches) == 1:
+        return engine.store.paper_records(matches)[matches[0]]
+    return None
+
+
+def extractive_paper_summary(record: dict[str, Any]) -> list[str]:
+    """Problem, method and result sentences of an abstract (in abstract order, without repeats)."""
+    sents = split_sentences(record["abstract"])
+    if not sents:
+        return []
+    picked = [0]
+    method = next((i for i, s in enumerate(sents) if _METHOD.search(s)), None)
+    if method is not None and method not in picked:
+        picked.append(method)
+    result = next((i for i in range(len(sents) - 1, 0, -1) if _RESULT.search(sents[i]) and i not in picked), None)
+    if result is not None:
+        picked.append(result)
+    return [sents[i] for i in sorted(picked)]
+
+
+def _cite(sentence: str, n: int) -> str:
+    s = sentence.rstrip()
+    end = s[-1] if s and s[-1] in ".!?" else "."
+    s = s[:-1].rstrip() if s and s[-1] in ".!?" else s
+    return f"{s} [{n}]{end}"
+
+
+def summarize(engine, target: str, top_k: int = 5, on_token=None) -> dict[str, Any]:
+    """A cited summary of TARGET (see the module docstring), in the ``ask --json`` shape plus ``target``."""
+    mode = engine.answer_mode()
+    record = find_paper(engine, target)
+    if record is not None:
+        if mode == "llm":
+            from paperchat.answer_llm import summarize_paper
+
+            out = summarize_paper(record, engine.settings, engine.embedder, on_token=on_token)
+            return {"target": target, "question": f"Summarize {target}", "retrieved": [], **out}
+        sents = extractive_paper_summary(record)
+        chunk_ids = str(record.get("chunk_ids") or "").split()
+        answer = " ".join(_cite(s, 1) for s in sents)
+        return {
+            "target": target, "question": f"Summarize {target}", "answer": answer, "mode": "extractive",
+            "abstained": False, "sources": [source_entry(1, record, chunk_ids[0] if chunk_ids else "", record["abstract"])],
+            "retrieved": [{"paper_id": record["paper_id"], "chunk_id": chunk_ids[0] if chunk_ids else "", "score": 1.0}],
+        }
+    if mode == "llm":
+        from paperchat.answer_llm import summarize_topic
+
+        hits = engine.retrieve(target, top_k)
+        records = engine.store.paper_records([h.paper_id for h in hits])
+        out = summarize_topic(target, hits, records, engine.settings, engine.embedder, on_token=on_token)
+        return {"target": target, "question": f"Summarize {target}", **out}
+    result = engine.ask(f"Which papers are about {target}?", top_k=top_k, mode="extractive")
+    return {"target": target, **result}

@@ -1,0 +1,79 @@
+"""`paperchat ask` / `summarize` / `config` in LLM mode, as subprocesses against the loopback OpenAI stub."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from openai_stub import Fault, Reply, StubServer
+
+KEY = "sk-test-SECRET-0123456789abcdef"
+QUESTION = "What does ConfPO use to pick preference-critical tokens?"
+
+
+def run(store, server, *args):
+    env = {**os.environ, "PAPERCHAT_STORE": str(store), "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.base_url,
+           "PAPERCHAT_LLM_MODEL": "stub-model", "PAPERCHAT_MAX_RETRIES": "1", "PAPERCHAT_TIMEOUT": "5"}
+    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_llm_answer_streams_checks_and_cites(bundled_store):
+    with StubServer(require_key=KEY) as server:
+        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]. It improves AlpacaEval 2 by 95% [1]. Also [7]."))
+        out = run(bundled_store, server, "ask", QUESTION)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith("ConfPO selects tokens by the training policy's confidence [1].")
+        assert "Citation checks:" in out.stdout and "⚠ sentence 2 ([1]" in out.stdout and "95%" in out.stdout
+        assert "Sources:\n  [1] ConfPO — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3" in out.stdout
+        assert "removed citations to sources that do not exist: [7]" in out.stderr
+        assert KEY not in out.stdout + out.stderr
+        body = server.requests[-1]["body"]
+        assert body["model"] == "stub-model" and body["stream"] is True
+
+
+def test_llm_json_has_mode_sentences_and_no_key(bundled_store):
+    with StubServer() as server:
+        server.script(Reply("ConfPO uses the policy model's confidence to find preference-critical tokens [1]."))
+        out = run(bundled_store, server, "ask", QUESTION, "--json")
+        data = json.loads(out.stdout)
+        assert data["mode"] == "llm" and data["abstained"] is False
+        assert data["sources"][0]["paper_id"] == "p-abe9274a3783" and data["sources"][0]["n"] == 1
+        assert data["sentences"][0]["citations"] == [1]
+        assert KEY not in out.stdout
+
+
+def test_off_topic_question_abstains_without_calling_the_llm(bundled_store):
+    with StubServer() as server:
+        out = run(bundled_store, server, "ask", "What is the boiling point of ethanol?", "--json")
+        data = json.loads(out.stdout)
+        assert data["abstained"] is True and data["sources"] == []
+        assert server.count() == 0
+
+
+def test_llm_errors_are_one_line(bundled_store):
+    with StubServer() as server:
+        server.script(Fault(401))
+        out = run(bundled_store, server, "ask", QUESTION)
+        assert out.returncode == 1
+        assert out.stderr.strip().startswith("error: the LLM at") and "401" in out.stderr
+        assert "Traceback" not in out.stderr and KEY not in out.stderr
+
+
+def test_config_shows_origins_and_probes_without_the_key(bundled_store):
+    with StubServer() as server:
+        out = run(bundled_store, server, "config", "--json")
+        data = json.loads(out.stdout)
+        assert data["settings"]["llm_base_url"] == {"value": server.base_url, "from": "env:OPENAI_BASE_URL"}
+        assert data["settings"]["llm_api_key"]["from"] == "env:OPENAI_API_KEY"
+        assert data["llm"].startswith(f"answers at {server.base_url}")
+        assert KEY not in out.stdout
+
+
+def test_summarize_paper_offline_is_cited(bundled_store):
+    out = subprocess.run([sys.executable, "-m", "paperchat", "summarize", "ConfPO", "--json"], capture_output=True,
+                         text=True, env={**os.environ, "PAPERCHAT_STORE": str(bundled_store)})
+    data = json.loads(out.stdout)
+    assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
+    assert data["answer"].startswith("We introduce ConfPO") and data["answer"].count("[1]") >= 2
