@@ -349,6 +349,21 @@ def bench(corpus, repeat, out, as_json):
         click.echo(format_table(figures))
 
 
+def _register_optional() -> None:
+    from paperchat.eval_cli import eval_command
+
+    cli.add_command(eval_command)
+    try:
+        from paperchat.chat_cli import chat_command, history_command
+    except ImportError:  # pragma: no cover - during development only
+        return
+    cli.add_command(chat_command)
+    cli.add_command(history_command)
+
+
+_register_optional()
+
+
 def main() -> None:
     """Entry point: run the CLI, turning errors into one line and a non-zero exit."""
     try:
