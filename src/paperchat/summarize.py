@@ -20,10 +20,6 @@ from typing import Any
 from paperchat.citations import source_entry
 from paperchat.text import split_sentences
 
-_METHOD = re.compile(r"\b(?:we|this paper|this work)\s+(?:\w+\s+){0,2}(?:propose|introduce|present|develop|design)", re.I)
-_RESULT = re.compile(r"\b(?:results?|experiments?|outperform\w*|achiev\w*|show\w*|demonstrat\w*|improv\w*)\b|\d+(?:\.\d+)?\s*[%x×]", re.I)
-
-
 def find_paper(engine, target: str) -> dict[str, Any] | None:
     """The paper record TARGET names (id, label, title or words of it), else ``None``."""
     target = " ".join(target.split())
@@ -44,18 +40,45 @@ def find_paper(engine, target: str) -> dict[str, Any] | None:
     return None
 
 
-def extractive_paper_summary(record: dict[str, Any]) -> list[str]:
-    """Problem, method and result sentences of an abstract (in abstract order, without repeats)."""
-    sents = split_sentences(record["abstract"])
+_METHOD = re.compile(
+    r"\b(?:we\s+(?:propose|introduce|present|develop|design|formulate|derive|study|analy[sz]e|establish|show)|"
+    r"(?:this|the)\s+(?:paper|work)\s+(?:proposes|introduces|presents|develops|studies)|our\s+(?:method|approach|framework|model|algorithm)|"
+    r"called|named|dubbed|framework|approach|method|algorithm|architecture)\b",
+    re.I,
+)
+_RESULT = re.compile(
+    r"\b(?:outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|experiments?|empirical\w*|results?|demonstrat\w*|"
+    r"significant\w*|surpass\w*|speed-?ups?|faster|reduc\w*|gains?|accuracy|benchmarks?)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
+    re.I,
+)
+
+
+def extractive_paper_summary(record: dict[str, Any] | str) -> list[str]:
+    """An extractive summary of a paper record (or an abstract): first, method and result sentences.
+
+    The method sentence is the first later one that says what is proposed
+    ("we propose", "our framework", "called"); the result sentence the last one
+    that reports findings ("outperforms", "achieves", "%"). Sentences keep their
+    order in the abstract; fewer than three come back for short abstracts.
+    """
+    abstract = record["abstract"] if isinstance(record, dict) else str(record)
+    sents = split_sentences(abstract)
     if not sents:
         return []
-    picked = [0]
-    method = next((i for i, s in enumerate(sents) if _METHOD.search(s)), None)
-    if method is not None and method not in picked:
-        picked.append(method)
-    result = next((i for i in range(len(sents) - 1, 0, -1) if _RESULT.search(sents[i]) and i not in picked), None)
+    picked = {0}
+    method = next((i for i in range(1, len(sents)) if _METHOD.search(sents[i])), None)
+    if method is not None:
+        picked.add(method)
+    result = next((i for i in range(len(sents) - 1, 0, -1) if i not in picked and _RESULT.search(sents[i])), None)
+    if result is None and len(sents) > 1 and len(sents) - 1 not in picked:
+        result = len(sents) - 1
     if result is not None:
-        picked.append(result)
+        picked.add(result)
+    if len(picked) < 3 and len(sents) > 1:
+        for i in range(1, len(sents)):
+            if len(picked) >= 3:
+                break
+            picked.add(i)
     return [sents[i] for i in sorted(picked)]
 
 

@@ -1,0 +1,195 @@
+"""The chat REPL as a user runs it: real subprocesses, piped stdin and a pseudo-terminal, offline."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT, SEED_000
+
+from paperchat.followup import BOOST, RESTRICT, STANDALONE, UnresolvedReference, resolve
+
+LIGHTGTS_Q = "Which paper proposes a lightweight general time series forecasting model built around periodicity?"
+FOLLOW_UP = "Which two techniques does it introduce?"
+CONFPO_Q = "What does ConfPO use to pick preference-critical tokens?"
+LIGHTGTS_SOURCE = "[1] LightGTS — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14"
+CONFPO_SOURCE = "[1] ConfPO — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3"
+
+
+def chat_cmd() -> list[str]:
+    """The argv prefix that runs the chat CLI ."""
+    return [sys.executable, "-m", "paperchat"]
+
+
+@pytest.fixture(scope="module")
+def chat_store(bundled_store, tmp_path_factory):
+    """A private copy of the bundled store, so this module's chat history is its own."""
+    folder = tmp_path_factory.mktemp("chat") / "store"
+    shutil.copytree(bundled_store, folder)
+    return folder
+
+
+def _env(store, **extra) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_MODE", "PAPERCHAT_HISTORY")}
+    env.update({"PAPERCHAT_STORE": str(store), "PAPERCHAT_CONFIG": "/nonexistent/paperchat.toml", **extra})
+    return env
+
+
+def run_chat(store, lines: list[str], *args: str, **extra_env) -> subprocess.CompletedProcess:
+    return subprocess.run([*chat_cmd(), "chat", *args], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          env=_env(store, **extra_env), timeout=120)
+
+
+def blocks(stdout: str) -> list[tuple[str, str]]:
+    """Piped output as (input line, output) pairs: every input is echoed as ``> line``."""
+    out: list[tuple[str, str]] = []
+    for line in stdout.splitlines():
+        if line.startswith("> "):
+            out.append((line[2:], ""))
+        elif out:
+            out[-1] = (out[-1][0], out[-1][1] + line + "\n")
+    return [(q, a.strip("\n")) for q, a in out]
+
+
+def source_lines(text: str) -> list[str]:
+    return [ln.strip().lstrip("- ").strip() for ln in text.splitlines() if re.match(r"^\s*(?:- )?\[\d+\] ", ln)]
+
+
+def answer_markers(text: str) -> list[str]:
+    body = text.split("Sources:")[0]
+    return re.findall(r"\[\d+\]", body)
+
+
+def test_followup_rules_without_a_model():
+    ctx = [{"n": 1, "paper_id": "p-1", "title": "", "label": "LightGTS"}, {"n": 2, "paper_id": "p-2", "title": "", "label": "CROW"}]
+    r = resolve(FOLLOW_UP, ctx)
+    assert (r.kind, r.target_ids, r.query) == (RESTRICT, ["p-1"], "Which two techniques does LightGTS introduce?")
+    assert resolve("What dataset does the second one use?", ctx).target_ids == ["p-2"]
+    assert resolve("How do they differ?", ctx).target_ids == ["p-1", "p-2"]
+    assert resolve("How does it compare to ConfPO?", ctx).kind == BOOST
+    for standalone in (CONFPO_Q, "Which papers study pseudo-labeling?", "How is fairness measured in job scheduling?",
+                       "Which paper proposes a periodic model and what does it achieve?", "Is it possible to train GNNs without labels?",
+                       "Where does SENSEI get its interestingness reward signal from?"):
+        assert resolve(standalone, ctx).kind == STANDALONE, standalone
+    assert resolve(FOLLOW_UP, []).kind == STANDALONE
+    with pytest.raises(UnresolvedReference):
+        resolve("What does the fifth one do?", ctx)
+
+
+def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, tmp_path):
+    saved = tmp_path / "chat.md"
+    lines = [LIGHTGTS_Q, FOLLOW_UP, "/why", CONFPO_Q, "/show 1", "/summarize 1", "/bogus", "x" * 2500, "/sources",
+             f"/save {saved}", "/quit", "never answered"]
+    out = run_chat(chat_store, lines)
+    assert out.returncode == 0, out.stderr
+    got = dict(blocks(out.stdout))
+    assert "never answered" not in got
+    # the follow-up is read against the LightGTS answer and cites the LightGTS abstract only
+    assert LIGHTGTS_SOURCE in got[LIGHTGTS_Q]
+    assert source_lines(got[FOLLOW_UP]) == [LIGHTGTS_SOURCE]
+    assert answer_markers(got[FOLLOW_UP]) and set(answer_markers(got[FOLLOW_UP])) == {"[1]"}
+    assert "Which two techniques does LightGTS introduce?" in got["/why"] and "restricted" in got["/why"]
+    assert "p-34c64e0fe1f8" in got["/why"] and "score" in got["/why"]
+    # a new, self-contained question is not dragged back to LightGTS
+    assert source_lines(got[CONFPO_Q]) == [CONFPO_SOURCE]
+    assert "LightGTS" not in got[CONFPO_Q]
+    # /show 1 prints the whole ConfPO abstract
+    paragraphs = (ROOT / "data" / SEED_000).read_text(encoding="utf-8").split("\n\n")
+    abstract = " ".join(paragraphs[3].split())
+    assert abstract in " ".join(got["/show 1"].split())
+    # /summarize 1: sentences of that abstract, each cited [1]
+    summary = got["/summarize 1"].split("Sources:")[0]
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", " ".join(summary.split())) if s]
+    assert len(sentences) >= 2 and all(s.rstrip(".").endswith("[1]") for s in sentences)
+    assert source_lines(got["/summarize 1"]) == [CONFPO_SOURCE]
+    assert "Unknown command /bogus" in got["/bogus"] and "/help" in got["/bogus"]
+    assert "limit is 2000" in got["x" * 2500]
+    assert source_lines(got["/sources"]) == [CONFPO_SOURCE]
+    # the transcript holds what was shown: same questions, same markers, same source lines
+    md = saved.read_text(encoding="utf-8")
+    sections = re.split(r"^## \d+\. ", md, flags=re.M)[1:]
+    shown = [(q, a) for q, a in blocks(out.stdout) if q in (LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q, "/summarize 1")]
+    assert [s.splitlines()[0] for s in sections] == [q for q, _ in shown]
+    for section, (_q, answer) in zip(sections, shown):
+        assert answer_markers(section) == answer_markers(answer)
+        assert source_lines(section.split("*Read as")[0]) == source_lines(answer)
+        assert " ".join(answer.split("Sources:")[0].split()) in " ".join(section.split())
+
+
+def test_history_search_json_and_continue(chat_store):
+    base = [*chat_cmd(), "history"]
+    out = subprocess.run([*base, "-q", "LightGTS"], capture_output=True, text=True, env=_env(chat_store), timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert FOLLOW_UP in out.stdout and "read as: Which two techniques does LightGTS introduce?" in out.stdout
+    out = subprocess.run([*base, "--json", "-q", "does it introduce"], capture_output=True, text=True, env=_env(chat_store), timeout=60)
+    rows = json.loads(out.stdout)
+    assert [r["question"] for r in rows] == [FOLLOW_UP]
+    row = rows[0]
+    assert row["mode"] == "extractive" and row["model"] is None and row["conversation_id"].startswith("c-")
+    assert [s["paper_id"] for s in row["sources"]] == ["p-34c64e0fe1f8"]
+    assert row["retrieved"][0]["paper_id"] == "p-34c64e0fe1f8" and "first_output_s" in row["timings"]
+    # --continue: the last turn (the ConfPO summary) is the context of "it"
+    out = run_chat(chat_store, ["Which alignment benchmarks was it evaluated on?"], "--continue")
+    assert out.returncode == 0, out.stderr
+    assert "continuing conversation " + row["conversation_id"] in out.stderr
+    assert source_lines(blocks(out.stdout)[0][1]) == [CONFPO_SOURCE]
+    # --no-history logs nothing
+    before = len(json.loads(subprocess.run([*base, "--json", "-n", "1000"], capture_output=True, text=True, env=_env(chat_store)).stdout))
+    out = run_chat(chat_store, [CONFPO_Q], "--no-history")
+    assert out.returncode == 0 and CONFPO_SOURCE in out.stdout
+    after = len(json.loads(subprocess.run([*base, "--json", "-n", "1000"], capture_output=True, text=True, env=_env(chat_store)).stdout))
+    assert after == before
+
+
+def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("prompt_toolkit")
+    env = _env(chat_store, PAPERCHAT_TEST_SLOW_ANSWER="1.5", PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
+    cmd = chat_cmd()
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "chat"], env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
+    try:
+        child.expect("Ctrl-D to leave")
+        child.expect_exact("paperchat>")
+        child.sendline(LIGHTGTS_Q)
+        child.expect_exact("LightGTS — p-34c64e0fe1f8")
+        child.expect_exact("paperchat>")
+        # Ctrl-C at the prompt clears the line
+        child.send("xyzzy plugh")
+        time.sleep(0.3)
+        child.sendintr()
+        time.sleep(0.3)
+        child.sendline(FOLLOW_UP)
+        child.expect_exact("LightGTS — p-34c64e0fe1f8")
+        child.expect_exact("paperchat>")
+        # Ctrl-C during an answer cancels it; the conversation goes on without it
+        child.sendline("Which alignment benchmarks was ConfPO evaluated on?")
+        time.sleep(0.8)
+        child.sendintr()
+        child.expect("cancelled")
+        child.expect_exact("paperchat>")
+        child.sendline("/sources")
+        child.expect_exact("LightGTS — p-34c64e0fe1f8")
+        child.expect_exact("paperchat>")
+        child.sendline(CONFPO_Q)
+        child.expect_exact("ConfPO — p-abe9274a3783")
+        child.expect_exact("paperchat>")
+        child.sendeof()  # Ctrl-D
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0, child.before
+    with sqlite3.connect(chat_store / "history.sqlite3") as db:
+        cid = db.execute("SELECT conversation_id FROM turns ORDER BY id DESC LIMIT 1").fetchone()[0]
+        turns = db.execute("SELECT turn, question, answer, sources FROM turns WHERE conversation_id = ? ORDER BY id", (cid,)).fetchall()
+    assert [t[1] for t in turns] == [LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q]
+    assert [t[0] for t in turns] == [1, 2, 3]
+    assert all(t[2] and json.loads(t[3]) for t in turns)
+    assert "xyzzy" not in (chat_store / "chat_history.txt").read_text(encoding="utf-8")
+    assert FOLLOW_UP in (chat_store / "chat_history.txt").read_text(encoding="utf-8")
