@@ -11,10 +11,21 @@ Modules, in the order data flows through them::
     store       the Chroma store: ingest, diff, metadata checks, locking
     retrieval   dense + BM25 hybrid retrieval, fusion, grouping by paper
     extractive  the offline answerer that quotes abstracts
+    prompts     prompt files from prompts/, placeholders validated
+    llm         the openai client: streaming, retries, faults, key redaction
+    answer_llm  LLM answers and summaries with renumbered citations
+    verify      the citation support checker
     citations   parsing, renumbering and source lists for ``[n]`` markers
     pipeline    question -> retrieval -> answer -> JSON contract
+    summarize   cited summaries of a paper or a topic
     render      terminal output
-    cli         the Click command line
+    followup    offline follow-up resolution for the chat REPL
+    history     the SQLite log of chat turns
+    chat        the multi-turn REPL
+    cli         the Click command line (chat_cli, eval_cli: its chat and eval commands)
+    metrics     Recall@k, MRR, nDCG
+    evaluate    the grounding eval and its baseline gate
+    bench       speed and memory figures
 """
 
 __version__ = "0.1.0"
