@@ -220,7 +220,12 @@ def _complete(
         prefetch = _prefetch(kept, embedder)
         try:
             completion = client.stream(messages, renum.feed if renum else None, max_tokens=answer_budget(window))
-        except LLMContextOverflow as exc:
+        except BaseException as exc:
+            if prefetch is not None:  # never leave onnxruntime running on a thread while the process exits
+                prefetch.join()
+                prefetch = None
+            if not isinstance(exc, LLMContextOverflow):
+                raise
             if len(kept) <= 1:
                 raise
             stated = re.search(r"context length is (\d+)", str(exc))

@@ -28,7 +28,6 @@ import contextlib
 import difflib
 import json
 import os
-import re
 import shutil
 import signal
 import sys
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from paperchat.citations import ABSTENTION, source_entry
+from paperchat.citations import cite_sentence as _cite
 from paperchat.errors import PaperchatError
 from paperchat.followup import BOOST, RESTRICT, STANDALONE, Resolution, UnresolvedReference, resolve, source_name
 from paperchat.render import render_answer, render_papers, render_sources, source_line
@@ -76,15 +76,6 @@ COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/his
 
 
 # -- answerers ---------------------------------------------------------------
-
-
-def _cite(sentence: str, n: int) -> str:
-    """``sentence`` with ``[n]`` before its final punctuation."""
-    s = sentence.rstrip()
-    end = ""
-    if s and s[-1] in ".!?":
-        s, end = s[:-1].rstrip(), s[-1]
-    return f"{s} [{n}]{end or '.'}"
 
 
 def _retrieved(hits) -> list[dict[str, Any]]:

@@ -173,30 +173,9 @@ def _standalone_group():
 
 def main() -> None:
     """Run the stand-alone group with the same error handling as ``paperchat``."""
-    from paperchat.errors import PaperchatError
+    from paperchat.cli import run_group
 
-    try:
-        _standalone_group().main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except PaperchatError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    except Exception as exc:  # never a traceback for users
-        if os.environ.get("PAPERCHAT_DEBUG"):
-            raise
-        first = str(exc).splitlines()[0] if str(exc) else ""
-        click.echo(f"error: {type(exc).__name__}: {first} (set PAPERCHAT_DEBUG=1 for details)", err=True)
-        sys.exit(1)
+    run_group(_standalone_group())
 
 
 if __name__ == "__main__":

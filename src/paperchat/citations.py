@@ -86,3 +86,12 @@ def source_entry(n: int, paper: dict[str, Any], chunk_id: str, text: str) -> dic
         "chunk_id": chunk_id,
         "text": text,
     }
+
+
+def cite_sentence(sentence: str, n: int) -> str:
+    """``sentence`` with the marker ``[n]`` before its final punctuation (a period is added if none)."""
+    s = sentence.rstrip()
+    end = ""
+    if s and s[-1] in ".!?":
+        s, end = s[:-1].rstrip(), s[-1]
+    return f"{s} [{n}]{end or '.'}"

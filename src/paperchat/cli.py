@@ -366,8 +366,13 @@ _register_optional()
 
 def main() -> None:
     """Entry point: run the CLI, turning errors into one line and a non-zero exit."""
+    run_group(cli)
+
+
+def run_group(group: click.Group) -> None:
+    """Run a Click group with paperchat's error handling: one line on stderr, never a traceback."""
     try:
-        cli.main(standalone_mode=False)
+        group.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)

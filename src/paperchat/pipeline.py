@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from paperchat.chunks import ChunkSettings
 from paperchat.citations import ABSTENTION, source_entry
+from paperchat.citations import cite_sentence as _cite
 from paperchat.config import Settings
 from paperchat.errors import PaperchatError
 from paperchat.store import IngestReport, Store, StoreInfo, open_store
@@ -267,10 +268,3 @@ class Engine:
         return first, chunks.get(first, "")
 
 
-def _cite(sentence: str, n: int) -> str:
-    """``sentence`` with ``[n]`` before its final punctuation."""
-    s = sentence.rstrip()
-    end = ""
-    if s and s[-1] in ".!?":
-        s, end = s[:-1].rstrip(), s[-1]
-    return f"{s} [{n}]{end or '.'}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from paperchat.citations import cite_sentence as _cite
 from paperchat.citations import source_entry
 from paperchat.text import split_sentences
 
@@ -80,13 +81,6 @@ def extractive_paper_summary(record: dict[str, Any] | str) -> list[str]:
                 break
             picked.add(i)
     return [sents[i] for i in sorted(picked)]
-
-
-def _cite(sentence: str, n: int) -> str:
-    s = sentence.rstrip()
-    end = s[-1] if s and s[-1] in ".!?" else "."
-    s = s[:-1].rstrip() if s and s[-1] in ".!?" else s
-    return f"{s} [{n}]{end}"
 
 
 def summarize(engine, target: str, top_k: int = 5, on_token=None) -> dict[str, Any]:
