@@ -161,3 +161,45 @@ def test_store_path_that_cannot_be_a_folder(tmp_path):
         _engine(blocker / "store").store
     with pytest.raises(PaperchatError, match="exists and is not a folder"):
         _engine(blocker).store
+
+
+def _icml_records(ids):
+    from conftest import ICML_JSONL
+
+    rows = {}
+    for line in ICML_JSONL.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec["id"] in ids:
+            rows[rec["id"]] = rec
+    return [rows[i] for i in ids]
+
+
+def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
+    from paperchat.corpus import bundled_corpus_files
+
+    # ConfPO's copy in the ICML file (final period dropped) and two other papers.
+    jsonl = tmp_path / "icml_three.jsonl"
+    recs = _icml_records(["ZG7bkp6ScT", "asDx9sPAUN"])
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+
+    seeds_first = _engine(tmp_path / "a")
+    seeds_first.ingest(bundled_corpus_files())
+    report = _engine(tmp_path / "a").ingest([jsonl])
+    assert (report.duplicates_merged, report.papers_added, report.total_papers) == (1, 1, 39)
+    rows = {p["paper_id"]: p for p in _engine(tmp_path / "a").papers()}
+    assert "ZG7bkp6ScT" not in rows
+    assert rows["p-abe9274a3783"]["title"].startswith("ConfPO: Exploiting Policy Model Confidence")
+    record = _engine(tmp_path / "a").store.paper_records(["p-abe9274a3783"])["p-abe9274a3783"]
+    assert record["aliases"] == "ZG7bkp6ScT"
+    # Re-ingesting the title-less seed copy keeps the merged title; nothing is embedded.
+    again = _engine(tmp_path / "a").ingest(bundled_corpus_files())
+    assert (again.chunks_embedded, again.papers_updated) == (0, 0)
+    assert {p["paper_id"]: p for p in _engine(tmp_path / "a").papers()}["p-abe9274a3783"]["label"].startswith("ConfPO:")
+    assert _engine(tmp_path / "a").ingest([jsonl]).changed is False
+
+    jsonl_first = _engine(tmp_path / "b")
+    jsonl_first.ingest([jsonl])
+    report = _engine(tmp_path / "b").ingest(bundled_corpus_files())
+    assert (report.duplicates_merged, report.total_papers) == (1, 39)
+    record = _engine(tmp_path / "b").store.paper_records(["ZG7bkp6ScT"])["ZG7bkp6ScT"]
+    assert record["aliases"] == "p-abe9274a3783"

@@ -40,7 +40,7 @@ import numpy as np
 from paperchat.chunks import ChunkSettings, paper_metadata
 from paperchat.corpus import Paper
 from paperchat.errors import PaperchatError
-from paperchat.text import short_hash
+from paperchat.text import content_key, short_hash
 
 CHUNKS = "paperchat_chunks"
 PAPERS = "paperchat_papers"
@@ -77,6 +77,7 @@ class IngestReport:
     papers_unchanged: int = 0
     papers_removed: int = 0
     duplicates_skipped: int = 0
+    duplicates_merged: int = 0
     chunks_embedded: int = 0
     chunks_removed: int = 0
     lines_skipped: list[str] = field(default_factory=list)
@@ -322,20 +323,41 @@ class Store:
             if gone:
                 report.chunks_removed += self._delete_papers(gone)
                 report.papers_removed = len(gone)
+                for pid in gone:
+                    stored.pop(pid, None)
+
+            # Near-identical copies under another id (same content key) merge into the first copy.
+            merges = self._find_duplicates(incoming, stored)
+            report.duplicates_merged = len(merges)
 
             to_chunk: list[Paper] = []
-            meta_updates: list[Paper] = []
+            meta_updates: list[tuple[str, dict[str, Any]]] = []
             for pid, paper in incoming.items():
                 old = stored.get(pid)
                 if old is None or old.get("text_hash") != short_hash(paper.abstract) or old.get("chunking") != _chunking_key(info):
                     to_chunk.append(paper)
-                elif any(str(old.get(k, "")) != str(v) for k, v in paper_metadata(paper).items()):
-                    meta_updates.append(paper)
+                    continue
+                wanted = merge_metadata(old, paper_metadata(paper))
+                if any(str(old.get(k, "")) != str(v) for k, v in wanted.items()):
+                    meta_updates.append((pid, wanted))
                 else:
                     report.papers_unchanged += 1
+            for dup, owner in merges:
+                if owner in incoming and owner not in stored:
+                    _absorb(incoming[owner], dup)
+                    continue
+                base = dict(stored[owner])
+                for entry in meta_updates:
+                    if entry[0] == owner:
+                        base.update(entry[1])
+                wanted = merge_metadata(base, paper_metadata(dup), fill_only=True)
+                aliases = sorted(set(str(base.get("aliases", "")).split()) | {dup.paper_id})
+                wanted["aliases"] = " ".join(aliases)
+                if any(str(base.get(k, "")) != str(v) for k, v in wanted.items()):
+                    meta_updates = [e for e in meta_updates if e[0] != owner] + [(owner, {**base, **wanted})]
             if meta_updates:
                 self._update_metadata(meta_updates)
-                report.papers_updated += len(meta_updates)
+                report.papers_updated += len({pid for pid, _ in meta_updates})
 
             if to_chunk:
                 chunker = chunker_factory()
@@ -369,14 +391,31 @@ class Store:
             self.papers.delete(ids=batch)
         return removed
 
-    def _update_metadata(self, papers: list[Paper]) -> None:
-        for paper in papers:
-            meta = paper_metadata(paper)
-            got = self.chunks.get(where={"paper_id": paper.paper_id}, include=["metadatas"])
+    def _find_duplicates(self, incoming: dict[str, Paper], stored: dict[str, dict[str, Any]]) -> list[tuple[Paper, str]]:
+        """Remove from ``incoming`` the papers whose content key another paper already has.
+
+        Returns ``(duplicate, owner id)`` pairs; the owner is the stored copy, or
+        the first incoming one. Detection: :func:`paperchat.text.content_key`.
+        """
+        owners = {str(m.get("content_key")): pid for pid, m in stored.items() if m.get("content_key")}
+        merges = []
+        for pid, paper in list(incoming.items()):
+            key = content_key(paper.abstract)
+            owner = owners.setdefault(key, pid)
+            if owner != pid and pid not in stored:
+                merges.append((paper, owner))
+                del incoming[pid]
+        return merges
+
+    def _update_metadata(self, updates: list[tuple[str, dict[str, Any]]]) -> None:
+        """Write new metadata for papers (their chunks get the paper-level fields), embedding nothing."""
+        for paper_id, meta in updates:
+            chunk_meta = {k: v for k, v in meta.items() if k in _CHUNK_FIELDS}
+            got = self.chunks.get(where={"paper_id": paper_id}, include=["metadatas"])
             if got["ids"]:
-                self.chunks.update(ids=got["ids"], metadatas=[{**m, **meta} for m in got["metadatas"]])
-            old = self.papers.get(ids=[paper.paper_id], include=["metadatas"])["metadatas"][0] or {}
-            self.papers.update(ids=[paper.paper_id], metadatas=[{**old, **meta}])
+                self.chunks.update(ids=got["ids"], metadatas=[{**m, **chunk_meta} for m in got["metadatas"]])
+            old = self.papers.get(ids=[paper_id], include=["metadatas"])["metadatas"][0] or {}
+            self.papers.update(ids=[paper_id], metadatas=[{**old, **meta}])
 
     def _write_papers(self, papers, stored, chunker, embed, info, report, progress) -> None:
         from llama_index.vector_stores.chroma import ChromaVectorStore
@@ -419,6 +458,8 @@ class Store:
                 rec_meta.append(
                     {
                         **paper_metadata(paper),
+                        "content_key": content_key(paper.abstract),
+                        "aliases": " ".join(paper.extra.get("aliases", [])),
                         "text_hash": short_hash(paper.abstract),
                         "chunking": _chunking_key(info),
                         "n_chunks": len(nodes),
@@ -433,6 +474,38 @@ class Store:
             done += sum(len(nodes) for _, nodes in group)
             if progress:
                 progress(done, total)
+
+
+_CHUNK_FIELDS = ("paper_id", "source_path", "source_index", "title", "label", "url", "authors", "openreview_id")
+_FILLABLE = ("title", "url", "authors", "openreview_id")
+
+
+def merge_metadata(old: dict[str, Any], new: dict[str, Any], fill_only: bool = False) -> dict[str, Any]:
+    """The metadata a paper should have after ingesting ``new`` over ``old``.
+
+    Titles, urls, authors and OpenReview ids are sticky: an empty new value
+    keeps the old one (so a title merged in from a duplicate survives
+    re-ingesting the title-less copy). With ``fill_only`` (merging a duplicate)
+    only empty fields are filled, and the origin stays the old one. The label
+    follows the title when there is one.
+    """
+    if fill_only:
+        out = {k: (old.get(k) or new.get(k) or "") for k in _FILLABLE}
+    else:
+        out = dict(new)
+        for key in _FILLABLE:
+            out[key] = new.get(key) or old.get(key) or ""
+    out["label"] = out["title"] or (old.get("label") if fill_only else new.get("label")) or ""
+    return out
+
+
+def _absorb(owner: Paper, dup: Paper) -> None:
+    """Fill an incoming paper's missing title, authors and url from its duplicate; record the alias."""
+    if not owner.title and dup.title:
+        owner.title = owner.label = dup.title
+    owner.authors = owner.authors or dup.authors
+    owner.url = owner.url or dup.url
+    owner.extra.setdefault("aliases", []).append(dup.paper_id)
 
 
 def _chunking_key(info: StoreInfo) -> str:

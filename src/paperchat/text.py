@@ -38,6 +38,15 @@ def short_hash(text: str, n: int = 16) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:n]
 
 
+def content_key(text: str) -> str:
+    """A key equal for near-identical copies of an abstract: the hash of its lower-cased letters and digits only.
+
+    Copies that differ in white space, punctuation (a dropped final period),
+    case or Unicode form get the same key; any change of a word does not.
+    """
+    return short_hash(re.sub(r"[^a-z0-9]", "", normalize_for_id(text)), 16)
+
+
 # Abbreviations after which a period does not end a sentence.
 _ABBREV = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.", "resp.", "approx.", "w.r.t.")
 _SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[$\\*]?[A-Z0-9])")
