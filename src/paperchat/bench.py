@@ -10,9 +10,16 @@ Measures, on the bundled corpus (or ``--corpus FILE``), in a fresh temporary sto
   eval questions;
 * ``paperchat --help`` and cold ``paperchat ask`` wall time (s), each a fresh
   process, median of ``--repeat`` runs;
-* peak resident memory (MiB) of the process after ingest and the warm runs.
+* peak resident memory (MiB) of the process after ingest and the warm runs;
+* the same ingest, re-ingest and retrieval figures for a plain LlamaIndex
+  baseline measured in the same run: ``VectorStoreIndex.from_documents`` with
+  default settings (1024-token ``SentenceSplitter``) over a collection in the
+  same Chroma store, with the same embedding model; re-ingest is another
+  ``from_documents`` (LlamaIndex has no de-duplication by default), retrieval
+  is ``index.as_retriever(similarity_top_k=5)``. The baseline has no offline
+  answerer, so there is no answer latency to compare.
 
-Prints a table and writes JSON (``--out``).
+Prints a table (with paperchat/baseline ratios) and writes JSON (``--out``).
 """
 
 from __future__ import annotations
@@ -53,7 +60,59 @@ def _wall(cmd: list[str], env: dict[str, str], repeat: int) -> float:
     return statistics.median(times)
 
 
-def run_bench(corpus: list[Path] | None = None, repeat: int = 3, n_questions: int = 60) -> dict[str, Any]:
+def _llamaindex_embedding(embedder):
+    """Our embedding model as a LlamaIndex ``BaseEmbedding`` (for the baseline)."""
+    from llama_index.core.embeddings import BaseEmbedding
+
+    class _Wrapped(BaseEmbedding):
+        def _get_query_embedding(self, query: str) -> list[float]:
+            return embedder.embed_one(query).tolist()
+
+        async def _aget_query_embedding(self, query: str) -> list[float]:
+            return self._get_query_embedding(query)
+
+        def _get_text_embedding(self, text: str) -> list[float]:
+            return embedder.embed_one(text).tolist()
+
+        def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
+            return embedder.embed(texts).tolist()
+
+    return _Wrapped(model_name=embedder.model_id, embed_batch_size=64)
+
+
+def run_baseline(engine, files: list[Path], questions: list[str]) -> dict[str, Any]:
+    """Ingest and retrieval figures of a plain LlamaIndex VectorStoreIndex (see the module docstring)."""
+    from llama_index.core import Document, StorageContext, VectorStoreIndex
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    from paperchat.corpus import load_file
+
+    papers = [p for f in files for p in load_file(f)[0]]
+    docs = [Document(text=p.abstract, metadata={"paper_id": p.paper_id}) for p in papers]
+    collection = engine.store.client.get_or_create_collection("llamaindex_baseline", configuration={"hnsw": {"space": "cosine"}})
+    storage = StorageContext.from_defaults(vector_store=ChromaVectorStore(chroma_collection=collection))
+    embed_model = _llamaindex_embedding(engine.embedder)
+    out: dict[str, Any] = {}
+    t = time.perf_counter()
+    index = VectorStoreIndex.from_documents(docs, storage_context=storage, embed_model=embed_model)
+    out["ingest_s"] = time.perf_counter() - t
+    out["chunks"] = collection.count()
+    out["ingest_chunks_per_s"] = out["chunks"] / out["ingest_s"]
+    t = time.perf_counter()
+    VectorStoreIndex.from_documents(docs, storage_context=storage, embed_model=embed_model)
+    out["reingest_s"] = time.perf_counter() - t
+    retriever = index.as_retriever(similarity_top_k=5)
+    retriever.retrieve(questions[0])
+    retr = []
+    for q in questions:
+        t = time.perf_counter()
+        retriever.retrieve(q)
+        retr.append((time.perf_counter() - t) * 1000)
+    out["retrieval_ms_p50"], out["retrieval_ms_p95"] = _pct(retr, 0.5), _pct(retr, 0.95)
+    return out
+
+
+def run_bench(corpus: list[Path] | None = None, repeat: int = 3, n_questions: int = 60, baseline: bool = True) -> dict[str, Any]:
     """Run every measurement and return the figures (seconds, ms, chunks/s, MiB)."""
     from paperchat.config import load_settings
     from paperchat.corpus import bundled_corpus_files
@@ -93,6 +152,8 @@ def run_bench(corpus: list[Path] | None = None, repeat: int = 3, n_questions: in
         out["retrieval_ms_p50"], out["retrieval_ms_p95"] = _pct(retr, 0.5), _pct(retr, 0.95)
         out["ask_ms_p50"], out["ask_ms_p95"] = _pct(asks, 0.5), _pct(asks, 0.95)
         out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        if baseline:
+            out["baseline"] = run_baseline(engine, files, questions)
 
         env = {**os.environ, "PAPERCHAT_STORE": tmp}
         exe = [sys.executable, "-m", "paperchat"]
@@ -120,6 +181,15 @@ ROWS = [
 
 
 def format_table(figures: dict[str, Any]) -> str:
-    """The figures as a two-column text table."""
+    """The figures as a text table: paperchat, the LlamaIndex baseline, and their ratio."""
+    base = figures.get("baseline") or {}
     width = max(len(label) for _, label, _ in ROWS)
-    return "\n".join(f"{label.ljust(width)}  {fmt.format(figures[key])}" for key, label, fmt in ROWS if key in figures)
+    lines = [f"{'':{width}}  {'paperchat':>10}  {'LlamaIndex':>10}  {'ratio':>6}"]
+    for key, label, fmt in ROWS:
+        if key not in figures:
+            continue
+        ours = fmt.format(figures[key])
+        theirs = fmt.format(base[key]) if key in base else ""
+        ratio = f"{figures[key] / base[key]:.2f}" if key in base and base[key] else ""
+        lines.append(f"{label.ljust(width)}  {ours:>10}  {theirs:>10}  {ratio:>6}")
+    return "\n".join(lines)

@@ -33,9 +33,12 @@ import click
 @click.option("--limit", type=click.IntRange(1), default=None, hidden=True,
               help="Only the first N questions (quick runs; figures not comparable with the baseline).")
 @click.option("--no-verify", is_flag=True, help="Skip the support checker (no citation recall/precision).")
+@click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Extra corpus file(s) ingested into the store before the run, e.g. the 2,732 ICML 2025 "
+                   "abstracts as distractors for eval/questions_scale.jsonl. Repeatable.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
-def eval_command(obj, set_path, mode, as_json, out_dir, check, baseline_path, retriever, top_k, limit, no_verify, quiet):
+def eval_command(obj, set_path, mode, as_json, out_dir, check, baseline_path, retriever, top_k, limit, no_verify, corpus, quiet):
     """Run the eval set (default: eval/questions.jsonl of the repository) and report grounding.
 
     Each question goes through the same pipeline as `paperchat ask` (the bundled
@@ -79,7 +82,8 @@ def eval_command(obj, set_path, mode, as_json, out_dir, check, baseline_path, re
         check_support=not no_verify,
         limit=limit,
         progress=_bar("eval", "question", quiet or as_json),
-        ingest_progress=_bar("first run: embedding the bundled corpus", "chunk", quiet or as_json),
+        ingest_progress=_bar("embedding the corpus", "chunk", quiet or as_json),
+        corpus=list(corpus),
     )
     failures = evaluate.check_baseline(results, baseline) if baseline is not None else None
     files = evaluate.write_outputs(results, out_dir or evaluate.default_out_dir(), failures)

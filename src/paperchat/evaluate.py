@@ -485,6 +485,7 @@ def run_eval(
     limit: int | None = None,
     progress: Progress | None = None,
     ingest_progress: Progress | None = None,
+    corpus: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Run the eval set through ``engine`` (a :class:`paperchat.pipeline.Engine`) and measure it.
 
@@ -496,7 +497,10 @@ def run_eval(
     ``check_support`` judges citation support with :mod:`paperchat.verify`;
     ``limit`` keeps the first N questions; ``progress(done, total)`` is
     called after each question. The bundled corpus is ingested first when the
-    store is empty (``ingest_progress`` reports it).
+    store is empty (``ingest_progress`` reports it); ``corpus`` files are
+    ingested too (e.g. the 2,732 ICML 2025 abstracts as distractors). Gold
+    papers merged into another copy on ingest (near-duplicates) are scored
+    under the id of the copy the store kept.
 
     Returns a JSON-ready dict: ``config``, ``overall`` and ``by_kind``
     (``{metric: {value, ci, n}}``), ``baselines`` and ``baselines_by_kind``
@@ -510,9 +514,12 @@ def run_eval(
         questions = questions[:limit]
     by_id = {q["id"]: q for q in questions}
     engine.ensure_corpus(progress=ingest_progress)
+    if corpus:
+        engine.ingest(list(corpus), progress=ingest_progress)
     ids = gold_id_map()
     stored = {p["paper_id"] for p in engine.papers()}
-    golds = {q["id"]: gold_ids(q, ids) for q in questions}
+    alias = engine.alias_map()
+    golds = {q["id"]: [alias.get(pid, pid) for pid in gold_ids(q, ids)] for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - stored)
     if missing:
         raise PaperchatError(

@@ -150,6 +150,14 @@ class Engine:
         out.sort(key=lambda p: (p["origin"]["path"], p["origin"]["index"]))
         return out
 
+    def alias_map(self) -> dict[str, str]:
+        """Ids of merged near-duplicate copies -> the id of the paper the store kept."""
+        out = {}
+        for pid, meta in self.store.paper_records_meta().items():
+            for alias in str(meta.get("aliases") or "").split():
+                out[alias] = pid
+        return out
+
     # -- answering ---------------------------------------------------------
     def retrieve(self, question: str, top_k: int | None = None):
         """Retrieved :class:`~paperchat.retrieval.Hit` s for ``question`` (one per paper)."""
