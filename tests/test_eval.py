@@ -11,6 +11,7 @@ import math
 
 import pytest
 
+from paperchat import eval_report as er
 from paperchat import evaluate as ev
 from paperchat.errors import PaperchatError
 from paperchat.metrics import mrr_at_k, ndcg_at_k, recall_at_k
@@ -145,7 +146,7 @@ def test_check_baseline_names_each_metric():
                            "citations.recall": {"value": None}}}
     baseline = {"min": {"retrieval.mrr@10": 0.95, "answers.fact_recall": 0.7, "citations.recall": 0.5},
                 "max": {"abstention.false_abstention_rate": 0.1}}
-    failures = ev.check_baseline(results, baseline)
+    failures = er.check_baseline(results, baseline)
     assert len(failures) == 3
     assert any(f.startswith("retrieval.mrr@10 = 0.900 is below") for f in failures)
     assert any(f.startswith("citations.recall: not measured") for f in failures)
@@ -155,7 +156,7 @@ def test_check_baseline_names_each_metric():
 def test_default_set_and_baseline_exist():
     qs = ev.load_questions(ev.default_question_set())
     assert len(qs) == 100
-    baseline = ev.load_baseline(ev.default_baseline())
+    baseline = er.load_baseline(ev.default_baseline())
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in ev.METRICS}
 
 
@@ -174,7 +175,7 @@ def results(engine):
 
 
 def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
-    assert ev.check_baseline(results, ev.load_baseline(ev.default_baseline())) == []
+    assert er.check_baseline(results, er.load_baseline(ev.default_baseline())) == []
     cfg = results["config"]
     assert (cfg["questions"], cfg["answerable"], cfg["top_k"], cfg["retriever"]) == (100, 67, 5, "hybrid")
     assert cfg["set"] == "eval/questions.jsonl"
@@ -189,7 +190,7 @@ def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
         assert results["baselines"]["hybrid"][f"retrieval.{m}"] == results["overall"][f"retrieval.{m}"]
     follow = next(r for r in results["questions"] if r["id"] == "q063")
     assert follow["asked"].startswith("Which paper proposes a lightweight") and follow["asked"].endswith("settings?")
-    files = ev.write_outputs(results, tmp_path / "out", [])
+    files = er.write_outputs(results, tmp_path / "out", [])
     report = (tmp_path / "out" / "report.md").read_text()
     assert "## Overall" in report and "## Retrievers side by side" in report and "Passed." in report
     q_table = report.split("## Questions", 1)[1]
@@ -223,7 +224,7 @@ def test_reversed_retriever_fails_the_gate(fresh_engine, monkeypatch):
 
     monkeypatch.setattr(retriever, "retrieve", reversed_ranking)
     broken = ev.run_eval(fresh_engine, limit=30, baselines=())
-    failures = ev.check_baseline(broken, ev.load_baseline(ev.default_baseline()))
+    failures = er.check_baseline(broken, er.load_baseline(ev.default_baseline()))
     failed = {f.split()[0].rstrip(":") for f in failures}
     assert {"retrieval.recall@1", "retrieval.mrr@10", "retrieval.ndcg@10"} <= failed
     assert broken["overall"]["retrieval.mrr@10"]["value"] < 0.5
@@ -239,7 +240,7 @@ def test_empty_rankings_fail_the_gate(fresh_engine, monkeypatch):
     monkeypatch.setattr(fresh_engine, "retrieve", lambda question, top_k=None: [])
     monkeypatch.setattr(fresh_engine, "ask", abstain)
     broken = ev.run_eval(fresh_engine, limit=20, baselines=())
-    failures = ev.check_baseline(broken, ev.load_baseline(ev.default_baseline()))
+    failures = er.check_baseline(broken, er.load_baseline(ev.default_baseline()))
     failed = {f.split()[0].rstrip(":") for f in failures}
     assert {"retrieval.recall@5", "answers.fact_recall", "abstention.accuracy", "citations.recall",
             "abstention.false_abstention_rate"} <= failed

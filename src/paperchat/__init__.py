@@ -24,7 +24,7 @@ Modules, in the order data flows through them::
     chat        the multi-turn REPL
     cli         the Click command line (chat_cli, eval_cli: its chat and eval commands)
     metrics     Recall@k, MRR, nDCG
-    evaluate    the grounding eval and its baseline gate
+    evaluate    the grounding eval (eval_report: its baseline gate and reports)
     bench       speed and memory figures
 """
 

@@ -71,22 +71,10 @@ def _take_llm_flags(obj: "_Ctx", kwargs: dict) -> None:
 
 
 def _progress(desc: str, quiet: bool = False):
-    """A tqdm progress callback ``(done, total)`` on stderr, with rate and ETA."""
-    state: dict = {}
+    """A tqdm progress callback ``(done, total)`` on stderr, with rate and ETA (``None`` when quiet)."""
+    from paperchat.render import progress_bar
 
-    def cb(done: int, total: int) -> None:
-        if quiet:
-            return
-        if "bar" not in state:
-            from tqdm import tqdm
-
-            state["bar"] = tqdm(total=total, desc=desc, unit="chunk", file=sys.stderr, dynamic_ncols=True, leave=True)
-        bar = state["bar"]
-        bar.update(done - bar.n)
-        if done >= total:
-            bar.close()
-
-    return cb
+    return progress_bar(desc, "chunk", quiet)
 
 
 def _echo_json(obj) -> None:

@@ -64,11 +64,11 @@ def eval_command(obj, set_path, mode, as_json, out_dir, check, baseline_path, re
       paperchat eval --check
       paperchat eval --retriever bm25 --json --out /tmp/eval-bm25
     """
-    from paperchat import evaluate
+    from paperchat import eval_report, evaluate
 
     baseline = None
     if check:
-        baseline = evaluate.load_baseline(baseline_path or evaluate.default_baseline())
+        baseline = eval_report.load_baseline(baseline_path or evaluate.default_baseline())
     engine = obj.engine()
     if retriever != engine.retriever_mode:
         from paperchat.pipeline import Engine
@@ -85,16 +85,16 @@ def eval_command(obj, set_path, mode, as_json, out_dir, check, baseline_path, re
         ingest_progress=_bar("embedding the corpus", "chunk", quiet or as_json),
         corpus=list(corpus),
     )
-    failures = evaluate.check_baseline(results, baseline) if baseline is not None else None
-    files = evaluate.write_outputs(results, out_dir or evaluate.default_out_dir(), failures)
+    failures = eval_report.check_baseline(results, baseline) if baseline is not None else None
+    files = eval_report.write_outputs(results, out_dir or evaluate.default_out_dir(), failures)
     if as_json:
-        summary = evaluate.summary_json(results)
+        summary = eval_report.summary_json(results)
         summary["files"] = files
         if failures is not None:
             summary["check"] = {"passed": not failures, "failures": failures}
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        click.echo(evaluate.render_summary(results, failures))
+        click.echo(eval_report.render_summary(results, failures))
         click.echo(f"report: {files['report']}\nresults: {files['results']}")
     if failures:
         for line in failures:
@@ -104,17 +104,6 @@ def eval_command(obj, set_path, mode, as_json, out_dir, check, baseline_path, re
 
 def _bar(desc: str, unit: str, quiet: bool):
     """A tqdm progress callback ``(done, total)`` on stderr (``None`` when quiet)."""
-    if quiet:
-        return None
-    state: dict = {}
+    from paperchat.render import progress_bar
 
-    def cb(done: int, total: int) -> None:
-        if "bar" not in state:
-            from tqdm import tqdm
-
-            state["bar"] = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
-        state["bar"].update(done - state["bar"].n)
-        if done >= total:
-            state["bar"].close()
-
-    return cb
+    return progress_bar(desc, unit, quiet)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import textwrap
-from typing import Any
+from typing import Any, Callable
 
 NO_LLM_NOTE = (
     "note: no LLM configured; answered extractively by quoting the abstracts. "
@@ -85,3 +86,28 @@ def render_answer_marked(result: dict[str, Any], width: int = 88) -> str:
         if not sent.get("supported") and sent["text"] in answer:
             answer = answer.replace(sent["text"], sent["text"] + " ⚠", 1)
     return render_answer({**result, "answer": answer}, width)
+
+
+def progress_bar(desc: str, unit: str = "chunk", quiet: bool = False) -> Callable[[int, int], None] | None:
+    """A progress callback ``(done, total)`` drawing a tqdm bar (rate, ETA) on stderr; ``None`` when quiet.
+
+    The callback may serve several runs in a row (e.g. two ingests): a new
+    bar starts whenever ``done`` goes back to 0 or the total changes.
+    """
+    if quiet:
+        return None
+    state: dict = {}
+
+    def callback(done: int, total: int) -> None:
+        bar = state.get("bar")
+        if bar is None or done < bar.n or total != bar.total:
+            if bar is not None:
+                bar.close()
+            from tqdm import tqdm
+
+            bar = state["bar"] = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    return callback
