@@ -144,3 +144,26 @@ def test_unreachable_server_is_one_line():
     assert out.returncode == 1
     assert out.stderr.strip().startswith(f"error: cannot reach the Chroma server at http://127.0.0.1:{port}")
     assert "Traceback" not in out.stderr
+
+
+def test_two_concurrent_ingests_leave_a_consistent_store(tmp_path, icml_subset):
+    small = tmp_path / "small.jsonl"
+    small.write_text("\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:20]) + "\n", encoding="utf-8")
+    env = {**os.environ, "PAPERCHAT_STORE": str(tmp_path / "store")}
+    procs = [subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", str(small), "--json"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    codes = [p.returncode for p in procs]
+    assert 0 in codes, outs
+    for code, (_out, err) in zip(codes, outs):
+        assert "Traceback" not in err
+        if code != 0:
+            assert "another paperchat process is writing the store" in err
+    from paperchat.config import load_settings
+    from paperchat.pipeline import Engine
+
+    store = Engine(load_settings({"store": str(tmp_path / "store")})).store
+    papers = store.paper_records_meta()
+    chunk_ids = set(store.chunks.get(include=[])["ids"])
+    assert len(papers) == 20
+    assert chunk_ids == {cid for m in papers.values() for cid in str(m["chunk_ids"]).split()}

@@ -78,10 +78,6 @@ COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/his
 # -- answerers ---------------------------------------------------------------
 
 
-def _retrieved(hits) -> list[dict[str, Any]]:
-    return [{"paper_id": h.paper_id, "chunk_id": h.chunk_id, "score": round(float(h.score), 6)} for h in hits]
-
-
 from paperchat.summarize import extractive_paper_summary as summary_sentences  # noqa: E402
 
 
@@ -109,43 +105,8 @@ class OfflineAnswerer:
         return self.engine.ask(question, top_k=top_k)
 
     def answer(self, question: str, hits: list, records: dict[str, dict[str, Any]], on_token=None) -> dict[str, Any]:
-        """Answer ``question`` from the given hits (rank order) only, as ``Engine.ask`` does after retrieval."""
-        from paperchat.extractive import extract
-
-        t0 = time.perf_counter()
-        qvec = self.embed(question)
-        top = hits[0].score if hits and hits[0].score > 0 else 1.0
-        papers = [
-            (h.paper_id, records[h.paper_id]["abstract"], h.dense if h.dense is not None else 0.0, h.score / top)
-            for h in hits
-            if h.paper_id in records
-        ]
-        result = extract(question, qvec, papers, self.engine.embedder)
-        base = {"question": question, "mode": self.mode, "retrieved": _retrieved(hits)}
-        if result.abstained:
-            return {**base, "answer": ABSTENTION, "abstained": True, "sources": [],
-                    "timings": {"total_s": round(time.perf_counter() - t0, 4)}}
-        order: list[str] = []
-        parts = []
-        for sent in result.sentences:
-            if sent.paper_id not in order:
-                order.append(sent.paper_id)
-            parts.append(_cite(sent.text, order.index(sent.paper_id) + 1))
-        chunks = self._chunks([records[pid] for pid in order])
-        sources = []
-        for n, pid in enumerate(order, 1):
-            quoted = [s.text for s in result.sentences if s.paper_id == pid]
-            chunk_id, text = _evidence(records[pid], quoted, chunks)
-            sources.append(source_entry(n, records[pid], chunk_id, text))
-        return {**base, "answer": " ".join(parts), "abstained": False, "sources": sources,
-                "timings": {"total_s": round(time.perf_counter() - t0, 4)}}
-
-    def _chunks(self, records: list[dict[str, Any]]) -> dict[str, str]:
-        ids = [c for r in records for c in str(r.get("chunk_ids") or "").split()]
-        if not ids:
-            return {}
-        got = self.engine.store.chunks.get(ids=ids, include=["documents"])
-        return dict(zip(got["ids"], got["documents"]))
+        """Answer ``question`` from the given hits (rank order) only: ``Engine.answer_from_hits``, extractive."""
+        return self.engine.answer_from_hits(question, hits, records, qvec=self.embed(question), mode="extractive")
 
     def summarize(self, record: dict[str, Any], on_token=None) -> dict[str, Any]:
         """An extractive summary of one paper (:func:`summary_sentences`), every sentence cited [1]."""
@@ -154,7 +115,7 @@ class OfflineAnswerer:
         base = {"question": f"Summarize {source_name(record)}", "mode": self.mode, "retrieved": []}
         if not sents:
             return {**base, "answer": ABSTENTION, "abstained": True, "sources": [], "timings": {"total_s": 0.0}}
-        chunk_id, text = _evidence(record, sents, self._chunks([record]))
+        chunk_id, text = self.engine.evidence_chunk(record, sents)
         return {**base, "answer": " ".join(_cite(s, 1) for s in sents), "abstained": False,
                 "sources": [source_entry(1, record, chunk_id, text)],
                 "timings": {"total_s": round(time.perf_counter() - t0, 4)}}
@@ -162,17 +123,6 @@ class OfflineAnswerer:
     def condense(self, history: list[tuple[str, str]], question: str) -> str | None:
         """Offline: ``None`` (follow-ups are resolved by :func:`paperchat.followup.resolve`)."""
         return None
-
-
-def _evidence(record: dict[str, Any], quoted: list[str], chunks: dict[str, str]) -> tuple[str, str]:
-    """The stored chunk of ``record`` holding the first quoted sentence (else its first chunk)."""
-    ids = str(record.get("chunk_ids") or "").split()
-    probe = " ".join(quoted[0].split())[:80] if quoted else ""
-    for cid in ids:
-        if cid in chunks and probe and probe in " ".join(chunks[cid].split()):
-            return cid, chunks[cid]
-    first = ids[0] if ids else ""
-    return first, chunks.get(first, str(record.get("abstract") or ""))
 
 
 class LLMAnswerer(OfflineAnswerer):
@@ -187,16 +137,13 @@ class LLMAnswerer(OfflineAnswerer):
         self.model = settings.llm_model
 
     def ask(self, question: str, top_k: int | None = None, on_token=None) -> dict[str, Any]:
-        """Retrieve over all papers, then :func:`paperchat.answer_llm.llm_answer`."""
-        hits = self.engine.retriever.retrieve(question, top_k or self.settings.top_k, qvec=self.embed(question))
-        records = self.engine.store.paper_records([h.paper_id for h in hits])
-        return self.answer(question, hits, records, on_token)
+        """Retrieve over all papers and answer with the LLM: exactly ``Engine.ask`` in LLM mode."""
+        return self.engine.ask(question, top_k=top_k, mode="llm", on_token=on_token)
 
     def answer(self, question: str, hits: list, records: dict[str, dict[str, Any]], on_token=None) -> dict[str, Any]:
-        """:func:`paperchat.answer_llm.llm_answer` on the given hits."""
-        from paperchat.answer_llm import llm_answer
-
-        return llm_answer(question, hits, records, self.settings, self.engine.embedder, on_token)
+        """The LLM's answer from the given hits only (``Engine.answer_from_hits`` in LLM mode)."""
+        return self.engine.answer_from_hits(question, hits, records, qvec=self.embed(question), mode="llm",
+                                            on_token=on_token)
 
     def summarize(self, record: dict[str, Any], on_token=None) -> dict[str, Any]:
         """:func:`paperchat.answer_llm.summarize_paper`."""

@@ -192,19 +192,41 @@ class Engine:
         question = (question or "").strip()
         if not question:
             raise PaperchatError("the question is empty")
-        from paperchat.extractive import extract, missing_names
-
         t0 = time.perf_counter()
         answer_mode = self.answer_mode(mode)
         if answer_mode == "llm":
             from paperchat.llm import get_client
 
             get_client(self.settings)  # starts importing openai while we retrieve
-        top_k = top_k or self.settings.top_k
         retriever = self.retriever
         qvec = self.embedder.embed_one(question)
-        hits = retriever.retrieve(question, top_k, qvec=qvec)
-        records = self.store.paper_records([h.paper_id for h in hits])
+        hits = retriever.retrieve(question, top_k or self.settings.top_k, qvec=qvec)
+        return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0)
+
+    def answer_from_hits(
+        self,
+        question: str,
+        hits: list,
+        records: dict[str, dict[str, Any]] | None = None,
+        qvec=None,
+        mode: str | None = None,
+        on_token=None,
+        t0: float | None = None,
+    ) -> dict[str, Any]:
+        """Answer ``question`` from given retrieval hits (rank order) only; the ``ask --json`` contract.
+
+        ``records`` are the hits' paper records (fetched when ``None``), ``qvec``
+        the question's embedding (computed when ``None``). The chat REPL calls
+        this with hits restricted to the papers a follow-up refers to.
+        """
+        from paperchat.extractive import extract, missing_names
+
+        t0 = time.perf_counter() if t0 is None else t0
+        answer_mode = self.answer_mode(mode)
+        if records is None:
+            records = self.store.paper_records([h.paper_id for h in hits])
+        if qvec is None:
+            qvec = self.embedder.embed_one(question)
         top = hits[0].score if hits and hits[0].score > 0 else 1.0
         papers = [
             (h.paper_id, records[h.paper_id]["abstract"], h.dense if h.dense is not None else 0.0, h.score / top)
@@ -246,7 +268,7 @@ class Engine:
         sources = []
         for n, pid in enumerate(order, 1):
             quoted = [s.text for s in result.sentences if s.paper_id == pid]
-            chunk_id, text = self._evidence_chunk(records[pid], quoted, hits)
+            chunk_id, text = self.evidence_chunk(records[pid], quoted, hits)
             sources.append(source_entry(n, records[pid], chunk_id, text))
         if on_token:
             on_token(" ".join(parts))
@@ -260,8 +282,11 @@ class Engine:
             "timings": {"total_s": round(time.perf_counter() - t0, 4)},
         }
 
-    def _evidence_chunk(self, record: dict[str, Any], quoted: list[str], hits) -> tuple[str, str]:
-        """The stored chunk holding the first quoted sentence (else the paper's best-ranked chunk)."""
+    def evidence_chunk(self, record: dict[str, Any], quoted: list[str], hits=()) -> tuple[str, str]:
+        """``(chunk id, text)`` of the stored chunk holding the first quoted sentence.
+
+        Else the paper's best-ranked chunk among ``hits``, else its first chunk.
+        """
         ids = str(record.get("chunk_ids") or "").split()
         got = self.store.chunks.get(ids=ids, include=["documents"]) if ids else {"ids": [], "documents": []}
         chunks = dict(zip(got["ids"], got["documents"]))
