@@ -182,6 +182,7 @@ def ask(obj: _Ctx, question, top_k, as_json, **llm):
         raise PaperchatError("the question is empty; ask something about the papers")
     engine = obj.engine()
     mode = engine.answer_mode()
+    engine.preload()
     report = engine.ensure_corpus(progress=_progress("first run: embedding the bundled corpus", as_json))
     if report is not None and not as_json:
         click.echo(f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks", err=True)

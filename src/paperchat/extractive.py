@@ -42,7 +42,7 @@ MAX_SENTENCES = 3
 KEEP_RATIO = 0.8
 DUPLICATE_COS = 0.85
 ABSTAIN_BELOW = 0.27
-MAX_PAPERS = 4
+MAX_PAPERS = 3
 MAX_PER_PAPER = 2
 MULTI_SHARE = 0.5  # papers whose retrieval score is at least this share of the top one
 _SEVERAL = re.compile(r"\b(?:papers|works|studies|methods|approaches|articles)\b", re.I)
@@ -75,11 +75,21 @@ _SENT_CACHE: dict[str, tuple[list[str], np.ndarray]] = {}
 
 def paper_sentences(paper_id: str, abstract: str, embedder: Embedder) -> tuple[list[str], np.ndarray]:
     """The sentences of an abstract and their embeddings (cached per process)."""
-    key = f"{embedder.model_id}:{paper_id}"
-    if key not in _SENT_CACHE:
-        sents = split_sentences(abstract)
-        _SENT_CACHE[key] = (sents, embedder.embed(sents))
-    return _SENT_CACHE[key]
+    embed_sentences([(paper_id, abstract)], embedder)
+    return _SENT_CACHE[f"{embedder.model_id}:{paper_id}"]
+
+
+def embed_sentences(papers: list[tuple[str, str]], embedder: Embedder) -> None:
+    """Embed the sentences of ``(paper_id, abstract)`` pairs not cached yet, in one batched call."""
+    todo = [(f"{embedder.model_id}:{pid}", split_sentences(abstract)) for pid, abstract in papers]
+    todo = [(key, sents) for key, sents in todo if key not in _SENT_CACHE]
+    if not todo:
+        return
+    vecs = embedder.embed([s for _, sents in todo for s in sents])
+    start = 0
+    for key, sents in todo:
+        _SENT_CACHE[key] = (sents, vecs[start : start + len(sents)])
+        start += len(sents)
 
 
 def term_overlap(question_terms: set[str], sentence: str) -> float:
@@ -163,6 +173,7 @@ def extract(
     if names:  # papers that mention every name the question gives come first
         papers = sorted(papers, key=lambda p: bool(missing_names(question, [p[1]])))
     cands: list[Candidate] = []
+    embed_sentences([(p[0], p[1]) for p in papers[:MAX_PAPERS]], embedder)
     for paper_id, abstract, paper_cos, _share in papers[:MAX_PAPERS]:
         sents, vecs = paper_sentences(paper_id, abstract, embedder)
         if not sents:

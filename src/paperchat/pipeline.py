@@ -65,6 +65,19 @@ class Engine:
             )
         return self._embedder
 
+    def preload(self) -> None:
+        """Load the embedding model on a background thread while the caller opens the store.
+
+        Opening Chroma (about 1.4 s) and loading the ONNX session (about 0.5 s)
+        then overlap; the thread is not a daemon, so the process never exits
+        while onnxruntime is still loading.
+        """
+        import threading
+
+        embedder = self.embedder
+        if hasattr(embedder, "_load"):
+            threading.Thread(target=embedder._load, name="paperchat-model-load").start()
+
     def wanted_info(self) -> StoreInfo:
         """The settings this engine would build the store with."""
         return StoreInfo(self.embedder.model_id, self.embedder.dim, self.chunk)
