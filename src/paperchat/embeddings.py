@@ -47,6 +47,10 @@ class Embedder:
     def count_tokens(self, text: str) -> int:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def tokenize(self, text: str) -> list:
+        """The model's tokens of ``text`` (for LlamaIndex's token-based splitter); words when unknown."""
+        return text.split()
+
 
 def _package_dir(name: str) -> Path:
     """The installed folder of package ``name``, found without importing (running) it."""
@@ -115,8 +119,12 @@ class MiniLMOnnxEmbedder(Embedder):
 
     def count_tokens(self, text: str) -> int:
         """WordPiece tokens of ``text`` without the [CLS]/[SEP] markers."""
+        return len(self.tokenize(text))
+
+    def tokenize(self, text: str) -> list[int]:
+        """WordPiece token ids of ``text`` without the [CLS]/[SEP] markers."""
         self._load()
-        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        return self._tokenizer.encode(text, add_special_tokens=False).ids
 
     def _run(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
