@@ -37,7 +37,8 @@ def _cli(*args, store=None, url=None, **kw):
     return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=600, **kw)
 
 
-def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset, sig):
     store = tmp_path / "store"
     env = {**os.environ, "PAPERCHAT_STORE": str(store)}
     proc = subprocess.Popen(
@@ -53,9 +54,13 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
         done = [int(a) for a, _ in re.findall(rb"(\d+)/(\d+) \[", seen)]
         if done and max(done) >= 1:  # at least one batch of papers is written
             break
-    proc.send_signal(signal.SIGKILL)
+    proc.send_signal(sig)
+    rest = proc.stderr.read().decode("utf-8", "replace")
     proc.wait()
-    assert proc.returncode == -signal.SIGKILL
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+    else:  # Ctrl-C: one line, exit 130, no traceback
+        assert proc.returncode == 130 and "interrupted" in rest and "Traceback" not in rest
 
     from paperchat.config import load_settings
     from paperchat.pipeline import Engine
@@ -73,6 +78,15 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
     assert report["papers_unchanged"] == partial_papers
     again = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
     assert (again["chunks_embedded"], again["papers_unchanged"]) == (0, N_PAPERS)
+    if sig == signal.SIGINT:
+        return  # the rest does not depend on how the first run ended
+    # Adding 10 papers embeds only those.
+    more = ICML_JSONL.read_text(encoding="utf-8").splitlines()[N_PAPERS : N_PAPERS + 10]
+    icml_subset.write_text(icml_subset.read_text(encoding="utf-8") + "\n".join(more) + "\n", encoding="utf-8")
+    added = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
+    assert (added["papers_added"], added["papers_unchanged"], added["total_papers"]) == (10, N_PAPERS, N_PAPERS + 10)
+    assert added["chunks_embedded"] == added["total_chunks"] - again["total_chunks"]
+    icml_subset.write_text("\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:N_PAPERS]) + "\n", encoding="utf-8")
 
     # Real ids from the file, and a question about one of them cites it.
     first = json.loads(icml_subset.read_text(encoding="utf-8").splitlines()[0])

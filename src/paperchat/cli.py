@@ -362,8 +362,8 @@ def run_group(group: click.Group) -> None:
     """Run a Click group with paperchat's error handling: one line on stderr, never a traceback."""
     try:
         group.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+    except click.exceptions.Abort:  # Click's form of Ctrl-C
+        click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()
