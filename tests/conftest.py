@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ["PAPERCHAT_CONFIG"] = str(Path("/nonexistent/paperchat-test-config.toml"))
+# An empty config file: tests never read the user's own settings.
+_EMPTY_CONFIG = Path(tempfile.mkdtemp(prefix="paperchat-test-")) / "config.toml"
+_EMPTY_CONFIG.write_text("", encoding="utf-8")
+os.environ["PAPERCHAT_CONFIG"] = str(_EMPTY_CONFIG)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ROOT = Path(__file__).resolve().parent.parent

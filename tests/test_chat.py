@@ -38,7 +38,7 @@ def chat_store(bundled_store, tmp_path_factory):
 
 def _env(store, **extra) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_MODE", "PAPERCHAT_HISTORY")}
-    env.update({"PAPERCHAT_STORE": str(store), "PAPERCHAT_CONFIG": "/nonexistent/paperchat.toml", **extra})
+    env.update({"PAPERCHAT_STORE": str(store), "PAPERCHAT_CONFIG": os.environ["PAPERCHAT_CONFIG"], **extra})
     return env
 
 

@@ -121,3 +121,33 @@ def test_text_hygiene_keeps_latex_and_strips_what_breaks_storage(tmp_path):
 def test_sentence_splitter_respects_abbreviations_and_math():
     text = "We use e.g. graphs and $x. Y$ terms. Results improve by 3.5%. Next sentence here."
     assert split_sentences(text) == ["We use e.g. graphs and $x. Y$ terms.", "Results improve by 3.5%.", "Next sentence here."]
+
+
+def test_fields_that_are_not_text_are_malformed(tmp_path):
+    path = tmp_path / "types.jsonl"
+    path.write_text('{"abstract": 12345}\n{"abstract": "ok", "title": ["a", "b"]}\n{"abstract": "fine", "id": 7}\n')
+    with pytest.raises(PaperchatError, match=r"types\.jsonl:1: malformed record \('abstract' must be text, not int\)"):
+        load_file(path)
+    papers, report = load_file(path, on_error="skip")
+    assert [(p.paper_id, p.abstract) for p in papers] == [("7", "fine")]
+    assert [line for line, _ in report.skipped] == [1, 2]
+
+
+def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
+    from paperchat.config import load_settings
+
+    monkeypatch.setenv("PAPERCHAT_TOP_K", "0")
+    with pytest.raises(PaperchatError, match=r"setting top_k from env:PAPERCHAT_TOP_K: 0 is outside 1\.\.100"):
+        load_settings()
+    monkeypatch.delenv("PAPERCHAT_TOP_K")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('top_k = 7\nstore_dir = "/x"\n')
+    monkeypatch.setenv("PAPERCHAT_CONFIG", str(cfg))
+    with pytest.raises(PaperchatError, match=r"unknown key\(s\) store_dir"):
+        load_settings()
+    cfg.write_text('top_k = 7\n[llm]\nmodel = "m"\n')
+    s = load_settings({"top_k": None})
+    assert (s.top_k, s.origins["top_k"], s.llm_model) == (7, f"file:{cfg}", "m")
+    monkeypatch.setenv("PAPERCHAT_CONFIG", str(tmp_path / "missing.toml"))
+    with pytest.raises(PaperchatError, match="does not exist"):
+        load_settings()

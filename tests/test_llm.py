@@ -35,6 +35,7 @@ FAST_RETRY = {"Retry-After": "0.01"}  # the client honours it; "0" would fall ba
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch, tmp_path):
+    (tmp_path / "no-config.toml").write_text("", encoding="utf-8")
     monkeypatch.setenv("PAPERCHAT_CONFIG", str(tmp_path / "no-config.toml"))
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_LLM_MODEL", "PAPERCHAT_TIMEOUT",
                 "PAPERCHAT_MAX_RETRIES", "PAPERCHAT_CONTEXT_WINDOW"):

@@ -203,3 +203,31 @@ def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
     assert (report.duplicates_merged, report.total_papers) == (1, 39)
     record = _engine(tmp_path / "b").store.paper_records(["ZG7bkp6ScT"])["ZG7bkp6ScT"]
     assert record["aliases"] == "p-abe9274a3783"
+
+
+def test_an_id_used_for_another_abstract_is_an_error_or_skipped(tmp_path):
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text(json.dumps({"id": "zeta-1", "abstract": "ZetaPrune prunes attention heads by zeta scores."}) + "\n")
+    _engine(tmp_path / "store").ingest([mine])
+    clash = tmp_path / "clash.jsonl"
+    clash.write_text(json.dumps({"id": "zeta-1", "abstract": "A different paper about graph sparsification."}) + "\n"
+                     + json.dumps({"id": "other", "abstract": "Another paper about kernels."}) + "\n")
+    with pytest.raises(PaperchatError, match=r"clash.jsonl #1: id 'zeta-1' is already used by mine.jsonl #1"):
+        _engine(tmp_path / "store").ingest([clash])
+    report = _engine(tmp_path / "store").ingest([clash], on_error="skip")
+    assert report.papers_added == 1 and "id 'zeta-1' is already used" in report.lines_skipped[0]
+    records = _engine(tmp_path / "store").store.paper_records(["zeta-1"])
+    assert records["zeta-1"]["abstract"].startswith("ZetaPrune")  # the stored paper was not replaced
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(json.dumps({"id": "d", "abstract": "Wren."}) + "\n" + json.dumps({"id": "d", "abstract": "Finch."}) + "\n")
+    with pytest.raises(PaperchatError, match=r"twice.jsonl #2: id 'd' is also used by twice.jsonl #1"):
+        _engine(tmp_path / "store").ingest([twice])
+
+
+def test_questions_are_cleaned_and_bounded(bundled_engine):
+    res = bundled_engine.ask("What does ConfPO use to pick preference-critical tokens?\udcff")
+    assert res["question"] == "What does ConfPO use to pick preference-critical tokens?"
+    with pytest.raises(PaperchatError, match="limit is 2000"):
+        bundled_engine.ask("graphs " * 400)
+    with pytest.raises(PaperchatError, match="empty"):
+        bundled_engine.ask("\udcff  ")

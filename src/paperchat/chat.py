@@ -46,7 +46,7 @@ from paperchat.followup import BOOST, RESTRICT, STANDALONE, Resolution, Unresolv
 from paperchat.render import render_answer, render_papers, render_sources, source_line
 
 #: questions longer than this many characters are refused with a message
-MAX_QUESTION_CHARS = 2000
+from paperchat.pipeline import MAX_QUESTION_CHARS  # noqa: E402  (one limit for ask and chat)
 #: turns kept in memory (for /history, /save and follow-ups); older ones stay in the turn log
 MAX_TURNS = 50
 #: turns of history given to an LLM when rewriting a follow-up

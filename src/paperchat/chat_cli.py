@@ -126,10 +126,12 @@ def history_command(obj, text, limit, conversation, as_json):
     from paperchat.chat import dump_json
     from paperchat.history import HistoryLog, history_path
 
+    from paperchat.text import clean_text
+
     path = history_path(obj.settings.store_path)
     log = HistoryLog(path)
     try:
-        rows = log.search(text, limit=limit, conversation_id=conversation)
+        rows = log.search(clean_text(text) if text else text, limit=limit, conversation_id=conversation)
     finally:
         log.close()
     if as_json:

@@ -178,8 +178,9 @@ def ask(obj: _Ctx, question, top_k, as_json, **llm):
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
     """
     _take_llm_flags(obj, llm)
-    if not question.strip():
-        raise PaperchatError("the question is empty; ask something about the papers")
+    from paperchat.pipeline import check_question
+
+    question = check_question(question)
     engine = obj.engine()
     mode = engine.answer_mode()
     engine.preload()

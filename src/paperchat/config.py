@@ -73,8 +73,15 @@ def config_file_path() -> Path:
     return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "config.toml"
 
 
+#: Allowed ranges of numeric settings (inclusive).
+RANGES = {"top_k": (1, 100), "max_retries": (0, 10), "context_window": (512, 10_000_000), "timeout": (0.1, 3600.0),
+          "temperature": (0.0, 2.0)}
+
+
 def _read_config_file(path: Path) -> dict[str, Any]:
     if not path.exists():
+        if os.environ.get("PAPERCHAT_CONFIG"):
+            raise PaperchatError(f"PAPERCHAT_CONFIG names {path}, which does not exist")
         return {}
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -87,6 +94,10 @@ def _read_config_file(path: Path) -> dict[str, Any]:
                 flat[f"{key}.{sub}"] = subval
         else:
             flat[key] = value
+    known = {file_key for _env, file_key, _default, _kind in SETTINGS.values()}
+    unknown = sorted(set(flat) - known)
+    if unknown:
+        raise PaperchatError(f"config file {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     return flat
 
 
@@ -168,7 +179,11 @@ def load_settings(flags: dict[str, Any] | None = None) -> Settings:
             value, origin = file_values[file_key], f"file:{path}"
         else:
             value, origin = default, "default"
-        settings.values[name] = _coerce(name, value, kind, origin)
+        value = _coerce(name, value, kind, origin)
+        if name in RANGES and value is not None and not RANGES[name][0] <= value <= RANGES[name][1]:
+            low, high = RANGES[name]
+            raise PaperchatError(f"setting {name} from {origin}: {value} is outside {low}..{high}")
+        settings.values[name] = value
         settings.origins[name] = origin
     return settings
 

@@ -102,6 +102,12 @@ def _authors(value: Any) -> list[str]:
 
 
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
+    for key in ("abstract", "title", "url"):
+        value = rec.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"'{key}' must be text, not {type(value).__name__}")
+    if rec.get("id") is not None and (isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int))):
+        raise ValueError(f"'id' must be text or a number, not {type(rec['id']).__name__}")
     abstract = clean_text(str(rec.get("abstract") or ""))
     if not abstract:
         raise ValueError("no abstract")

@@ -148,6 +148,8 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise PaperchatError(f"cannot read the eval set {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PaperchatError(f"the eval set {path} is not UTF-8 text (JSONL expected)") from None
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for n, line in enumerate(lines, 1):

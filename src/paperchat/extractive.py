@@ -13,6 +13,8 @@ Without an LLM, the answer is a few of the retrieved abstracts' own sentences:
    A question asking for several papers ("Which papers ...") takes the best
    sentence of each paper whose retrieval score is at least ``MULTI_SHARE``
    of the top paper's;
+   A picked sentence that points back ("the two techniques above") brings the
+   two sentences before it;
 3. the picked sentences keep their paper's citation ``[n]``; sources are
    numbered in order of first use.
 
@@ -124,6 +126,26 @@ def _pick(cands: list[Candidate], best: Candidate, max_sentences: int) -> list[C
     return picked
 
 
+_ANAPHOR = re.compile(r"\b(?:above|aforementioned|former|latter)\b|^(?:These|Such|Both|Based on (?:these|the|this|both))\b")
+
+
+def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[Candidate]:
+    """Add the two sentences before a picked one that points back ("the two techniques above", "These ...").
+
+    A quoted sentence that refers to earlier ones does not answer on its own.
+    """
+    by_pos = {(c.paper_id, c.position): c for c in cands}
+    out = list(picked)
+    for cand in picked:
+        if not _ANAPHOR.search(cand.text):
+            continue
+        for back in (1, 2):
+            prev = by_pos.get((cand.paper_id, cand.position - back))
+            if prev is not None and prev not in out:
+                out.append(prev)
+    return out
+
+
 def _one_per_paper(cands: list[Candidate], papers: set[str]) -> list[Candidate]:
     picked: list[Candidate] = []
     for cand in cands:  # best first
@@ -199,6 +221,7 @@ def extract(
         picked = _one_per_paper(cands, {p[0] for p in papers if p[3] >= MULTI_SHARE})
     else:
         picked = _pick(cands, best, max_sentences)
+    picked = _with_antecedents(picked, cands)
     # Answer order: papers in order of first pick, sentences in abstract order within a paper.
     paper_order: list[str] = []
     for cand in picked:

@@ -35,6 +35,9 @@ Progress = Callable[[int, int], None]
 #: abstract mentions.
 LLM_MIN_COSINE = 0.2
 
+#: The longest question accepted (characters), in ask, chat and summaries.
+MAX_QUESTION_CHARS = 2000
+
 
 class Engine:
     """Opens the store, the embedding model and the retriever lazily, from :class:`Settings`."""
@@ -75,8 +78,15 @@ class Engine:
         import threading
 
         embedder = self.embedder
+
+        def load() -> None:
+            try:
+                embedder._load()
+            except BaseException:  # the main thread loads again and reports any real error
+                pass
+
         if hasattr(embedder, "_load"):
-            threading.Thread(target=embedder._load, name="paperchat-model-load").start()
+            threading.Thread(target=load, name="paperchat-model-load").start()
 
     def wanted_info(self) -> StoreInfo:
         """The settings this engine would build the store with."""
@@ -105,9 +115,6 @@ class Engine:
 
         from paperchat.corpus import join_metadata, load_file, load_metadata
 
-        # LlamaIndex takes about 2.7 s to import: do it while files load and the model loads.
-        threading.Thread(target=_import_ingest_stack, name="paperchat-llamaindex-import").start()
-        self.preload()
         papers = []
         skipped = []
         names = []
@@ -118,6 +125,9 @@ class Engine:
             skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
         if metadata is not None:
             join_metadata(papers, load_metadata(metadata))
+        # The files are valid: import LlamaIndex (about 2.7 s) and load the model while the store opens.
+        threading.Thread(target=_import_ingest_stack, name="paperchat-llamaindex-import").start()
+        self.preload()
 
         def chunker_factory():
             from paperchat.chunks import Chunker
@@ -125,9 +135,10 @@ class Engine:
             return Chunker(self.chunk, self.embedder.tokenize)
 
         report = self.store.ingest(
-            papers, names, self.wanted_info(), chunker_factory, self.embedder.embed, rebuild=rebuild, progress=progress
+            papers, names, self.wanted_info(), chunker_factory, self.embedder.embed, rebuild=rebuild, progress=progress,
+            on_error=on_error,
         )
-        report.lines_skipped = skipped
+        report.lines_skipped = skipped + report.lines_skipped
         self._retriever = None
         return report
 
@@ -198,9 +209,7 @@ class Engine:
         answerer's abstention rule) the LLM is not called. Raises
         :class:`PaperchatError` for an empty question and LLM errors.
         """
-        question = (question or "").strip()
-        if not question:
-            raise PaperchatError("the question is empty")
+        question = check_question(question)
         t0 = time.perf_counter()
         answer_mode = self.answer_mode(mode)
         if answer_mode == "llm":
@@ -312,9 +321,28 @@ class Engine:
 
 
 
+def check_question(question: str | None) -> str:
+    """The question, cleaned (:func:`paperchat.text.clean_text`: bytes that are not text are dropped).
+
+    Raises :class:`PaperchatError` when it is empty or longer than
+    :data:`MAX_QUESTION_CHARS` characters.
+    """
+    from paperchat.text import clean_text
+
+    question = " ".join(clean_text(question or "").split())
+    if not question:
+        raise PaperchatError("the question is empty; ask something about the papers")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise PaperchatError(f"the question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}")
+    return question
+
+
 def _import_ingest_stack() -> None:
     """Import the LlamaIndex parts ingest uses (run on a background thread)."""
     import importlib
 
-    for name in ("llama_index.core.node_parser", "llama_index.vector_stores.chroma"):
-        importlib.import_module(name)
+    try:
+        for name in ("llama_index.core.node_parser", "llama_index.vector_stores.chroma"):
+            importlib.import_module(name)
+    except BaseException:  # the main thread imports again and reports any real error
+        pass

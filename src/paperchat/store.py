@@ -283,6 +283,7 @@ class Store:
         embed: Callable[[list[str]], np.ndarray],
         rebuild: bool = False,
         progress: Callable[[int, int], None] | None = None,
+        on_error: str = "stop",
     ) -> IngestReport:
         """Bring the store in line with ``papers`` from the corpus files ``files`` (file names).
 
@@ -296,6 +297,9 @@ class Store:
         * ``rebuild`` drops everything first.
 
         ``progress(done_chunks, total_chunks)`` is called as chunks are embedded.
+        An id that another abstract already uses (in these files, or stored from
+        another file) is an error before anything is written (``on_error="stop"``)
+        or is skipped and reported in ``lines_skipped`` (``"skip"``).
         Raises :class:`PaperchatError` when the store is locked, not writable or
         built with other settings.
         """
@@ -309,16 +313,10 @@ class Store:
                 self._create(info)
             stored = self.paper_records_meta()
 
-            # Unique incoming papers (the first copy of an id wins).
-            incoming: dict[str, Paper] = {}
-            for paper in papers:
-                if paper.paper_id in incoming:
-                    report.duplicates_skipped += 1
-                    continue
-                incoming[paper.paper_id] = paper
+            fileset = set(files)
+            incoming = self._unique_papers(papers, stored, fileset, on_error, report)
 
             # Papers of these files that the files no longer hold.
-            fileset = set(files)
             gone = [pid for pid, m in stored.items() if m.get("source_path") in fileset and pid not in incoming]
             if gone:
                 report.chunks_removed += self._delete_papers(gone)
@@ -390,6 +388,35 @@ class Store:
                 removed += len(got["ids"])
             self.papers.delete(ids=batch)
         return removed
+
+    def _unique_papers(self, papers, stored, fileset, on_error, report) -> dict[str, Paper]:
+        """Incoming papers by id; the same abstract twice is kept once, two abstracts under one id conflict."""
+        incoming: dict[str, Paper] = {}
+        conflicts: list[str] = []
+        for paper in papers:
+            key = content_key(paper.abstract)
+            prev = incoming.get(paper.paper_id)
+            old = stored.get(paper.paper_id)
+            if prev is not None:
+                if content_key(prev.abstract) == key:
+                    report.duplicates_skipped += 1
+                else:
+                    conflicts.append(f"{paper.source_path} #{paper.source_index}: id {paper.paper_id!r} is also used by "
+                                     f"{prev.source_path} #{prev.source_index} for another abstract")
+                continue
+            if old is not None and old.get("source_path") not in fileset:
+                if old.get("content_key") and old.get("content_key") != key:
+                    conflicts.append(f"{paper.source_path} #{paper.source_index}: id {paper.paper_id!r} is already used by "
+                                     f"{old.get('source_path')} #{old.get('source_index')} for another abstract")
+                else:
+                    report.duplicates_skipped += 1  # the same paper, stored from another file: keep that copy
+                continue
+            incoming[paper.paper_id] = paper
+        if conflicts and on_error != "skip":
+            more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
+            raise PaperchatError(f"{conflicts[0]}{more}; give each paper its own id, or pass --on-error skip")
+        report.lines_skipped.extend(conflicts)
+        return incoming
 
     def _find_duplicates(self, incoming: dict[str, Paper], stored: dict[str, dict[str, Any]]) -> list[tuple[Paper, str]]:
         """Remove from ``incoming`` the papers whose content key another paper already has.

@@ -84,7 +84,13 @@ def extractive_paper_summary(record: dict[str, Any] | str) -> list[str]:
 
 
 def summarize(engine, target: str, top_k: int = 5, on_token=None) -> dict[str, Any]:
-    """A cited summary of TARGET (see the module docstring), in the ``ask --json`` shape plus ``target``."""
+    """A cited summary of TARGET (see the module docstring), in the ``ask --json`` shape plus ``target``.
+
+    Raises :class:`PaperchatError` for an empty TARGET.
+    """
+    from paperchat.pipeline import check_question
+
+    target = check_question(target)
     mode = engine.answer_mode()
     record = find_paper(engine, target)
     if record is not None:
