@@ -132,3 +132,12 @@ def test_help_does_not_import_the_ml_stack():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_unsupported_file_types_and_corpus_count_questions(tmp_path, bundled_store):
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_text("%PDF-1.4 not really")
+    out = run("ingest", str(pdf), store=tmp_path / "store")
+    assert out.returncode == 1 and "unsupported file type .pdf" in out.stderr
+    ans = json.loads(run("ask", "How many papers use reinforcement learning?", "--json", store=bundled_store).stdout)
+    assert ans["abstained"] is True

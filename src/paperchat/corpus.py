@@ -28,6 +28,7 @@ from paperchat.labels import derive_label
 from paperchat.text import clean_text, normalize_for_id, short_hash
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+UNSUPPORTED_SUFFIXES = {".pdf", ".doc", ".docx", ".zip", ".gz", ".tar", ".xlsx", ".xls", ".json", ".parquet", ".html", ".xml"}
 CSV_SUFFIXES = {".csv"}
 
 
@@ -188,6 +189,8 @@ def load_file(path: str | Path, on_error: str = "stop") -> tuple[list[Paper], Lo
     Papers come back in file order, each labelled.
     """
     path = Path(path)
+    if path.suffix.lower() in UNSUPPORTED_SUFFIXES:
+        raise PaperchatError(f"{path}: unsupported file type {path.suffix}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
     text = _read_text(path)
     report = LoadReport(path)
     suffix = path.suffix.lower()

@@ -104,12 +104,18 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
 _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?)\b", re.I)
 
 
+_CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
+
+
 def _counted_noun(question: str) -> str | None:
     """For "how many X" / "how much X" questions, the content term of X (else ``None``)."""
     match = re.search(r"\bhow (?:many|much)\s+([A-Za-z][A-Za-z-]*)", question, re.I)
     if not match:
         return None
-    found = terms(match.group(1))
+    word = match.group(1).lower()
+    if word.rstrip("s") in _CORPUS_NOUNS:
+        return word.rstrip("s")
+    found = terms(word)
     return found[0] if found else None
 
 
@@ -213,6 +219,8 @@ def extract(
     if relevance < ABSTAIN_BELOW:
         return Extract([], relevance, True)
     count_noun = _counted_noun(question)
+    if count_noun in _CORPUS_NOUNS:  # "how many papers ..." is about the corpus, not in any abstract
+        return Extract([], relevance, True)
     if count_noun and not any(
         count_noun in terms(c.text) and _NUMBER.search(c.text) for c in cands if c.score >= KEEP_RATIO * best.score
     ):

@@ -557,7 +557,8 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
             client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_chroma_settings())
             client.heartbeat()
         except Exception as exc:
-            raise PaperchatError(f"cannot reach the Chroma server at {chroma_url} ({type(exc).__name__}); is `chroma run` up?") from None
+            reason = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+            raise PaperchatError(f"cannot reach the Chroma server at {chroma_url}: {reason}") from None
         return Store(client, local, remote=chroma_url)
 
     assert store_dir is not None
