@@ -528,15 +528,23 @@ class ChatSession:
         else:
             self.out(render_sources(self.last.sources))
 
-    def cmd_show(self, arg: str) -> None:
-        """/show N: the full abstract of source N with title, authors and url when known."""
+    def _source_record(self, arg: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """Source N of the last answer and its stored paper record (``None``, with a message, when missing)."""
         src = self._source(arg)
         if src is None:
-            return
+            return None
         rec = self.engine.store.paper_records([src["paper_id"]]).get(src["paper_id"])
         if rec is None:
             self.out(f"Paper {src['paper_id']} is no longer in the store.")
+            return None
+        return src, rec
+
+    def cmd_show(self, arg: str) -> None:
+        """/show N: the full abstract of source N with title, authors and url when known."""
+        found = self._source_record(arg)
+        if found is None:
             return
+        src, rec = found
         lines = [f"[{src['n']}] {rec.get('title') or rec.get('label') or rec['paper_id']}"]
         if rec.get("title") and rec.get("label") and rec["label"] != rec["title"]:
             lines.append(f"Label: {rec['label']}")
@@ -552,13 +560,10 @@ class ChatSession:
     def cmd_summarize(self, arg: str) -> None:
         """/summarize N: a cited summary of source N (remembered as a turn, so "it" then means that paper)."""
         t0 = time.perf_counter()
-        src = self._source(arg)
-        if src is None:
+        found = self._source_record(arg)
+        if found is None:
             return
-        rec = self.engine.store.paper_records([src["paper_id"]]).get(src["paper_id"])
-        if rec is None:
-            self.out(f"Paper {src['paper_id']} is no longer in the store.")
-            return
+        src, rec = found
         if self.slow:
             time.sleep(self.slow)
         self._streamed = False
