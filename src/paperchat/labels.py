@@ -28,6 +28,8 @@ _INTRO_ACRONYM = re.compile(
     r"\b(?:introduce|introduces|propose|proposes|present|presents|develop|develops)\s[^.]{0,120}?"
     r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)"
 )
+_BOLD_INTRO = re.compile(r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+(?:\w+\s+){0,3}?\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*")
+_PROPOSED = re.compile(r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system),?\s+(?:called\s+|named\s+)?" + _NAME)
 _PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
 _WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
 
@@ -37,10 +39,13 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
     Returns a non-empty string of at most about ``max_chars`` characters.
     """
     text = re.sub(r"\s+", " ", abstract).strip()
+    bold = _BOLD_INTRO.search(text)  # "we introduce **Habi**, ..."
+    if bold:
+        return bold.group("name")
     # Plain-text view: drop Markdown emphasis and LaTeX font commands around names.
     plain = re.sub(r"\\text(?:bf|it|sc|tt)\{([^}]*)\}", r"\1", text)
     plain = plain.replace("*", "").replace("$", "").replace("^", "")
-    for pattern in (_INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE):
+    for pattern in (_PROPOSED, _INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE):
         for match in pattern.finditer(plain):
             name = match.group("name")
             if _looks_like_name(name):
