@@ -160,6 +160,28 @@ def test_unreachable_server_is_one_line():
     assert "Traceback" not in out.stderr
 
 
+OPEN_NEW_STORE = """
+import sys
+from pathlib import Path
+from paperchat.store import open_store
+store = open_store(Path(sys.argv[1]))
+store.client.get_or_create_collection("race_probe")
+print("opened")
+"""
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
+    # Without the open lock, Chroma's schema migrations race and one process fails
+    # with "table collections already exists" (seen in CI).
+    for round_ in range(3):
+        where = tmp_path / f"store{round_}"
+        procs = [subprocess.Popen([sys.executable, "-c", OPEN_NEW_STORE, str(where)], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        outs = [p.communicate(timeout=120) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0, 0], outs
+        assert all(out.strip() == "opened" for out, _ in outs)
+
+
 def test_two_concurrent_ingests_leave_a_consistent_store(tmp_path, icml_subset):
     small = tmp_path / "small.jsonl"
     small.write_text("\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:20]) + "\n", encoding="utf-8")

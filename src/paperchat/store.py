@@ -6,6 +6,7 @@ user data folder)::
     <store>/chroma/       Chroma's persistent database
     <store>/bm25/         the BM25 index (rebuilt whenever the chunks change)
     <store>/write.lock    held by the one process that writes
+    <store>/open.lock     held briefly while Chroma opens (creates, migrates) the folder
 
 Collections:
 
@@ -575,10 +576,44 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
     if create and not os.access(store_dir, os.W_OK | os.X_OK):
         raise PaperchatError(f"the store folder {store_dir} is not writable")
     try:
-        client = chromadb.PersistentClient(path=str(store_dir / "chroma"), settings=_chroma_settings())
+        with _open_guard(store_dir):
+            client = chromadb.PersistentClient(path=str(store_dir / "chroma"), settings=_chroma_settings())
+    except PaperchatError:
+        raise
     except Exception as exc:
         raise PaperchatError(f"cannot open the Chroma store in {store_dir}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     return Store(client, store_dir)
+
+
+def _open_guard(store_dir: Path):
+    """Serialize opening (and so creating and migrating) the embedded Chroma folder.
+
+    Two processes that open a new store at once would both run Chroma's schema
+    migrations and one would fail ("table collections already exists"). The
+    guard is a short ``filelock`` on ``<store>/open.lock``, separate from the
+    write lock so a long ingest does not block readers. A read-only folder is
+    opened without it.
+    """
+    import contextlib
+
+    from filelock import FileLock, Timeout
+
+    if not os.access(store_dir, os.W_OK | os.X_OK):
+        return contextlib.nullcontext()
+    lock = FileLock(str(store_dir / "open.lock"), timeout=LOCK_TIMEOUT_S * 3)
+
+    @contextlib.contextmanager
+    def guard():
+        try:
+            lock.acquire()
+        except Timeout:
+            raise PaperchatError(f"another paperchat process is opening the store at {store_dir}; try again") from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    return guard()
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
