@@ -231,3 +231,59 @@ def test_questions_are_cleaned_and_bounded(bundled_engine):
         bundled_engine.ask("graphs " * 400)
     with pytest.raises(PaperchatError, match="empty"):
         bundled_engine.ask("\udcff  ")
+
+
+def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engine, seed_ids):
+    import numpy as np
+
+    from paperchat.sentence_vectors import decode_vectors, encode_vectors, pool_chunks
+    from paperchat.text import split_sentences
+
+    confpo = seed_ids[(SEED_000, 3)]
+    abstract = bundled_engine.store.paper_records([confpo])[confpo]["abstract"]
+    sents = split_sentences(abstract)
+    stored = bundled_engine.store.sentence_vectors([confpo, "no-such-paper"], 384)
+    assert list(stored) == [confpo] and stored[confpo].shape == (len(sents), 384)
+    fresh = bundled_engine.embedder.embed(sents)
+    assert float(np.min(np.sum(fresh * stored[confpo], axis=1))) > 0.999  # float16 storage loses nothing that matters
+    # Each stored chunk vector is the normalised mean of its sentences' vectors.
+    got = bundled_engine.store.chunks.get(where={"paper_id": confpo}, include=["documents", "embeddings"])
+    pooled = pool_chunks(abstract, stored[confpo], got["documents"])
+    assert pooled is not None and pooled.shape == (len(got["ids"]), 384)
+    assert np.allclose(pooled, np.array(got["embeddings"]), atol=2e-3)
+    assert np.array_equal(decode_vectors(encode_vectors(stored[confpo]), 384), stored[confpo])
+
+
+def test_an_offline_answer_embeds_only_the_question(bundled_store, seed_ids):
+    from paperchat import extractive
+
+    engine = _engine(bundled_store)
+    calls: list[int] = []
+    real = engine.embedder
+    original = real.embed
+
+    def counting(texts, *a, **kw):
+        calls.append(len(texts))
+        return original(texts, *a, **kw)
+
+    extractive._SENT_CACHE.clear()
+    real.embed = counting
+    try:
+        res = engine.ask("Which two techniques does LightGTS introduce?")
+    finally:
+        del real.embed
+    assert res["abstained"] is False and res["sources"][0]["label"] == "LightGTS"
+    assert calls == [1]
+
+
+def test_a_store_whose_chunk_vectors_were_made_another_way_asks_for_a_rebuild(tmp_path):
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n")
+    _engine(tmp_path / "store").ingest([one])
+    engine = _engine(tmp_path / "store")
+    meta = dict(engine.store.chunks.metadata)
+    meta.pop("chunk_vectors")  # a store written before chunk vectors were pooled from sentences
+    engine.store.chunks.modify(metadata=meta)
+    with pytest.raises(PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"):
+        _engine(tmp_path / "store").retrieve("sparse attention")
+    assert _engine(tmp_path / "store").ingest([one], rebuild=True).total_papers == 1

@@ -150,7 +150,8 @@ def ingest(obj: _Ctx, paths, metadata, rebuild, on_error, as_json, quiet):
         click.echo(f"skipped {line}", err=True)
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
-        f"{report.papers_removed} removed; {report.chunks_embedded} chunks embedded in {report.seconds:.1f} s. "
+        f"{report.papers_removed} removed; {report.chunks_embedded} chunks and "
+        f"{report.sentences_embedded} sentences embedded in {report.seconds:.1f} s. "
         f"Store: {report.total_papers} papers, {report.total_chunks} chunks ({engine.store.where()})."
     )
 

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import numpy as np
 
 from paperchat.embeddings import Embedder
-import re
-
 from paperchat.text import name_tokens, split_sentences, terms
 
 MAX_SENTENCES = 3
@@ -46,7 +46,7 @@ DUPLICATE_COS = 0.85
 ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
 MAX_PER_PAPER = 2
-MULTI_SHARE = 0.5  # papers whose retrieval score is at least this share of the top one
+MULTI_SHARE = 0.4  # papers whose retrieval score is at least this share of the top one
 _SEVERAL = re.compile(r"\b(?:papers|works|studies|methods|approaches|articles)\b", re.I)
 
 
@@ -92,6 +92,27 @@ def embed_sentences(papers: list[tuple[str, str]], embedder: Embedder) -> None:
     for key, sents in todo:
         _SENT_CACHE[key] = (sents, vecs[start : start + len(sents)])
         start += len(sents)
+
+
+def adopt_sentence_vectors(papers: list[tuple[str, str]], stored: dict[str, np.ndarray], embedder: Embedder) -> None:
+    """Cache sentence vectors made at ingest (``{paper_id: (n_sentences, dim)}``) for ``(paper_id, abstract)`` pairs.
+
+    A stored entry whose row count does not match the abstract's sentences is
+    ignored (that paper's sentences are embedded when needed).
+    """
+    for pid, abstract in papers:
+        key = f"{embedder.model_id}:{pid}"
+        vecs = stored.get(pid)
+        if key in _SENT_CACHE or vecs is None:
+            continue
+        sents = split_sentences(abstract)
+        if len(sents) == len(vecs):
+            _SENT_CACHE[key] = (sents, vecs)
+
+
+def cached_papers(paper_ids: list[str], embedder: Embedder) -> set[str]:
+    """The ids among ``paper_ids`` whose sentence vectors are cached in this process."""
+    return {pid for pid in paper_ids if f"{embedder.model_id}:{pid}" in _SENT_CACHE}
 
 
 def term_overlap(question_terms: set[str], sentence: str) -> float:

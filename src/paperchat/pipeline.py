@@ -221,6 +221,16 @@ class Engine:
         hits = retriever.retrieve(question, top_k or self.settings.top_k, qvec=qvec)
         return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0)
 
+    def adopt_sentence_vectors(self, papers: list[tuple]) -> None:
+        """Load the sentence vectors stored at ingest for ``(paper_id, abstract, ...)`` tuples not cached yet."""
+        from paperchat.extractive import adopt_sentence_vectors, cached_papers
+
+        pairs = [(p[0], p[1]) for p in papers]
+        todo = [pid for pid, _ in pairs if pid not in cached_papers([pid], self.embedder)]
+        if todo:
+            stored = self.store.sentence_vectors(todo, self.embedder.dim)
+            adopt_sentence_vectors(pairs, stored, self.embedder)
+
     def answer_from_hits(
         self,
         question: str,
@@ -262,6 +272,7 @@ class Engine:
                 return answer
             abstained = True
         else:
+            self.adopt_sentence_vectors(papers)
             result = extract(question, qvec, papers, self.embedder)
             abstained = result.abstained
         if abstained:

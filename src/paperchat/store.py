@@ -16,15 +16,19 @@ Collections:
 * ``paperchat_papers``: one record per paper; the document is the full
   abstract, the embedding the normalised mean of its chunk embeddings, the
   metadata adds ``text_hash``, ``n_chunks`` and ``chunk_ids``.
+* ``paperchat_sentences``: one record per paper holding the embeddings of its
+  abstract's sentences (metadata ``vectors``, float16 base64; see
+  :mod:`paperchat.sentence_vectors`), so answering embeds only the question.
 
 The chunk collection's metadata records the embedding model id, its dimension
 and the chunk settings; opening the store with other ones raises
 :class:`PaperchatError` naming ``paperchat ingest --rebuild``.
 
-Ingest is idempotent and resumable: chunk ids are deterministic, only missing
-chunks are embedded, a paper's record is written after all its chunks, so a
-run killed part-way leaves a store that opens and a re-run embeds only what
-is missing.
+Ingest is idempotent and resumable: chunk ids are deterministic, a paper is
+embedded (its sentences, then its chunk vectors pooled from them) only when
+its chunks or sentence vectors are missing, and a paper's record is written
+after both, so a run killed part-way leaves a store that opens and a re-run
+embeds only the papers it had not finished.
 """
 
 from __future__ import annotations
@@ -41,28 +45,33 @@ import numpy as np
 from paperchat.chunks import ChunkSettings, paper_metadata
 from paperchat.corpus import Paper
 from paperchat.errors import PaperchatError
+from paperchat.sentence_vectors import POOLING, decode_vectors, embed_papers, encode_vectors, pool_chunks
 from paperchat.text import content_key, short_hash
 
 CHUNKS = "paperchat_chunks"
 PAPERS = "paperchat_papers"
-SCHEMA_VERSION = 1
+SENTENCES = "paperchat_sentences"
+SCHEMA_VERSION = 2
 LOCK_TIMEOUT_S = 10.0
 PAPER_BATCH = 64  # papers embedded and written together
 
 
 @dataclass
 class StoreInfo:
-    """What the store was built with: embedding model id and dimension, chunk settings."""
+    """What the store was built with: embedding model id and dimension, chunk settings,
+    and how chunk vectors are made (``vectors``: see :mod:`paperchat.sentence_vectors`)."""
 
     embed_model: str
     embed_dim: int
     chunk: ChunkSettings
+    vectors: str = POOLING
 
     def as_metadata(self) -> dict[str, Any]:
         return {
             "embed_model": self.embed_model,
             "embed_dim": self.embed_dim,
             **self.chunk.as_metadata(),
+            "chunk_vectors": self.vectors,
             "schema_version": SCHEMA_VERSION,
         }
 
@@ -81,6 +90,7 @@ class IngestReport:
     duplicates_merged: int = 0
     chunks_embedded: int = 0
     chunks_removed: int = 0
+    sentences_embedded: int = 0
     lines_skipped: list[str] = field(default_factory=list)
     total_papers: int = 0
     total_chunks: int = 0
@@ -88,7 +98,8 @@ class IngestReport:
 
     @property
     def changed(self) -> bool:
-        return bool(self.papers_added or self.papers_updated or self.papers_removed or self.chunks_embedded or self.chunks_removed)
+        return bool(self.papers_added or self.papers_updated or self.papers_removed or self.chunks_embedded
+                    or self.chunks_removed or self.sentences_embedded)
 
 
 def _chroma_settings():
@@ -120,6 +131,7 @@ class Store:
         self.remote = remote
         self._chunks = None
         self._papers = None
+        self._sentences = None
 
     # -- collections ------------------------------------------------------
     def _get(self, name: str):
@@ -142,6 +154,27 @@ class Store:
             self._papers = self._get(PAPERS)
         return self._papers
 
+    @property
+    def sentences(self):
+        """The sentence-vector collection (one record per paper), or ``None`` when the store is empty."""
+        if self._sentences is None:
+            self._sentences = self._get(SENTENCES)
+        return self._sentences
+
+    def sentence_vectors(self, ids: Iterable[str], dim: int) -> dict[str, np.ndarray]:
+        """Stored sentence vectors by paper id: float32 ``(n_sentences, dim)``; missing papers are left out."""
+        ids = list(dict.fromkeys(ids))
+        if not ids or self.sentences is None:
+            return {}
+        got = self.sentences.get(ids=ids, include=["metadatas"])
+        out = {}
+        for pid, meta in zip(got["ids"], got["metadatas"]):
+            try:
+                out[pid] = decode_vectors(str((meta or {}).get("vectors", "")), dim)
+            except ValueError:
+                continue
+        return out
+
     def info(self) -> StoreInfo | None:
         """The settings the store was built with, or ``None`` for an empty store."""
         if self.chunks is None:
@@ -151,6 +184,7 @@ class Store:
             embed_model=str(meta.get("embed_model", "?")),
             embed_dim=int(meta.get("embed_dim", 0)),
             chunk=ChunkSettings(int(meta.get("chunk_size", 0)), int(meta.get("chunk_overlap", 0))),
+            vectors=str(meta.get("chunk_vectors", "direct")),
         )
 
     def revision(self) -> str:
@@ -173,6 +207,8 @@ class Store:
             diffs.append(
                 f"chunks {have.chunk.size}/{have.chunk.overlap} tokens (asked for {wanted.chunk.size}/{wanted.chunk.overlap})"
             )
+        if have.vectors != wanted.vectors:
+            diffs.append(f"chunk vectors made by '{have.vectors}' (this version makes them by '{wanted.vectors}')")
         if diffs:
             raise PaperchatError(
                 f"the store at {self.where()} was built with " + "; ".join(diffs)
@@ -196,15 +232,18 @@ class Store:
         self._papers = self.client.get_or_create_collection(
             PAPERS, metadata=info.as_metadata(), configuration=cfg, embedding_function=None
         )
+        self._sentences = self.client.get_or_create_collection(
+            SENTENCES, metadata=info.as_metadata(), configuration=cfg, embedding_function=None
+        )
 
     def drop(self) -> None:
-        """Delete both collections and the BM25 index (``ingest --rebuild``)."""
-        for name in (CHUNKS, PAPERS):
+        """Delete the collections and the BM25 index (``ingest --rebuild``)."""
+        for name in (CHUNKS, PAPERS, SENTENCES):
             try:
                 self.client.delete_collection(name)
             except Exception:
                 pass
-        self._chunks = self._papers = None
+        self._chunks = self._papers = self._sentences = None
         import shutil
 
         shutil.rmtree(self.local_dir / "bm25", ignore_errors=True)
@@ -288,8 +327,9 @@ class Store:
     ) -> IngestReport:
         """Bring the store in line with ``papers`` from the corpus files ``files`` (file names).
 
-        * New or changed papers are chunked, their missing chunks embedded
-          (``embed(texts) -> (n, dim)`` unit-norm float32) and written in
+        * New or changed papers are chunked, their sentences embedded
+          (``embed(texts) -> (n, dim)`` unit-norm float32), their chunk vectors
+          pooled from the sentence vectors, and missing chunks written in
           batches below Chroma's maximum batch size.
         * Papers stored from one of ``files`` that the files no longer hold are removed;
           papers from other files stay.
@@ -310,7 +350,7 @@ class Store:
             if rebuild:
                 self.drop()
             self.check_compatible(info)
-            if self.chunks is None or self.papers is None:
+            if self.chunks is None or self.papers is None or self.sentences is None:
                 self._create(info)
             stored = self.paper_records_meta()
 
@@ -388,6 +428,8 @@ class Store:
                 self.chunks.delete(ids=got["ids"])
                 removed += len(got["ids"])
             self.papers.delete(ids=batch)
+            if self.sentences is not None:
+                self.sentences.delete(ids=batch)
         return removed
 
     def _unique_papers(self, papers, stored, fileset, on_error, report) -> dict[str, Paper]:
@@ -457,32 +499,41 @@ class Store:
             progress(0, total)
         for start in range(0, len(plan), PAPER_BATCH):
             group = plan[start : start + PAPER_BATCH]
-            ids = [pid for pid in (p.paper_id for p, _ in group)]
-            existing = self.chunks.get(where={"paper_id": {"$in": ids}}, include=["embeddings"])
-            have = dict(zip(existing["ids"], existing["embeddings"]))
+            ids = [p.paper_id for p, _ in group]
+            have = set(self.chunks.get(where={"paper_id": {"$in": ids}}, include=[])["ids"])
             wanted = {n.node_id for _, nodes in group for n in nodes}
             stale = [cid for cid in have if cid not in wanted]
             if stale:
                 self.chunks.delete(ids=stale)
                 report.chunks_removed += len(stale)
-            missing = [n for _, nodes in group for n in nodes if n.node_id not in have]
-            if missing:
-                vectors = embed([n.get_content() for n in missing])
-                for node, vec in zip(missing, vectors):
-                    node.embedding = vec.tolist()
-                    have[node.node_id] = vec
+            chunk_vecs = self._reusable_vectors(group, have, info)
+            todo = [(paper, nodes) for paper, nodes in group if paper.paper_id not in chunk_vecs]
+            if todo:
+                made = embed_papers([(paper.abstract, [n.get_content() for n in nodes]) for paper, nodes in todo], embed)
+                sent_ids, sent_vecs, sent_meta = [], [], []
+                for (paper, nodes), (sentences, chunks) in zip(todo, made):
+                    chunk_vecs[paper.paper_id] = chunks
+                    sent_ids.append(paper.paper_id)
+                    sent_vecs.append(_mean_unit(chunks).tolist())
+                    sent_meta.append({"vectors": encode_vectors(sentences), "n_sentences": len(sentences),
+                                      "text_hash": short_hash(paper.abstract)})
+                    report.sentences_embedded += len(sentences)
+                missing = []
+                for paper, nodes in todo:
+                    for node, vec in zip(nodes, chunk_vecs[paper.paper_id]):
+                        if node.node_id not in have:
+                            node.embedding = vec.tolist()
+                            missing.append(node)
                 for b in range(0, len(missing), max_batch):
                     vector_store.add(missing[b : b + max_batch])
                 report.chunks_embedded += len(missing)
+                self.sentences.upsert(ids=sent_ids, embeddings=sent_vecs, metadatas=sent_meta)
             # Paper records last: a paper record means all its chunks are stored.
             rec_ids, rec_docs, rec_vecs, rec_meta = [], [], [], []
             for paper, nodes in group:
-                vecs = np.array([have[n.node_id] for n in nodes], dtype=np.float32)
-                mean = vecs.mean(axis=0)
-                mean /= max(float(np.linalg.norm(mean)), 1e-12)
                 rec_ids.append(paper.paper_id)
                 rec_docs.append(paper.abstract)
-                rec_vecs.append(mean.tolist())
+                rec_vecs.append(_mean_unit(chunk_vecs[paper.paper_id]).tolist())
                 rec_meta.append(
                     {
                         **paper_metadata(paper),
@@ -502,6 +553,37 @@ class Store:
             done += sum(len(nodes) for _, nodes in group)
             if progress:
                 progress(done, total)
+
+
+    def _reusable_vectors(self, group, have: set[str], info: StoreInfo) -> dict[str, np.ndarray]:
+        """Chunk vectors of papers whose chunks and sentence vectors are all stored already (a resumed run).
+
+        Returns ``{paper_id: (n_chunks, dim)}``; the other papers are embedded.
+        """
+        complete = [(p, nodes) for p, nodes in group if all(n.node_id in have for n in nodes)]
+        if not complete or self.sentences is None:
+            return {}
+        got = self.sentences.get(ids=[p.paper_id for p, _ in complete], include=["metadatas"])
+        meta = dict(zip(got["ids"], got["metadatas"]))
+        out = {}
+        for paper, nodes in complete:
+            m = meta.get(paper.paper_id) or {}
+            if m.get("text_hash") != short_hash(paper.abstract):
+                continue
+            try:
+                vecs = pool_chunks(paper.abstract, decode_vectors(str(m.get("vectors", "")), info.embed_dim),
+                                   [n.get_content() for n in nodes])
+            except ValueError:
+                continue
+            if vecs is not None:
+                out[paper.paper_id] = vecs
+        return out
+
+
+def _mean_unit(vectors: np.ndarray) -> np.ndarray:
+    """The normalised mean of unit vectors ``(n, dim)`` → ``(dim,)``."""
+    mean = np.asarray(vectors, dtype=np.float32).mean(axis=0)
+    return mean / max(float(np.linalg.norm(mean)), 1e-12)
 
 
 _CHUNK_FIELDS = ("paper_id", "source_path", "source_index", "title", "label", "url", "authors", "openreview_id")
@@ -537,7 +619,7 @@ def _absorb(owner: Paper, dup: Paper) -> None:
 
 
 def _chunking_key(info: StoreInfo) -> str:
-    return f"{info.embed_model}/{info.chunk.size}/{info.chunk.overlap}"
+    return f"{info.embed_model}/{info.chunk.size}/{info.chunk.overlap}/{info.vectors}"
 
 
 def open_store(store_dir: Path | None = None, chroma_url: str | None = None, create: bool = True) -> Store:
