@@ -246,11 +246,12 @@ def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engi
     assert list(stored) == [confpo] and stored[confpo].shape == (len(sents), 384)
     fresh = bundled_engine.embedder.embed(sents)
     assert float(np.min(np.sum(fresh * stored[confpo], axis=1))) > 0.999  # float16 storage loses nothing that matters
-    # Each stored chunk vector is the normalised mean of its sentences' vectors.
+    # Each stored chunk vector is the normalised, token-count-weighted mean of its sentences' vectors.
     got = bundled_engine.store.chunks.get(where={"paper_id": confpo}, include=["documents", "embeddings"])
-    pooled = pool_chunks(abstract, stored[confpo], got["documents"])
+    pooled = pool_chunks(abstract, stored[confpo], got["documents"], bundled_engine.embedder.count_tokens)
     assert pooled is not None and pooled.shape == (len(got["ids"]), 384)
     assert np.allclose(pooled, np.array(got["embeddings"]), atol=2e-3)
+    assert not np.allclose(pool_chunks(abstract, stored[confpo], got["documents"]), pooled, atol=2e-3)
     assert np.array_equal(decode_vectors(encode_vectors(stored[confpo]), 384), stored[confpo])
 
 

@@ -136,7 +136,7 @@ class Engine:
 
         report = self.store.ingest(
             papers, names, self.wanted_info(), chunker_factory, self.embedder.embed, rebuild=rebuild, progress=progress,
-            on_error=on_error,
+            on_error=on_error, count_tokens=self.embedder.count_tokens,
         )
         report.lines_skipped = skipped + report.lines_skipped
         self._retriever = None

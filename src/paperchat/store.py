@@ -207,12 +207,14 @@ class Store:
             diffs.append(
                 f"chunks {have.chunk.size}/{have.chunk.overlap} tokens (asked for {wanted.chunk.size}/{wanted.chunk.overlap})"
             )
+        choosable = bool(diffs)
         if have.vectors != wanted.vectors:
             diffs.append(f"chunk vectors made by '{have.vectors}' (this version makes them by '{wanted.vectors}')")
         if diffs:
             raise PaperchatError(
                 f"the store at {self.where()} was built with " + "; ".join(diffs)
-                + ". Run `paperchat ingest --rebuild` to rebuild it with the new settings, or use the old ones."
+                + ". Run `paperchat ingest --rebuild` to rebuild it"
+                + (" with the new settings, or use the old ones." if choosable else ".")
             )
 
     def where(self) -> str:
@@ -324,6 +326,7 @@ class Store:
         rebuild: bool = False,
         progress: Callable[[int, int], None] | None = None,
         on_error: str = "stop",
+        count_tokens: Callable[[str], int] | None = None,
     ) -> IngestReport:
         """Bring the store in line with ``papers`` from the corpus files ``files`` (file names).
 
@@ -337,7 +340,9 @@ class Store:
           url, position) is updated in place.
         * ``rebuild`` drops everything first.
 
-        ``progress(done_chunks, total_chunks)`` is called as chunks are embedded.
+        ``progress(done_chunks, total_chunks)`` is called as chunks are embedded;
+        ``count_tokens`` weights sentences when pooling chunk vectors
+        (:mod:`paperchat.sentence_vectors`).
         An id that another abstract already uses (in these files, or stored from
         another file) is an error before anything is written (``on_error="stop"``)
         or is skipped and reported in ``lines_skipped`` (``"skip"``).
@@ -400,7 +405,7 @@ class Store:
 
             if to_chunk:
                 chunker = chunker_factory()
-                self._write_papers(to_chunk, stored, chunker, embed, info, report, progress)
+                self._write_papers(to_chunk, stored, chunker, embed, info, report, progress, count_tokens)
             if report.changed:
                 self._bump_revision()
             report.total_papers, report.total_chunks = self.count()
@@ -487,7 +492,7 @@ class Store:
             old = self.papers.get(ids=[paper_id], include=["metadatas"])["metadatas"][0] or {}
             self.papers.update(ids=[paper_id], metadatas=[{**old, **meta}])
 
-    def _write_papers(self, papers, stored, chunker, embed, info, report, progress) -> None:
+    def _write_papers(self, papers, stored, chunker, embed, info, report, progress, count_tokens=None) -> None:
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
         vector_store = ChromaVectorStore(chroma_collection=self.chunks)
@@ -506,10 +511,11 @@ class Store:
             if stale:
                 self.chunks.delete(ids=stale)
                 report.chunks_removed += len(stale)
-            chunk_vecs = self._reusable_vectors(group, have, info)
+            chunk_vecs = self._reusable_vectors(group, have, info, count_tokens)
             todo = [(paper, nodes) for paper, nodes in group if paper.paper_id not in chunk_vecs]
             if todo:
-                made = embed_papers([(paper.abstract, [n.get_content() for n in nodes]) for paper, nodes in todo], embed)
+                made = embed_papers([(paper.abstract, [n.get_content() for n in nodes]) for paper, nodes in todo], embed,
+                                    count_tokens)
                 sent_ids, sent_vecs, sent_meta = [], [], []
                 for (paper, nodes), (sentences, chunks) in zip(todo, made):
                     chunk_vecs[paper.paper_id] = chunks
@@ -555,7 +561,7 @@ class Store:
                 progress(done, total)
 
 
-    def _reusable_vectors(self, group, have: set[str], info: StoreInfo) -> dict[str, np.ndarray]:
+    def _reusable_vectors(self, group, have: set[str], info: StoreInfo, count_tokens=None) -> dict[str, np.ndarray]:
         """Chunk vectors of papers whose chunks and sentence vectors are all stored already (a resumed run).
 
         Returns ``{paper_id: (n_chunks, dim)}``; the other papers are embedded.
@@ -572,7 +578,7 @@ class Store:
                 continue
             try:
                 vecs = pool_chunks(paper.abstract, decode_vectors(str(m.get("vectors", "")), info.embed_dim),
-                                   [n.get_content() for n in nodes])
+                                   [n.get_content() for n in nodes], count_tokens)
             except ValueError:
                 continue
             if vecs is not None:
