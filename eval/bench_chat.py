@@ -6,7 +6,7 @@ the REPL from the moment it reads the line to its first printed answer
 character) back from the turn log with ``paperchat history --json`` (so with
 ``--store`` the timed turns are added to that store's history). The first
 turn warms the process up and is not counted. Peak resident memory is the
-child's ``ru_maxrss``.
+chat process's ``ru_maxrss`` (Linux: KiB).
 
     python eval/bench_chat.py                       # fresh temporary store, bundled corpus
     python eval/bench_chat.py --store DIR           # an existing store (e.g. with the 2.7k corpus)
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -53,10 +52,12 @@ def main() -> int:
         if not args.store:
             subprocess.run([sys.executable, "-m", "paperchat", "ingest", "--quiet"], env=env, check=True)
         qs = questions(args.turns)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        subprocess.run([sys.executable, "-m", "paperchat", "chat"], input="\n".join(qs) + "\n", env=env, text=True,
-                       stdout=subprocess.DEVNULL, check=True)
-        peak_mib = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+        # A small parent process runs the chat, so ru_maxrss covers the chat alone (not the ingest above).
+        wrapper = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+                   "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+        done = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-m", "paperchat", "chat"],
+                              input="\n".join(qs) + "\n", env=env, text=True, capture_output=True, check=True)
+        peak_mib = int(done.stdout.strip().splitlines()[-1]) / 1024
         out = subprocess.run([sys.executable, "-m", "paperchat", "history", "--json", "-n", str(len(qs))], env=env,
                              text=True, capture_output=True, check=True).stdout
         turns = json.loads(out)

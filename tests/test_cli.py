@@ -100,6 +100,17 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, args, message):
     assert "Traceback" not in out.stderr
 
 
+def test_ingest_progress_in_a_log_is_plain_lines(tmp_path):
+    papers = tmp_path / "two.jsonl"
+    papers.write_text(json.dumps({"id": "A", "abstract": "We study sparse attention in long documents."}) + "\n"
+                      + json.dumps({"id": "B", "abstract": "We prove bounds for private federated learning."}) + "\n")
+    out = run("ingest", str(papers), store=tmp_path / "store")
+    assert out.returncode == 0, out.stderr
+    assert "\r" not in out.stderr  # stderr is a pipe here: no redrawn bar
+    assert "embedding: 2/2 chunks (100%)" in out.stderr
+    assert out.stdout.startswith("2 added, 0 updated, 0 unchanged, 0 removed; 2 chunks and 2 sentences embedded")
+
+
 def test_ingest_binary_and_csv_errors(tmp_path):
     binary = tmp_path / "x.jsonl"
     binary.write_bytes(b"\x00\xff\x00garbage")

@@ -88,14 +88,51 @@ def render_answer_marked(result: dict[str, Any], width: int = 88) -> str:
     return render_answer({**result, "answer": answer}, width)
 
 
+def _is_tty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+LOG_EVERY_S = 10.0
+
+
+def _log_lines(desc: str, unit: str) -> Callable[[int, int], None]:
+    """Progress for a stderr that is not a terminal (logs, CI): a plain line at most every 10 s, and at the end."""
+    import time
+
+    state = {"start": time.perf_counter(), "last": 0.0, "total": None}
+
+    def callback(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done == 0 or total != state["total"]:
+            state.update(start=now, last=now, total=total)
+            return
+        if done < total and now - state["last"] < LOG_EVERY_S:
+            return
+        state["last"] = now
+        rate = done / max(now - state["start"], 1e-9)
+        eta = f", about {int((total - done) / rate)} s left" if done < total and rate > 0 else ""
+        print(f"{desc}: {done}/{total} {unit}s ({100 * done // max(total, 1)}%), {rate:.1f} {unit}/s{eta}",
+              file=sys.stderr, flush=True)
+
+    return callback
+
+
 def progress_bar(desc: str, unit: str = "chunk", quiet: bool = False) -> Callable[[int, int], None] | None:
     """A progress callback ``(done, total)`` drawing a tqdm bar (rate, ETA) on stderr; ``None`` when quiet.
+
+    When stderr is not a terminal (a log file, CI), plain lines are written
+    instead: at most one every ``LOG_EVERY_S`` seconds, and one at the end.
 
     The callback may serve several runs in a row (e.g. two ingests): a new
     bar starts whenever ``done`` goes back to 0 or the total changes.
     """
     if quiet:
         return None
+    if not _is_tty(sys.stderr):
+        return _log_lines(desc, unit)
     state: dict = {}
 
     def callback(done: int, total: int) -> None:
