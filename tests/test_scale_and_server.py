@@ -40,7 +40,7 @@ def _cli(*args, store=None, url=None, **kw):
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset, sig):
     store = tmp_path / "store"
-    env = {**os.environ, "PAPERCHAT_STORE": str(store)}
+    env = {**os.environ, "PAPERCHAT_STORE": str(store), "PAPERCHAT_PROGRESS_INTERVAL": "0"}  # a line per batch
     proc = subprocess.Popen(
         [sys.executable, "-m", "paperchat", "ingest", str(icml_subset)], stderr=subprocess.PIPE, env=env
     )
@@ -51,7 +51,7 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
         if not byte:
             break
         seen += byte
-        done = [int(a) for a, _ in re.findall(rb"(\d+)/(\d+) \[", seen)]
+        done = [int(a) for a, _ in re.findall(rb"(\d+)/(\d+) chunks", seen)]
         if done and max(done) >= 1:  # at least one batch of papers is written
             break
     proc.send_signal(sig)

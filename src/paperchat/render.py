@@ -95,21 +95,32 @@ def _is_tty(stream) -> bool:
         return False
 
 
-LOG_EVERY_S = 10.0
+LOG_EVERY_S = 10.0  # PAPERCHAT_PROGRESS_INTERVAL overrides it (seconds; 0: a line per batch)
+
+
+def _log_interval() -> float:
+    import os
+
+    try:
+        return max(0.0, float(os.environ.get("PAPERCHAT_PROGRESS_INTERVAL", LOG_EVERY_S)))
+    except ValueError:
+        return LOG_EVERY_S
 
 
 def _log_lines(desc: str, unit: str) -> Callable[[int, int], None]:
-    """Progress for a stderr that is not a terminal (logs, CI): a plain line at most every 10 s, and at the end."""
+    """Progress for a stderr that is not a terminal (logs, CI): a plain line at most every
+    ``PAPERCHAT_PROGRESS_INTERVAL`` seconds (default 10), and one at the end."""
     import time
 
     state = {"start": time.perf_counter(), "last": 0.0, "total": None}
+    every = _log_interval()
 
     def callback(done: int, total: int) -> None:
         now = time.perf_counter()
         if done == 0 or total != state["total"]:
             state.update(start=now, last=now, total=total)
             return
-        if done < total and now - state["last"] < LOG_EVERY_S:
+        if done < total and now - state["last"] < every:
             return
         state["last"] = now
         rate = done / max(now - state["start"], 1e-9)

@@ -165,14 +165,10 @@ class Retriever:
         return index
 
     # -- retrieval --------------------------------------------------------
-    def _dense(self, qvec: np.ndarray, n: int) -> list[tuple[str, float, str, dict]]:
-        res = self.store.chunks.query(
-            query_embeddings=[qvec.tolist()], n_results=n, include=["documents", "metadatas", "distances"]
-        )
-        out = []
-        for cid, doc, meta, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0]):
-            out.append((cid, 1.0 - float(dist), doc, meta or {}))
-        return out
+    def _dense(self, qvec: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """Top-``n`` ``(chunk id, cosine)`` pairs; texts are fetched later, only for the hits kept."""
+        res = self.store.chunks.query(query_embeddings=[qvec.tolist()], n_results=n, include=["distances"])
+        return [(cid, 1.0 - float(dist)) for cid, dist in zip(res["ids"][0], res["distances"][0])]
 
     def _fetch(self, ids: list[str]) -> None:
         missing = [i for i in ids if i not in self._texts]
@@ -194,7 +190,7 @@ class Retriever:
         depth = min(n_chunks, max(top_k * 6, 30))
         timings: dict[str, float] = {}
 
-        dense_hits: list[tuple[str, float, str, dict]] = []
+        dense_hits: list[tuple[str, float]] = []
         if self.mode in ("hybrid", "dense") or qvec is not None:
             t = time.perf_counter()
             if qvec is None:
@@ -203,9 +199,7 @@ class Retriever:
             t = time.perf_counter()
             dense_hits = self._dense(qvec, depth) if depth else []
             timings["dense_s"] = time.perf_counter() - t
-        for cid, _, doc, meta in dense_hits:
-            self._texts[cid] = (doc, meta)
-        dense_scores = {cid: s for cid, s, _, _ in dense_hits}
+        dense_scores = dict(dense_hits)
 
         bm25_hits: list[tuple[str, float]] = []
         if self.mode in ("hybrid", "bm25"):
@@ -215,41 +209,51 @@ class Retriever:
         bm25_scores = dict(bm25_hits)
 
         if self.mode == "dense":
-            fused = {cid: s for cid, s, _, _ in dense_hits}
+            fused = dict(dense_hits)
         elif self.mode == "bm25":
             fused = dict(bm25_hits)
         elif self.fusion == "rrf":
             fused = {}
-            for rank, (cid, *_rest) in enumerate(dense_hits, 1):
+            for rank, (cid, _) in enumerate(dense_hits, 1):
                 fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank)
             for rank, (cid, _) in enumerate(bm25_hits, 1):
                 fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank)
         else:
             fused = _weighted(dense_scores, bm25_scores, WEIGHTED_ALPHA)
 
+        # Group by paper (chunk ids are "paper id:position:hash"), best chunk first.
         ranked = sorted(fused.items(), key=lambda kv: -kv[1])
-        self._fetch([cid for cid, _ in ranked[: depth * 2]])
-        best: dict[str, Hit] = {}
+        groups: dict[str, list[tuple[str, float]]] = {}
         for cid, score in ranked:
-            if cid not in self._texts:
+            groups.setdefault(paper_of(cid), []).append((cid, score))
+        t = time.perf_counter()
+        self._fetch([group[0][0] for group in list(groups.values())[: top_k * 2]])
+        timings["fetch_s"] = time.perf_counter() - t
+        hits: list[Hit] = []
+        for pid, group in groups.items():
+            cid, score = group[0]
+            if cid not in self._texts:  # removed since the query (a concurrent ingest)
                 continue
             doc, meta = self._texts[cid]
-            pid = meta.get("paper_id", cid.split(":")[0])
-            if pid in best:
-                best[pid].chunk_ids.append(cid)
-                continue
-            best[pid] = Hit(
-                paper_id=pid,
+            hits.append(Hit(
+                paper_id=meta.get("paper_id", pid),
                 chunk_id=cid,
                 score=float(score),
                 text=doc,
                 meta=meta,
                 dense=dense_scores.get(cid),
                 bm25=bm25_scores.get(cid),
-                chunk_ids=[cid],
-            )
+                chunk_ids=[c for c, _ in group],
+            ))
+            if len(hits) == top_k:
+                break
         self.last_timings = timings
-        return list(best.values())[:top_k]
+        return hits
+
+
+def paper_of(chunk_id: str) -> str:
+    """The paper id in a chunk id (:func:`paperchat.chunks.chunk_id`: ``paper id:position:hash``)."""
+    return chunk_id.rsplit(":", 2)[0]
 
 
 def _weighted(dense: dict[str, float], bm25: dict[str, float], alpha: float) -> dict[str, float]:
