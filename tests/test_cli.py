@@ -152,3 +152,9 @@ def test_unsupported_file_types_and_corpus_count_questions(tmp_path, bundled_sto
     assert out.returncode == 1 and "unsupported file type .pdf" in out.stderr
     ans = json.loads(run("ask", "How many papers use reinforcement learning?", "--json", store=bundled_store).stdout)
     assert ans["abstained"] is True
+
+
+def test_chat_takes_the_answer_mode_flag(bundled_store):
+    out = run("chat", "--mode", "extractive", "--no-history", store=bundled_store, input="What is LightGTS?\n")
+    assert out.returncode == 0, out.stderr
+    assert "LightGTS" in out.stdout and "[1]" in out.stdout

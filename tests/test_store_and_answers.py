@@ -288,3 +288,16 @@ def test_a_store_whose_chunk_vectors_were_made_another_way_asks_for_a_rebuild(tm
     with pytest.raises(PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"):
         _engine(tmp_path / "store").retrieve("sparse attention")
     assert _engine(tmp_path / "store").ingest([one], rebuild=True).total_papers == 1
+
+
+def test_a_rebuild_whose_embedder_fails_keeps_the_store(tmp_path):
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n")
+    _engine(tmp_path / "store").ingest([one])
+    unreachable = Engine(load_settings({"store": str(tmp_path / "store"), "embed_model": "openai:text-embedding-3-small",
+                                        "llm_api_key": "sk-test-not-real", "llm_base_url": "http://127.0.0.1:9/v1"}))
+    with pytest.raises(Exception):
+        unreachable.ingest([one], rebuild=True)
+    kept = _engine(tmp_path / "store")
+    assert [p["paper_id"] for p in kept.papers()] == ["A1"]
+    assert kept.store.info().embed_model == "minilm-l6-int8"

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import click
 
+from paperchat.cli_options import llm_options, take_llm_flags
+
 #: hidden, for tests: seconds to wait before each answer (so Ctrl-C can interrupt it)
 SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
 
@@ -35,8 +37,9 @@ def _progress(desc: str):
 @click.option("--continue", "resume", is_flag=True, help="Resume the last conversation: its last answer's sources are the context.")
 @click.option("--no-history", is_flag=True, help="Do not log turns (also: PAPERCHAT_HISTORY=0 or history = false in the config).")
 @click.option("-v", "--verbose", is_flag=True, help="After each answer, print the query used and the timings (stderr).")
+@llm_options
 @click.pass_obj
-def chat_command(obj, top_k, resume, no_history, verbose):
+def chat_command(obj, top_k, resume, no_history, verbose, **llm):
     """Chat about the papers: ask questions and follow-ups, each answer with its Sources.
 
     Follow-ups that say "it", "this paper", "the second one" or "they" are
@@ -55,6 +58,8 @@ def chat_command(obj, top_k, resume, no_history, verbose):
       printf 'What is LightGTS?\\nWhich two techniques does it introduce?\\n' | paperchat chat
     """
     from paperchat.chat import MAX_TURNS, ChatSession, make_answerer, run_piped, run_terminal, terminal_width
+
+    take_llm_flags(obj, llm)
     from paperchat.errors import PaperchatError
     from paperchat.history import HistoryLog, history_enabled, history_path
 

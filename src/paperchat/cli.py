@@ -39,35 +39,7 @@ class _Ctx:
         return self._engine
 
 
-def llm_options(func):
-    """Answer options shared by ask, summarize and chat: mode and LLM settings (flag > env > file)."""
-    options = [
-        click.option("--mode", type=click.Choice(["auto", "llm", "extractive"]), default=None,
-                     help="auto (default): the LLM when one is configured, else the offline extractive answerer."),
-        click.option("--model", "llm_model", default=None, help="LLM model name (env PAPERCHAT_LLM_MODEL; default gpt-4o-mini)."),
-        click.option("--base-url", "llm_base_url", default=None, metavar="URL",
-                     help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for vLLM (env OPENAI_BASE_URL)."),
-        click.option("--temperature", type=float, default=None, help="Sampling temperature (default 0)."),
-        click.option("--timeout", type=float, default=None, help="LLM request timeout in seconds (default 60)."),
-        click.option("--max-retries", type=click.IntRange(0, 10), default=None, help="Retries on 429/5xx (default 3)."),
-        click.option("--context-window", type=click.IntRange(512, 10_000_000), default=None,
-                     help="The model's context window in tokens (default 8192); sources are trimmed to fit."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-_LLM_FLAGS = ("mode", "llm_model", "llm_base_url", "temperature", "timeout", "max_retries", "context_window")
-
-
-def _take_llm_flags(obj: "_Ctx", kwargs: dict) -> None:
-    for name in _LLM_FLAGS:
-        value = kwargs.pop(name, None)
-        if value is not None:
-            obj.flags[name] = value
-    obj._settings = None
-    obj._engine = None
+from paperchat.cli_options import llm_options, take_llm_flags as _take_llm_flags  # noqa: E402
 
 
 def _progress(desc: str, quiet: bool = False):
@@ -148,9 +120,11 @@ def ingest(obj: _Ctx, paths, metadata, rebuild, on_error, as_json, quiet):
         return
     for line in report.lines_skipped:
         click.echo(f"skipped {line}", err=True)
+    dups = report.duplicates_skipped + report.duplicates_merged
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
-        f"{report.papers_removed} removed; {report.chunks_embedded} chunks and "
+        f"{report.papers_removed} removed" + (f", {dups} duplicates kept once" if dups else "")
+        + f"; {report.chunks_embedded} chunks and "
         f"{report.sentences_embedded} sentences embedded in {report.seconds:.1f} s. "
         f"Store: {report.total_papers} papers, {report.total_chunks} chunks ({engine.store.where()})."
     )
@@ -318,11 +292,14 @@ def papers(obj: _Ctx, as_json):
               help="Runs of each cold command (median reported).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the figures as JSON here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench(corpus, repeat, out, as_json):
+@click.option("--no-baseline", is_flag=True,
+              help="Skip the plain LlamaIndex baseline (about 8 minutes of the run at 2.7k papers).")
+def bench(corpus, repeat, out, as_json, no_baseline):
     """Measure ingest, retrieval and answer speed and memory on this machine.
 
     Builds a fresh temporary store (your store is not touched), so on a large
-    corpus this takes as long as an ingest.
+    corpus this takes as long as an ingest, and then as long again for the
+    LlamaIndex baseline it is compared with (unless --no-baseline).
 
     \b
     Examples:
@@ -331,7 +308,7 @@ def bench(corpus, repeat, out, as_json):
     """
     from paperchat.bench import format_table, run_bench
 
-    figures = run_bench(list(corpus) or None, repeat=repeat)
+    figures = run_bench(list(corpus) or None, repeat=repeat, baseline=not no_baseline)
     if out:
         out.write_text(json.dumps(figures, indent=2), encoding="utf-8")
     if as_json:

@@ -113,20 +113,25 @@ def repo_eval_dir() -> Path:
     return Path(paperchat.__file__).resolve().parents[2] / "eval"
 
 
+def eval_data_dir() -> Path:
+    """Where the eval set and baseline are read from: the checkout's ``eval/``, else the copy
+    installed with the package (``paperchat/_bundled/eval``)."""
+    if repo_eval_dir().is_dir():
+        return repo_eval_dir()
+    return Path(paperchat.__file__).resolve().parent / "_bundled" / "eval"
+
+
 def default_question_set() -> Path:
-    """``eval/questions.jsonl`` of the checkout; :class:`PaperchatError` when absent (installed wheel)."""
-    path = repo_eval_dir() / "questions.jsonl"
+    """``eval/questions.jsonl`` (see :func:`eval_data_dir`); :class:`PaperchatError` when absent."""
+    path = eval_data_dir() / "questions.jsonl"
     if not path.is_file():
-        raise PaperchatError(
-            f"eval set not found at {path} (it ships with the source repository, not the package); "
-            "run from a clone of the repository or pass --set FILE"
-        )
+        raise PaperchatError(f"eval set not found at {path}; reinstall paperchat or pass --set FILE")
     return path
 
 
 def default_baseline() -> Path:
     """``eval/baseline.json`` of the checkout (the committed minimum figures)."""
-    return repo_eval_dir() / "baseline.json"
+    return eval_data_dir() / "baseline.json"
 
 
 def default_out_dir() -> Path:

@@ -86,7 +86,7 @@ class Engine:
                 pass
 
         if hasattr(embedder, "_load"):
-            threading.Thread(target=load, name="paperchat-model-load").start()
+            threading.Thread(target=load, name="paperchat-model-load", daemon=True).start()
 
     def wanted_info(self) -> StoreInfo:
         """The settings this engine would build the store with."""
@@ -126,7 +126,7 @@ class Engine:
         if metadata is not None:
             join_metadata(papers, load_metadata(metadata))
         # The files are valid: import LlamaIndex (about 2.7 s) and load the model while the store opens.
-        threading.Thread(target=_import_ingest_stack, name="paperchat-llamaindex-import").start()
+        threading.Thread(target=_import_ingest_stack, name="paperchat-llamaindex-import", daemon=True).start()
         self.preload()
 
         def chunker_factory():

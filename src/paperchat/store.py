@@ -304,6 +304,8 @@ class Store:
             def __enter__(self_inner):
                 try:
                     lock.acquire()
+                except PermissionError:
+                    raise PaperchatError(f"the store at {self.where()} is read-only here; it can be read but not changed") from None
                 except Timeout:
                     raise PaperchatError(
                         f"another paperchat process is writing the store at {self.where()}; "
@@ -338,7 +340,9 @@ class Store:
           papers from other files stay.
         * Unchanged papers are not embedded; changed metadata (title, label,
           url, position) is updated in place.
-        * ``rebuild`` drops everything first.
+        * ``rebuild`` drops everything first, once one text has embedded
+          (a failing embedder leaves the store as it was; an interrupted
+          rebuild leaves the papers written so far, and a re-run completes it).
 
         ``progress(done_chunks, total_chunks)`` is called as chunks are embedded;
         ``count_tokens`` weights sentences when pooling chunk vectors
@@ -353,6 +357,9 @@ class Store:
         report = IngestReport(files=list(files), papers_seen=len(papers))
         with self.lock():
             if rebuild:
+                # The embedder must work before anything is dropped (an unreachable
+                # embeddings endpoint would otherwise leave an empty store).
+                embed(["paperchat rebuild check"])
                 self.drop()
             self.check_compatible(info)
             if self.chunks is None or self.papers is None or self.sentences is None:
@@ -661,7 +668,7 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
             store_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise PaperchatError(f"cannot create the store folder {store_dir} ({exc.strerror})") from None
-    if create and not os.access(store_dir, os.W_OK | os.X_OK):
+    if create and not any(store_dir.iterdir()) and not os.access(store_dir, os.W_OK | os.X_OK):
         raise PaperchatError(f"the store folder {store_dir} is not writable")
     try:
         with _open_guard(store_dir):
