@@ -158,3 +158,11 @@ def test_chat_takes_the_answer_mode_flag(bundled_store):
     out = run("chat", "--mode", "extractive", "--no-history", store=bundled_store, input="What is LightGTS?\n")
     assert out.returncode == 0, out.stderr
     assert "LightGTS" in out.stdout and "[1]" in out.stdout
+
+
+def test_summarize_an_unknown_paper_id_is_an_error(bundled_store):
+    out = run("summarize", "p-000000000000", store=bundled_store)
+    assert out.returncode == 1
+    assert out.stderr.strip() == "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+    known = run("summarize", "p-abe9274a3783", store=bundled_store)
+    assert known.returncode == 0 and "ConfPO" in known.stdout and "[1]" in known.stdout

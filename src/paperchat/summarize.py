@@ -19,6 +19,7 @@ from typing import Any
 
 from paperchat.citations import cite_sentence as _cite
 from paperchat.citations import source_entry
+from paperchat.errors import PaperchatError
 from paperchat.text import split_sentences
 
 def find_paper(engine, target: str) -> dict[str, Any] | None:
@@ -86,13 +87,16 @@ def extractive_paper_summary(record: dict[str, Any] | str) -> list[str]:
 def summarize(engine, target: str, top_k: int = 5, on_token=None) -> dict[str, Any]:
     """A cited summary of TARGET (see the module docstring), in the ``ask --json`` shape plus ``target``.
 
-    Raises :class:`PaperchatError` for an empty TARGET.
+    Raises :class:`PaperchatError` for an empty TARGET, or a derived paper id
+    (``p-`` and 12 hex digits) that no stored paper has.
     """
     from paperchat.pipeline import check_question
 
     target = check_question(target)
     mode = engine.answer_mode()
     record = find_paper(engine, target)
+    if record is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
+        raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
     if record is not None:
         if mode == "llm":
             from paperchat.answer_llm import summarize_paper
