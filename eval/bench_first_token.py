@@ -36,9 +36,8 @@ def main() -> None:
     args = ap.parse_args()
 
     import openai
-
-    from paperchat.config import load_settings
-    from paperchat.pipeline import Engine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
 
     questions = [json.loads(line)["question"] for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
     questions = [q for q in questions if "ConfPO" not in q][: args.runs] + ["What does ConfPO use to pick preference-critical tokens?"]

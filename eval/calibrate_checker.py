@@ -1,4 +1,4 @@
-"""Calibrate and measure the citation checker (paperchat.verify) on eval/claims.jsonl.
+"""Calibrate and measure the citation checker (paperchat.cite.checker) on eval/claims.jsonl.
 
 Each line of claims.jsonl is a sentence, the paper it cites ({path, index} in
 the bundled corpus), whether the paper supports it, and the kind of claim
@@ -13,7 +13,7 @@ the hard rule (numbers and names must occur in the cited text), then
    claims, scored on the rest);
 2. prints the hard rule alone and the score alone;
 3. prints accuracy and precision/recall/F1 for the class "unsupported"
-   with the constants currently in paperchat.verify, and a per-kind breakdown.
+   with the constants currently in paperchat.cite.checker, and a per-kind breakdown.
 
     python eval/calibrate_checker.py [--claims eval/claims.jsonl]
 """
@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from paperchat import verify
-from paperchat.corpus import bundled_corpus_files, load_file
-from paperchat.embeddings import get_embedder
-from paperchat.text import split_sentences
+from paperchat.cite import checker as verify
+from paperchat.core.text import split_sentences
+from paperchat.ingest.corpus import bundled_corpus_files, load_file
+from paperchat.ingest.embedding import get_embedder
 
 HERE = Path(__file__).resolve().parent
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import tempfile
 from pathlib import Path
 
-from paperchat.chunks import ChunkSettings
-from paperchat.config import load_settings
-from paperchat.corpus import bundled_corpus_files, load_file
-from paperchat.metrics import mrr_at_k, recall_at_k
-from paperchat.pipeline import Engine
-from paperchat.retrieval import Retriever
+from paperchat.core.settings import load_settings
+from paperchat.engine import Engine
+from paperchat.evaluation.measures import mrr_at_k, recall_at_k
+from paperchat.ingest.chunking import ChunkSettings
+from paperchat.ingest.corpus import bundled_corpus_files, load_file
+from paperchat.retrieve.hybrid import HybridRetriever
 
 HERE = Path(__file__).resolve().parent
 
@@ -46,10 +45,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             engine = Engine(load_settings({"store": tmp}), chunk=ChunkSettings(size, overlap))
             engine.ingest(bundled_corpus_files())
-            n_chunks = engine.store.count()[1]
+            n_chunks = engine.store.counts()[1]
             rows = []
             for mode, fusion in (("dense", "rrf"), ("bm25", "rrf"), ("hybrid", "rrf"), ("hybrid", "weighted")):
-                r = Retriever(engine.store, engine.embedder, mode, fusion)
+                r = HybridRetriever(engine.store, engine.embedder, mode, fusion)
                 r1 = r5 = mrr = 0.0
                 for q in answerable:
                     gold = {ids[(g["path"], g["index"])] for g in q["gold"]}
@@ -66,7 +65,7 @@ def main() -> None:
                 if q["kind"] == "follow-up":
                     continue
                 res = engine.ask(q["question"])
-                rel[q["answerable"]].append((res["abstained"], q["id"]))
+                rel[q["answerable"]].append((res.abstained, q["id"]))
             for key, vals in rel.items():
                 abst = sum(a for a, _ in vals)
                 print(f"  answerable={key}: abstained {abst}/{len(vals)}")

@@ -36,9 +36,9 @@ def _isolated_env(monkeypatch):
 @pytest.fixture(scope="session")
 def bundled_store(tmp_path_factory) -> Path:
     """A store folder holding the bundled corpus (38 papers), with the seed metadata joined."""
-    from paperchat.config import load_settings
-    from paperchat.corpus import bundled_corpus_files
-    from paperchat.pipeline import Engine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+    from paperchat.ingest.corpus import bundled_corpus_files
 
     folder = tmp_path_factory.mktemp("bundled-store")
     engine = Engine(load_settings({"store": str(folder)}))
@@ -49,8 +49,8 @@ def bundled_store(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def bundled_engine(bundled_store):
     """An :class:`Engine` on the shared bundled store (read-only use)."""
-    from paperchat.config import load_settings
-    from paperchat.pipeline import Engine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
 
     return Engine(load_settings({"store": str(bundled_store)}))
 
@@ -58,6 +58,6 @@ def bundled_engine(bundled_store):
 @pytest.fixture(scope="session")
 def seed_ids() -> dict[tuple[str, int], str]:
     """Paper ids of the bundled corpus by (file name, position)."""
-    from paperchat.corpus import bundled_corpus_files, load_file
+    from paperchat.ingest.corpus import bundled_corpus_files, load_file
 
     return {(p.source_path, p.source_index): p.paper_id for f in bundled_corpus_files() for p in load_file(f)[0]}

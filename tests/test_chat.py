@@ -14,7 +14,8 @@ import time
 import pytest
 from conftest import ROOT, SEED_000
 
-from paperchat.followup import BOOST, RESTRICT, STANDALONE, UnresolvedReference, resolve
+from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, UnresolvedReference, resolve
+from paperchat.core.contract import Source
 
 LIGHTGTS_Q = "Which paper proposes a lightweight general time series forecasting model built around periodicity?"
 FOLLOW_UP = "Which two techniques does it introduce?"
@@ -68,7 +69,8 @@ def answer_markers(text: str) -> list[str]:
 
 
 def test_followup_rules_without_a_model():
-    ctx = [{"n": 1, "paper_id": "p-1", "title": "", "label": "LightGTS"}, {"n": 2, "paper_id": "p-2", "title": "", "label": "CROW"}]
+    ctx = [Source(1, "p-1", "", "LightGTS", "", "a.txt", 1, "p-1:0:x", ""),
+           Source(2, "p-2", "", "CROW", "", "a.txt", 2, "p-2:0:x", "")]
     r = resolve(FOLLOW_UP, ctx)
     assert (r.kind, r.target_ids, r.query) == (RESTRICT, ["p-1"], "Which two techniques does LightGTS introduce?")
     assert resolve("What dataset does the second one use?", ctx).target_ids == ["p-2"]

@@ -7,10 +7,10 @@ import json
 import pytest
 from conftest import SEED_000, SEED_003, SEED_METADATA
 
-from paperchat.corpus import bundled_corpus_files, join_metadata, load_file, load_metadata, paper_id_for
-from paperchat.errors import PaperchatError
-from paperchat.labels import derive_label
-from paperchat.text import clean_text, split_sentences
+from paperchat.core.errors import PaperchatError
+from paperchat.core.text import clean_text, split_sentences
+from paperchat.ingest.corpus import bundled_corpus_files, join_metadata, load_file, load_metadata, paper_id_for
+from paperchat.ingest.labels import derive_label
 
 
 def test_bundled_corpus_has_38_papers_in_two_files():
@@ -134,7 +134,7 @@ def test_fields_that_are_not_text_are_malformed(tmp_path):
 
 
 def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
-    from paperchat.config import load_settings
+    from paperchat.core.settings import load_settings
 
     monkeypatch.setenv("PAPERCHAT_TOP_K", "0")
     with pytest.raises(PaperchatError, match=r"setting top_k from env:PAPERCHAT_TOP_K: 0 is outside 1\.\.100"):

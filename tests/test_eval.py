@@ -1,4 +1,4 @@
-"""The eval runner (paperchat.evaluate) and `paperchat eval` (paperchat.eval_cli).
+"""The eval (paperchat.evaluation) and `paperchat eval` (paperchat.cli.eval_cmd).
 
 Metric functions against hand-computed values; the offline eval on the
 bundled set against the committed baseline; a broken retriever failing the gate.
@@ -11,10 +11,12 @@ import math
 
 import pytest
 
-from paperchat import eval_report as er
-from paperchat import evaluate as ev
-from paperchat.errors import PaperchatError
-from paperchat.metrics import mrr_at_k, ndcg_at_k, recall_at_k
+from paperchat.core.contract import Answer, Source
+from paperchat.core.errors import PaperchatError
+from paperchat.evaluation import measures, runner, stats
+from paperchat.evaluation import questions as qs
+from paperchat.evaluation import report as er
+from paperchat.evaluation.measures import mrr_at_k, ndcg_at_k, recall_at_k
 
 
 # -- metric functions ----------------------------------------------------------
@@ -51,40 +53,40 @@ def test_ndcg_with_no_gold_retrieved():
 
 
 def test_retrieval_scores_and_first_gold_rank():
-    s = ev.retrieval_scores(["x", "a"], {"a"})
+    s = measures.retrieval_scores(["x", "a"], {"a"})
     assert s == pytest.approx({"recall@1": 0.0, "recall@5": 1.0, "recall@10": 1.0, "mrr@10": 0.5,
                                "ndcg@10": 1 / math.log2(3)})
-    assert ev.first_gold_rank(["x", "y", "a"], {"a"}) == 3
-    assert ev.first_gold_rank(["x"], {"a"}) is None
+    assert measures.first_gold_rank(["x", "y", "a"], {"a"}) == 3
+    assert measures.first_gold_rank(["x"], {"a"}) is None
 
 
 def test_bootstrap_ci_constant_list_and_determinism():
-    assert ev.bootstrap_ci([0.7] * 25) == (0.7, 0.7)
-    assert ev.bootstrap_ci([]) is None
+    assert stats.bootstrap_ci([0.7] * 25) == (0.7, 0.7)
+    assert stats.bootstrap_ci([]) is None
     vals = [0, 1, 1, 0, 1, 1, 1, 0, 1, 1]
-    lo, hi = ev.bootstrap_ci(vals)
+    lo, hi = stats.bootstrap_ci(vals)
     assert lo <= 0.7 <= hi and 0.0 <= lo < hi <= 1.0
-    assert ev.bootstrap_ci(vals) == (lo, hi)  # fixed seed
-    assert ev.summarize([1.0, 1.0]) == {"value": 1.0, "ci": [1.0, 1.0], "n": 2}
-    assert ev.summarize([]) == {"value": None, "ci": None, "n": 0}
+    assert stats.bootstrap_ci(vals) == (lo, hi)  # fixed seed
+    assert stats.summarize([1.0, 1.0]) == {"value": 1.0, "ci": [1.0, 1.0], "n": 2}
+    assert stats.summarize([]) == {"value": None, "ci": None, "n": 0}
 
 
 def test_fact_recall_groups_and_variants():
     facts = [["AlpacaEval 2", "AlpacaEval"], ["Arena-Hard"], ["MT-Bench"]]
     answer = "ConfPO improves alpacaeval and ARENA-HARD scores [1]."
-    assert ev.facts_found(answer, facts) == [True, True, False]
-    assert ev.fact_recall(answer, facts) == pytest.approx(2 / 3)
-    assert ev.fact_recall(answer, []) is None
+    assert measures.facts_found(answer, facts) == [True, True, False]
+    assert measures.fact_recall(answer, facts) == pytest.approx(2 / 3)
+    assert measures.fact_recall(answer, []) is None
 
 
 def _result(answer, sources):
-    return {"answer": answer, "abstained": False,
-            "sources": [{"n": n, "paper_id": pid, "text": text} for n, (pid, text) in enumerate(sources, 1)]}
+    return Answer("q", answer, "extractive",
+                  sources=[Source(n, pid, "", pid, "", "f.txt", n, f"{pid}:0:x", text) for n, (pid, text) in enumerate(sources, 1)])
 
 
 def test_citation_scores_without_checker():
     res = _result("A first claim [1]. Another claim [3]. A claim without citation.", [("p1", "text")])
-    s = ev.citation_scores(res, {"p1", "p2"}, None)
+    s = measures.citation_scores(res, {"p1", "p2"}, None)
     assert s["sentences"] == 3
     assert s["sentence_citation_rate"] == pytest.approx(2 / 3)
     assert (s["markers"], s["out_of_range"], s["out_of_range_share"]) == (2, 1, 0.5)
@@ -105,7 +107,7 @@ class _Checker:
 def test_citation_recall_and_precision_alce():
     # sentence 1 cites a supporting and a redundant source; sentence 2 cites only an unsupporting one
     res = _result("Claim one [1, 2]. Claim two [2].", [("p1", "good"), ("p2", "bad")])
-    s = ev.citation_scores(res, {"p1"}, _Checker())
+    s = measures.citation_scores(res, {"p1"}, _Checker())
     assert s["citation_recall"] == pytest.approx(1 / 2)  # 1 of 2 sentences supported
     assert s["citation_precision"] == pytest.approx(1 / 3)  # [1] relevant; both [2] irrelevant
     assert s["cited_gold_share"] == pytest.approx(1 / 2) and s["gold_cited_share"] == 1.0
@@ -116,7 +118,7 @@ def test_citation_recall_and_precision_alce():
         def supports(self, sentence, texts):
             return "good" in "".join(texts)
 
-    s = ev.citation_scores(res, set(), Joint())
+    s = measures.citation_scores(res, set(), Joint())
     assert s["citation_recall"] == 1.0 and s["citation_precision"] == 1.0
     assert s["cited_gold_share"] is None and s["gold_cited_share"] is None
 
@@ -130,14 +132,14 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
          "gold": [{"path": "f.txt", "index": 1}], "facts": [["9", "nine"]], "follow_up_of": "a"},
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    qs = ev.load_questions(path)
-    by_id = {q["id"]: q for q in qs}
-    assert ev.asked_question(by_id["b"], by_id) == "Which paper proposes LightGTS? How many benchmarks?"
-    assert ev.asked_question(by_id["a"], by_id) == "Which paper proposes LightGTS?"
+    loaded = qs.load_questions(path)
+    by_id = {q["id"]: q for q in loaded}
+    assert qs.asked_question(by_id["b"], by_id) == "Which paper proposes LightGTS? How many benchmarks?"
+    assert qs.asked_question(by_id["a"], by_id) == "Which paper proposes LightGTS?"
     rows[1]["follow_up_of"] = "zzz"
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     with pytest.raises(PaperchatError, match=r"set.jsonl:2: follow_up_of 'zzz'"):
-        ev.load_questions(path)
+        qs.load_questions(path)
 
 
 def test_check_baseline_names_each_metric():
@@ -154,28 +156,28 @@ def test_check_baseline_names_each_metric():
 
 
 def test_default_set_and_baseline_exist():
-    qs = ev.load_questions(ev.default_question_set())
-    assert len(qs) == 100
-    baseline = er.load_baseline(ev.default_baseline())
-    assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in ev.METRICS}
+    loaded = qs.load_questions(qs.default_question_set())
+    assert len(loaded) == 100
+    baseline = er.load_baseline(qs.default_baseline())
+    assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
 # -- the offline eval on the bundled set -------------------------------------------
 @pytest.fixture(scope="module")
 def engine(bundled_store):
-    from paperchat.config import load_settings
-    from paperchat.pipeline import Engine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
 
     return Engine(load_settings({"store": str(bundled_store)}))
 
 
 @pytest.fixture(scope="module")
 def results(engine):
-    return ev.run_eval(engine)
+    return runner.run_eval(engine)
 
 
 def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
-    assert er.check_baseline(results, er.load_baseline(ev.default_baseline())) == []
+    assert er.check_baseline(results, er.load_baseline(qs.default_baseline())) == []
     cfg = results["config"]
     assert (cfg["questions"], cfg["answerable"], cfg["top_k"], cfg["retriever"]) == (100, 67, 5, "hybrid")
     assert cfg["set"] == "eval/questions.jsonl"
@@ -186,7 +188,7 @@ def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
                                        "unanswerable"}
     assert set(results["baselines"]) == {"bm25", "dense", "hybrid"}
     # the hybrid baseline is the pipeline's retriever
-    for m in ev.RETRIEVAL_METRICS:
+    for m in stats.RETRIEVAL_METRICS:
         assert results["baselines"]["hybrid"][f"retrieval.{m}"] == results["overall"][f"retrieval.{m}"]
     follow = next(r for r in results["questions"] if r["id"] == "q063")
     assert follow["asked"].startswith("Which paper proposes a lightweight") and follow["asked"].endswith("settings?")
@@ -201,7 +203,7 @@ def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
 
 
 def test_results_are_deterministic(engine, results):
-    again = ev.run_eval(engine, limit=12, baselines=())
+    again = runner.run_eval(engine, limit=12, baselines=())
     keys = ("id", "asked", "ranked", "abstained", "answer", "cited", "correct", "citation_recall", "fact_recall")
     for a, b in zip(again["questions"], results["questions"][:12]):
         assert {k: a.get(k) for k in keys} == {k: b.get(k) for k in keys}
@@ -209,8 +211,8 @@ def test_results_are_deterministic(engine, results):
 
 @pytest.fixture
 def fresh_engine(bundled_store):
-    from paperchat.config import load_settings
-    from paperchat.pipeline import Engine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
 
     return Engine(load_settings({"store": str(bundled_store)}))
 
@@ -223,24 +225,21 @@ def test_reversed_retriever_fails_the_gate(fresh_engine, monkeypatch):
         return list(reversed(real(question, top_k, qvec=qvec)))
 
     monkeypatch.setattr(retriever, "retrieve", reversed_ranking)
-    broken = ev.run_eval(fresh_engine, limit=30, baselines=())
-    failures = er.check_baseline(broken, er.load_baseline(ev.default_baseline()))
+    broken = runner.run_eval(fresh_engine, limit=30, baselines=())
+    failures = er.check_baseline(broken, er.load_baseline(qs.default_baseline()))
     failed = {f.split()[0].rstrip(":") for f in failures}
     assert {"retrieval.recall@1", "retrieval.mrr@10", "retrieval.ndcg@10"} <= failed
     assert broken["overall"]["retrieval.mrr@10"]["value"] < 0.5
 
 
 def test_empty_rankings_fail_the_gate(fresh_engine, monkeypatch):
-    from paperchat.citations import ABSTENTION
-
     def abstain(question, top_k=None, **kwargs):
-        return {"question": question, "answer": ABSTENTION, "mode": "extractive", "abstained": True,
-                "sources": [], "retrieved": []}
+        return Answer.abstention(question, "extractive")
 
     monkeypatch.setattr(fresh_engine, "retrieve", lambda question, top_k=None: [])
     monkeypatch.setattr(fresh_engine, "ask", abstain)
-    broken = ev.run_eval(fresh_engine, limit=20, baselines=())
-    failures = er.check_baseline(broken, er.load_baseline(ev.default_baseline()))
+    broken = runner.run_eval(fresh_engine, limit=20, baselines=())
+    failures = er.check_baseline(broken, er.load_baseline(qs.default_baseline()))
     failed = {f.split()[0].rstrip(":") for f in failures}
     assert {"retrieval.recall@5", "answers.fact_recall", "abstention.accuracy", "citations.recall",
             "abstention.false_abstention_rate"} <= failed
@@ -251,11 +250,11 @@ def test_empty_rankings_fail_the_gate(fresh_engine, monkeypatch):
 def test_eval_command_json_and_check(bundled_store, tmp_path):
     from click.testing import CliRunner
 
-    from paperchat.cli import _Ctx
-    from paperchat.eval_cli import eval_command
+    from paperchat.cli.eval_cmd import eval_command
+    from paperchat.cli.options import AppContext
 
-    qs = [json.loads(line) for line in ev.default_question_set().read_text().splitlines() if line.strip()]
-    small = [q for q in qs if q["id"] in ("q001", "q062", "q063", "q068")]
+    rows = [json.loads(line) for line in qs.default_question_set().read_text().splitlines() if line.strip()]
+    small = [q for q in rows if q["id"] in ("q001", "q062", "q063", "q068")]
     set_path = tmp_path / "small.jsonl"
     set_path.write_text("\n".join(json.dumps(q) for q in small) + "\n")
     lenient = tmp_path / "lenient.json"
@@ -266,14 +265,14 @@ def test_eval_command_json_and_check(bundled_store, tmp_path):
     args = ["--set", str(set_path), "--out", str(tmp_path / "out"), "--check", "-q"]
 
     ok = runner.invoke(eval_command, [*args, "--json", "--baseline", str(lenient)],
-                       obj=_Ctx({"store": str(bundled_store)}))
+                       obj=AppContext({"store": str(bundled_store)}))
     assert ok.exit_code == 0, ok.output
     summary = json.loads(ok.stdout)
     assert summary["config"]["questions"] == 4 and summary["check"]["passed"] is True
     assert (tmp_path / "out" / "report.md").is_file() and (tmp_path / "out" / "results.json").is_file()
 
     bad = runner.invoke(eval_command, [*args, "--baseline", str(strict), "--no-verify"],
-                        obj=_Ctx({"store": str(bundled_store)}))
+                        obj=AppContext({"store": str(bundled_store)}))
     assert bad.exit_code == 1
     lines = [line for line in bad.stderr.splitlines() if line.startswith("eval check failed:")]
     assert len(lines) == 2
@@ -284,10 +283,10 @@ def test_eval_command_json_and_check(bundled_store, tmp_path):
 def test_eval_command_missing_set_is_a_clear_error(bundled_store, tmp_path):
     from click.testing import CliRunner
 
-    from paperchat.cli import _Ctx
-    from paperchat.eval_cli import eval_command
+    from paperchat.cli.eval_cmd import eval_command
+    from paperchat.cli.options import AppContext
 
     res = CliRunner().invoke(eval_command, ["--set", str(tmp_path / "nope.jsonl"), "-q"],
-                             obj=_Ctx({"store": str(bundled_store)}))
+                             obj=AppContext({"store": str(bundled_store)}))
     assert res.exit_code != 0
     assert isinstance(res.exception, PaperchatError) and "cannot read the eval set" in str(res.exception)

@@ -13,20 +13,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from openai_stub import Drop, Fault, Hang, Reply, StreamError, StubServer  # noqa: E402
 
-from paperchat.answer_llm import condense_question, llm_answer, summarize_paper  # noqa: E402
-from paperchat.citations import ABSTENTION  # noqa: E402
-from paperchat.config import load_settings  # noqa: E402
-from paperchat.errors import PaperchatError  # noqa: E402
-from paperchat.llm import (  # noqa: E402
+from paperchat.answer.llm_answer import condense_question, llm_answer, summarize_paper  # noqa: E402
+from paperchat.answer.llm_client import count_message_tokens, get_client  # noqa: E402
+from paperchat.answer.prompts import load_prompt, parse_prompt  # noqa: E402
+from paperchat.core.contract import ABSTENTION  # noqa: E402
+from paperchat.core.errors import (  # noqa: E402
     LLMAuthError,
     LLMConfigError,
     LLMModelNotFound,
     LLMServerError,
     LLMTimeout,
-    count_message_tokens,
-    get_client,
+    PaperchatError,
 )
-from paperchat.prompts import load_prompt, parse_prompt  # noqa: E402
+from paperchat.core.settings import load_settings  # noqa: E402
 
 KEY = "sk-test-SECRETabcdef0123456789"
 QUESTION = "How many graph-level datasets were used to re-evaluate classic GNNs with GNN+?"
@@ -44,7 +43,7 @@ def _isolated_env(monkeypatch, tmp_path):
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    from paperchat.pipeline import Engine
+    from paperchat.engine import Engine
 
     e = Engine(load_settings({"store": str(tmp_path_factory.mktemp("store"))}))
     e.ensure_corpus()
@@ -54,7 +53,7 @@ def engine(tmp_path_factory):
 @pytest.fixture(scope="module")
 def retrieved(engine):
     hits = engine.retrieve(QUESTION)
-    records = engine.store.paper_records([h.paper_id for h in hits])
+    records = engine.store.papers([h.paper_id for h in hits])
     return hits, records
 
 
@@ -62,7 +61,7 @@ def retrieved(engine):
 def gnn_n(retrieved) -> int:
     """The source number the GNN+ paper gets in the prompt (its rank)."""
     hits, records = retrieved
-    return next(i for i, h in enumerate(hits, 1) if records[h.paper_id].get("label") == "GNN+")
+    return next(i for i, h in enumerate(hits, 1) if records[h.paper_id].label == "GNN+")
 
 
 @pytest.fixture
@@ -80,7 +79,8 @@ def settings_for(server, **over):
 def ask(server, retrieved, engine, *script, on_token=None, **over):
     server.script(*script)
     hits, records = retrieved
-    return llm_answer(QUESTION, hits, records, settings_for(server, **over), engine.embedder, on_token=on_token)
+    return llm_answer(QUESTION, hits, records, settings_for(server, **over), engine.checker,
+                      on_token=on_token).to_json(timings=True)
 
 
 def no_key(obj) -> bool:
@@ -276,7 +276,7 @@ def test_nothing_leaks_the_key(server, retrieved, engine, gnn_n):
                   Fault(500, message=f"upstream said {KEY}")):
         server.script(*[fault] * 3)
         with pytest.raises(PaperchatError) as info:
-            llm_answer(QUESTION, *retrieved, settings_for(server), engine.embedder)
+            llm_answer(QUESTION, *retrieved, settings_for(server), engine.checker)
         assert no_key(str(info.value)) and "****" not in str(info.value)
         assert info.value.__cause__ is None and info.value.__suppress_context__
 
@@ -299,9 +299,9 @@ def test_summarize_paper(server, retrieved, engine, gnn_n):
     hits, records = retrieved
     record = records[hits[gnn_n - 1].paper_id]
     server.script(Reply("GNN+ integrates six widely used techniques [1]. It matches Graph Transformers [2]."))
-    r = summarize_paper(record, settings_for(server), engine.embedder)
+    r = summarize_paper(record, settings_for(server), engine.checker).to_json()
     assert r["answer"] == "GNN+ integrates six widely used techniques [1]. It matches Graph Transformers."
-    assert r["invalid_citations"] == [2] and [s["paper_id"] for s in r["sources"]] == [record["paper_id"]]
+    assert r["invalid_citations"] == [2] and [s["paper_id"] for s in r["sources"]] == [record.paper_id]
 
 
 # -- prompt files --------------------------------------------------------------

@@ -37,13 +37,10 @@ def _cli(*args, store=None, url=None, **kw):
     return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=600, **kw)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
-def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset, sig):
-    store = tmp_path / "store"
+def _start_and_interrupt(store: Path, corpus: Path, sig) -> str:
+    """Start `paperchat ingest corpus`, send ``sig`` once a batch of papers is written; returns its stderr."""
     env = {**os.environ, "PAPERCHAT_STORE": str(store), "PAPERCHAT_PROGRESS_INTERVAL": "0"}  # a line per batch
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "paperchat", "ingest", str(icml_subset)], stderr=subprocess.PIPE, env=env
-    )
+    proc = subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", str(corpus)], stderr=subprocess.PIPE, env=env)
     seen = b""
     deadline = time.time() + 300
     while time.time() < deadline:
@@ -61,21 +58,35 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
         assert proc.returncode == -signal.SIGKILL
     else:  # Ctrl-C: one line, exit 130, no traceback
         assert proc.returncode == 130 and "interrupted" in rest and "Traceback" not in rest
+    return rest
 
-    from paperchat.config import load_settings
-    from paperchat.pipeline import Engine
 
-    partial_papers, partial_chunks = Engine(load_settings({"store": str(store)})).store.count()
-    assert 0 < partial_papers < N_PAPERS
+def _counts(store: Path) -> tuple[int, int]:
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    return Engine(load_settings({"store": str(store)})).store.counts()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset, sig):
+    store = tmp_path / "store"
+    seed = tmp_path / "seed.jsonl"
+    seed.write_text(json.dumps({"id": "seed-1", "abstract": "We study sparse attention for long documents."}) + "\n")
+    assert _cli("ingest", str(seed), store=store).returncode == 0  # a store with data: ingests write into it
+    _start_and_interrupt(store, icml_subset, sig)
+    partial_papers, partial_chunks = _counts(store)
+    assert 1 < partial_papers < N_PAPERS + 1
     # The interrupted store opens and answers from what was written.
     ans = _cli("ask", "graph neural networks", "--json", store=store)
     assert ans.returncode == 0, ans.stderr
     out = _cli("ingest", str(icml_subset), "--json", store=store)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
-    assert report["total_papers"] == N_PAPERS
+    assert report["total_papers"] == N_PAPERS + 1
     assert report["chunks_embedded"] == report["total_chunks"] - partial_chunks
-    assert report["papers_unchanged"] == partial_papers
+    assert report["papers_unchanged"] == partial_papers - 1
     again = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
     assert (again["chunks_embedded"], again["papers_unchanged"]) == (0, N_PAPERS)
     if sig == signal.SIGINT:
@@ -84,7 +95,7 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
     more = ICML_JSONL.read_text(encoding="utf-8").splitlines()[N_PAPERS : N_PAPERS + 10]
     icml_subset.write_text(icml_subset.read_text(encoding="utf-8") + "\n".join(more) + "\n", encoding="utf-8")
     added = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
-    assert (added["papers_added"], added["papers_unchanged"], added["total_papers"]) == (10, N_PAPERS, N_PAPERS + 10)
+    assert (added["papers_added"], added["papers_unchanged"], added["total_papers"]) == (10, N_PAPERS, N_PAPERS + 11)
     assert added["chunks_embedded"] == added["total_chunks"] - again["total_chunks"]
     icml_subset.write_text("\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:N_PAPERS]) + "\n", encoding="utf-8")
 
@@ -95,6 +106,19 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
                           "--json", store=store).stdout)
     assert ask["sources"][0]["paper_id"] == "asDx9sPAUN"
     assert ask["sources"][0]["title"] == "(How) Can Transformers Predict Pseudo-Random Numbers?"
+
+
+@pytest.mark.slow
+def test_an_interrupted_first_ingest_is_invisible_and_resumed(tmp_path, icml_subset):
+    store = tmp_path / "store"
+    _start_and_interrupt(store, icml_subset, signal.SIGKILL)
+    assert _counts(store) == (0, 0)  # the first generation was never finished: readers see an empty store
+    out = _cli("ingest", str(icml_subset), "--json", store=store)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["total_papers"] == N_PAPERS
+    assert report["papers_unchanged"] >= 64 and report["papers_added"] + report["papers_unchanged"] == N_PAPERS
+    assert 0 < report["chunks_embedded"] < report["total_chunks"]  # the written batch was reused, not embedded again
 
 
 def _free_port() -> int:
@@ -165,7 +189,8 @@ import sys
 from pathlib import Path
 from paperchat.store import open_store
 store = open_store(Path(sys.argv[1]))
-store.client.get_or_create_collection("race_probe")
+store.write_meta(probe=1)
+assert store.counts() == (0, 0)
 print("opened")
 """
 
@@ -195,11 +220,11 @@ def test_two_concurrent_ingests_leave_a_consistent_store(tmp_path, icml_subset):
         assert "Traceback" not in err
         if code != 0:
             assert "another paperchat process is writing the store" in err
-    from paperchat.config import load_settings
-    from paperchat.pipeline import Engine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
 
     store = Engine(load_settings({"store": str(tmp_path / "store")})).store
-    papers = store.paper_records_meta()
-    chunk_ids = set(store.chunks.get(include=[])["ids"])
+    papers = store.papers(abstracts=False)
+    chunk_ids = {cid for cid, _text, _title in store.all_chunks()}
     assert len(papers) == 20
-    assert chunk_ids == {cid for m in papers.values() for cid in str(m["chunk_ids"]).split()}
+    assert chunk_ids == {cid for rec in papers.values() for cid in rec.chunk_ids}

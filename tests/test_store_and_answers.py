@@ -7,11 +7,11 @@ import json
 import pytest
 from conftest import SEED_000, SEED_003
 
-from paperchat.chunks import ChunkSettings
-from paperchat.citations import ABSTENTION
-from paperchat.config import load_settings
-from paperchat.errors import PaperchatError
-from paperchat.pipeline import Engine
+from paperchat.core.contract import ABSTENTION
+from paperchat.core.errors import PaperchatError
+from paperchat.core.settings import load_settings
+from paperchat.engine import Engine
+from paperchat.ingest.chunking import ChunkSettings
 
 
 def _engine(folder, **kw) -> Engine:
@@ -20,39 +20,39 @@ def _engine(folder, **kw) -> Engine:
 
 def test_confpo_question_cites_the_confpo_abstract_as_1(bundled_engine, seed_ids):
     res = bundled_engine.ask("What does ConfPO use to pick preference-critical tokens?")
-    assert res["abstained"] is False and res["mode"] == "extractive"
-    first = res["sources"][0]
-    assert first["n"] == 1
-    assert first["paper_id"] == seed_ids[(SEED_000, 3)] == "p-abe9274a3783"
-    assert first["origin"] == {"path": SEED_000, "index": 3}
-    assert first["label"] == "ConfPO"
-    assert "[1]" in res["answer"]
-    assert "confidence" in res["answer"]
-    assert res["retrieved"][0]["paper_id"] == "p-abe9274a3783"
+    assert res.abstained is False and res.mode == "extractive"
+    first = res.sources[0]
+    assert first.n == 1
+    assert first.paper_id == seed_ids[(SEED_000, 3)] == "p-abe9274a3783"
+    assert (first.path, first.index) == (SEED_000, 3)
+    assert first.label == "ConfPO"
+    assert "[1]" in res.answer
+    assert "confidence" in res.answer
+    assert res.retrieved[0].paper_id == "p-abe9274a3783"
 
 
 def test_attention_theory_question_sources_both_papers(bundled_engine, seed_ids):
     res = bundled_engine.ask("Which papers give theoretical analyses of attention in transformers?")
-    cited = {s["paper_id"] for s in res["sources"]}
+    cited = {s.paper_id for s in res.sources}
     assert seed_ids[(SEED_000, 4)] in cited  # backdoor attacks in token selection of attention
     assert seed_ids[(SEED_003, 11)] in cited  # asymptotic analysis: tokens converge (consensus)
 
 
 def test_off_topic_question_abstains_without_citations(bundled_engine):
     res = bundled_engine.ask("What is the boiling point of ethanol?")
-    assert res["abstained"] is True
-    assert res["answer"] == ABSTENTION
-    assert res["sources"] == []
-    assert "[" not in res["answer"]
+    assert res.abstained is True
+    assert res.answer == ABSTENTION
+    assert res.sources == []
+    assert "[" not in res.answer
 
 
 def test_every_answer_sentence_carries_a_citation(bundled_engine):
-    from paperchat.text import split_sentences
+    from paperchat.core.text import split_sentences
 
     res = bundled_engine.ask("Which six techniques does the GNN+ framework add to classic GNNs?")
-    sentences = split_sentences(res["answer"])
+    sentences = split_sentences(res.answer)
     assert sentences and all("[" in s for s in sentences)
-    numbers = [s["n"] for s in res["sources"]]
+    numbers = [s.n for s in res.sources]
     assert numbers == list(range(1, len(numbers) + 1))
 
 
@@ -63,25 +63,25 @@ def test_top_k_is_capped_at_the_corpus_size(bundled_engine):
 
 
 def test_reingest_is_idempotent_and_embeds_nothing(tmp_path):
-    from paperchat.corpus import bundled_corpus_files
+    from paperchat.ingest.corpus import bundled_corpus_files
 
     engine = _engine(tmp_path)
     first = engine.ingest(bundled_corpus_files())
-    ids_before = sorted(engine.store.chunks.get(include=[])["ids"])
+    ids_before = sorted(cid for cid, _text, _title in engine.store.all_chunks())
     assert (first.total_papers, first.chunks_embedded) == (38, first.total_chunks)
     for _ in range(2):
         again = _engine(tmp_path).ingest(bundled_corpus_files())
         assert again.chunks_embedded == 0 and again.papers_unchanged == 38 and not again.changed
         assert again.total_chunks == first.total_chunks
-    assert sorted(_engine(tmp_path).store.chunks.get(include=[])["ids"]) == ids_before
+    assert sorted(cid for cid, _text, _title in _engine(tmp_path).store.all_chunks()) == ids_before
     # Metadata joined later updates titles in place, still embedding nothing.
     from conftest import SEED_METADATA
 
     meta = _engine(tmp_path).ingest(bundled_corpus_files(), metadata=SEED_METADATA)
     assert (meta.chunks_embedded, meta.papers_updated) == (0, 38)
-    rows = {p["paper_id"]: p for p in _engine(tmp_path).papers()}
-    assert rows["p-abe9274a3783"]["title"].startswith("ConfPO: Exploiting Policy Model Confidence")
-    assert rows["p-abe9274a3783"]["chunks"] >= 1
+    rows = {p.paper_id: p for p in _engine(tmp_path).papers()}
+    assert rows["p-abe9274a3783"].title.startswith("ConfPO: Exploiting Policy Model Confidence")
+    assert len(rows["p-abe9274a3783"].chunk_ids) == 2
 
 
 def test_reingest_removes_papers_a_file_no_longer_holds(tmp_path):
@@ -96,7 +96,7 @@ def test_reingest_removes_papers_a_file_no_longer_holds(tmp_path):
     a.write_text(json.dumps({"id": "A0", "abstract": "Graph paper 0 studies message passing."}) + "\n")
     report = _engine(tmp_path / "store").ingest([a])
     assert (report.papers_removed, report.papers_unchanged, report.chunks_embedded) == (2, 1, 0)
-    assert sorted(p["paper_id"] for p in _engine(tmp_path / "store").papers()) == ["A0", "B0"]
+    assert sorted(p.paper_id for p in _engine(tmp_path / "store").papers()) == ["A0", "B0"]
     rebuilt = _engine(tmp_path / "store").ingest([a], rebuild=True)
     assert (rebuilt.total_papers, rebuilt.papers_added) == (1, 1)
 
@@ -110,7 +110,7 @@ def test_malformed_file_leaves_the_store_untouched(tmp_path, bundled_store):
     bad.write_text('{"abstract": "fine"}\n{"abstract": \n')
     with pytest.raises(PaperchatError, match="bad.jsonl:2"):
         _engine(tmp_path / "store").ingest([good, bad])
-    assert [p["paper_id"] for p in _engine(tmp_path / "store").papers()] == ["G1"]
+    assert [p.paper_id for p in _engine(tmp_path / "store").papers()] == ["G1"]
 
 
 def test_changed_embedding_model_or_chunks_without_rebuild_fails_clearly(bundled_store):
@@ -126,14 +126,14 @@ def test_changed_embedding_model_or_chunks_without_rebuild_fails_clearly(bundled
 def test_bm25_works_after_reopen_and_rebuilds_a_lost_index(bundled_store):
     import shutil
 
-    from paperchat.retrieval import Retriever
+    from paperchat.retrieve.hybrid import HybridRetriever
 
     engine = _engine(bundled_store)
-    bm25 = Retriever(engine.store, engine.embedder, mode="bm25")
+    bm25 = HybridRetriever(engine.store, engine.embedder, mode="bm25")
     top = bm25.retrieve("LightGTS periodical tokenization time series", 3)
     assert top[0].paper_id == "p-34c64e0fe1f8" and top[0].bm25 > 0
     shutil.rmtree(bundled_store / "bm25")
-    again = Retriever(_engine(bundled_store).store, engine.embedder, mode="bm25").retrieve("LightGTS", 1)
+    again = HybridRetriever(_engine(bundled_store).store, engine.embedder, mode="bm25").retrieve("LightGTS", 1)
     assert again[0].paper_id == "p-34c64e0fe1f8"
     assert (bundled_store / "bm25" / "paperchat.json").exists()
 
@@ -141,17 +141,17 @@ def test_bm25_works_after_reopen_and_rebuilds_a_lost_index(bundled_store):
 def test_a_second_writer_fails_clearly_while_the_store_is_locked(tmp_path, monkeypatch):
     from filelock import FileLock
 
-    import paperchat.store as store_mod
+    import paperchat.store.writer as writer_mod
 
     good = tmp_path / "g.jsonl"
     good.write_text(json.dumps({"id": "G1", "abstract": "Kept paper."}) + "\n")
     engine = _engine(tmp_path / "store")
     engine.ingest([good])
-    monkeypatch.setattr(store_mod, "LOCK_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(writer_mod, "LOCK_WAIT_S", 0.2)
     with FileLock(str(tmp_path / "store" / "write.lock")):
         with pytest.raises(PaperchatError, match="another paperchat process is writing"):
             _engine(tmp_path / "store").ingest([good])
-    assert _engine(tmp_path / "store").store.count() == (1, 1)
+    assert _engine(tmp_path / "store").store.counts() == (1, 1)
 
 
 def test_store_path_that_cannot_be_a_folder(tmp_path):
@@ -175,7 +175,7 @@ def _icml_records(ids):
 
 
 def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
-    from paperchat.corpus import bundled_corpus_files
+    from paperchat.ingest.corpus import bundled_corpus_files
 
     # ConfPO's copy in the ICML file (final period dropped) and two other papers.
     jsonl = tmp_path / "icml_three.jsonl"
@@ -186,23 +186,22 @@ def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
     seeds_first.ingest(bundled_corpus_files())
     report = _engine(tmp_path / "a").ingest([jsonl])
     assert (report.duplicates_merged, report.papers_added, report.total_papers) == (1, 1, 39)
-    rows = {p["paper_id"]: p for p in _engine(tmp_path / "a").papers()}
+    rows = {p.paper_id: p for p in _engine(tmp_path / "a").papers()}
     assert "ZG7bkp6ScT" not in rows
-    assert rows["p-abe9274a3783"]["title"].startswith("ConfPO: Exploiting Policy Model Confidence")
-    record = _engine(tmp_path / "a").store.paper_records(["p-abe9274a3783"])["p-abe9274a3783"]
-    assert record["aliases"] == "ZG7bkp6ScT"
+    assert rows["p-abe9274a3783"].title.startswith("ConfPO: Exploiting Policy Model Confidence")
+    assert rows["p-abe9274a3783"].aliases == ["ZG7bkp6ScT"]
     # Re-ingesting the title-less seed copy keeps the merged title; nothing is embedded.
     again = _engine(tmp_path / "a").ingest(bundled_corpus_files())
     assert (again.chunks_embedded, again.papers_updated) == (0, 0)
-    assert {p["paper_id"]: p for p in _engine(tmp_path / "a").papers()}["p-abe9274a3783"]["label"].startswith("ConfPO:")
+    assert {p.paper_id: p for p in _engine(tmp_path / "a").papers()}["p-abe9274a3783"].label.startswith("ConfPO:")
     assert _engine(tmp_path / "a").ingest([jsonl]).changed is False
 
     jsonl_first = _engine(tmp_path / "b")
     jsonl_first.ingest([jsonl])
     report = _engine(tmp_path / "b").ingest(bundled_corpus_files())
     assert (report.duplicates_merged, report.total_papers) == (1, 39)
-    record = _engine(tmp_path / "b").store.paper_records(["ZG7bkp6ScT"])["ZG7bkp6ScT"]
-    assert record["aliases"] == "p-abe9274a3783"
+    record = _engine(tmp_path / "b").store.papers(["ZG7bkp6ScT"])["ZG7bkp6ScT"]
+    assert record.aliases == ["p-abe9274a3783"]
 
 
 def test_an_id_used_for_another_abstract_is_an_error_or_skipped(tmp_path):
@@ -216,8 +215,8 @@ def test_an_id_used_for_another_abstract_is_an_error_or_skipped(tmp_path):
         _engine(tmp_path / "store").ingest([clash])
     report = _engine(tmp_path / "store").ingest([clash], on_error="skip")
     assert report.papers_added == 1 and "id 'zeta-1' is already used" in report.lines_skipped[0]
-    records = _engine(tmp_path / "store").store.paper_records(["zeta-1"])
-    assert records["zeta-1"]["abstract"].startswith("ZetaPrune")  # the stored paper was not replaced
+    records = _engine(tmp_path / "store").store.papers(["zeta-1"])
+    assert records["zeta-1"].abstract.startswith("ZetaPrune")  # the stored paper was not replaced
     twice = tmp_path / "twice.jsonl"
     twice.write_text(json.dumps({"id": "d", "abstract": "Wren."}) + "\n" + json.dumps({"id": "d", "abstract": "Finch."}) + "\n")
     with pytest.raises(PaperchatError, match=r"twice.jsonl #2: id 'd' is also used by twice.jsonl #1"):
@@ -226,7 +225,7 @@ def test_an_id_used_for_another_abstract_is_an_error_or_skipped(tmp_path):
 
 def test_questions_are_cleaned_and_bounded(bundled_engine):
     res = bundled_engine.ask("What does ConfPO use to pick preference-critical tokens?\udcff")
-    assert res["question"] == "What does ConfPO use to pick preference-critical tokens?"
+    assert res.question == "What does ConfPO use to pick preference-critical tokens?"
     with pytest.raises(PaperchatError, match="limit is 2000"):
         bundled_engine.ask("graphs " * 400)
     with pytest.raises(PaperchatError, match="empty"):
@@ -236,18 +235,18 @@ def test_questions_are_cleaned_and_bounded(bundled_engine):
 def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engine, seed_ids):
     import numpy as np
 
-    from paperchat.sentence_vectors import decode_vectors, encode_vectors, pool_chunks
-    from paperchat.text import split_sentences
+    from paperchat.core.text import split_sentences
+    from paperchat.ingest.sentence_vectors import decode_vectors, encode_vectors, pool_chunks
 
     confpo = seed_ids[(SEED_000, 3)]
-    abstract = bundled_engine.store.paper_records([confpo])[confpo]["abstract"]
+    abstract = bundled_engine.store.papers([confpo])[confpo].abstract
     sents = split_sentences(abstract)
     stored = bundled_engine.store.sentence_vectors([confpo, "no-such-paper"], 384)
     assert list(stored) == [confpo] and stored[confpo].shape == (len(sents), 384)
     fresh = bundled_engine.embedder.embed(sents)
     assert float(np.min(np.sum(fresh * stored[confpo], axis=1))) > 0.999  # float16 storage loses nothing that matters
     # Each stored chunk vector is the normalised, token-count-weighted mean of its sentences' vectors.
-    got = bundled_engine.store.chunks.get(where={"paper_id": confpo}, include=["documents", "embeddings"])
+    got = bundled_engine.store.collection("chunks").get(where={"paper_id": confpo}, include=["documents", "embeddings"])
     pooled = pool_chunks(abstract, stored[confpo], got["documents"], bundled_engine.embedder.count_tokens)
     assert pooled is not None and pooled.shape == (len(got["ids"]), 384)
     assert np.allclose(pooled, np.array(got["embeddings"]), atol=2e-3)
@@ -256,8 +255,6 @@ def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engi
 
 
 def test_an_offline_answer_embeds_only_the_question(bundled_store, seed_ids):
-    from paperchat import extractive
-
     engine = _engine(bundled_store)
     calls: list[int] = []
     real = engine.embedder
@@ -267,13 +264,12 @@ def test_an_offline_answer_embeds_only_the_question(bundled_store, seed_ids):
         calls.append(len(texts))
         return original(texts, *a, **kw)
 
-    extractive._SENT_CACHE.clear()
     real.embed = counting
     try:
         res = engine.ask("Which two techniques does LightGTS introduce?")
     finally:
         del real.embed
-    assert res["abstained"] is False and res["sources"][0]["label"] == "LightGTS"
+    assert res.abstained is False and res.sources[0].label == "LightGTS"
     assert calls == [1]
 
 
@@ -282,9 +278,10 @@ def test_a_store_whose_chunk_vectors_were_made_another_way_asks_for_a_rebuild(tm
     one.write_text(json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n")
     _engine(tmp_path / "store").ingest([one])
     engine = _engine(tmp_path / "store")
-    meta = dict(engine.store.chunks.metadata)
+    chunks = engine.store.collection("chunks")
+    meta = dict(chunks.metadata)
     meta.pop("chunk_vectors")  # a store written before chunk vectors were pooled from sentences
-    engine.store.chunks.modify(metadata=meta)
+    chunks.modify(metadata=meta)
     with pytest.raises(PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"):
         _engine(tmp_path / "store").retrieve("sparse attention")
     assert _engine(tmp_path / "store").ingest([one], rebuild=True).total_papers == 1
@@ -296,8 +293,8 @@ def test_a_rebuild_whose_embedder_fails_keeps_the_store(tmp_path):
     _engine(tmp_path / "store").ingest([one])
     unreachable = Engine(load_settings({"store": str(tmp_path / "store"), "embed_model": "openai:text-embedding-3-small",
                                         "llm_api_key": "sk-test-not-real", "llm_base_url": "http://127.0.0.1:9/v1"}))
-    with pytest.raises(Exception):
+    with pytest.raises(PaperchatError, match=r"the embeddings endpoint at http://127\.0\.0\.1:9/v1 failed"):
         unreachable.ingest([one], rebuild=True)
     kept = _engine(tmp_path / "store")
-    assert [p["paper_id"] for p in kept.papers()] == ["A1"]
+    assert [p.paper_id for p in kept.papers()] == ["A1"]
     assert kept.store.info().embed_model == "minilm-l6-int8"

@@ -1,4 +1,4 @@
-"""The citation checker (paperchat.verify) and the stream renumbering, without an LLM."""
+"""The citation checker (paperchat.cite.checker) and the stream renumbering, without an LLM."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from paperchat.answer_llm import StreamRenumber, is_abstention
-from paperchat.citations import ABSTENTION, renumber
-from paperchat.corpus import bundled_corpus_files, load_file
-from paperchat.embeddings import get_embedder
-from paperchat.verify import answer_sentences, check_sentence, missing_facts, names, numbers, verify_answer
+from paperchat.answer.llm_answer import is_abstention
+from paperchat.cite.checker import SupportChecker, missing_facts, names, numbers
+from paperchat.cite.markers import StreamRenumber, answer_sentences, renumber
+from paperchat.core.contract import ABSTENTION
+from paperchat.ingest.corpus import bundled_corpus_files, load_file
+from paperchat.ingest.embedding import get_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,8 +33,16 @@ def gnn(abstracts) -> str:
 
 
 @pytest.fixture(scope="module")
-def embedder():
-    return get_embedder()
+def checker():
+    return SupportChecker(get_embedder())
+
+
+def verify_answer(answer, sources, checker):
+    return [c.to_json() for c in checker.verify_answer(answer, sources)]
+
+
+def check_sentence(sentence, texts, checker):
+    return checker.check_sentence(sentence, texts)
 
 
 def test_numbers_and_names():
@@ -51,35 +60,35 @@ def test_answer_sentences_keep_markers_with_their_sentence():
         "A holds [1].", "B holds. [2]", "C holds [1, 3].", "D."]
 
 
-def test_supported_sentence(gnn, embedder):
-    check = check_sentence("GNN+ was evaluated on 14 well-known graph-level datasets [1].", [gnn], embedder)
+def test_supported_sentence(gnn, checker):
+    check = check_sentence("GNN+ was evaluated on 14 well-known graph-level datasets [1].", [gnn], checker)
     assert check.supported and check.citations == [1] and check.missing == []
     assert 0.6 <= check.score <= 1.0
 
 
-def test_changed_number_is_unsupported(gnn, embedder):
-    check = check_sentence("GNN+ was evaluated on 17 well-known graph-level datasets [1].", [gnn], embedder)
+def test_changed_number_is_unsupported(gnn, checker):
+    check = check_sentence("GNN+ was evaluated on 17 well-known graph-level datasets [1].", [gnn], checker)
     assert not check.supported and check.missing == ["17"]
 
 
-def test_swapped_name_is_unsupported(gnn, embedder):
-    check = check_sentence("The study re-evaluates GCN, GIN and GraphSAGE [1].", [gnn], embedder)
+def test_swapped_name_is_unsupported(gnn, checker):
+    check = check_sentence("The study re-evaluates GCN, GIN and GraphSAGE [1].", [gnn], checker)
     assert not check.supported and check.missing == ["GraphSAGE"]
 
 
-def test_sentence_without_citation_is_unsupported(gnn, embedder):
-    out = verify_answer("GNN+ integrates six widely used techniques.", {1: gnn}, embedder)
+def test_sentence_without_citation_is_unsupported(gnn, checker):
+    out = verify_answer("GNN+ integrates six widely used techniques.", {1: gnn}, checker)
     assert out == [{"text": "GNN+ integrates six widely used techniques.", "citations": [], "supported": False,
                     "score": 0.0, "missing": []}]
 
 
-def test_wrong_source_is_unsupported(abstracts, embedder):
+def test_wrong_source_is_unsupported(abstracts, checker):
     other = abstracts[("000_215d12c2ee2986f8.txt", 18)]
-    out = verify_answer("GNN+ integrates six widely used techniques [1].", {1: other}, embedder)
+    out = verify_answer("GNN+ integrates six widely used techniques [1].", {1: other}, checker)
     assert out[0]["supported"] is False
 
 
-def test_checker_on_labelled_claims(abstracts, embedder):
+def test_checker_on_labelled_claims(abstracts, checker):
     """The calibrated checker on the claims of the 8 most-cited papers of eval/claims.jsonl.
 
     (All 116 claims take about 15 s to embed on 2 cores: eval/calibrate_checker.py.)
@@ -92,7 +101,7 @@ def test_checker_on_labelled_claims(abstracts, embedder):
     subset = [c for c in claims if (c["cited"]["path"], c["cited"]["index"]) in top]
     for c in subset:
         text = abstracts[(c["cited"]["path"], c["cited"]["index"])]
-        ok = verify_answer(c["sentence"] + " [1]", {1: text}, embedder)[0]["supported"]
+        ok = verify_answer(c["sentence"] + " [1]", {1: text}, checker)[0]["supported"]
         right += ok == c["supported"]
         flagged += not ok
         bad += not c["supported"]

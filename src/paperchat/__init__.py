@@ -1,31 +1,19 @@
 """paperchat: cited question answering over research-paper abstracts.
 
-Modules, in the order data flows through them::
+Subpackages, in the order data flows through them (imports point down only)::
 
-    config      settings (flag > env var > config file > default) and paths
-    text        text hygiene, sentence splitting, term extraction
-    corpus      loading papers from seed text, JSONL and CSV files
-    labels      short readable labels for title-less papers
-    chunks      LlamaIndex token-based chunking with deterministic ids
-    embeddings  the offline ONNX MiniLM model (and OpenAI embeddings)
-    store       the Chroma store: ingest, diff, metadata checks, locking
-    retrieval   dense + BM25 hybrid retrieval, fusion, grouping by paper
-    extractive  the offline answerer that quotes abstracts
-    prompts     prompt files from prompts/, placeholders validated
-    llm         the openai client: streaming, retries, faults, key redaction
-    answer_llm  LLM answers and summaries with renumbered citations
-    verify      the citation support checker
-    citations   parsing, renumbering and source lists for ``[n]`` markers
-    pipeline    question -> retrieval -> answer -> JSON contract
-    summarize   cited summaries of a paper or a topic
-    render      terminal output
-    followup    offline follow-up resolution for the chat REPL
-    history     the SQLite log of chat turns
-    chat        the multi-turn REPL
-    cli         the Click command line (chat_cli, eval_cli: its chat and eval commands)
-    metrics     Recall@k, MRR, nDCG
-    evaluate    the grounding eval (eval_report: its baseline gate and reports)
-    bench       speed and memory figures
+    core        errors and exit statuses, the settings table, bundled files, text hygiene,
+                the answer contract (typed)
+    ingest      corpus files -> papers, labels, chunks (LlamaIndex's splitter over our sentences),
+                embeddings, sentence vectors, the ingest plan (pure) and run (batches, resume)
+    store       the Chroma store (the only chromadb importer), its writer and locks, the BM25 index
+    retrieve    hybrid retrieval (dense + BM25, fused, grouped by paper); a LlamaIndex retriever
+    answer      the mode decision, the extractive answerer, prompts, the LLM client, LLM answers
+    cite        [n] markers and renumbering, the citation support checker
+    engine      composition: ingest, ask, summarize
+    chat        the session (no terminal I/O), slash commands, follow-ups, the turn log
+    cli         the Click group and its one error boundary, the commands, the terminal loops, rendering
+    evaluation  question sets, measures, statistics, the runner, reports, the benchmark
 """
 
 __version__ = "0.1.0"

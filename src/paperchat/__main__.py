@@ -1,5 +1,6 @@
-"""``python -m paperchat`` runs the CLI."""
+"""``python -m paperchat``: the command line."""
 
 from paperchat.cli import main
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""Offline follow-up resolution for the chat: which earlier paper does a question mean?
+
+A follow-up that names no paper of its own ("Which two techniques does *it*
+introduce?", "What dataset does *the second one* use?", "How do *they*
+differ?") is resolved against the sources of the previous answer:
+
+* an ordinal ("the second one", "paper 2", "[2]", "the last paper", "the
+  latter") picks that source;
+* a plural reference ("they", "their", "these papers", "both") picks all of them;
+* any other reference ("it", "its", "this paper", "that method", "the
+  method", "the authors") picks the first source.
+
+The question is rewritten for retrieval by putting the paper's label (or
+title) in place of the reference, e.g. "Which two techniques does LightGTS
+introduce?", and :class:`Resolution` says whether retrieval is restricted to
+the referred papers (``restrict``), or searches everything with the referred
+papers boosted to the top (``boost``, when the question also names a paper of
+its own: "How does it compare to ConfPO?").
+
+A self-contained question is left alone (``standalone``): one with no
+reference, or one that looks for papers itself ("Which paper proposes X and
+what does it achieve?"). :func:`resolve` uses no model and no network; the
+LLM mode may rewrite follow-ups with ``prompts/condense.txt`` instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperchat.core.contract import Source
+from paperchat.core.text import name_tokens
+
+STANDALONE = "standalone"
+RESTRICT = "restrict"
+BOOST = "boost"
+
+_ORDINALS = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
+    "ninth": 9, "9th": 9, "tenth": 10, "10th": 10, "last": -1, "former": 1, "latter": -1,
+}
+_NOUNS = r"(?:paper|papers|method|methods|approach|approaches|model|models|work|works|framework|frameworks|technique|techniques|algorithm|algorithms|study|studies|article|articles|system|architecture|source|one|ones|proposal|result)"
+_SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algorithm|study|article|system|architecture|proposal|benchmark|dataset|tool|pipeline|estimator|network|one)"
+
+# "the second one", "the last paper", "the latter", "the 2nd method"
+_ORDINAL = re.compile(
+    r"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last|former|latter)"
+    r"(?:\s+" + _NOUNS + r")?(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:" + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b))",
+    re.I,
+)
+# "paper 2", "source #3", "[2]", "number 2"
+_NUMBERED = re.compile(r"(?:\b(?:paper|source|reference|result|number|no\.)\s*#?\s*(\d{1,2})\b|\[(\d{1,2})\])", re.I)
+# plural references
+_PLURAL = re.compile(
+    r"\b(?:(?:these|those|the\s+two|the\s+three|both(?:\s+of\s+the)?)\s+" + _NOUNS + r"|both\s+of\s+them|each\s+of\s+them|all\s+of\s+them"
+    r"|they|them|their|theirs|themselves)\b",
+    re.I,
+)
+# demonstrative or definite singular references: "this paper", "that method", "the method", "the authors"
+_DEMONSTRATIVE = re.compile(r"\b(?:this|that|the\s+same)\s+" + _SINGULAR_NOUNS + r"\b", re.I)
+_DEFINITE = re.compile(
+    r"\bthe\s+(?:proposed\s+|new\s+|above\s+|mentioned\s+)?" + _SINGULAR_NOUNS + r"\b"
+    r"(?!\s+(?:that|which|who|whose|for|of|to|in|on|used|proposed|called|named|where|with|by|from|behind|introduced|presented|described|based|able|trained)\b)",
+    re.I,
+)
+_AUTHORS = re.compile(r"\bthe\s+authors\b", re.I)
+_IT = re.compile(r"\b(?:it|its|itself)\b", re.I)
+_ADJ = r"(?:possible|true|known|necessary|important|clear|likely|unlikely|hard|difficult|easy|common|feasible|useful|better|worth)"
+# impersonal "it": "it is possible to ...", "Is it true that ..."
+_IMPERSONAL = re.compile(r"\bit\s+(?:is|was|seems)\s+" + _ADJ + r"\b|\b(?:is|was|isn't)\s+it\s+" + _ADJ + r"\b", re.I)
+# the question looks for papers itself: "Which paper ...", "Is there a method that ..."
+_FINDS = re.compile(
+    r"\b(?:which|what|any|find|list|name)\s+(?:\w+\s+){0,2}?" + _NOUNS + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
+    r"|\bis\s+there\b|\bare\s+there\b",
+    re.I,
+)
+
+
+class UnresolvedReference(ValueError):
+    """A reference that cannot be resolved (e.g. "the fifth one" after an answer with two sources)."""
+
+
+@dataclass
+class Resolution:
+    """How a chat question relates to the previous answer.
+
+    ``kind`` is ``standalone`` (retrieve over all papers), ``restrict``
+    (answer from ``target_ids`` only) or ``boost`` (retrieve over all papers
+    with ``target_ids`` first). ``query`` is the rewritten question used for
+    retrieval, ``cue`` the phrase that referred back (``None`` when
+    standalone), ``weak`` whether that cue is a generic phrase ("the method",
+    "they") that may also start a new topic, ``note`` a one-line explanation
+    for ``/why``.
+    """
+
+    question: str
+    query: str
+    kind: str = STANDALONE
+    target_ids: list[str] = field(default_factory=list)
+    target_labels: list[str] = field(default_factory=list)
+    cue: str | None = None
+    weak: bool = False
+    note: str = "new question: retrieval over all papers"
+
+    @property
+    def is_followup(self) -> bool:
+        """True when the question refers to earlier sources."""
+        return self.kind != STANDALONE
+
+
+def query_label(source: Source) -> str | None:
+    """The name to put in a rewritten query: the title, else a short label; ``None`` for text-derived labels."""
+    if source.title:
+        return source.title
+    label = source.label
+    if label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4:
+        return label
+    return None
+
+
+def _join(names: list[str]) -> str:
+    if len(names) <= 1:
+        return names[0] if names else ""
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") and not name[-2:-1].isupper() else "'s")
+
+
+def find_reference(question: str) -> tuple[str, str, int | None] | None:
+    """The first back-reference in ``question``: ``(kind, phrase, ordinal)`` or ``None``.
+
+    ``kind`` is ``ordinal`` (``ordinal`` is 1-based, ``-1`` for "the last"),
+    ``plural``, ``demonstrative``, ``it``, ``authors`` or ``definite`` (a weak
+    "the method").
+    """
+    m = _NUMBERED.search(question)
+    if m:
+        return "ordinal", m.group(0), int(m.group(1) or m.group(2))
+    m = _ORDINAL.search(question)
+    if m:
+        return "ordinal", m.group(0), _ORDINALS[m.group(1).lower()]
+    m = _DEMONSTRATIVE.search(question)
+    if m:
+        return "demonstrative", m.group(0), None
+    impersonal = [m.span() for m in _IMPERSONAL.finditer(question)]
+    for m in _IT.finditer(question):
+        if not any(a <= m.start() < b for a, b in impersonal):
+            return "it", m.group(0), None
+    m = _PLURAL.search(question)
+    if m:
+        return "plural", m.group(0), None
+    m = _AUTHORS.search(question)
+    if m:
+        return "authors", m.group(0), None
+    m = _DEFINITE.search(question)
+    if m:
+        return "definite", m.group(0), None
+    return None
+
+
+def _rewrite(question: str, kind: str, phrase: str, names: list[str]) -> str:
+    """``question`` with the reference replaced by the paper name(s)."""
+    if not names:
+        return question
+    joined = _join(names)
+    if kind in ("ordinal", "demonstrative", "definite"):
+        pattern = re.escape(phrase)
+        out = re.sub(pattern + r"'s\b", _possessive(joined), question, count=1)
+        if out == question:
+            out = re.sub(pattern, joined, question, count=1)
+        # further "it"/"its" in the same question refer to the same paper
+        if len(names) == 1:
+            out = _IT.sub(lambda m: _possessive(joined) if m.group(0).lower() == "its" else joined, out)
+        return out
+    if kind == "authors":
+        return _AUTHORS.sub(f"the authors of {joined}", question, count=1)
+    if kind == "it":
+        return _IT.sub(lambda m: _possessive(joined) if m.group(0).lower() == "its" else joined, question)
+    if kind == "plural":
+        def repl(m: re.Match) -> str:
+            word = m.group(0).lower()
+            if word in ("their", "theirs"):
+                return _possessive(joined) if len(names) == 1 else " and ".join(_possessive(n) for n in names)
+            return joined
+
+        return _PLURAL.sub(repl, question)
+    return question
+
+
+def resolve(question: str, context: list[Source] | None) -> Resolution:
+    """Resolve ``question`` against ``context``, the sources of the previous answer.
+
+    Returns a :class:`Resolution`. Raises :class:`UnresolvedReference` for an
+    ordinal beyond the previous answer's sources.
+    """
+    question = " ".join((question or "").split())
+    if not context:
+        ref = find_reference(question)
+        note = "new question: retrieval over all papers"
+        if ref and ref[0] in ("ordinal", "it", "demonstrative"):
+            note = f"\"{ref[1]}\" has no earlier answer to refer to: retrieval over all papers"
+        return Resolution(question, question, note=note)
+    ref = find_reference(question)
+    if ref is None:
+        return Resolution(question, question)
+    kind, phrase, ordinal = ref
+    names_in_question = name_tokens(question)
+    known = {n.lower() for s in context for n in (s.label, s.title) if n}
+    new_names = [n for n in names_in_question if n.lower() not in known and not any(n.lower() in k.split() for k in known)]
+    finds_itself = bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative")
+    if finds_itself:
+        return Resolution(question, question, note=f"new question (it looks for papers itself; \"{phrase}\" refers inside it): retrieval over all papers")
+    if new_names and kind != "ordinal":
+        plain = question.replace("$", "").replace("^", "").replace("*", "")  # as name_tokens reads it
+        found = [plain.find(n) for n in new_names if n in plain]
+        if kind in ("definite", "plural", "authors") or (found and min(found) < plain.find(phrase)):
+            # "Where does SENSEI get its reward?", "How do they compare with ConfPO?": the question brings its own subject
+            return Resolution(question, question, note=f"new question (names {', '.join(new_names)}): retrieval over all papers")
+
+    if kind == "ordinal":
+        n = len(context) if ordinal == -1 else ordinal
+        if not 1 <= n <= len(context):
+            have = f"{len(context)} source" + ("s" if len(context) != 1 else "")
+            raise UnresolvedReference(f"\"{phrase}\": the previous answer has {have}; use a number from 1 to {len(context)}")
+        targets = [context[n - 1]]
+        where = f"source [{n}]"
+    elif kind == "plural" and len(context) > 1:
+        targets = list(context)
+        where = "sources " + ", ".join(f"[{s.n}]" for s in context)
+    else:
+        targets = [context[0]]
+        where = "source [1]"
+    labels = [t.name for t in targets]
+    qnames = [q for q in (query_label(t) for t in targets) if q]
+    query = _rewrite(question, kind, phrase, qnames if len(qnames) == len(targets) else [])
+    if query == question and qnames:
+        query = f"{question} ({_join(qnames)})"
+    mode = BOOST if new_names else RESTRICT
+    how = "restricted to" if mode == RESTRICT else f"over all papers (for {', '.join(new_names)}) with first"
+    note = f"follow-up: \"{phrase}\" refers to {where} of the previous answer ({'; '.join(labels)}); retrieval {how} {'that paper' if len(targets) == 1 else 'those papers'}"
+    return Resolution(
+        question,
+        query,
+        kind=mode,
+        target_ids=[t.paper_id for t in targets],
+        target_labels=labels,
+        cue=phrase,
+        weak=kind in ("definite", "plural", "authors"),
+        note=note,
+    )

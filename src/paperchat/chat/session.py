@@ -1,0 +1,220 @@
+"""A chat session: turns, follow-ups and the turn log, with no terminal in it.
+
+``session.handle(line, on_token)`` answers a question or runs a slash command
+(:mod:`paperchat.chat.commands`) and returns a :class:`Reply`; the CLI's
+loops (:mod:`paperchat.cli.terminal`) read lines and render replies. A turn
+is remembered (kept for follow-ups, written to the turn log) only once its
+answer is complete, so an answer cancelled with Ctrl-C leaves no trace. Only
+the last ``max_turns`` turns stay in memory.
+
+Follow-ups that name no paper of their own are resolved offline against
+the previous answer's sources (:func:`paperchat.chat.followup.resolve`);
+with an LLM they are also rewritten by the ``condense`` prompt.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Any, Callable
+
+from paperchat.chat.commands import run_command
+from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, Resolution, UnresolvedReference, resolve
+from paperchat.chat.turns import Reply, Turn, interrupts_deferred
+from paperchat.core.contract import Answer, Retrieved, Source
+from paperchat.core.errors import PaperchatError
+from paperchat.core.text import clean_question
+
+#: turns kept in memory (for /history, /save and follow-ups); older ones stay in the turn log
+MAX_TURNS = 50
+#: turns of history given to an LLM when rewriting a follow-up
+CONTEXT_TURNS = 6
+
+OnToken = Callable[[str], None]
+
+
+class ChatSession:
+    """One conversation over a store.
+
+    ``engine`` is a :class:`~paperchat.engine.Engine`; ``mode`` the answer
+    mode (``llm`` or ``extractive``, decided once for the session); ``log`` a
+    :class:`~paperchat.chat.history.HistoryLog` or ``None``; ``width`` the
+    column to wrap command output at; ``slow`` (seconds) delays each answer
+    (for tests of Ctrl-C).
+    """
+
+    def __init__(self, engine, mode: str = "extractive", log=None, conversation_id: str | None = None,
+                 top_k: int | None = None, max_turns: int = MAX_TURNS, width: int = 88, verbose: bool = False,
+                 slow: float = 0.0):
+        from paperchat.chat.history import new_conversation_id
+
+        self.engine = engine
+        self.mode = mode
+        self.log = log
+        self.conversation_id = conversation_id or new_conversation_id()
+        self.top_k = top_k
+        self.turns: deque[Turn] = deque(maxlen=max_turns)
+        self.turn_count = 0
+        self.width = width
+        self.verbose = verbose
+        self.slow = slow
+        self._log_failed = False
+        self._vecs: dict[str, Any] = {}
+
+    # -- state ----------------------------------------------------------------
+    @property
+    def last(self) -> Turn | None:
+        """The last remembered turn."""
+        return self.turns[-1] if self.turns else None
+
+    @property
+    def context(self) -> list[Source]:
+        """The sources follow-ups refer to: the previous turn's (for a follow-up that cited nothing, the papers it referred to)."""
+        return self.last.context if self.last else []
+
+    def restore(self, rows: list[dict[str, Any]]) -> None:
+        """Load earlier turns of this conversation (turn-log rows, oldest first)."""
+        for row in rows:
+            self.turns.append(Turn.from_log(row))
+            self.turn_count = max(self.turn_count, int(row["turn"]))
+
+    def reset(self) -> None:
+        """Forget the conversation and start a new one (a new conversation id in the log)."""
+        from paperchat.chat.history import new_conversation_id
+
+        self.turns.clear()
+        self.turn_count = 0
+        self.conversation_id = new_conversation_id()
+
+    def embed(self, text: str):
+        """The query embedding of ``text`` (the last few are cached)."""
+        if text not in self._vecs:
+            if len(self._vecs) >= 16:
+                self._vecs.pop(next(iter(self._vecs)))
+            self._vecs[text] = self.engine.embedder.embed_one(text)
+        return self._vecs[text]
+
+    # -- input ------------------------------------------------------------------
+    def handle(self, line: str, on_token: OnToken | None = None) -> Reply:
+        """Answer a question or run a slash command (see :mod:`paperchat.chat.commands`).
+
+        ``on_token(piece)`` receives a streamed LLM answer as it arrives. A
+        :class:`KeyboardInterrupt` raised while answering propagates with the
+        conversation unchanged (the turn is not remembered).
+        """
+        text = line.strip()
+        if not text:
+            return Reply()
+        if text.startswith("/"):
+            return run_command(self, text, on_token)
+        return self.ask(text, on_token)
+
+    def ask(self, question: str, on_token: OnToken | None = None) -> Reply:
+        """Answer ``question`` (resolving follow-ups) and remember the turn."""
+        t0 = time.perf_counter()
+        try:
+            question = clean_question(question)
+        except PaperchatError as exc:
+            return Reply(text=f"{exc} (the question was not answered)")
+        try:
+            res = resolve(question, self.context)
+        except UnresolvedReference as exc:
+            return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
+        if self.slow:
+            time.sleep(self.slow)
+        history = [(role, text) for t in list(self.turns)[-CONTEXT_TURNS:]
+                   for role, text in (("user", t.question), ("assistant", t.answer.answer))]
+        condensed = self.engine.condense(history, question, self.mode)
+        if condensed and condensed != question:
+            res.query = condensed
+            res.note += f"; rewritten by the LLM as \"{condensed}\""
+            if res.kind == RESTRICT:
+                res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
+                res.note += ", retrieval over all papers with the referred ones first"
+        first: list[float] = []
+
+        def stream(piece: str) -> None:
+            if not first:
+                first.append(time.perf_counter())
+            if on_token:
+                on_token(piece)
+
+        t_retr = time.perf_counter()
+        self.engine.store.refresh()
+        answer, hits = self._answer(res, stream)
+        t_ans = time.perf_counter()
+        turn = Turn(self.turn_count + 1, question, res, answer, hits)
+        turn.timings.update({
+            "first_output_s": round((first[0] if first else t_ans) - t0, 4),
+            "retrieve_answer_s": round(t_ans - t_retr, 4),
+            "total_s": round(time.perf_counter() - t0, 4),
+            **{k: v for k, v in answer.timings.items() if k != "total_s"},
+        })
+        turn.context = turn.sources or ([s for s in self.context if s.paper_id in res.target_ids] if res.is_followup else [])
+        reply = Reply(answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes])
+        reply.stderr += self.commit(turn)
+        if self.verbose:
+            reply.stderr.append(f"[{res.kind}] query: {res.query} · {turn.timings['first_output_s']:.2f} s to the answer, "
+                                f"{turn.timings['total_s']:.2f} s in all")
+        return reply
+
+    def _answer(self, res: Resolution, on_token: OnToken) -> tuple[Answer, list[dict[str, Any]]]:
+        """Retrieve (restricted or boosted for follow-ups) and answer; returns the answer and the hits for /why."""
+        from paperchat.answer.extractive import missing_names
+
+        engine = self.engine
+        if res.kind == STANDALONE:
+            answer = engine.ask(res.query, self.top_k, mode=self.mode, on_token=on_token)
+            return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
+        qvec = self.embed(res.query)
+        targets = engine.retriever.score_papers(res.target_ids, qvec)
+        hits = list(targets)
+        if res.kind == BOOST:
+            top_k = self.top_k or engine.settings.top_k
+            seen = {h.paper_id for h in hits}
+            more = [h for h in engine.retrieve(res.query, top_k, qvec=qvec) if h.paper_id not in seen]
+            hits += more[: max(0, top_k - len(hits))]
+        records = engine.store.papers([h.paper_id for h in hits])
+        question = res.query
+        abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
+        if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
+            question = res.question  # a title put in the query that the abstract does not spell out
+        answer = engine.answer_from_hits(question, hits, records, qvec=self.embed(question), mode=self.mode,
+                                         on_token=on_token)
+        streams = self.mode == "llm"
+        if answer.abstained and question != res.question and not streams:
+            retry = engine.answer_from_hits(res.question, hits, records, qvec=self.embed(res.question), mode=self.mode)
+            if not retry.abstained:
+                answer = retry  # the words as asked may match better
+        if answer.abstained and res.kind == RESTRICT and res.weak and not streams:
+            # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
+            res.kind, res.query = STANDALONE, res.question
+            res.note += "; it had no answer there, so the question was answered as a new one over all papers"
+            answer = engine.ask(res.query, self.top_k, mode=self.mode, on_token=on_token)
+            return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
+        rows = [{"paper_id": h.paper_id, "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
+                 "chunk_id": h.chunk_id, "score": round(float(h.score), 4),
+                 "dense": None if h.dense is None else round(float(h.dense), 4),
+                 "bm25": None if h.bm25 is None else round(float(h.bm25), 4),
+                 "referred": h.paper_id in res.target_ids} for h in hits]
+        return answer, rows
+
+    def _hit_rows(self, ids: list[str], retrieved: list[Retrieved]) -> list[dict[str, Any]]:
+        """The retrieved list with labels (for /why and the log)."""
+        records = self.engine.store.papers(ids, abstracts=False)
+        return [{**r.to_json(), "label": records[r.paper_id].name if r.paper_id in records else r.paper_id}
+                for r in retrieved]
+
+    def commit(self, turn: Turn) -> list[str]:
+        """Remember ``turn`` and write it to the log, with Ctrl-C held back; returns warnings for stderr."""
+        with interrupts_deferred():
+            self.turns.append(turn)
+            self.turn_count = turn.n
+            if self.log is not None and not self._log_failed:
+                try:
+                    self.log.log_turn(self.conversation_id, turn.n, turn.log_record())
+                except Exception as exc:  # the chat goes on without a log
+                    self._log_failed = True
+                    return [f"warning: could not write the chat history ({type(exc).__name__}: {exc}); "
+                            "not logging from now on"]
+        return []

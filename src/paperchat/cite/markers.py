@@ -1,0 +1,166 @@
+"""Citation markers ``[n]``: parsing, renumbering in order of first use, streaming, citing a sentence.
+
+This is the only module that knows the marker syntax: ``[1]``, ``[1, 3]``,
+``[2-4]`` (a range), in any mix. As paper-qa does with its context keys,
+an LLM cites the numbers of the sources it was given; the numbers are then
+renumbered in order of first use (:class:`Renumberer`), out-of-range ones
+are dropped, and the Sources list shows only the cited papers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from paperchat.core.text import split_sentences
+
+MARKER = re.compile(r"\[(\d+(?:\s*[-–,]\s*\d+)*)\]")
+_SPACED_MARKER = re.compile(r"\s*\[\d+(?:\s*[-–,]\s*\d+)*\]")
+_LEADING_MARKERS = re.compile(r"^((?:\[\d+(?:\s*[-–,]\s*\d+)*\]\s*)+)")
+_OPEN = re.compile(r"\[[\d\s,\-–]*")
+
+
+def parse_marker(body: str) -> list[int]:
+    """Numbers in one marker body: ``"1"`` -> [1], ``"1, 3"`` -> [1, 3], ``"2-4"`` -> [2, 3, 4]."""
+    out: list[int] = []
+    for part in re.split(r"\s*,\s*", body.strip()):
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)", part)
+        if m:
+            a, b = int(m.group(1)), int(m.group(2))
+            out.extend(range(a, b + 1) if a <= b and b - a < 50 else [a, b])
+        else:
+            out.append(int(part))
+    return out
+
+
+def find_citations(text: str) -> list[int]:
+    """Every cited number in ``text`` in order of appearance (with repeats)."""
+    return [n for m in MARKER.finditer(text) for n in parse_marker(m.group(1))]
+
+
+def strip_markers(text: str) -> str:
+    """``text`` without ``[n]`` markers."""
+    return _SPACED_MARKER.sub("", text).strip()
+
+
+def tidy(text: str) -> str:
+    """Spacing left by removed markers or characters fixed: no space before punctuation, single spaces."""
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
+    return re.sub(r"[ \t]{2,}", " ", text)
+
+
+def cite_sentence(sentence: str, n: int) -> str:
+    """``sentence`` with the marker ``[n]`` before its final punctuation (a period is added if none)."""
+    s = sentence.rstrip()
+    end = ""
+    if s and s[-1] in ".!?。！？":
+        s, end = s[:-1].rstrip(), s[-1]
+    return f"{s} [{n}]{end or '.'}"
+
+
+def answer_sentences(answer: str) -> list[str]:
+    """Split an answer into sentences, keeping each ``[n]`` marker with the sentence it follows.
+
+    A marker placed after the full stop (``"Claim. [2] Next..."``) is moved
+    back to the sentence before it.
+    """
+    out: list[str] = []
+    for sent in split_sentences(answer):
+        m = _LEADING_MARKERS.match(sent)
+        if m and out:
+            out[-1] = out[-1] + " " + m.group(1).strip()
+            sent = sent[m.end():].strip()
+        if sent:
+            out.append(sent)
+    return out
+
+
+class Renumberer:
+    """Renumbers citation markers in order of first use, for ``n_sources`` sources.
+
+    ``order[i]`` is the original number of new source ``i + 1``;
+    ``invalid`` the numbers outside ``1..n_sources`` seen (they are dropped).
+    """
+
+    def __init__(self, n_sources: int):
+        self.n_sources = n_sources
+        self.order: list[int] = []
+        self.invalid: list[int] = []
+
+    def marker(self, body: str) -> str:
+        """The renumbered form of one marker body (``""`` when every number in it is out of range)."""
+        nums: list[int] = []
+        for n in parse_marker(body):
+            if not 1 <= n <= self.n_sources:
+                if n not in self.invalid:
+                    self.invalid.append(n)
+                continue
+            if n not in self.order:
+                self.order.append(n)
+            new = self.order.index(n) + 1
+            if new not in nums:
+                nums.append(new)
+        return "[" + ", ".join(map(str, nums)) + "]" if nums else ""
+
+    def text(self, text: str) -> str:
+        """``text`` with every marker renumbered (spacing tidied where markers were dropped)."""
+        return tidy(MARKER.sub(lambda m: self.marker(m.group(1)), text))
+
+
+def renumber(text: str, n_sources: int) -> tuple[str, list[int], list[int]]:
+    """Renumber the markers of ``text`` in order of first use: ``(new text, order, invalid)`` (see :class:`Renumberer`)."""
+    r = Renumberer(n_sources)
+    return r.text(text), r.order, r.invalid
+
+
+class StreamRenumber:
+    """Renumbers markers in streamed text exactly as :func:`renumber` does.
+
+    ``feed(piece)`` passes text on to ``emit`` with complete markers renumbered
+    and holds back a marker that is still open; ``close()`` flushes what is
+    held back.
+    """
+
+    def __init__(self, n_sources: int, emit: Callable[[str], None]):
+        self.renumberer = Renumberer(n_sources)
+        self.emit = emit
+        self._held = ""
+
+    @property
+    def order(self) -> list[int]:
+        return self.renumberer.order
+
+    def feed(self, piece: str) -> None:
+        """Take one streamed piece."""
+        text, self._held = self._held + piece, ""
+        out, i = [], 0
+        while i < len(text):
+            j = text.find("[", i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i:j])
+            k = text.find("]", j)
+            if k < 0:
+                if _OPEN.fullmatch(text[j:]) and len(text) - j < 40:
+                    self._held = text[j:]
+                else:
+                    out.append(text[j:])
+                break
+            m = MARKER.fullmatch(text, j, k + 1)
+            if m:
+                out.append(self.renumberer.marker(m.group(1)))
+                i = k + 1
+            else:
+                out.append("[")
+                i = j + 1
+        if "".join(out):
+            self.emit("".join(out))
+
+    def close(self) -> None:
+        """Flush held-back text (an unfinished marker at the end of the stream)."""
+        if self._held:
+            self.emit(self._held)
+            self._held = ""

@@ -1,0 +1,84 @@
+"""The ``paperchat`` command line (Click): one group, one error boundary, the commands.
+
+Only Click and the small ``core`` modules are imported at start-up, so
+``paperchat --help`` stays fast; the ML stack (Chroma, onnxruntime,
+LlamaIndex) is imported by the commands that need it. :func:`run` is the one
+place where exceptions become exit statuses and one-line messages.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import click
+
+from paperchat import __version__
+from paperchat.cli.answer_cmds import ask, config_cmd, summarize
+from paperchat.cli.bench_cmd import bench
+from paperchat.cli.chat_cmds import chat, history
+from paperchat.cli.corpus_cmds import ingest, papers
+from paperchat.cli.eval_cmd import eval_command
+from paperchat.cli.options import AppContext, setting_option
+from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="paperchat")
+@setting_option("store", type=click.Path(file_okay=False))
+@setting_option("chroma_url")
+@setting_option("embed_model")
+@click.pass_context
+def cli(ctx: click.Context, **flags):
+    """Ask questions about research-paper abstracts and get answers with checkable citations.
+
+    paperchat ships the ICML 2025 seed abstracts and answers offline, with no API
+    key: it retrieves the relevant abstracts (dense + BM25) and quotes them, each
+    sentence with a numbered citation [n] that maps to a paper.
+
+    \b
+    Examples:
+      paperchat ask "What does ConfPO use to pick preference-critical tokens?"
+      paperchat ingest my_papers.jsonl
+      paperchat papers --json
+
+    Settings come from flags, then environment variables, then the config file
+    ($PAPERCHAT_CONFIG or ~/.config/paperchat/config.toml), then defaults.
+    """
+    ctx.obj = AppContext(flags)
+
+
+for command in (ingest, ask, summarize, config_cmd, papers, bench, eval_command, chat, history):
+    cli.add_command(command)
+
+
+def run(group: click.Group) -> NoReturn:
+    """Run ``group``: every exception becomes an exit status and one line on stderr, never a traceback."""
+    try:
+        status = group.main(standalone_mode=False)  # a command's ctx.exit(n) comes back as n
+        status = status if isinstance(status, int) else ExitStatus.OK
+    except click.exceptions.Abort:  # Click's form of Ctrl-C
+        click.echo("interrupted", err=True)
+        status = ExitStatus.INTERRUPTED
+    except click.ClickException as exc:
+        exc.show()
+        status = exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        status = ExitStatus.INTERRUPTED
+    except BrokenPipeError:
+        status = ExitStatus.OK
+    except PaperchatError as exc:
+        click.echo(f"error: {describe(exc)}", err=True)
+        status = exc.exit_status
+    except Exception as exc:
+        if debug_enabled():
+            raise
+        click.echo(f"error: {describe(exc)}", err=True)
+        status = ExitStatus.ERROR
+    sys.exit(int(status))
+
+
+def main() -> NoReturn:
+    """Entry point of the ``paperchat`` command."""
+    run(cli)

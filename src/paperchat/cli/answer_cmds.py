@@ -1,0 +1,156 @@
+"""``paperchat ask``, ``paperchat summarize`` and ``paperchat config``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from paperchat.cli.corpus_cmds import echo_json, progress
+from paperchat.cli.options import AppContext, answer_options, setting_option
+
+
+def first_run(obj: AppContext, quiet: bool) -> None:
+    """Ingest the bundled corpus into an empty store (the first run), saying so."""
+    report = obj.engine().ensure_corpus(progress=progress("first run: embedding the bundled corpus", quiet))
+    if report is not None and not quiet:
+        click.echo(f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks", err=True)
+
+
+def show_answer(answer, as_json: bool, streamed: bool, offline_note: bool = False) -> None:
+    """Print an answer: JSON, or (after a streamed answer, its end) checks and Sources; notes on stderr."""
+    from paperchat.cli.render import NO_LLM_NOTE, render_answer
+
+    if as_json:
+        echo_json(answer.to_json())
+        return
+    if streamed:
+        click.echo("")
+    text = render_answer(answer, streamed=streamed)
+    if text:
+        click.echo(text)
+    for note in answer.notes:
+        click.echo(f"note: {note}", err=True)
+    if offline_note and answer.mode == "extractive":
+        click.echo(NO_LLM_NOTE, err=True)
+
+
+def _streamer(enabled: bool):
+    """An ``on_token`` that prints pieces as they arrive (``None`` when not streaming), and whether it printed."""
+    printed: list[str] = []
+
+    def on_token(piece: str) -> None:
+        printed.append(piece)
+        click.echo(piece, nl=False)
+        sys.stdout.flush()
+
+    return (on_token if enabled else None), printed
+
+
+@click.command()
+@click.argument("question")
+@setting_option("top_k", "-k")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (stable contract, see README).")
+@answer_options
+@click.pass_obj
+def ask(obj: AppContext, question, as_json, **flags):
+    """Answer one QUESTION with numbered citations [n] and a Sources list.
+
+    With an LLM configured (OPENAI_API_KEY, or --base-url for a local
+    OpenAI-compatible server) the answer is written by the LLM from the
+    retrieved abstracts and streams as it arrives; every sentence is then
+    checked against the sources it cites, and unsupported ones are marked ⚠.
+    Without one, the answer quotes the abstracts. The first ask on an empty
+    store ingests the bundled corpus (with a progress bar).
+
+    \b
+    Examples:
+      paperchat ask "What does ConfPO use to pick preference-critical tokens?"
+      paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
+      paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
+    """
+    from paperchat.core.text import clean_question
+
+    obj.take(flags)
+    question = clean_question(question)
+    engine = obj.engine()
+    mode = engine.mode()
+    engine.preload()
+    first_run(obj, as_json)
+    on_token, printed = _streamer(mode == "llm" and not as_json)
+    answer = engine.ask(question, mode=mode, on_token=on_token)
+    show_answer(answer, as_json, streamed=bool(printed), offline_note=True)
+
+
+@click.command()
+@click.argument("target")
+@click.option("-k", "--top-k", type=click.IntRange(1, 20), default=5, show_default=True,
+              help="Papers to summarize when TARGET is a topic.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (the ask contract, with target).")
+@answer_options
+@click.pass_obj
+def summarize(obj: AppContext, target, top_k, as_json, **flags):
+    """Write a cited summary of one paper or of a topic across papers.
+
+    TARGET is a paper id, a label or title (or words of it), or a topic. With an
+    LLM the summary is written and checked like an answer; offline it is the
+    paper's own problem, method and result sentences, each cited.
+
+    \b
+    Examples:
+      paperchat summarize ConfPO
+      paperchat summarize p-abe9274a3783 --json
+      paperchat summarize "diffusion models for control"
+    """
+    obj.take(flags)
+    engine = obj.engine()
+    mode = engine.mode()
+    first_run(obj, as_json)
+    on_token, printed = _streamer(mode == "llm" and not as_json)
+    answer = engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token)
+    show_answer(answer, as_json, streamed=bool(printed))
+
+
+@click.command("config")
+@click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
+@click.option("--check/--no-check", default=True, show_default=True, help="Ask the LLM endpoint whether it answers.")
+@answer_options
+@click.pass_obj
+def config_cmd(obj: AppContext, as_json, check, **flags):
+    """Show the effective settings, where each came from, and whether the LLM answers.
+
+    The API key is never shown, only whether it is set.
+
+    \b
+    Examples:
+      paperchat config
+      OPENAI_BASE_URL=http://127.0.0.1:8000/v1 paperchat config --json
+    """
+    from paperchat.core.settings import config_file_path
+
+    obj.take(flags)
+    settings = obj.settings
+    shown = settings.redacted()
+    rows = {name: {"value": value, "from": settings.origins[name]} for name, value in shown.items()}
+    if not settings.chroma_url:
+        rows["store"]["value"] = str(settings.store_path)
+    status = None
+    if check:
+        from paperchat.answer.mode import llm_configured
+
+        if llm_configured(settings):
+            from paperchat.answer.llm_client import probe
+
+            status = probe(settings)
+        else:
+            status = "not configured (offline extractive answers)"
+    info = {"config_file": str(config_file_path()), "settings": rows, "llm": status}
+    if as_json:
+        echo_json(info)
+        return
+    click.echo(f"config file: {info['config_file']}")
+    width = max(len(k) for k in rows)
+    for name, row in rows.items():
+        click.echo(f"  {name.ljust(width)}  {row['value']!s:<40}  ({row['from']})")
+    if status is not None:
+        click.echo(f"LLM: {status}")

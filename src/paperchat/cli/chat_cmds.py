@@ -1,0 +1,137 @@
+"""``paperchat chat`` (the multi-turn REPL) and ``paperchat history`` (past turns)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from paperchat.cli.answer_cmds import first_run
+from paperchat.cli.corpus_cmds import echo_json
+from paperchat.cli.options import AppContext, answer_options, setting_option
+
+#: hidden, for tests: seconds to wait before each answer (so Ctrl-C can interrupt it)
+SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
+
+
+@click.command("chat")
+@setting_option("top_k", "-k", lead="Papers to retrieve per question.")
+@click.option("--continue", "resume", is_flag=True, help="Resume the last conversation: its last answer's sources are the context.")
+@click.option("--no-history", is_flag=True, help="Do not log turns (also: PAPERCHAT_HISTORY=0 or history = false in the config).")
+@click.option("-v", "--verbose", is_flag=True, help="After each answer, print the query used and the timings (stderr).")
+@answer_options
+@click.pass_obj
+def chat(obj: AppContext, resume, no_history, verbose, **flags):
+    """Chat about the papers: ask questions and follow-ups, each answer with its Sources.
+
+    Follow-ups that say "it", "this paper", "the second one" or "they" are
+    read against the sources of the previous answer. Type /help for the
+    commands (/sources, /show N, /summarize N, /why, /papers, /history,
+    /save FILE, /reset, /quit). Ctrl-C cancels an answer, Ctrl-D leaves.
+
+    With stdin not a terminal, each line is one question and the output is
+    plain text. Every turn is logged to <store>/history.sqlite3 (see
+    `paperchat history`) unless --no-history.
+
+    \b
+    Examples:
+      paperchat chat
+      paperchat chat --continue
+      printf 'What is LightGTS?\\nWhich two techniques does it introduce?\\n' | paperchat chat
+    """
+    from paperchat.chat.history import HistoryLog, history_path
+    from paperchat.chat.session import MAX_TURNS, ChatSession
+    from paperchat.cli.render import NO_LLM_NOTE
+    from paperchat.cli.terminal import run_piped, run_terminal, terminal_width
+    from paperchat.core.errors import PaperchatError
+
+    obj.take(flags)
+    settings = obj.settings
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    engine = obj.engine()
+    mode = engine.mode()
+    first_run(obj, False)
+    log = None
+    if settings.history and not no_history:
+        log = HistoryLog(history_path(settings.store_path))
+    elif resume:
+        raise PaperchatError("--continue needs the chat history, which is turned off (--no-history or PAPERCHAT_HISTORY=0)")
+    try:
+        slow = float(os.environ.get(SLOW_ENV) or 0)
+    except ValueError:
+        slow = 0.0
+    session = ChatSession(engine, mode, log=log, top_k=settings.top_k,
+                          verbose=verbose, slow=slow, width=terminal_width() if interactive else 88)
+    if resume and log is not None:
+        cid = log.last_conversation_id()
+        if cid is None:
+            click.echo("no earlier conversation to continue; starting a new one", err=True)
+        else:
+            session.conversation_id = cid
+            session.restore(log.conversation(cid, limit=MAX_TURNS))
+            click.echo(f"continuing conversation {cid} ({session.turn_count} turns); last question: "
+                       f"{session.last.question}", err=True)
+    if mode == "extractive":
+        click.echo(NO_LLM_NOTE, err=True)
+    try:
+        if interactive:
+            session.embed("warm up")  # load the model before the first prompt
+            engine.store.bm25()
+            n_papers = engine.store.counts()[0]
+            model = f" ({settings.llm_model})" if mode == "llm" else ""
+            banner = (f"paperchat chat · {n_papers} papers · {mode}{model}. "
+                      "Ask a question; /help for commands, Ctrl-D to leave.")
+            status = run_terminal(session, settings.store_path / "chat_history.txt", banner)
+        else:
+            status = run_piped(session, sys.stdin)
+    finally:
+        if log is not None:
+            log.close()
+    sys.stdout.flush()
+    click.get_current_context().exit(status)
+
+
+@click.command("history")
+@click.option("-q", "--query", "text", default=None, metavar="TEXT", help="Only turns whose question, rewritten query or answer contains TEXT.")
+@click.option("-n", "--limit", type=click.IntRange(1, 100000), default=20, show_default=True, help="At most this many turns (the latest).")
+@click.option("-c", "--conversation", default=None, metavar="ID", help="Only this conversation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the turns as JSON (question, query, retrieved, answer, sources, mode, model, timings, ...).")
+@click.pass_obj
+def history(obj: AppContext, text, limit, conversation, as_json):
+    """List or search past chat turns (from <store>/history.sqlite3), oldest first.
+
+    \b
+    Examples:
+      paperchat history
+      paperchat history -q LightGTS
+      paperchat history --json -n 5 | jq '.[].question'
+    """
+    from paperchat.chat.history import HistoryLog, history_path
+    from paperchat.core.text import clean_text
+
+    path = history_path(obj.settings.store_path)
+    log = HistoryLog(path)
+    try:
+        rows = log.search(clean_text(text) if text else text, limit=limit, conversation_id=conversation)
+    finally:
+        log.close()
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        where = f" matching {text!r}" if text else ""
+        click.echo(f"No chat turns{where} in {path}." if path.exists() else f"No chat history yet ({path}).")
+        return
+    for row in rows:
+        click.echo(f"{row['time_iso']}  {row['conversation_id']} #{row['turn']}  [{row['mode'] or '?'}"
+                   f"{', ' + row['model'] if row['model'] else ''}]")
+        click.echo(f"  Q: {row['question']}")
+        if row["query"] and row["query"] != row["question"]:
+            click.echo(f"     (read as: {row['query']})")
+        answer = " ".join(str(row["answer"]).split())
+        click.echo(f"  A: {answer[:200] + '…' if len(answer) > 200 else answer}")
+        if row["sources"]:
+            click.echo("  Sources: " + "; ".join(f"[{s['n']}] {s.get('title') or s.get('label') or s['paper_id']}"
+                                                 for s in row["sources"]))
+    click.echo(f"{len(rows)} turn{'s' if len(rows) != 1 else ''} ({path})")

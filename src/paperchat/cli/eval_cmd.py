@@ -1,0 +1,106 @@
+"""``paperchat eval``: the eval set through the user's pipeline, a report, and a regression gate.
+
+Only Click is imported here; the eval runner (and with it the ML stack) is
+imported when the command runs, so ``paperchat --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from paperchat.cli.corpus_cmds import progress
+from paperchat.cli.options import AppContext
+from paperchat.core.errors import ExitStatus
+
+
+@click.command("eval", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--set", "set_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Eval set (JSONL; default: eval/questions.jsonl of the repository).")
+@click.option("--mode", type=click.Choice(["extractive", "llm"]), default="extractive", show_default=True,
+              help="Answer mode to evaluate: the offline extractive answerer (deterministic; what the baseline "
+                   "holds) or the configured LLM.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for report.md and results.json (default: eval/out/, git-ignored).")
+@click.option("--check", is_flag=True, help="Exit 1, naming each metric, when a figure falls below the baseline.")
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Minimum figures for --check (default: eval/baseline.json).")
+@click.option("--retriever", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True,
+              help="Retriever of the evaluated pipeline (all three are also measured side by side).")
+@click.option("-k", "--top-k", type=click.IntRange(1, 100), default=None,
+              help="Papers given to the answerer (default: the top-k setting, 5).")
+@click.option("--limit", type=click.IntRange(1), default=None, hidden=True,
+              help="Only the first N questions (quick runs; figures not comparable with the baseline).")
+@click.option("--no-verify", is_flag=True, help="Skip the support checker (no citation recall/precision).")
+@click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Extra corpus file(s) ingested into the store before the run, e.g. the 2,732 ICML 2025 "
+                   "abstracts as distractors for eval/questions_scale.jsonl. Repeatable.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.pass_obj
+def eval_command(obj: AppContext, set_path, mode, as_json, out_dir, check, baseline_path, retriever, top_k, limit, no_verify, corpus, quiet):
+    """Run the eval set (default: eval/questions.jsonl of the repository) and report grounding.
+
+    Each question goes through the same pipeline as `paperchat ask` (the bundled
+    corpus is ingested first when the store is empty). Reported overall and per
+    question kind, with bootstrap 95% confidence intervals:
+
+    \b
+      retrieval   Recall@1/5/10, MRR@10, nDCG@10 (and BM25 / dense / hybrid side by side)
+      citations   sentences with a citation, out-of-range citations, citation
+                  recall / precision (ALCE, judged by the support checker),
+                  cited papers that are gold, gold papers cited
+      answers     required-fact recall
+      abstention  abstention rate (unanswerable), false abstentions (answerable),
+                  precision and accuracy of answers
+
+    Writes report.md and results.json to --out and prints a summary (or JSON).
+    With --check, exits 1 (one line per metric) when a figure falls below
+    eval/baseline.json.
+
+    \b
+    Examples:
+      paperchat eval
+      paperchat eval --check
+      paperchat eval --retriever bm25 --json --out /tmp/eval-bm25
+    """
+    from paperchat.evaluation import questions, report
+    from paperchat.evaluation.runner import run_eval
+
+    baseline = None
+    if check:
+        baseline = report.load_baseline(baseline_path or questions.default_baseline())
+    engine = obj.engine()
+    if retriever != engine.retriever_mode:
+        from paperchat.engine import Engine
+
+        engine = Engine(obj.settings, retriever=retriever)
+    results = run_eval(
+        engine,
+        set_path=set_path,
+        top_k=top_k,
+        mode=mode,
+        check_support=not no_verify,
+        limit=limit,
+        progress=progress("eval", quiet or as_json, unit="question"),
+        ingest_progress=progress("embedding the corpus", quiet or as_json),
+        corpus=list(corpus),
+    )
+    failures = report.check_baseline(results, baseline) if baseline is not None else None
+    files = report.write_outputs(results, out_dir or questions.default_out_dir(), failures)
+    if as_json:
+        summary = report.summary_json(results)
+        summary["files"] = files
+        if failures is not None:
+            summary["check"] = {"passed": not failures, "failures": failures}
+        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        click.echo(report.render_summary(results, failures))
+        click.echo(f"report: {files['report']}\nresults: {files['results']}")
+    if failures:
+        for line in failures:
+            click.echo(f"eval check failed: {line}", err=True)
+        click.get_current_context().exit(ExitStatus.ERROR)
+

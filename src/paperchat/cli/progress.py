@@ -1,0 +1,77 @@
+"""Progress on stderr for long work (ingest, eval): a tqdm bar on a terminal, plain lines in a log."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Callable
+
+
+def _is_tty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+LOG_EVERY_S = 10.0  # PAPERCHAT_PROGRESS_INTERVAL overrides it (seconds; 0: a line per batch)
+
+
+def _log_interval() -> float:
+    try:
+        return max(0.0, float(os.environ.get("PAPERCHAT_PROGRESS_INTERVAL", LOG_EVERY_S)))
+    except ValueError:
+        return LOG_EVERY_S
+
+
+def _log_lines(desc: str, unit: str) -> Callable[[int, int], None]:
+    """Progress for a stderr that is not a terminal (logs, CI): a plain line at most every
+    ``PAPERCHAT_PROGRESS_INTERVAL`` seconds (default 10), and one at the end."""
+    state = {"start": time.perf_counter(), "last": 0.0, "total": None}
+    every = _log_interval()
+
+    def callback(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done == 0 or total != state["total"]:
+            state.update(start=now, last=now, total=total)
+            return
+        if done < total and now - state["last"] < every:
+            return
+        state["last"] = now
+        rate = done / max(now - state["start"], 1e-9)
+        eta = f", about {int((total - done) / rate)} s left" if done < total and rate > 0 else ""
+        print(f"{desc}: {done}/{total} {unit}s ({100 * done // max(total, 1)}%), {rate:.1f} {unit}/s{eta}",
+              file=sys.stderr, flush=True)
+
+    return callback
+
+
+def progress_bar(desc: str, unit: str = "chunk", quiet: bool = False) -> Callable[[int, int], None] | None:
+    """A progress callback ``(done, total)`` drawing a tqdm bar (rate, ETA) on stderr; ``None`` when quiet.
+
+    When stderr is not a terminal (a log file, CI), plain lines are written
+    instead: at most one every ``LOG_EVERY_S`` seconds, and one at the end.
+
+    The callback may serve several runs in a row (e.g. two ingests): a new
+    bar starts whenever ``done`` goes back to 0 or the total changes.
+    """
+    if quiet:
+        return None
+    if not _is_tty(sys.stderr):
+        return _log_lines(desc, unit)
+    state: dict = {}
+
+    def callback(done: int, total: int) -> None:
+        bar = state.get("bar")
+        if bar is None or done < bar.n or total != bar.total:
+            if bar is not None:
+                bar.close()
+            from tqdm import tqdm
+
+            bar = state["bar"] = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    return callback

@@ -1,0 +1,234 @@
+"""Settings: one table, from which the CLI's flags, the environment variables and the help are made.
+
+Every setting resolves in this order: command-line flag, environment variable,
+TOML config file, built-in default. :func:`load_settings` records where each
+value came from, so ``paperchat config`` can show it.
+
+The config file is ``$PAPERCHAT_CONFIG`` or ``<user config dir>/paperchat/config.toml``
+(``platformdirs.user_config_dir``). It holds flat keys, for example::
+
+    store = "/data/paperchat"
+    top_k = 5
+    [llm]
+    model = "gpt-4o-mini"
+    base_url = "http://127.0.0.1:8000/v1"
+
+Importing this module also turns Chroma's anonymous telemetry off for the
+process (``ANONYMIZED_TELEMETRY=False``) and points Hugging Face libraries at
+offline mode, so nothing phones home or downloads weights.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from paperchat.core.errors import PaperchatError
+
+# No telemetry and no hub downloads, for this process and its children.
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+APP = "paperchat"
+MODES = ("auto", "llm", "extractive")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: where it comes from, its type, unit and range (inclusive), and its help text.
+
+    ``flag`` is the command-line option (``None``: no flag); ``env`` the
+    environment variable; ``key`` the config-file key (``llm.model`` is
+    ``model`` under ``[llm]``).
+    """
+
+    name: str
+    env: str | None
+    key: str
+    default: Any
+    kind: type
+    help: str
+    flag: str | None = None
+    unit: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
+    secret: bool = False
+    default_text: str | None = None
+
+    def describe_default(self) -> str:
+        """The default as help text shows it."""
+        if self.default_text:
+            return self.default_text
+        if self.default is None:
+            return "none"
+        return f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("store", "PAPERCHAT_STORE", "store", None, str, "Store folder.", flag="--store",
+            default_text="the per-user data folder"),
+    Setting("chroma_url", "PAPERCHAT_CHROMA_URL", "chroma_url", None, str,
+            "Use a Chroma server (`chroma run`) at http://HOST:PORT instead of the embedded store.", flag="--chroma-url",
+            default_text="none (embedded)"),
+    Setting("embed_model", "PAPERCHAT_EMBED_MODEL", "embed_model", "minilm-l6-int8", str,
+            "Embedding model: minilm-l6-int8 (offline) or openai:<model>.", flag="--embed-model"),
+    Setting("top_k", "PAPERCHAT_TOP_K", "top_k", 5, int, "Papers to retrieve per question.", flag="--top-k", unit="papers",
+            low=1, high=100),
+    Setting("mode", "PAPERCHAT_MODE", "mode", "auto", str,
+            "auto: the LLM when one is configured, else the offline extractive answerer.", flag="--mode", choices=MODES),
+    Setting("llm_model", "PAPERCHAT_LLM_MODEL", "llm.model", "gpt-4o-mini", str, "LLM model name.", flag="--model"),
+    Setting("llm_base_url", "OPENAI_BASE_URL", "llm.base_url", None, str,
+            "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for vLLM.", flag="--base-url",
+            default_text="OpenAI"),
+    Setting("llm_api_key", "OPENAI_API_KEY", "llm.api_key", None, str, "API key of the LLM server.", secret=True),
+    Setting("temperature", "PAPERCHAT_TEMPERATURE", "llm.temperature", 0.0, float, "Sampling temperature.",
+            flag="--temperature", low=0.0, high=2.0),
+    Setting("timeout", "PAPERCHAT_TIMEOUT", "llm.timeout", 60.0, float, "LLM request timeout in seconds.", flag="--timeout",
+            unit="s", low=0.1, high=3600.0),
+    Setting("max_retries", "PAPERCHAT_MAX_RETRIES", "llm.max_retries", 3, int, "Retries on 429/5xx.",
+            flag="--max-retries", low=0, high=10),
+    Setting("context_window", "PAPERCHAT_CONTEXT_WINDOW", "llm.context_window", 8192, int,
+            "The model's context window in tokens; sources are trimmed to fit.", flag="--context-window", unit="tokens",
+            low=512, high=10_000_000),
+    Setting("history", "PAPERCHAT_HISTORY", "history", True, bool, "Log chat turns to <store>/history.sqlite3."),
+)
+
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+def user_data_dir() -> Path:
+    """The per-user data folder (``platformdirs.user_data_dir("paperchat")``)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
+def config_file_path() -> Path:
+    """The config file location: ``$PAPERCHAT_CONFIG`` or the user config folder."""
+    env = os.environ.get("PAPERCHAT_CONFIG")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "config.toml"
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        if os.environ.get("PAPERCHAT_CONFIG"):
+            raise PaperchatError(f"PAPERCHAT_CONFIG names {path}, which does not exist")
+        return {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PaperchatError(f"config file {path} is not valid TOML: {exc}") from exc
+    flat: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, dict):
+            for sub, subval in value.items():
+                flat[f"{key}.{sub}"] = subval
+        else:
+            flat[key] = value
+    known = {s.key for s in SETTINGS}
+    unknown = sorted(set(flat) - known)
+    if unknown:
+        raise PaperchatError(f"config file {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    return flat
+
+
+def _coerce(setting: Setting, value: Any, origin: str) -> Any:
+    if value is None:
+        return None
+    kind = setting.kind
+    try:
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(value)
+        value = kind(value)
+    except (TypeError, ValueError) as exc:
+        raise PaperchatError(f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}") from exc
+    if setting.choices and str(value).lower() not in setting.choices:
+        raise PaperchatError(f"setting {setting.name} from {origin}: {value!r} is not one of {', '.join(setting.choices)}")
+    if setting.low is not None and setting.high is not None and not setting.low <= value <= setting.high:
+        raise PaperchatError(f"setting {setting.name} from {origin}: {value} is outside {setting.low:g}..{setting.high:g}")
+    return value.lower() if setting.choices else value
+
+
+@dataclass
+class Settings:
+    """Resolved settings (one attribute per row of :data:`SETTINGS`) and the origin of each value.
+
+    ``origins[name]`` is one of ``"flag"``, ``"env:VAR"``, ``"file:PATH"`` or ``"default"``.
+    """
+
+    store: str | None = None
+    chroma_url: str | None = None
+    embed_model: str = "minilm-l6-int8"
+    top_k: int = 5
+    mode: str = "auto"
+    llm_model: str = "gpt-4o-mini"
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    temperature: float = 0.0
+    timeout: float = 60.0
+    max_retries: int = 3
+    context_window: int = 8192
+    history: bool = True
+    origins: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def store_path(self) -> Path:
+        """The embedded store folder (``--store`` / ``PAPERCHAT_STORE`` / user data dir)."""
+        if self.store:
+            return Path(self.store).expanduser()
+        return user_data_dir() / "store"
+
+    def values(self) -> dict[str, Any]:
+        """Every setting's value by name, in table order."""
+        return {s.name: getattr(self, s.name) for s in SETTINGS}
+
+    def redacted(self) -> dict[str, Any]:
+        """The values with secrets replaced by a mask (for display and logs)."""
+        return {name: ("sk-…(set)" if BY_NAME[name].secret and value else value) for name, value in self.values().items()}
+
+
+assert [f.name for f in fields(Settings) if f.name != "origins"] == [s.name for s in SETTINGS]
+
+
+def load_settings(flags: dict[str, Any] | None = None) -> Settings:
+    """Resolve every setting: flag > environment variable > config file > default.
+
+    ``flags`` maps setting names to values given on the command line (``None``
+    means not given). Raises :class:`PaperchatError` for an unreadable config
+    file or a value of the wrong type or outside its range.
+    """
+    flags = flags or {}
+    path = config_file_path()
+    file_values = _read_config_file(path)
+    values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    for setting in SETTINGS:
+        name = setting.name
+        if flags.get(name) is not None:
+            value, origin = flags[name], "flag"
+        elif setting.env and os.environ.get(setting.env):
+            value, origin = os.environ[setting.env], f"env:{setting.env}"
+        elif setting.key in file_values:
+            value, origin = file_values[setting.key], f"file:{path}"
+        else:
+            value, origin = setting.default, "default"
+        values[name] = _coerce(setting, value, origin)
+        origins[name] = origin
+    return Settings(**values, origins=origins)

@@ -1,0 +1,319 @@
+"""The engine: composes the stages into what users ask for (ingest, ask, summarize).
+
+:class:`Engine` opens the store, the embedding model and the retriever
+lazily from :class:`~paperchat.core.settings.Settings`, and is what the CLI,
+the chat session, the eval and the benchmark share. Every answer is an
+:class:`~paperchat.core.contract.Answer`; the answer mode is decided once
+per request (:func:`paperchat.answer.mode.decide_mode`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from paperchat.answer.mode import decide_mode
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
+from paperchat.core.errors import PaperchatError
+from paperchat.core.settings import Settings
+from paperchat.core.text import clean_question
+from paperchat.ingest.chunking import ChunkSettings
+from paperchat.ingest.records import PaperRecord, StoreInfo
+from paperchat.ingest.run import IngestReport
+
+Progress = Callable[[int, int], None]
+OnToken = Callable[[str], None]
+
+#: In LLM mode, the LLM is not asked when no retrieved chunk reaches this cosine
+#: similarity to the question (off-topic questions score 0.08-0.16 on the eval set,
+#: answerable ones 0.24 and up), or when the question names something no retrieved
+#: abstract mentions.
+LLM_MIN_COSINE = 0.2
+#: How long a first-run ``ask`` waits for another process that is ingesting the bundled corpus.
+FIRST_RUN_WAIT_S = 900.0
+
+
+def _background(target: Callable[[], None], name: str) -> None:
+    """Run ``target`` on a daemon thread; its errors are ignored (the main thread meets them again)."""
+    def run() -> None:
+        try:
+            target()
+        except BaseException:
+            pass
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+
+
+def _import_chunker() -> None:
+    import importlib
+
+    importlib.import_module("llama_index.core.node_parser")
+
+
+class Engine:
+    """The pipeline over one store (see the module docstring).
+
+    ``retriever`` is ``hybrid`` (default), ``dense`` or ``bm25``; ``fusion``
+    ``weighted`` (default) or ``rrf``; ``chunk`` the chunk settings new papers
+    are split with.
+    """
+
+    def __init__(self, settings: Settings, chunk: ChunkSettings | None = None, retriever: str = "hybrid",
+                 fusion: str = "weighted"):
+        self.settings = settings
+        self.chunk = chunk or ChunkSettings()
+        self.retriever_mode = retriever
+        self.fusion = fusion
+        self._store = None
+        self._embedder = None
+        self._retriever = None
+        self._sentences = None
+        self._checker = None
+
+    # -- parts ----------------------------------------------------------------
+    def open_store(self, allow_damaged: bool = False):
+        """Open the store now (``allow_damaged``: a folder whose database is gone, for a rebuild)."""
+        if self._store is None:
+            from paperchat.store import open_store
+
+            self._store = open_store(self.settings.store_path, self.settings.chroma_url, allow_damaged=allow_damaged)
+        return self._store
+
+    @property
+    def store(self):
+        """The open :class:`paperchat.store.PaperStore`."""
+        return self.open_store()
+
+    @property
+    def embedder(self):
+        """The embedding model (:func:`paperchat.ingest.embedding.get_embedder`)."""
+        if self._embedder is None:
+            from paperchat.ingest.embedding import get_embedder
+
+            self._embedder = get_embedder(self.settings.embed_model, self.settings.llm_api_key, self.settings.llm_base_url)
+        return self._embedder
+
+    def preload(self) -> None:
+        """Load the embedding model on a background thread while the caller opens the store (they overlap)."""
+        _background(self.embedder.load, "paperchat-model-load")
+
+    def wanted_info(self) -> StoreInfo:
+        """The settings this engine builds the store with."""
+        return StoreInfo(self.embedder.model_id, self.embedder.dim, self.chunk)
+
+    @property
+    def retriever(self):
+        """The :class:`~paperchat.retrieve.hybrid.HybridRetriever` (the store's settings checked first)."""
+        if self._retriever is None:
+            from paperchat.retrieve.hybrid import HybridRetriever
+
+            self.store.check_compatible(self.wanted_info())
+            self._retriever = HybridRetriever(self.store, self.embedder, self.retriever_mode, self.fusion)
+        return self._retriever
+
+    def llamaindex_retriever(self, top_k: int = 5):
+        """The retriever as a LlamaIndex ``BaseRetriever`` (:class:`paperchat.retrieve.llama.PaperchatRetriever`)."""
+        from paperchat.retrieve.llama import PaperchatRetriever
+
+        return PaperchatRetriever(self.retriever, top_k=top_k)
+
+    @property
+    def sentences(self):
+        """The :class:`~paperchat.answer.extractive.SentenceIndex` (sentence vectors stored at ingest)."""
+        if self._sentences is None:
+            from paperchat.answer.extractive import SentenceIndex
+
+            self._sentences = SentenceIndex(self.store, self.embedder)
+        return self._sentences
+
+    @property
+    def checker(self):
+        """The :class:`~paperchat.cite.checker.SupportChecker` for LLM answers."""
+        if self._checker is None:
+            from paperchat.cite.checker import SupportChecker
+
+            self._checker = SupportChecker(self.embedder)
+        return self._checker
+
+    # -- ingest -----------------------------------------------------------------
+    def ingest(self, paths: list[Path], metadata: Path | None = None, rebuild: bool = False, on_error: str = "stop",
+               progress: Progress | None = None, only_if_empty: bool = False) -> IngestReport | None:
+        """Load ``paths`` (every file is read and checked before anything is written) and ingest them.
+
+        ``only_if_empty``: do nothing (return ``None``) when the store holds
+        papers, waiting for another process that is writing it (the first run).
+        """
+        from paperchat.ingest.corpus import join_metadata, load_file, load_metadata
+        from paperchat.ingest.run import run_ingest
+        from paperchat.store import open_writer
+
+        papers, names, skipped = [], [], []
+        for path in paths:
+            loaded, report = load_file(path, on_error=on_error)
+            papers.extend(loaded)
+            names.append(Path(path).name)
+            skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
+        if metadata is not None:
+            join_metadata(papers, load_metadata(metadata))
+        # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
+        _background(_import_chunker, "paperchat-llamaindex-import")
+        self.preload()
+        store = self.open_store(allow_damaged=rebuild)
+        if rebuild:
+            self.embedder.embed(["paperchat rebuild check"])  # an unreachable embeddings endpoint fails before any write
+        info = self.wanted_info()
+        wait = FIRST_RUN_WAIT_S if only_if_empty else None
+        note = "waiting for another paperchat process that is ingesting into this store…" if only_if_empty else None
+
+        def chunker():
+            from paperchat.ingest.chunking import Chunker
+
+            return Chunker(self.chunk, self.embedder.tokenize)
+
+        with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note) as writer:
+            if only_if_empty and store.current:
+                return None
+            report = run_ingest(writer, papers, names, info, chunker, self.embedder, on_error, progress)
+        report.lines_skipped = skipped + report.lines_skipped
+        report.total_papers, report.total_chunks = store.counts()
+        return report
+
+    def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
+        """Ingest the bundled corpus when the store is empty; ``None`` when it was not."""
+        self.store.refresh()
+        if self.store.counts()[1] > 0:
+            return None
+        from paperchat.ingest.corpus import bundled_corpus_files
+
+        return self.ingest(bundled_corpus_files(), progress=progress, only_if_empty=True)
+
+    # -- papers -------------------------------------------------------------------
+    def papers(self) -> list[PaperRecord]:
+        """Every stored paper (no abstracts), by origin (file, position)."""
+        return sorted(self.store.papers(abstracts=False).values(), key=lambda r: (r.source_path, r.source_index))
+
+    # -- answering ------------------------------------------------------------------
+    def mode(self, requested: str | None = None) -> str:
+        """The answer mode for ``requested`` (``auto``/``llm``/``extractive``; default: the setting)."""
+        return decide_mode(self.settings, requested)
+
+    def retrieve(self, question: str, top_k: int | None = None, qvec=None) -> list:
+        """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper)."""
+        return self.retriever.retrieve(question, top_k or self.settings.top_k, qvec=qvec)
+
+    def ask(self, question: str, top_k: int | None = None, mode: str | None = None,
+            on_token: OnToken | None = None) -> Answer:
+        """Answer ``question``: retrieve over all papers, then :meth:`answer_from_hits`.
+
+        ``mode``: ``auto`` (default), ``llm`` or ``extractive``. In LLM mode the
+        answer streams to ``on_token(piece)``. Raises :class:`PaperchatError`
+        for an empty or too long question and for LLM errors.
+        """
+        t0 = time.perf_counter()
+        question = clean_question(question)
+        answer_mode = self.mode(mode)
+        if answer_mode == LLM:
+            from paperchat.answer.llm_client import get_client
+
+            get_client(self.settings)  # starts importing openai while we retrieve
+        self.store.refresh()
+        retriever = self.retriever  # the store's settings are checked before anything is embedded
+        qvec = self.embedder.embed_one(question)
+        hits = retriever.retrieve(question, top_k or self.settings.top_k, qvec=qvec)
+        return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0)
+
+    def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
+                         mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None) -> Answer:
+        """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``).
+
+        ``records`` are the hits' paper records (read when ``None``), ``qvec``
+        the question's embedding (computed when ``None``). The chat session
+        calls this with hits restricted to the papers a follow-up refers to.
+        In LLM mode the LLM is not asked when retrieval found nothing relevant
+        (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
+        """
+        from paperchat.answer.extractive import extractive_answer, missing_names
+
+        t0 = time.perf_counter() if t0 is None else t0
+        if records is None:
+            records = self.store.papers([h.paper_id for h in hits])
+        if qvec is None:
+            qvec = self.embedder.embed_one(question)
+        if mode == LLM:
+            relevant = [h for h in hits if h.paper_id in records]
+            best = max((h.dense or 0.0 for h in relevant), default=0.0)
+            if relevant and best >= LLM_MIN_COSINE and not missing_names(question, [records[h.paper_id].abstract for h in relevant]):
+                from paperchat.answer.llm_answer import llm_answer
+
+                answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
+                answer.timings["pipeline_total_s"] = round(time.perf_counter() - t0, 4)
+                return answer
+            answer = Answer.abstention(question, LLM, [h.retrieved() for h in hits], model=self.settings.llm_model,
+                                       notes=["nothing retrieved answers the question; the LLM was not asked"])
+            if on_token:
+                on_token(answer.answer)
+        else:
+            answer = extractive_answer(question, qvec, hits, records, self.sentences, self.store.chunk_texts)
+        answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+        return answer
+
+    def summarize_record(self, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None) -> Answer:
+        """A cited summary of one paper: written by the LLM, or its own first, method and result sentences."""
+        t0 = time.perf_counter()
+        if mode == LLM:
+            from paperchat.answer.llm_answer import summarize_paper
+
+            return summarize_paper(record, self.settings, self.checker, on_token)
+        from paperchat.answer.extractive import evidence_chunk
+        from paperchat.answer.summaries import extractive_paper_summary
+        from paperchat.cite.markers import cite_sentence
+        from paperchat.core.contract import Source
+
+        question = f"Summarize {record.name}"
+        sents = extractive_paper_summary(record.abstract)
+        if not sents:
+            return Answer.abstention(question, EXTRACTIVE)
+        chunk_id, text = evidence_chunk(record, sents, [], self.store.chunk_texts)
+        return Answer(question, " ".join(cite_sentence(s, 1) for s in sents), EXTRACTIVE,
+                      sources=[Source.from_record(1, record, chunk_id, text)],
+                      retrieved=[Retrieved(record.paper_id, chunk_id, 1.0)],
+                      timings={"total_s": round(time.perf_counter() - t0, 4)})
+
+    def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None) -> Answer:
+        """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers).
+
+        Raises :class:`PaperchatError` for an empty TARGET, or a derived paper
+        id (``p-`` and 12 hex digits) that no stored paper has.
+        """
+        from paperchat.answer.summaries import find_paper
+
+        target = clean_question(target)
+        answer_mode = self.mode(mode)
+        self.store.refresh()
+        paper_id = find_paper(self.store.papers(abstracts=False), target)
+        if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
+            raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
+        if paper_id is not None:
+            answer = self.summarize_record(self.store.papers([paper_id])[paper_id], answer_mode, on_token)
+            answer.question = f"Summarize {target}"
+        elif answer_mode == LLM:
+            from paperchat.answer.llm_answer import summarize_topic
+
+            hits = self.retrieve(target, top_k)
+            records = self.store.papers([h.paper_id for h in hits])
+            answer = summarize_topic(target, hits, records, self.settings, self.checker, on_token)
+        else:
+            answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE)
+        answer.target = target
+        return answer
+
+    def condense(self, history: list[tuple[str, str]], question: str, mode: str) -> str | None:
+        """A chat follow-up rewritten as a standalone question by the LLM; ``None`` offline (rules resolve it)."""
+        if mode != LLM or not history:
+            return None
+        from paperchat.answer.llm_answer import condense_question
+
+        return condense_question(history, question, self.settings)

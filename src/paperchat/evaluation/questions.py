@@ -1,0 +1,162 @@
+"""Eval sets: reading and checking a question file, and mapping gold papers to stored paper ids.
+
+A question set is JSONL, one question a line::
+
+    {"id": "q001", "question": "...", "kind": "lookup", "answerable": true,
+     "gold": [{"path": "000_215d12c2ee2986f8.txt", "index": 3}],
+     "facts": [["confidence"], ["policy"]], "follow_up_of": null, "note": "..."}
+
+``gold`` names papers by origin (``{path, index}``: a corpus file's name and
+the 1-based position in it) or by id (``{"id": ...}`` or a plain string: a
+JSONL record's own id, or the stable ``p-…`` id). ``facts`` are groups of
+accepted variants (:func:`paperchat.evaluation.measures.facts_found`).
+Optional ``split`` (``dev`` / ``test``) marks a question as one to tune on or
+one only to report.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from paperchat.core.errors import PaperchatError
+from paperchat.core.resources import bundled_dir, checkout_root
+
+
+def default_question_set() -> Path:
+    """``eval/questions.jsonl`` (the checkout's, else the copy installed with the package)."""
+    path = bundled_dir("eval") / "questions.jsonl"
+    if not path.is_file():
+        raise PaperchatError(f"eval set not found at {path}; reinstall paperchat or pass --set FILE")
+    return path
+
+
+def default_baseline() -> Path:
+    """``eval/baseline.json`` (the committed minimum figures)."""
+    return bundled_dir("eval") / "baseline.json"
+
+
+def default_out_dir() -> Path:
+    """``eval/out/`` of the checkout when paperchat runs from one, else ``./eval-out``."""
+    root = checkout_root()
+    return root / "eval" / "out" if root is not None else Path("eval-out")
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the checkout when inside it (so results do not depend on the clone's folder)."""
+    root = checkout_root()
+    try:
+        return str(path.resolve().relative_to(root)) if root else str(path)
+    except ValueError:
+        return str(path)
+
+
+def _gold_entry(g: Any) -> dict[str, Any] | None:
+    """A gold entry in its canonical form (``{"path", "index"}`` or ``{"id"}``), or ``None`` when malformed."""
+    if isinstance(g, str) and g.strip():
+        return {"id": g.strip()}
+    if isinstance(g, dict):
+        if isinstance(g.get("id"), str) and g["id"].strip() and "path" not in g:
+            return {"id": g["id"].strip()}
+        if "path" in g and "index" in g:
+            try:
+                return {**g, "path": str(g["path"]), "index": int(g["index"])}
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+def load_questions(path: str | Path) -> list[dict[str, Any]]:
+    """Read an eval set (see the module docstring) and check it.
+
+    Raises :class:`PaperchatError` naming ``file:line`` for a malformed line,
+    a duplicate id or a ``follow_up_of`` that names no earlier question.
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise PaperchatError(f"cannot read the eval set {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PaperchatError(f"the eval set {path} is not UTF-8 text (JSONL expected)") from None
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            q = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise PaperchatError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(q, dict):
+            raise PaperchatError(f"{where}: not a JSON object")
+        for key in ("id", "question"):
+            if not isinstance(q.get(key), str) or not q[key].strip():
+                raise PaperchatError(f"{where}: missing or empty {key!r}")
+        if q["id"] in seen:
+            raise PaperchatError(f"{where}: duplicate id {q['id']!r}")
+        q.setdefault("kind", "lookup")
+        q["answerable"] = bool(q.get("answerable", bool(q.get("gold"))))
+        gold = q.get("gold", [])
+        entries = [_gold_entry(g) for g in gold] if isinstance(gold, list) else [None]
+        if any(e is None for e in entries):
+            raise PaperchatError(f"{where}: 'gold' must be a list of paper ids or {{path, index}} origins")
+        q["gold"] = entries
+        if q["answerable"] and not entries:
+            raise PaperchatError(f"{where}: an answerable question needs gold papers")
+        facts = q.setdefault("facts", [])
+        if not isinstance(facts, list) or any(not isinstance(g, list) or not g for g in facts):
+            raise PaperchatError(f"{where}: 'facts' must be a list of non-empty lists of variants")
+        prev = q.get("follow_up_of")
+        if prev is not None and prev not in seen:
+            raise PaperchatError(f"{where}: follow_up_of {prev!r} names no earlier question")
+        seen.add(q["id"])
+        out.append(q)
+    if not out:
+        raise PaperchatError(f"the eval set {path} holds no questions")
+    return out
+
+
+def origin_map(files: Iterable[Path] | None = None) -> dict[tuple[str, int], str]:
+    """Paper ids by ``(corpus file name, 1-based position)`` in ``files`` (default: the bundled corpus)."""
+    from paperchat.ingest.corpus import bundled_corpus_files, load_file
+
+    ids: dict[tuple[str, int], str] = {}
+    for f in files if files is not None else bundled_corpus_files():
+        for p in load_file(f)[0]:
+            ids[(p.source_path, p.source_index)] = p.paper_id
+    return ids
+
+
+def gold_ids(question: dict[str, Any], origins: dict[tuple[str, int], str], aliases: dict[str, str]) -> list[str]:
+    """The question's gold paper ids as stored (merged duplicates under the kept copy's id), in the order given.
+
+    Raises :class:`PaperchatError` for an origin that no corpus file holds.
+    """
+    out = []
+    for g in question.get("gold", []):
+        if "id" in g:
+            pid = g["id"]
+        else:
+            key = (g["path"], g["index"])
+            if key not in origins:
+                raise PaperchatError(f"question {question['id']}: gold paper {key[0]} #{key[1]} is not in the corpus")
+            pid = origins[key]
+        pid = aliases.get(pid, pid)
+        if pid not in out:
+            out.append(pid)
+    return out
+
+
+def asked_question(question: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> str:
+    """The text actually asked: a follow-up is prefixed with the question it follows (recursively)."""
+    parts = [question["question"].strip()]
+    seen = {question["id"]}
+    prev = question.get("follow_up_of")
+    while prev and prev in by_id and prev not in seen:
+        seen.add(prev)
+        parts.insert(0, by_id[prev]["question"].strip())
+        prev = by_id[prev].get("follow_up_of")
+    return " ".join(parts)

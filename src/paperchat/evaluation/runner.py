@@ -1,0 +1,211 @@
+"""The eval run: every question of a set through the pipeline a user gets, measured.
+
+:func:`run_eval` asks each question with :meth:`paperchat.engine.Engine.ask`
+and measures, overall and per question kind (means with bootstrap 95%
+intervals, :mod:`paperchat.evaluation.stats`):
+
+* **retrieval** (answerable questions): Recall@1/5/10, MRR@10 and nDCG@10 of
+  the paper ranking at ``RETRIEVAL_K`` (10), with the retriever ``ask`` uses;
+  and, side by side, BM25 only, dense only and hybrid on the same store.
+  ``ask``'s own ``retrieved`` list (top-k, 5) is kept as ``answer_retrieved``;
+* **citations** (answered questions): sentences with a citation,
+  out-of-range markers, ALCE citation recall and precision (support judged
+  by the checker against each source's ``text``, the chunk the user sees),
+  cited papers that are gold, gold papers cited;
+* **answers** (answerable questions with facts): ``fact_recall``, the share
+  of required fact groups the answer holds, and ``all_facts``;
+* **abstention**: abstention rate on unanswerable questions, false
+  abstentions on answerable ones, precision (correct / answered) and
+  accuracy (correct / all), where an answerable question is answered
+  correctly when the answer cites a gold paper and holds every fact group,
+  and an unanswerable one when the pipeline abstains.
+
+Follow-ups (``follow_up_of``) are asked as ``"<previous question> <follow-up>"``.
+Every figure is deterministic for a given store and code; only ``timing`` varies.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from paperchat.core.errors import PaperchatError
+from paperchat.evaluation import questions as qs
+from paperchat.evaluation.measures import CachedSupport, citation_scores, facts_found, first_gold_rank, retrieval_scores
+from paperchat.evaluation.stats import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    METRICS,
+    aggregate,
+    kinds_in,
+)
+
+RETRIEVAL_K = 10
+BASELINE_RETRIEVERS = ("bm25", "dense", "hybrid")
+
+Progress = Callable[[int, int], None]
+
+
+class CachedEmbedder:
+    """Wraps an embedder so each distinct text is embedded once per eval run (seeded with known vectors).
+
+    ``embed(texts)`` -> float32 ``(len(texts), dim)``; other attributes are
+    the wrapped embedder's.
+    """
+
+    def __init__(self, inner, known: dict[str, np.ndarray] | None = None):
+        self._inner = inner
+        self._vecs: dict[str, np.ndarray] = dict(known or {})
+
+    def __getattr__(self, name: str):
+        return getattr(self._inner, name)
+
+    def embed(self, texts: Sequence[str], *args, **kwargs) -> np.ndarray:
+        texts = list(texts)
+        new = [t for t in dict.fromkeys(texts) if t not in self._vecs]
+        if new:
+            for t, v in zip(new, self._inner.embed(new)):
+                self._vecs[t] = v
+        if not texts:
+            return self._inner.embed([])
+        return np.stack([self._vecs[t] for t in texts])
+
+    def embed_one(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+
+def _correct(row: dict[str, Any]) -> bool:
+    if not row["answerable"]:
+        return row["abstained"]
+    if row["abstained"]:
+        return False
+    return bool(set(row["cited"]) & set(row["gold"])) and all(row["facts_found"])
+
+
+def _failure(row: dict[str, Any]) -> str:
+    """Why a question counts as failed ('' when correct)."""
+    if not row["answerable"]:
+        return "" if row["abstained"] else "answered an unanswerable question"
+    if row["abstained"]:
+        return "abstained"
+    why = []
+    if not set(row["cited"]) & set(row["gold"]):
+        why.append("cites no gold paper")
+    missing = [g[0] for g, ok in zip(row["facts"], row["facts_found"]) if not ok]
+    if missing:
+        why.append("missing facts: " + ", ".join(missing))
+    return "; ".join(why)
+
+
+def _row(q: dict[str, Any], asked: str, gold: list[str], answer, ranked: list[str], support) -> dict[str, Any]:
+    gold_set = set(gold)
+    row: dict[str, Any] = {
+        "id": q["id"], "kind": q["kind"], "answerable": q["answerable"], "question": q["question"], "asked": asked,
+        "follow_up_of": q.get("follow_up_of"), "gold": gold, "facts": q["facts"], "ranked": ranked,
+        "answer_retrieved": [r.paper_id for r in answer.retrieved],
+        "first_gold_rank": first_gold_rank(ranked, gold_set) if gold_set else None,
+        "abstained": answer.abstained, "answer": answer.answer, "mode": answer.mode,
+    }
+    if q.get("split"):
+        row["split"] = q["split"]
+    if q["answerable"]:
+        row.update(retrieval_scores(ranked, gold_set))
+    found = facts_found("" if answer.abstained else answer.answer, q["facts"])
+    row["facts_found"] = found
+    row["fact_recall"] = (sum(found) / len(found) if found else None) if q["answerable"] else None
+    row["all_facts"] = (float(all(found)) if found else None) if q["answerable"] else None
+    if answer.abstained:
+        row.update({"cited": [], "unsupported": []})
+    else:
+        row.update(citation_scores(answer, gold_set, support))
+    row["correct"] = _correct(row)
+    row["failure"] = _failure(row)
+    return row
+
+
+def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = None, mode: str = "extractive",
+             baselines: Sequence[str] = BASELINE_RETRIEVERS, check_support: bool = True, limit: int | None = None,
+             progress: Progress | None = None, ingest_progress: Progress | None = None,
+             corpus: Sequence[Path] = ()) -> dict[str, Any]:
+    """Run the eval set through ``engine`` (a :class:`paperchat.engine.Engine`) and measure it.
+
+    ``set_path`` defaults to ``eval/questions.jsonl``; ``top_k`` (papers given
+    to the answerer) to the setting; ``mode`` is ``extractive`` (offline,
+    deterministic) or ``llm``; ``baselines`` names the retrievers measured
+    side by side; ``check_support`` judges citation support; ``limit`` keeps
+    the first N questions; ``progress(done, total)`` is called after each
+    question. The bundled corpus is ingested first when the store is empty,
+    and ``corpus`` files too (e.g. the 2,732 ICML 2025 abstracts).
+
+    Returns a JSON-ready dict: ``config``, ``overall`` and ``by_kind``
+    (``{metric: {value, ci, n}}``), ``baselines`` and ``baselines_by_kind``,
+    ``questions`` (one row per question) and ``timing``.
+    """
+    from paperchat.cite.checker import SupportChecker
+    from paperchat.retrieve.hybrid import HybridRetriever
+
+    t0 = time.perf_counter()
+    path = Path(set_path) if set_path else qs.default_question_set()
+    questions = qs.load_questions(path)
+    if limit is not None:
+        questions = questions[:limit]
+    by_id = {q["id"]: q for q in questions}
+    engine.ensure_corpus(progress=ingest_progress)
+    if corpus:
+        engine.ingest(list(corpus), progress=ingest_progress)
+    records = engine.store.papers(abstracts=False)
+    bundled = qs.origin_map()
+    origins = {**{(r.source_path, r.source_index): pid for pid, r in records.items()}, **bundled}
+    aliases = engine.store.aliases()
+    golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
+    missing = sorted({pid for g in golds.values() for pid in g} - set(records))
+    if missing:
+        raise PaperchatError(f"the store lacks {len(missing)} gold paper(s) of the eval set (e.g. {missing[0]}); "
+                             "ingest the corpus the questions are about first (`paperchat ingest FILE`, or --corpus FILE)")
+    top_k = top_k or engine.settings.top_k
+    cached = CachedEmbedder(engine.embedder)
+    support = CachedSupport(SupportChecker(cached)) if check_support else None
+    base_retrievers = {m: HybridRetriever(engine.store, cached, mode=m, fusion_mode=engine.fusion) for m in baselines}
+    rows: list[dict[str, Any]] = []
+    base_rows: dict[str, list[dict[str, Any]]] = {m: [] for m in baselines}
+    for i, q in enumerate(questions, 1):
+        asked = qs.asked_question(q, by_id)
+        gold = golds[q["id"]]
+        answer = engine.ask(asked, top_k=top_k, mode=mode)
+        ranked = [h.paper_id for h in engine.retrieve(asked, top_k=RETRIEVAL_K)]
+        rows.append(_row(q, asked, gold, answer, ranked, support))
+        for base_mode, retriever in base_retrievers.items():
+            if q["answerable"]:
+                base_ranked = [h.paper_id for h in retriever.retrieve(asked, RETRIEVAL_K)]
+                base_rows[base_mode].append({"kind": q["kind"], "answerable": True,
+                                             **retrieval_scores(base_ranked, set(gold))})
+        if progress:
+            progress(i, len(questions))
+
+    retrieval_only = [m for m in METRICS if m[0].startswith("retrieval.")]
+    kinds = kinds_in(rows)
+    splits = sorted({r["split"] for r in rows if r.get("split")})
+    return {
+        "config": {
+            "set": qs.display_path(path), "questions": len(rows), "answerable": sum(r["answerable"] for r in rows),
+            "mode": mode, "retriever": engine.retriever_mode, "fusion": engine.fusion, "top_k": top_k,
+            "retrieval_k": RETRIEVAL_K, "embed_model": engine.settings.embed_model, "store_papers": len(records),
+            "extra_papers": len(set(records) - set(bundled.values())),
+            "support_checker": "paperchat.cite.checker" if support is not None else None,
+            "bootstrap": {"resamples": BOOTSTRAP_RESAMPLES, "seed": BOOTSTRAP_SEED, "level": 0.95},
+            "follow_ups": "asked as '<previous question> <follow-up>'",
+        },
+        "overall": aggregate(rows),
+        "by_kind": {k: aggregate([r for r in rows if r["kind"] == k]) for k in kinds},
+        "by_split": {s: aggregate([r for r in rows if r.get("split") == s]) for s in splits},
+        "baselines": {m: aggregate(base_rows[m], retrieval_only) for m in baselines},
+        "baselines_by_kind": {
+            m: {k: aggregate([r for r in base_rows[m] if r["kind"] == k], retrieval_only) for k in kinds if k != "unanswerable"}
+            for m in baselines
+        },
+        "questions": rows,
+        "timing": {"wall_s": round(time.perf_counter() - t0, 2), "per_question_s": round((time.perf_counter() - t0) / len(rows), 3)},
+    }

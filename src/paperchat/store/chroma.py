@@ -1,0 +1,371 @@
+"""The Chroma store: reading one generation of collections, opening, damage reported in one line.
+
+Layout (embedded mode; ``<store>`` is ``--store`` / ``PAPERCHAT_STORE`` / the
+user data folder)::
+
+    <store>/paperchat.json   marks the folder as a paperchat store (format version)
+    <store>/chroma/          Chroma's persistent database
+    <store>/bm25/            the BM25 index (rebuilt whenever the store's revision changes)
+    <store>/write.lock       held by the one process that writes
+    <store>/open.lock        held briefly while Chroma opens (creates, migrates) the folder
+
+Collections: ``paperchat_meta`` holds the store's state in its metadata
+(``current``: the generation readers use, ``pending``: one being built,
+``revision``: changes on every write). A *generation* ``g`` is three
+collections, all in cosine space:
+
+* ``paperchat_g<g>_chunks``: one record per chunk (text, vector, the paper's
+  fields); its metadata records the :class:`~paperchat.ingest.records.StoreInfo`;
+* ``paperchat_g<g>_papers``: one record per paper (the abstract, the mean of
+  its chunk vectors, :meth:`~paperchat.ingest.records.PaperRecord.to_meta`);
+* ``paperchat_g<g>_sentences``: one record per paper holding the vectors of
+  its abstract's sentences (metadata ``vectors``, float16 base64).
+
+A rebuild (and the very first ingest) writes a new generation while
+readers keep using the current one, then switches ``current`` in one write
+(:mod:`paperchat.store.writer`). Chroma caches vector indexes in memory, so
+when the revision changes (another process wrote) an embedded store reopens
+its client (:meth:`ChromaStore.refresh`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from paperchat.core.errors import StoreError
+from paperchat.core.text import short_hash
+from paperchat.ingest.records import PaperRecord, StoreInfo
+from paperchat.ingest.sentence_vectors import decode_vectors
+from paperchat.store.bm25 import BM25Index, load_or_build, write_json_atomic
+from paperchat.store.locks import open_guard
+
+META = "paperchat_meta"
+KINDS = ("chunks", "papers", "sentences")
+LEGACY = ("paperchat_chunks", "paperchat_papers", "paperchat_sentences")  # format 2 and before
+MARKER = "paperchat.json"
+FORMAT = 3
+PAGE = 5000
+OPEN_WAIT_S = 30.0
+
+
+def collection_name(generation: int, kind: str) -> str:
+    """The Chroma collection of one kind (``chunks``, ``papers``, ``sentences``) in a generation."""
+    return f"paperchat_g{generation}_{kind}"
+
+
+def damage_message(where: str, exc: BaseException) -> str:
+    """The one line for a Chroma failure: what broke, and what to do."""
+    detail = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+    return (f"the store at {where} is damaged or unreadable ({type(exc).__name__}: {detail}); "
+            "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)")
+
+
+class ChromaStore:
+    """An open paperchat store (an embedded Chroma folder, or a Chroma server).
+
+    Open with :func:`paperchat.store.open_store`. ``local_dir`` holds the BM25
+    index and the locks (in server mode, a per-URL cache folder).
+    """
+
+    def __init__(self, connect: Callable[[], Any], local_dir: Path, remote: str | None = None):
+        self._connect = connect
+        self.client = connect()
+        self.local_dir = local_dir
+        self.remote = remote
+        self._state: dict[str, Any] | None = None
+        self._cols: dict[tuple[int, str], Any] = {}
+        self._bm25: BM25Index | None = None
+
+    def where(self) -> str:
+        """Where the store lives (folder or server URL), for messages."""
+        return self.remote or str(self.local_dir)
+
+    @contextlib.contextmanager
+    def guarded(self) -> Iterator[None]:
+        """Turn Chroma's errors inside the block into one-line :class:`StoreError` s."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except Exception as exc:
+            if type(exc).__module__.split(".")[0] != "chromadb":
+                raise
+            raise StoreError(damage_message(self.where(), exc)) from None
+
+    # -- state --------------------------------------------------------------
+    def read_meta(self) -> dict[str, Any]:
+        """The store's state (``current``, ``pending``, ``revision``, ...) as stored now; ``{}`` for a new store."""
+        with self.guarded():
+            try:
+                col = self.client.get_collection(META)
+            except Exception as exc:  # NotFoundError, or ValueError in older clients
+                if type(exc).__name__ in ("NotFoundError", "ValueError", "InvalidCollectionException"):
+                    return {}
+                raise
+            return dict(col.metadata or {})
+
+    def write_meta(self, **changes: Any) -> None:
+        """Update the store's state (creating ``paperchat_meta`` on first use)."""
+        with self.guarded():
+            col = self.client.get_or_create_collection(META, metadata={"format": FORMAT}, embedding_function=None)
+            meta = {**(col.metadata or {}), "format": FORMAT, **changes}
+            col.modify(metadata=meta)
+        if not self.remote:
+            try:
+                write_json_atomic(self.local_dir / MARKER, {"format": FORMAT})
+            except OSError:
+                pass
+
+    def refresh(self) -> bool:
+        """Re-read the state; when another process wrote since, reopen what is cached. Returns whether it changed."""
+        meta = self.read_meta()
+        changed = self._state is not None and meta.get("revision") != self._state.get("revision")
+        if changed and not self.remote:
+            from chromadb.api.client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()  # the in-memory vector indexes are stale
+            self.client = self._connect()
+        if changed or self._state is None:
+            self._cols.clear()
+        self._state = meta
+        return changed
+
+    def forget_collections(self) -> None:
+        """Drop the cached collection handles (after collections were deleted)."""
+        self._cols.clear()
+
+    @property
+    def current(self) -> int:
+        """The generation readers use (0: the store is empty)."""
+        if self._state is None:
+            self.refresh()
+        return int((self._state or {}).get("current") or 0)
+
+    def revision(self) -> str:
+        """An id that changes on every write to the store, by any process (``"empty"`` for an empty store)."""
+        return str((self._state or {}).get("revision") or "0") if self.current else "empty"
+
+    def has_legacy_collections(self) -> bool:
+        """Whether the store holds collections written by paperchat before store format 3."""
+        with self.guarded():
+            names = {getattr(c, "name", c) for c in self.client.list_collections()}
+        return any(name in names for name in LEGACY)
+
+    def collection(self, kind: str, generation: int | None = None):
+        """The collection of ``kind`` in ``generation`` (default: the current one), or ``None``."""
+        gen = self.current if generation is None else generation
+        if not gen:
+            return None
+        key = (gen, kind)
+        if key not in self._cols:
+            with self.guarded():
+                try:
+                    self._cols[key] = self.client.get_collection(collection_name(gen, kind))
+                except Exception as exc:
+                    if type(exc).__name__ not in ("NotFoundError", "ValueError", "InvalidCollectionException"):
+                        raise
+                    raise StoreError(f"the store at {self.where()} is missing its {kind} collection "
+                                     f"(generation {gen}); run `paperchat ingest --rebuild`") from None
+        return self._cols[key]
+
+    def info(self, generation: int | None = None) -> StoreInfo | None:
+        """The settings the store (or ``generation``) was built with, or ``None`` when it is empty."""
+        col = self.collection("chunks", generation)
+        return None if col is None else StoreInfo.from_metadata(col.metadata or {})
+
+    def check_compatible(self, wanted: StoreInfo) -> None:
+        """Raise :class:`StoreError` when the store was built with other settings or by an earlier paperchat."""
+        have = self.info()
+        if have is None:
+            if self.has_legacy_collections():
+                raise StoreError(f"the store at {self.where()} was built by an earlier paperchat; "
+                                 "run `paperchat ingest --rebuild` to rebuild it")
+            return
+        diffs, choosable = have.differences(wanted)
+        if diffs:
+            raise StoreError(
+                f"the store at {self.where()} was built with " + "; ".join(diffs)
+                + ". Run `paperchat ingest --rebuild` to rebuild it"
+                + (" with the new settings, or use the old ones." if choosable else ".")
+            )
+
+    # -- reading --------------------------------------------------------------
+    def counts(self) -> tuple[int, int]:
+        """``(papers, chunks)`` in the store."""
+        if not self.current:
+            return 0, 0
+        with self.guarded():
+            return self.collection("papers").count(), self.collection("chunks").count()
+
+    def _get(self, kind: str, ids: Sequence[str] | None, include: list[str], where: dict | None = None,
+             generation: int | None = None) -> list[tuple[str, Any, Any]]:
+        """``(id, document, metadata)`` rows of a collection (all rows, paged, when ``ids`` is ``None``)."""
+        col = self.collection(kind, generation)
+        if col is None:
+            return []
+        rows: list[tuple[str, Any, Any]] = []
+        with self.guarded():
+            if ids is not None:
+                batches = [col.get(ids=list(ids[i:i + PAGE]), include=include, where=where)
+                           for i in range(0, len(ids), PAGE)]
+            else:
+                batches = [col.get(include=include, limit=PAGE, offset=o, where=where)
+                           for o in range(0, col.count(), PAGE)]
+        for got in batches:
+            docs = got.get("documents") or [None] * len(got["ids"])
+            metas = got.get("metadatas") or [None] * len(got["ids"])
+            rows += list(zip(got["ids"], docs, metas))
+        return rows
+
+    def papers(self, ids: Sequence[str] | None = None, abstracts: bool = True,
+               generation: int | None = None) -> dict[str, PaperRecord]:
+        """Paper records by id (all papers when ``ids`` is ``None``); without abstracts when ``abstracts`` is false."""
+        if ids is not None:
+            ids = list(dict.fromkeys(ids))
+        include = ["documents", "metadatas"] if abstracts else ["metadatas"]
+        return {pid: PaperRecord.from_meta(pid, meta, doc or "")
+                for pid, doc, meta in self._get("papers", ids, include, generation=generation)}
+
+    def aliases(self) -> dict[str, str]:
+        """Ids of merged near-duplicate copies -> the id of the paper the store kept."""
+        return {alias: pid for pid, rec in self.papers(abstracts=False).items() for alias in rec.aliases}
+
+    def chunk_texts(self, ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """``{chunk id: (text, metadata)}`` for the given chunk ids (missing ones left out)."""
+        return {cid: (doc or "", meta or {}) for cid, doc, meta in self._get("chunks", list(ids), ["documents", "metadatas"])}
+
+    def all_chunks(self) -> list[tuple[str, str, str]]:
+        """``(chunk id, text, paper title)`` of every chunk."""
+        return [(cid, doc or "", str((meta or {}).get("title") or ""))
+                for cid, doc, meta in self._get("chunks", None, ["documents", "metadatas"])]
+
+    def chunk_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """``{chunk id: unit vector (dim,)}`` for the given chunk ids."""
+        col = self.collection("chunks")
+        if col is None or not ids:
+            return {}
+        with self.guarded():
+            got = col.get(ids=list(ids), include=["embeddings"])
+        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"])}
+
+    def nearest_chunks(self, qvec: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """The ``n`` chunks nearest to the unit vector ``qvec``: ``(chunk id, cosine)``, best first."""
+        col = self.collection("chunks")
+        if col is None or n <= 0:
+            return []
+        with self.guarded():
+            res = col.query(query_embeddings=[np.asarray(qvec, dtype=np.float32).tolist()], n_results=n,
+                            include=["distances"])
+        return [(cid, 1.0 - float(dist)) for cid, dist in zip(res["ids"][0], res["distances"][0])]
+
+    def sentence_vectors(self, ids: Sequence[str], dim: int) -> dict[str, np.ndarray]:
+        """Stored sentence vectors by paper id: float32 ``(n_sentences, dim)``; missing papers are left out."""
+        out = {}
+        for pid, _doc, meta in self._get("sentences", list(dict.fromkeys(ids)), ["metadatas"]):
+            try:
+                out[pid] = decode_vectors(str((meta or {}).get("vectors", "")), dim)
+            except ValueError:
+                continue
+        return out
+
+    def llamaindex_vector_store(self, name: str):
+        """A plain LlamaIndex ``ChromaVectorStore`` over collection ``name`` of this Chroma (the bench baseline)."""
+        from llama_index.vector_stores.chroma import ChromaVectorStore
+
+        with self.guarded():
+            col = self.client.get_or_create_collection(name, configuration={"hnsw": {"space": "cosine"}})
+        return ChromaVectorStore(chroma_collection=col)
+
+    def bm25(self) -> BM25Index:
+        """The BM25 index of the current revision (loaded from the cache folder, or rebuilt)."""
+        revision = self.revision()
+        if self._bm25 is None or self._bm25.revision != revision:
+            self._bm25 = load_or_build(self.local_dir / "bm25", revision, self.all_chunks)
+        return self._bm25
+
+
+def _chroma_settings():
+    from chromadb.config import Settings as ChromaSettings
+
+    return ChromaSettings(anonymized_telemetry=False, allow_reset=True)
+
+
+def _parse_url(url: str) -> tuple[str, int, bool]:
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url if "://" in url else f"http://{url}")
+    if parsed.scheme not in {"http", "https"} or not parsed.hostname:
+        raise StoreError(f"--chroma-url {url!r} is not an http(s)://HOST:PORT address")
+    ssl = parsed.scheme == "https"
+    return parsed.hostname, parsed.port or (443 if ssl else 8000), ssl
+
+
+def _check_folder(store_dir: Path, create: bool) -> None:
+    """Refuse a store folder that cannot be one, or that holds a damaged store (never treated as empty)."""
+    if store_dir.exists() and not store_dir.is_dir():
+        raise StoreError(f"store path {store_dir} exists and is not a folder")
+    if not store_dir.exists():
+        if not create:
+            raise StoreError(f"no store at {store_dir}; run `paperchat ingest` first")
+        try:
+            store_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the store folder {store_dir} ({exc.strerror})") from None
+    chroma = store_dir / "chroma"
+    if (chroma.is_dir() or (store_dir / MARKER).exists()) and not (chroma / "chroma.sqlite3").is_file():
+        raise StoreError(f"the store at {store_dir} is damaged: {chroma / 'chroma.sqlite3'} is missing. Restore it from "
+                         "a backup, or start afresh with `paperchat ingest --rebuild` (the stored papers are lost)")
+    if create and not any(store_dir.iterdir()) and not os.access(store_dir, os.W_OK | os.X_OK):
+        raise StoreError(f"the store folder {store_dir} is not writable")
+
+
+def open_store(store_dir: Path | None = None, chroma_url: str | None = None, create: bool = True,
+               allow_damaged: bool = False) -> ChromaStore:
+    """Open the store: embedded Chroma in ``store_dir``, or the server at ``chroma_url``.
+
+    Raises :class:`StoreError` when the folder cannot be created or written,
+    holds a damaged store (unless ``allow_damaged``, for a rebuild), or the
+    server does not answer.
+    """
+    import chromadb
+
+    if chroma_url:
+        host, port, ssl = _parse_url(chroma_url)
+        import platformdirs
+
+        local = Path(platformdirs.user_cache_dir("paperchat", appauthor=False)) / "servers" / short_hash(chroma_url, 12)
+        local.mkdir(parents=True, exist_ok=True)
+
+        def connect_server():
+            client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_chroma_settings())
+            client.heartbeat()
+            return client
+
+        try:
+            return ChromaStore(connect_server, local, remote=chroma_url)
+        except Exception as exc:
+            reason = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+            raise StoreError(f"cannot reach the Chroma server at {chroma_url}: {reason}") from None
+
+    assert store_dir is not None
+    store_dir = Path(store_dir).expanduser()
+    if not allow_damaged:
+        _check_folder(store_dir, create)
+    else:
+        store_dir.mkdir(parents=True, exist_ok=True)
+
+    def connect_local():
+        with open_guard(store_dir, OPEN_WAIT_S):
+            return chromadb.PersistentClient(path=str(store_dir / "chroma"), settings=_chroma_settings())
+
+    try:
+        return ChromaStore(connect_local, store_dir)
+    except StoreError:
+        raise
+    except Exception as exc:
+        raise StoreError(f"cannot open the Chroma store in {store_dir}: {damage_message(str(store_dir), exc)}") from None
