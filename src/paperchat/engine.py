@@ -32,6 +32,8 @@ OnToken = Callable[[str], None]
 #: answerable ones 0.24 and up), or when the question names something no retrieved
 #: abstract mentions.
 LLM_MIN_COSINE = 0.2
+#: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller.
+PLURAL_TOP_K = 10
 #: How long a first-run ``ask`` waits for another process that is ingesting the bundled corpus.
 FIRST_RUN_WAIT_S = 900.0
 
@@ -201,8 +203,16 @@ class Engine:
         return decide_mode(self.settings, requested)
 
     def retrieve(self, question: str, top_k: int | None = None, qvec=None) -> list:
-        """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper)."""
-        return self.retriever.retrieve(question, top_k or self.settings.top_k, qvec=qvec)
+        """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper).
+
+        The question is searched without its instruction words
+        (:func:`paperchat.answer.intent.retrieval_query`); ``qvec``, its
+        embedding, is used only when nothing was stripped.
+        """
+        from paperchat.answer.intent import retrieval_query
+
+        query = retrieval_query(question)
+        return self.retriever.retrieve(query, top_k or self.settings.top_k, qvec=qvec if query == question else None)
 
     def ask(self, question: str, top_k: int | None = None, mode: str | None = None,
             on_token: OnToken | None = None) -> Answer:
@@ -220,9 +230,15 @@ class Engine:
 
             get_client(self.settings)  # starts importing openai while we retrieve
         self.store.refresh()
-        retriever = self.retriever  # the store's settings are checked before anything is embedded
+        from paperchat.answer.intent import FIND, read_question
+
+        self.retriever  # the store's settings are checked before anything is embedded
         qvec = self.embedder.embed_one(question)
-        hits = retriever.retrieve(question, top_k or self.settings.top_k, qvec=qvec)
+        k = top_k or self.settings.top_k
+        intent = read_question(question)
+        if intent.kind == FIND and intent.plural:
+            k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
+        hits = self.retrieve(question, k, qvec=qvec)
         return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0)
 
     def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
@@ -235,7 +251,8 @@ class Engine:
         In LLM mode the LLM is not asked when retrieval found nothing relevant
         (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
         """
-        from paperchat.answer.extractive import extractive_answer, missing_names
+        from paperchat.answer.extractive import missing_names
+        from paperchat.answer.offline import offline_answer
 
         t0 = time.perf_counter() if t0 is None else t0
         if records is None:
@@ -245,7 +262,8 @@ class Engine:
         if mode == LLM:
             relevant = [h for h in hits if h.paper_id in records]
             best = max((h.dense or 0.0 for h in relevant), default=0.0)
-            if relevant and best >= LLM_MIN_COSINE and not missing_names(question, [records[h.paper_id].abstract for h in relevant]):
+            texts = [records[h.paper_id].title + "\n" + records[h.paper_id].abstract for h in relevant]
+            if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
                 from paperchat.answer.llm_answer import llm_answer
 
                 answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
@@ -256,7 +274,9 @@ class Engine:
             if on_token:
                 on_token(answer.answer)
         else:
-            answer = extractive_answer(question, qvec, hits, records, self.sentences, self.store.chunk_texts)
+            bm25 = self.store.bm25()
+            answer = offline_answer(question, qvec, hits, records, self.sentences, self.store.chunk_texts,
+                                    n_papers=len(bm25.ids), lexicon=bm25)
         answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
         return answer
 
@@ -267,20 +287,12 @@ class Engine:
             from paperchat.answer.llm_answer import summarize_paper
 
             return summarize_paper(record, self.settings, self.checker, on_token)
-        from paperchat.answer.extractive import evidence_chunk
-        from paperchat.answer.summaries import extractive_paper_summary
-        from paperchat.cite.markers import cite_sentence
-        from paperchat.core.contract import Source
+        from paperchat.answer.offline import summary_answer
 
-        question = f"Summarize {record.name}"
-        sents = extractive_paper_summary(record.abstract)
-        if not sents:
-            return Answer.abstention(question, EXTRACTIVE)
-        chunk_id, text = evidence_chunk(record, sents, [], self.store.chunk_texts)
-        return Answer(question, " ".join(cite_sentence(s, 1) for s in sents), EXTRACTIVE,
-                      sources=[Source.from_record(1, record, chunk_id, text)],
-                      retrieved=[Retrieved(record.paper_id, chunk_id, 1.0)],
-                      timings={"total_s": round(time.perf_counter() - t0, 4)})
+        answer = summary_answer(f"Summarize {record.name}", record, [], self.store.chunk_texts)
+        answer.retrieved = [Retrieved(record.paper_id, s.chunk_id, 1.0) for s in answer.sources]
+        answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+        return answer
 
     def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None) -> Answer:
         """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers).

@@ -1,126 +1,113 @@
-"""The offline answerer: an extractive answer quoted from the retrieved abstracts.
+"""The offline answerer's choice of sentences: what to quote from the retrieved abstracts, or to abstain.
 
-Without an LLM, the answer is a few of the retrieved abstracts' own sentences:
+Every sentence of the top papers is scored against the question:
+``0.55 * cosine(question, sentence) + 0.30 * term overlap + 0.15 * paper cosine``
+(term overlap: the share of the question's content terms the sentence holds),
+then moved by what the question asks (:mod:`paperchat.answer.intent`): a
+sentence holding a number for "how many", names for "which datasets", a
+result for "how does A compare", the defining sentence for "what is X";
+background sentences (the premise a paper argues against) and code links
+sink. Selection, best first, skips near-duplicates of a picked sentence
+(cosine above 0.85: maximal marginal relevance in the spirit of Carbonell &
+Goldstein 1998):
 
-1. every sentence of the top papers is scored against the question by
-   ``0.55 * cosine(question, sentence) + 0.30 * term overlap + 0.15 * paper cosine``
-   (term overlap: the share of the question's content terms the sentence holds);
-2. sentences are picked greedily, best first, skipping near-duplicates of a
-   picked one (cosine above 0.85: maximal marginal relevance in the spirit of
-   Carbonell & Goldstein 1998), at most ``MAX_SENTENCES`` in all and
-   ``MAX_PER_PAPER`` from one paper, and only while a
-   sentence scores at least ``KEEP_RATIO`` of the best one;
-   A question asking for several papers ("Which papers ...") takes the best
-   sentence of each paper whose retrieval score is at least ``MULTI_SHARE``
-   of the top paper's;
-   A picked sentence that points back ("the two techniques above") brings the
-   two sentences before it;
-3. the picked sentences keep their paper's citation ``[n]``; sources are
-   numbered in order of first use.
+* a question about one paper quotes that paper (up to ``MAX_SENTENCES``);
+  another paper's sentence only when it scores nearly as well
+  (``OTHER_PAPER_RATIO``), so it also answers;
+* "Which papers ..." takes the best sentence of every paper whose retrieval
+  score is at least ``MULTI_SHARE`` of the top one's and that is relevant;
+* a picked sentence that points back ("the two techniques above") brings the
+  sentences before it.
 
-The answerer abstains (the answer is :data:`paperchat.core.contract.ABSTENTION`,
-citing nothing) when the best sentence is not relevant enough
-(``relevance < ABSTAIN_BELOW``), or when the question names something (a coined
-name such as ``KEA-2``, ``ImageNet``, ``GPT-4``: see
-:func:`paperchat.core.text.name_tokens`) that none of the retrieved abstracts
-mentions: quoting a neighbouring paper would answer a different question; or
-when a "how many X" question finds no relevant sentence with both X and a
-number. The
-threshold was set on ``eval/questions.jsonl`` (README, "Abstention").
+It abstains (:class:`Extract` ``abstained``) when the best sentence is not
+relevant enough (``ABSTAIN_BELOW``); when the question names something (a
+coined name such as ``KEA-2``, ``ImageNet``, ``GPT-4``) that no retrieved paper
+mentions, or asks a figure of a named paper that does not mention the
+figure's other names; when it asks for a number, or an experimental detail
+("learning rate", "GPUs"), that no relevant sentence holds; and, over a large
+corpus, when the question's distinctive words occur in no paper at all (an
+off-topic question). The constants were set on the bundled questions and
+the conference dev questions (README, "Offline answers").
 """
 
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from paperchat.cite.markers import cite_sentence
-from paperchat.core.contract import EXTRACTIVE, Answer, Source
-from paperchat.core.text import name_tokens, split_sentences, term_coverage, terms
-from paperchat.ingest.records import PaperRecord
+from paperchat.answer import intent as it
+from paperchat.answer.sentences import SentenceIndex
+from paperchat.core.text import name_tokens, proper_nouns, term_coverage, terms
 
 MAX_SENTENCES = 3
 KEEP_RATIO = 0.8
+OTHER_PAPER_RATIO = 0.95
 DUPLICATE_COS = 0.85
 ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
-MAX_PER_PAPER = 2
-MULTI_SHARE = 0.4  # papers whose retrieval score is at least this share of the top one
-_SEVERAL = re.compile(r"\b(?:papers|works|studies|methods|approaches|articles)\b", re.I)
+MAX_PER_PAPER = 3
+PER_SUBJECT = 2  # sentences per paper when a question compares several named papers
+MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
+FOCUS_SHARE_WEIGHT = 0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
+#: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the best sentence's cosine is
+#: below OFF_TOPIC_COS and the question has a content word that no paper holds.
+OFF_TOPIC_MIN_PAPERS = 500
+OFF_TOPIC_COS = 0.56
+RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinctive
+
+#: score changes by the sentence's role, per question kind
+_ROLE_SHIFT = {
+    it.FINDING: {"result": 0.08, "background": -0.15, "definition": 0.0},
+    it.DEFINE: {"definition": 0.12, "background": -0.05},
+    it.QUANTITY: {"background": -0.05},
+    it.ENTITY: {"background": -0.05},
+    it.FIND: {"definition": 0.04, "background": -0.06},
+    it.GENERAL: {"result": 0.02, "background": -0.05},
+}
 
 
 @dataclass
 class Candidate:
-    """A sentence of a retrieved abstract with its scores (cosines in [-1, 1], overlap in [0, 1])."""
+    """A sentence of a retrieved abstract with its scores (cosines in [-1, 1], overlap in [0, 1]).
+
+    ``base`` is the relevance score, ``score`` the same moved by what the
+    question asks (it orders sentences; ``base`` decides which papers answer).
+    """
 
     paper_id: str
     position: int
     text: str
     cos: float
     overlap: float
+    base: float
     score: float
     vec: np.ndarray
+    role: str = "other"
 
 
 @dataclass
 class Extract:
-    """The picked sentences (in answer order) and the relevance used for abstention."""
+    """The picked sentences (in answer order), the relevance used for abstention, and whether it abstained."""
 
     sentences: list[Candidate]
     relevance: float
     abstained: bool
+    why: str = ""
 
 
-class SentenceIndex:
-    """Sentences of abstracts and their vectors: the ones stored at ingest, else embedded now; cached (LRU).
+@dataclass(frozen=True)
+class PaperText:
+    """A retrieved paper as the answerer sees it: id, title and abstract, paper cosine, and its retrieval
+    share: its fused score min-max scaled over the retrieved papers (1 for the first, 0 for the last)."""
 
-    ``store`` gives ``sentence_vectors(ids, dim)``; ``embedder`` embeds the
-    sentences of a paper whose stored vectors are missing or do not match its
-    abstract's sentences. ``get(papers)`` takes ``(paper id, abstract)``
-    pairs and returns ``{paper id: (sentences, vectors (n, dim))}``.
-    """
-
-    def __init__(self, store, embedder, size: int = 4096):
-        self.store = store
-        self.embedder = embedder
-        self.size = size
-        self._cache: OrderedDict[str, tuple[str, list[str], np.ndarray]] = OrderedDict()
-
-    def get(self, papers: list[tuple[str, str]]) -> dict[str, tuple[list[str], np.ndarray]]:
-        wanted = dict(papers)
-        todo = [pid for pid, abstract in wanted.items() if self._cache.get(pid, ("",))[0] != abstract]
-        if todo:
-            stored = self.store.sentence_vectors(todo, self.embedder.dim)
-            embed: list[tuple[str, list[str]]] = []
-            for pid in todo:
-                sents = split_sentences(wanted[pid])
-                vecs = stored.get(pid)
-                if vecs is not None and len(vecs) == len(sents):
-                    self._cache[pid] = (wanted[pid], sents, vecs)
-                elif sents:
-                    embed.append((pid, sents))
-            if embed:
-                vecs = self.embedder.embed([s for _, sents in embed for s in sents])
-                start = 0
-                for pid, sents in embed:
-                    self._cache[pid] = (wanted[pid], sents, vecs[start:start + len(sents)])
-                    start += len(sents)
-        out = {}
-        for pid in wanted:
-            if pid in self._cache:
-                self._cache.move_to_end(pid)
-                out[pid] = self._cache[pid][1:]
-        while len(self._cache) > self.size:
-            self._cache.popitem(last=False)
-        return out
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """Every cached sentence vector by sentence text (for embedding reuse in the eval)."""
-        return {s: v for _abstract, sents, vecs in self._cache.values() for s, v in zip(sents, vecs)}
+    paper_id: str
+    title: str
+    abstract: str
+    cos: float
+    share: float
+    label: str = ""
 
 
 def term_overlap(question_terms: set[str], sentence: str) -> float:
@@ -129,30 +116,94 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     return 0.0 if share is None else share
 
 
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?)\b", re.I)
+def _plain(text: str) -> str:
+    return text.replace("$", "").replace("^", "").replace("*", "").lower()
 
 
+def missing_names(question: str, texts: list[str]) -> list[str]:
+    """Coined names in ``question`` that occur (as whole tokens, any case) in none of ``texts``."""
+    corpus = " ".join(_plain(t) for t in texts)
+    missing = []
+    for name in name_tokens(question):
+        pattern = r"(?<![a-z0-9-])" + re.escape(name.lower()) + r"(?![a-z0-9+]|-[a-z0-9])"
+        if not re.search(pattern, corpus):
+            missing.append(name)
+    return missing
+
+
+_COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|differ(?:s|ence|ent)?|versus|vs\.?|both|each|between)\b", re.I)
 _CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
 
 def _counted_noun(question: str) -> str | None:
-    """For "how many X" / "how much X" questions, the content term of X (else ``None``)."""
-    match = re.search(r"\bhow (?:many|much)\s+([A-Za-z][A-Za-z-]*)", question, re.I)
+    """For "how many X" / "how much X" questions, the content term of the head noun of X (else ``None``).
+
+    "How many random bits does ..." counts bits: for "how many", the first
+    plural among the next three words; for "how much", the next word.
+    """
+    match = re.search(r"\bhow (many|much)\s+((?:[A-Za-z][A-Za-z-]*\s*){1,3})", question, re.I)
     if not match:
         return None
-    word = match.group(1).lower()
+    words = [w.lower() for w in match.group(2).split()]
+    plural = [w for w in words if w.endswith("s") and not w.endswith("ss")]
+    word = plural[0] if match.group(1).lower() == "many" and plural else words[0]
     if word.rstrip("s") in _CORPUS_NOUNS:
         return word.rstrip("s")
     found = terms(word)
     return found[0] if found else None
 
 
-def _pick(cands: list[Candidate], best: Candidate, max_sentences: int) -> list[Candidate]:
+def _shift(cand: Candidate, intent: it.Intent) -> float:
+    shift = _ROLE_SHIFT.get(intent.kind, {}).get(cand.role, 0.0)
+    if cand.role == "resource":
+        shift -= 0.3
+    if intent.kind == it.QUANTITY:
+        shift += 0.12 if it.holds_number(cand.text) else -0.04
+    elif intent.kind == it.ENTITY:
+        shift += min(0.12, 0.04 * it.names_count(cand.text))
+    return shift
+
+
+def _candidates(question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex,
+                intent: it.Intent) -> list[Candidate]:
+    qterms = set(terms(question))
+    found = index.get([(p.paper_id, p.abstract) for p in papers])
+    cands: list[Candidate] = []
+    for paper in papers:
+        sents, vecs = found.get(paper.paper_id, ([], None))
+        if not sents:
+            continue
+        for i, (sent, c) in enumerate(zip(sents, vecs @ qvec)):
+            ov = term_overlap(qterms, sent)
+            base = 0.55 * float(c) + 0.30 * ov + 0.15 * float(paper.cos or 0.0)
+            cand = Candidate(paper.paper_id, i, sent, float(c), ov, base, base, vecs[i], it.sentence_role(sent, i))
+            cand.score = base + _shift(cand, intent)
+            cands.append(cand)
+    cands.sort(key=lambda c: -c.score)
+    return cands
+
+
+def focus_paper(cands: list[Candidate], papers: list[PaperText]) -> str:
+    """The paper a one-paper answer quotes: the best sentence by relevance, with the paper's retrieval share added."""
+    share = {p.paper_id: p.share for p in papers}
+    return max(cands, key=lambda c: c.base + FOCUS_SHARE_WEIGHT * share.get(c.paper_id, 0.0)).paper_id
+
+
+def _pick(cands: list[Candidate], focus: str, intent: it.Intent, max_sentences: int) -> list[Candidate]:
+    """Sentences of the focus paper (best first by ``score``), and of others that answer nearly as well (by ``base``)."""
+    own = [c for c in cands if c.paper_id == focus]
+    best, best_base = own[0], max(c.base for c in own)
     picked: list[Candidate] = []
     for cand in cands:
-        if len(picked) >= max_sentences or cand.score < KEEP_RATIO * best.score:
+        if len(picked) >= max_sentences:
             break
-        if any(float(cand.vec @ p.vec) > DUPLICATE_COS for p in picked):
+        if cand.paper_id == focus and cand.score < KEEP_RATIO * best.score:
+            continue
+        if cand.paper_id != focus and cand.base < OTHER_PAPER_RATIO * best_base:
+            continue
+        if cand.role == "resource" or any(float(cand.vec @ p.vec) > DUPLICATE_COS for p in picked):
+            continue
+        if intent.kind == it.FINDING and cand.role == "background" and picked:
             continue
         if sum(p.paper_id == cand.paper_id for p in picked) >= MAX_PER_PAPER:
             continue
@@ -164,10 +215,7 @@ _ANAPHOR = re.compile(r"\b(?:above|aforementioned|former|latter)\b|^(?:These|Suc
 
 
 def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[Candidate]:
-    """Add the two sentences before a picked one that points back ("the two techniques above", "These ...").
-
-    A quoted sentence that refers to earlier ones does not answer on its own.
-    """
+    """Add the two sentences before a picked one that points back ("the two techniques above", "These ...")."""
     by_pos = {(c.paper_id, c.position): c for c in cands}
     out = list(picked)
     for cand in picked:
@@ -180,130 +228,139 @@ def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[C
     return out
 
 
-def _one_per_paper(cands: list[Candidate], papers: set[str]) -> list[Candidate]:
+def _label_named(question: str, paper: PaperText) -> bool:
+    """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
+    label = paper.label.strip()
+    return (3 <= len(label) <= 40 and not label.endswith("…")
+            and re.search(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", question) is not None)
+
+
+def _subject_papers(question: str, papers: list[PaperText], intent: it.Intent) -> list[str]:
+    """When the question compares several named papers that no one paper covers, the paper of each (in order).
+
+    A paper is named by a coined name its text holds, or by its label.
+    """
+    if not _COMPARE.search(question):
+        return []
+    texts = {p.paper_id: p.title + "\n" + p.abstract for p in papers}
+    if len(intent.names) >= 2 and any(not missing_names(question, [t]) for t in texts.values()):
+        return []  # one paper holds every name
+    out: list[str] = []
+    for name in intent.names:
+        holder = next((pid for pid, t in texts.items() if not missing_names(name, [t])), None)
+        if holder is not None and holder not in out:
+            out.append(holder)
+    out += [p.paper_id for p in papers if _label_named(question, p) and p.paper_id not in out]
+    return out if len(out) > 1 else []
+
+
+def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
+    eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
     picked: list[Candidate] = []
     for cand in cands:  # best first
-        if cand.paper_id in papers and cand.score >= ABSTAIN_BELOW and all(p.paper_id != cand.paper_id for p in picked):
+        if (cand.paper_id in eligible and cand.score >= ABSTAIN_BELOW and cand.role != "resource"
+                and all(p.paper_id != cand.paper_id for p in picked)):
             picked.append(cand)
-    return picked[:MAX_PAPERS]
+    return picked
 
 
-def asks_for_several(question: str) -> bool:
-    """Whether the question asks for several papers ("Which papers ...", "what methods ...")."""
-    return bool(_SEVERAL.search(question))
+def _partial_proper_nouns(question: str, paper: PaperText) -> bool:
+    """Whether the paper holds some but not all of the question's capitalised names ("Atari Breakout")."""
+    nouns = proper_nouns(question)
+    text = _plain(paper.title + "\n" + paper.abstract)
+    held = [n for n in nouns if n.lower() in text]
+    return bool(held) and len(held) < len(nouns)
 
 
-def _plain(text: str) -> str:
-    return text.replace("$", "").replace("^", "").replace("*", "").lower()
+def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> list[PaperText] | None:
+    """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
 
-
-def missing_names(question: str, abstracts: list[str]) -> list[str]:
-    """Coined names in ``question`` that occur (as whole tokens, any case) in none of ``abstracts``."""
-    corpus = " ".join(_plain(a) for a in abstracts)
-    missing = []
-    for name in name_tokens(question):
-        pattern = r"(?<![a-z0-9-])" + re.escape(name.lower()) + r"(?![a-z0-9+]|-[a-z0-9])"
-        if not re.search(pattern, corpus):
-            missing.append(name)
-    return missing
-
-
-def extract(
-    question: str,
-    qvec: np.ndarray,
-    papers: list[tuple[str, str, float, float]],
-    index: SentenceIndex,
-    max_sentences: int = MAX_SENTENCES,
-) -> Extract:
-    """Pick answer sentences from ``papers``: ``(paper_id, abstract, paper cosine, retrieval share)``.
-
-    Papers come best first; the retrieval share is the paper's fused retrieval
-    score divided by the top paper's (1.0 for the first).
-
-    Returns an :class:`Extract`; ``abstained`` is true when nothing is relevant enough.
+    Without names every paper may be quoted. A question that names
+    something no retrieved paper mentions gets ``None``; so does a question
+    about one named paper that asks for a figure under other names (a
+    dataset, a metric) the paper does not mention.
     """
-    qterms = set(terms(question))
-    if missing_names(question, [p[1] for p in papers]):
-        return Extract([], 0.0, True)
-    names = name_tokens(question)
-    if names:  # papers that mention every name the question gives come first
-        papers = sorted(papers, key=lambda p: bool(missing_names(question, [p[1]])))
-    cands: list[Candidate] = []
-    found = index.get([(p[0], p[1]) for p in papers[:MAX_PAPERS]])
-    for paper_id, _abstract, paper_cos, _share in papers[:MAX_PAPERS]:
-        sents, vecs = found.get(paper_id, ([], None))
-        if not sents:
-            continue
-        cos = vecs @ qvec
-        for i, (sent, c) in enumerate(zip(sents, cos)):
-            ov = term_overlap(qterms, sent)
-            score = 0.55 * float(c) + 0.30 * ov + 0.15 * float(paper_cos or 0.0)
-            cands.append(Candidate(paper_id, i, sent, float(c), ov, score, vecs[i]))
+    if not intent.names:
+        return papers
+    texts = [p.title + "\n" + p.abstract for p in papers]
+    if missing_names(question, texts):
+        return None
+    holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
+    if holding:
+        return holding + ([p for p in papers if p not in holding] if intent.kind == it.FIND and intent.plural else [])
+    held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
+    by_paper = {p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])}
+    several = len(by_paper) > 1 and len(held) == len(intent.names) and _COMPARE.search(question)  # "Compare A and B"
+    subject = [p for p, t in zip(papers, texts) if intent.subject and not missing_names(intent.subject, [t])]
+    if subject and not several and intent.kind in (it.QUANTITY, it.ENTITY, it.DEFINE, it.SUMMARY, it.AUTHORS, it.TITLE):
+        return None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
+    return papers
+
+
+def _off_topic(question: str, paper: PaperText, lexicon, n_papers: int) -> bool:
+    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``paper``."""
+    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
+        return False
+    rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
+    return bool(rare) and not set(rare) & lexicon.terms_of(paper.title + "\n" + paper.abstract)
+
+
+def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, n_papers: int = 0,
+            lexicon=None, intent: it.Intent | None = None) -> Extract:
+    """Pick answer sentences from ``papers`` (best first), or abstain (see the module docstring).
+
+    ``n_papers`` is the size of the corpus; ``lexicon`` (the store's BM25
+    index: ``rare_terms(question, max_df)``, ``terms_of(text)``) tells the
+    question's distinctive words, for the off-topic test.
+    """
+    intent = intent or it.read_question(question)
+    focus = focus_papers(question, papers, intent)
+    if focus is None:
+        return Extract([], 0.0, True, "the question names something the retrieved papers do not mention")
+    if not (intent.kind == it.FIND and intent.plural):
+        focus = focus[:MAX_PAPERS]
+    cands = _candidates(question, qvec, focus, index, intent)
     if not cands:
-        return Extract([], 0.0, True)
-    cands.sort(key=lambda c: -c.score)
-    best = cands[0]
-    relevance = best.score
+        return Extract([], 0.0, True, "no sentence to quote")
+    relevance = max(c.base for c in cands)
     if relevance < ABSTAIN_BELOW:
-        return Extract([], relevance, True)
+        return Extract([], relevance, True, "nothing retrieved is relevant enough")
+    main = focus_paper(cands, focus)
+    main_paper = next(p for p in focus if p.paper_id == main)
+    if max(c.cos for c in cands) < OFF_TOPIC_COS and _off_topic(question, main_paper, lexicon, n_papers):
+        return Extract([], relevance, True, "the question's distinctive words occur in no retrieved paper")
+    if intent.kind in (it.QUANTITY, it.ENTITY) and _partial_proper_nouns(question, main_paper):
+        return Extract([], relevance, True, "the paper does not mention some of the names the question asks about")
     count_noun = _counted_noun(question)
     if count_noun in _CORPUS_NOUNS:  # "how many papers ..." is about the corpus, not in any abstract
-        return Extract([], relevance, True)
-    if count_noun and not any(
-        count_noun in terms(c.text) and _NUMBER.search(c.text) for c in cands if c.score >= KEEP_RATIO * best.score
-    ):
-        return Extract([], relevance, True)
-    if asks_for_several(question):
-        picked = _one_per_paper(cands, {p[0] for p in papers if p[3] >= MULTI_SHARE})
+        return Extract([], relevance, True, "a count of papers is not in any abstract")
+    own = [c for c in cands if c.paper_id == main]
+    counted = [c for c in own if count_noun in terms(c.text) and it.holds_number(c.text)] if count_noun else []
+    if count_noun and not counted:
+        return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
+    if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
+        return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
+    subjects = _subject_papers(question, focus, intent)
+    if intent.kind == it.FIND and intent.plural:
+        picked = _one_per_paper(cands, focus)
+    elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
+        picked = [c for pid in subjects for c in _pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)]
     else:
-        picked = _pick(cands, best, max_sentences)
+        picked = _pick(cands, main, intent, MAX_SENTENCES)
     picked = _with_antecedents(picked, cands)
-    # Answer order: papers in order of first pick, sentences in abstract order within a paper.
     paper_order: list[str] = []
     for cand in picked:
         if cand.paper_id not in paper_order:
             paper_order.append(cand.paper_id)
-    picked.sort(key=lambda c: (paper_order.index(c.paper_id), c.position))
+    if intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING):
+        picked.sort(key=lambda c: (paper_order.index(c.paper_id), -c.score))  # the asked-for detail first
+    else:
+        picked.sort(key=lambda c: (paper_order.index(c.paper_id), c.position))  # the abstract's order
+    if intent.kind == it.DEFINE:
+        first = [c for c in picked if c.role == "definition"][:1]
+        picked = first + [c for c in picked if c not in first]
+    if counted:  # "How many problems ...": the sentence that counts them comes first
+        picked = counted[:1] + [c for c in picked if c is not counted[0]]
+    if not picked:
+        return Extract([], relevance, True, "no sentence is relevant enough")
     return Extract(picked, relevance, False)
-
-
-def evidence_chunk(record: PaperRecord, quoted: list[str], hits: list, chunk_texts: Callable) -> tuple[str, str]:
-    """``(chunk id, text)`` of the stored chunk holding the first quoted sentence of ``record``.
-
-    Else the paper's best-ranked chunk among ``hits``, else its first chunk.
-    ``chunk_texts(ids)`` reads chunks from the store.
-    """
-    chunks = {cid: text for cid, (text, _meta) in chunk_texts(record.chunk_ids).items()} if record.chunk_ids else {}
-    probe = " ".join(quoted[0].split())[:80] if quoted else ""
-    for cid in record.chunk_ids:
-        if cid in chunks and probe and probe in " ".join(chunks[cid].split()):
-            return cid, chunks[cid]
-    for h in hits:
-        if h.paper_id == record.paper_id:
-            return h.chunk_id, h.text
-    first = record.chunk_ids[0] if record.chunk_ids else ""
-    return first, chunks.get(first, "")
-
-
-def extractive_answer(question: str, qvec: np.ndarray, hits: list, records: dict[str, PaperRecord],
-                      index: SentenceIndex, chunk_texts: Callable) -> Answer:
-    """The offline answer to ``question`` from ``hits`` (rank order): quoted sentences, each cited, or the abstention."""
-    top = hits[0].score if hits and hits[0].score > 0 else 1.0
-    papers = [(h.paper_id, records[h.paper_id].abstract, h.dense if h.dense is not None else 0.0, h.score / top)
-              for h in hits if h.paper_id in records]
-    retrieved = [h.retrieved() for h in hits]
-    result = extract(question, qvec, papers, index)
-    if result.abstained:
-        return Answer.abstention(question, EXTRACTIVE, retrieved)
-    order: list[str] = []
-    parts = []
-    for sent in result.sentences:
-        if sent.paper_id not in order:
-            order.append(sent.paper_id)
-        parts.append(cite_sentence(sent.text, order.index(sent.paper_id) + 1))
-    sources = []
-    for n, pid in enumerate(order, 1):
-        quoted = [s.text for s in result.sentences if s.paper_id == pid]
-        chunk_id, text = evidence_chunk(records[pid], quoted, hits, chunk_texts)
-        sources.append(Source.from_record(n, records[pid], chunk_id, text))
-    return Answer(question, " ".join(parts), EXTRACTIVE, sources=sources, retrieved=retrieved)

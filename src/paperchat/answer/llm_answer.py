@@ -186,7 +186,7 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         cited = [kept[n - 1] for n in order]
         answer.answer, answer.abstained, answer.invalid_citations = text, False, invalid
         answer.sources = [Source.from_record(i, s.record, s.chunk_id, s.text) for i, s in enumerate(cited, 1)]
-        answer.sentences = checker.verify_answer(text, {i: s.text for i, s in enumerate(cited, 1)}) if text else []
+        answer.sentences = checker.verify_answer(text, {i: src.evidence for i, src in enumerate(answer.sources, 1)}) if text else []
         if invalid:
             notes.append("removed citations to sources that do not exist: " + ", ".join(f"[{n}]" for n in invalid))
     answer.notes = notes + completion.notes

@@ -45,29 +45,33 @@ _RESULT = re.compile(
 )
 
 
-def extractive_paper_summary(abstract: str) -> list[str]:
-    """An extractive summary of an abstract: its first, method and result sentences, in the abstract's order.
+def extractive_paper_summary(abstract: str, max_sentences: int = 5) -> list[str]:
+    """An extractive summary of an abstract: its problem, method and result sentences, in the abstract's order.
 
-    The method sentence is the first later one that says what is proposed
-    ("we propose", "our framework", "called"); the result sentence the last one
-    that reports findings ("outperforms", "achieves", "%"). Fewer than three
-    come back for short abstracts.
+    The first sentence (the problem); the first later one that says what is
+    proposed ("we propose", "our framework", "called": the method); the last
+    one that reports findings ("outperforms", "achieves", "%": the result);
+    then, up to half the abstract (at least three sentences, at most
+    ``max_sentences``), the other method and result sentences, earliest
+    first. A sentence that only points to code or a project page is never
+    picked; short abstracts give fewer sentences.
     """
-    sents = split_sentences(abstract)
-    if not sents:
+    from paperchat.answer.intent import sentence_role
+
+    all_sents = split_sentences(abstract)
+    roles = [sentence_role(s, i) for i, s in enumerate(all_sents)]
+    keep = [i for i, r in enumerate(roles) if r != "resource"] or list(range(len(all_sents)))  # not "code is at ..."
+    if not keep:
         return []
-    picked = {0}
-    method = next((i for i in range(1, len(sents)) if _METHOD.search(sents[i])), None)
-    if method is not None:
-        picked.add(method)
-    result = next((i for i in range(len(sents) - 1, 0, -1) if i not in picked and _RESULT.search(sents[i])), None)
-    if result is None and len(sents) > 1 and len(sents) - 1 not in picked:
-        result = len(sents) - 1
-    if result is not None:
-        picked.add(result)
-    if len(picked) < 3 and len(sents) > 1:
-        for i in range(1, len(sents)):
-            if len(picked) >= 3:
+    want = min(max_sentences, len(keep), max(3, -(-len(keep) // 2)))
+    picked = [keep[0]]
+    method = next((i for i in keep[1:] if roles[i] == "definition" or _METHOD.search(all_sents[i])), None)
+    result = next((i for i in reversed(keep[1:]) if i != method and (roles[i] == "result" or _RESULT.search(all_sents[i]))), None)
+    picked += [i for i in (method, result) if i is not None]
+    for role in ("definition", "result", "other", "background"):
+        for i in keep:
+            if len(picked) >= want:
                 break
-            picked.add(i)
-    return [sents[i] for i in sorted(picked)]
+            if i not in picked and roles[i] == role:
+                picked.append(i)
+    return [all_sents[i] for i in sorted(picked)]

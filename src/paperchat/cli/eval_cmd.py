@@ -17,8 +17,10 @@ from paperchat.core.errors import ExitStatus
 
 
 @click.command("eval", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--set", "set_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Eval set (JSONL; default: eval/questions.jsonl of the repository).")
+@click.option("--set", "set_path", default=None, metavar="NAME|FILE",
+              help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
+                   "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
+                   "abstracts), conference-dev, conference-test, scale.")
 @click.option("--mode", type=click.Choice(["extractive", "llm"]), default="extractive", show_default=True,
               help="Answer mode to evaluate: the offline extractive answerer (deterministic; what the baseline "
                    "holds) or the configured LLM.")

@@ -89,6 +89,11 @@ class Source:
                    data.get("url") or "", origin.get("path", ""), int(origin.get("index", 0) or 0),
                    data.get("chunk_id") or "", data.get("text") or "")
 
+    @property
+    def evidence(self) -> str:
+        """What a claim citing this source is checked against: the title (when known), then the cited text."""
+        return f"{self.title}\n{self.text}" if self.title and self.title not in self.text else self.text
+
     def line(self) -> str:
         """The source as one line: ``[n] Title or label — paper id — file #position  url``."""
         where = f"{self.path} #{self.index}" if self.path else ""

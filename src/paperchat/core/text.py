@@ -39,19 +39,22 @@ def short_hash(text: str, n: int = 16) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:n]
 
 
-_NOT_ALNUM = bytes(b for b in range(256) if b not in b"abcdefghijklmnopqrstuvwxyz0123456789")
+_NOT_ALNUM = re.compile(r"[\W_]+")  # anything but letters and digits, of any script
 
 
 @functools.lru_cache(maxsize=16384)
 def content_key(text: str) -> str:
-    """A key equal for near-identical copies of an abstract: the hash of its lower-cased letters and digits only.
+    """A key equal for near-identical copies of an abstract: the hash of its letters and digits only.
 
-    Copies that differ in white space, punctuation (a dropped final period),
-    case or Unicode form get the same key; any change of a word does not.
-    Memoized: one ingest asks for each abstract's key several times.
+    The text is NFKC-normalized and case-folded, then everything but the
+    letters and digits of any script (Unicode categories L and N, as regex
+    ``\\w`` without ``_``) is dropped, so copies that differ in white space,
+    punctuation (a dropped final period), case or Unicode form get the same
+    key, and any change of a word, in any script, does not. Memoized: one
+    ingest asks for each abstract's key several times.
     """
-    # Deleting every byte but a-z0-9 from the UTF-8 form drops non-ASCII characters whole (fast, in C).
-    return short_hash(normalize_for_id(text).encode("utf-8").translate(None, _NOT_ALNUM).decode("ascii"), 16)
+    folded = unicodedata.normalize("NFKC", normalize_for_id(text)).casefold()
+    return short_hash(_NOT_ALNUM.sub("", folded), 16)
 
 
 # Abbreviations after which a period does not end a sentence.
@@ -135,6 +138,7 @@ _COMMON = {
     "DNN", "DNNs", "CNN", "CNNs", "GNN", "GNNs", "VLM", "VLMs", "NLP", "MLP", "TTA", "PDE", "ST", "BO",
     "TC", "TD", "CIT", "SAC", "GT", "GTs", "SGGMs", "KV", "MMS", "RKHS", "RKHSs", "IID", "OOD", "SOTA",
     "PDEs", "SGMs", "MoE", "EMA", "PO", "KIEs", "SCO", "UQ", "CP", "SDE", "INRs", "LLaMA",
+    "SGD", "GD", "ICML", "NeurIPS", "ICLR", "CVPR", "ACL", "AAAI", "IJCAI", "EMNLP", "KDD", "ML", "DL", "NN", "NNs",
 }
 
 
@@ -148,7 +152,7 @@ def looks_like_name(word: str) -> bool:
     return has_upper_inside or has_digit or word.endswith("+") or (core.isupper() and len(core) >= 2)
 
 
-_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*")
+_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*")  # "256x256" holds no name
 
 
 def name_tokens(text: str) -> list[str]:
@@ -182,3 +186,18 @@ def clean_question(question: str | None) -> str:
     if len(question) > MAX_QUESTION_CHARS:
         raise PaperchatError(f"the question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}")
     return question
+
+
+_PROPER = re.compile(r"(?<=[\w,;)\]] )[A-Z][a-z]{2,}(?:-[A-Za-z]+)?\b")
+_NOT_PROPER = frozenset("""What Which Who Whom Whose When Where Why How Does Do Did Is Are Was Were Can Could Would Should Will
+    The This That These Those There Their They Its And But For With Without From Into Onto About Between Under Over Summarize
+    Give Tell Explain Describe List Compare Name Show Find Please""".split())
+
+
+def proper_nouns(text: str) -> list[str]:
+    """Capitalised words inside a sentence (not its first word): "Atari", "Breakout", "Kenya" (in order, no repeats)."""
+    out: list[str] = []
+    for word in _PROPER.findall(text.replace("*", "")):
+        if word not in _NOT_PROPER and word not in out:
+            out.append(word)
+    return out

@@ -138,7 +138,7 @@ def citation_scores(answer: Answer, gold: set[str], checker: CachedSupport | Non
                 cited.append(sources[n].paper_id)
         if not judge:
             continue
-        texts = [sources[n].text for n in valid]
+        texts = [sources[n].evidence for n in valid]
         joint = checker.supports(sent, texts) if texts else False
         recall_hits += joint
         if not joint:

@@ -24,12 +24,33 @@ from paperchat.core.errors import PaperchatError
 from paperchat.core.resources import bundled_dir, checkout_root
 
 
+#: The eval sets that ship with paperchat, by name (files under ``eval/``).
+NAMED_SETS = {
+    "bundled": ("questions.jsonl",),
+    "conference": ("conference/dev.jsonl", "conference/test.jsonl"),
+    "conference-dev": ("conference/dev.jsonl",),
+    "conference-test": ("conference/test.jsonl",),
+    "scale": ("questions_scale.jsonl",),
+}
+
+
+def resolve_set(name_or_path: str | Path | None) -> list[Path]:
+    """The question files of a named set (:data:`NAMED_SETS`; default ``bundled``) or of a path.
+
+    Raises :class:`PaperchatError` when a named set's file is missing.
+    """
+    if name_or_path is None or str(name_or_path) in NAMED_SETS:
+        paths = [bundled_dir("eval") / rel for rel in NAMED_SETS[str(name_or_path or "bundled")]]
+        for path in paths:
+            if not path.is_file():
+                raise PaperchatError(f"eval set not found at {path}; reinstall paperchat or pass --set FILE")
+        return paths
+    return [Path(name_or_path)]
+
+
 def default_question_set() -> Path:
     """``eval/questions.jsonl`` (the checkout's, else the copy installed with the package)."""
-    path = bundled_dir("eval") / "questions.jsonl"
-    if not path.is_file():
-        raise PaperchatError(f"eval set not found at {path}; reinstall paperchat or pass --set FILE")
-    return path
+    return resolve_set(None)[0]
 
 
 def default_baseline() -> Path:

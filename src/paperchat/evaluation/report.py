@@ -67,6 +67,38 @@ _SUMMARY_KIND_METRICS = (
     "answers.fact_recall",
     "abstention.accuracy",
 )
+#: The figures a user sees, per split and kind (what the conference targets are set on).
+SPLIT_METRICS = (
+    ("R@5", "retrieval.recall@5"),
+    ("gold cited", "answers.gold_cited"),
+    ("first cited gold", "answers.first_cited_gold"),
+    ("facts", "answers.fact_recall"),
+    ("abstained", "abstention.abstention_rate"),
+    ("false abst.", "abstention.false_abstention_rate"),
+)
+
+
+def _cell(stat: dict[str, Any] | None) -> str:
+    return "–" if not stat or stat.get("value") is None else f"{stat['value']:.3f}"
+
+
+def split_tables(results: dict[str, Any], markdown: bool = False) -> list[str]:
+    """Per split (dev: tuned on; test: reported), the user-facing figures overall and by kind."""
+    out: list[str] = []
+    for split, part in (results.get("by_split") or {}).items():
+        header = ["questions", "n", *[label for label, _ in SPLIT_METRICS]]
+        rows = [["all", sum(1 for r in results["questions"] if r.get("split") == split),
+                 *[_cell(part["overall"][m]) for _, m in SPLIT_METRICS]]]
+        for kind, stats in part["by_kind"].items():
+            n = sum(1 for r in results["questions"] if r.get("split") == split and r["kind"] == kind)
+            rows.append([kind, n, *[_cell(stats[m]) for _, m in SPLIT_METRICS]])
+        title = f"{split} split" + (" (tuned on)" if split == "dev" else " (report this one)" if split == "test" else "")
+        if markdown:
+            out += [f"### {title}", "", *_table(header, rows), ""]
+        else:
+            out += ["", title, "".join(f"{h:>17s}" if i else f"{h:18s}" for i, h in enumerate(header))]
+            out += ["".join(f"{str(c):>17s}" if i else f"{str(c):18s}" for i, c in enumerate(row)) for row in rows]
+    return out
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -99,6 +131,7 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
     for mode, stats in results["baselines"].items():
         lines.append(f"{mode:18s}" + " ".join(f"{stats['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS))
     lines.append(f"{'pipeline (' + cfg['retriever'] + ')':18s}" + " ".join(f"{results['overall']['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS))
+    lines += split_tables(results)
     if "timing" in results:
         lines += ["", f"wall time {results['timing']['wall_s']:.1f} s"]
     if failures is not None:
@@ -134,6 +167,9 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
             for name, stat in results["overall"].items()
         ],
     )
+    if results.get("by_split"):
+        out += ["## By split", "", "Dev questions were used to tune paperchat; test questions only to report.", ""]
+        out += split_tables(results, markdown=True)
     out += ["", "## By kind", "", "Value and 95% CI; – where the kind has no question the metric is taken over.", ""]
     kinds = list(results["by_kind"])
     out += _table(

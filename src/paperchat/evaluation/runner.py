@@ -12,8 +12,11 @@ intervals, :mod:`paperchat.evaluation.stats`):
   out-of-range markers, ALCE citation recall and precision (support judged
   by the checker against each source's ``text``, the chunk the user sees),
   cited papers that are gold, gold papers cited;
-* **answers** (answerable questions with facts): ``fact_recall``, the share
-  of required fact groups the answer holds, and ``all_facts``;
+* **answers**: ``gold_cited`` (a gold paper among the citations) and
+  ``first_cited_gold`` (the first cited paper is gold), over answerable
+  questions (an abstention scores 0); over answerable questions with facts,
+  ``fact_recall``, the share of required fact groups the answer holds, and
+  ``all_facts``;
 * **abstention**: abstention rate on unanswerable questions, false
   abstentions on answerable ones, precision (correct / answered) and
   accuracy (correct / all), where an answerable question is answered
@@ -121,6 +124,9 @@ def _row(q: dict[str, Any], asked: str, gold: list[str], answer, ranked: list[st
         row.update({"cited": [], "unsupported": []})
     else:
         row.update(citation_scores(answer, gold_set, support))
+    if q["answerable"]:  # what a user sees: a gold paper among the citations, and cited first
+        row["gold_cited"] = float(bool(set(row["cited"]) & gold_set))
+        row["first_cited_gold"] = float(bool(row["cited"]) and row["cited"][0] in gold_set)
     row["correct"] = _correct(row)
     row["failure"] = _failure(row)
     return row
@@ -132,7 +138,8 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
              corpus: Sequence[Path] = ()) -> dict[str, Any]:
     """Run the eval set through ``engine`` (a :class:`paperchat.engine.Engine`) and measure it.
 
-    ``set_path`` defaults to ``eval/questions.jsonl``; ``top_k`` (papers given
+    ``set_path`` is a file or a named set (:data:`paperchat.evaluation.questions.NAMED_SETS`;
+    default ``bundled``, ``eval/questions.jsonl``); ``top_k`` (papers given
     to the answerer) to the setting; ``mode`` is ``extractive`` (offline,
     deterministic) or ``llm``; ``baselines`` names the retrievers measured
     side by side; ``check_support`` judges citation support; ``limit`` keeps
@@ -148,8 +155,10 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
     from paperchat.retrieve.hybrid import HybridRetriever
 
     t0 = time.perf_counter()
-    path = Path(set_path) if set_path else qs.default_question_set()
-    questions = qs.load_questions(path)
+    paths = qs.resolve_set(set_path)
+    questions = [q for path in paths for q in qs.load_questions(path)]
+    if len({q["id"] for q in questions}) != len(questions):
+        raise PaperchatError("the eval set's files share question ids; give each question its own id")
     if limit is not None:
         questions = questions[:limit]
     by_id = {q["id"]: q for q in questions}
@@ -190,7 +199,7 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
     splits = sorted({r["split"] for r in rows if r.get("split")})
     return {
         "config": {
-            "set": qs.display_path(path), "questions": len(rows), "answerable": sum(r["answerable"] for r in rows),
+            "set": " + ".join(qs.display_path(p) for p in paths), "questions": len(rows), "answerable": sum(r["answerable"] for r in rows),
             "mode": mode, "retriever": engine.retriever_mode, "fusion": engine.fusion, "top_k": top_k,
             "retrieval_k": RETRIEVAL_K, "embed_model": engine.settings.embed_model, "store_papers": len(records),
             "extra_papers": len(set(records) - set(bundled.values())),
@@ -200,7 +209,9 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
         },
         "overall": aggregate(rows),
         "by_kind": {k: aggregate([r for r in rows if r["kind"] == k]) for k in kinds},
-        "by_split": {s: aggregate([r for r in rows if r.get("split") == s]) for s in splits},
+        "by_split": {s: {"overall": aggregate(part), "by_kind": {k: aggregate([r for r in part if r["kind"] == k])
+                                                                for k in kinds_in(part)}}
+                     for s in splits for part in [[r for r in rows if r.get("split") == s]]},
         "baselines": {m: aggregate(base_rows[m], retrieval_only) for m in baselines},
         "baselines_by_kind": {
             m: {k: aggregate([r for r in base_rows[m] if r["kind"] == k], retrieval_only) for k in kinds if k != "unanswerable"}

@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from paperchat.core.text import content_key, short_hash
+from paperchat.core.text import content_key, short_hash, split_sentences
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.corpus import Paper
 from paperchat.ingest.plan import fill_sticky, plan_ingest
 from paperchat.ingest.records import PaperRecord, StoreInfo
-from paperchat.ingest.sentence_vectors import decode_vectors, embed_papers, pool_chunks
+from paperchat.ingest.sentence_vectors import embed_papers, pool_chunks
 
 PAPER_BATCH = 64  # papers embedded and written together
 
@@ -67,7 +67,7 @@ class Writer(Protocol):
 
     def records(self) -> dict[str, PaperRecord]: ...
     def chunk_ids_of(self, paper_ids: Sequence[str]) -> set[str]: ...
-    def sentence_records(self, paper_ids: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+    def sentence_vectors(self, paper_ids: Sequence[str]) -> dict[str, tuple[str, np.ndarray]]: ...
     def delete_chunks(self, ids: Sequence[str]) -> None: ...
     def delete_papers(self, paper_ids: Sequence[str]) -> int: ...
     def update_papers(self, records: Sequence[PaperRecord]) -> None: ...
@@ -90,22 +90,18 @@ def _record(paper: Paper, chunks: list[ChunkText], info: StoreInfo, old: PaperRe
     return rec
 
 
-def _reusable(writer: Writer, group, have: set[str], info: StoreInfo, count_tokens) -> dict[str, np.ndarray]:
+def _reusable(writer: Writer, group, have: set[str], count_tokens) -> dict[str, np.ndarray]:
     """Chunk vectors of papers whose chunks and sentence vectors are all stored already: ``{paper id: (n, dim)}``."""
     complete = [(p, chunks) for p, chunks in group if all(c.chunk_id in have for c in chunks)]
     if not complete:
         return {}
-    stored = writer.sentence_records([p.paper_id for p, _ in complete])
+    stored = writer.sentence_vectors([p.paper_id for p, _ in complete])
     out = {}
     for paper, chunks in complete:
-        meta = stored.get(paper.paper_id) or {}
-        if meta.get("text_hash") != short_hash(paper.abstract):
+        text_hash, sentence_vecs = stored.get(paper.paper_id, ("", None))
+        if sentence_vecs is None or text_hash != short_hash(paper.abstract):
             continue
-        try:
-            vecs = pool_chunks(paper.abstract, decode_vectors(str(meta.get("vectors", "")), info.embed_dim),
-                               [c.text for c in chunks], count_tokens)
-        except ValueError:
-            continue
+        vecs = pool_chunks(paper.abstract, sentence_vecs, [c.text for c in chunks], count_tokens)
         if vecs is not None:
             out[paper.paper_id] = vecs
     return out
@@ -147,15 +143,15 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
             stale = sorted(have - wanted)
             writer.delete_chunks(stale)
             report.chunks_removed += len(stale)
-            vectors = _reusable(writer, group, have, info, embedder.count_tokens)
+            vectors = _reusable(writer, group, have, embedder.count_tokens)
             todo = [(p, chunks) for p, chunks in group if p.paper_id not in vectors]
-            sentences: dict[str, tuple[np.ndarray, str]] = {}
+            sentences: dict[str, tuple[list[str], np.ndarray, str]] = {}
             if todo:
                 made = embed_papers([(p.abstract, [c.text for c in chunks]) for p, chunks in todo], embedder.embed,
                                     embedder.count_tokens)
                 for (paper, _chunks), (sent_vecs, chunk_vecs) in zip(todo, made):
                     vectors[paper.paper_id] = chunk_vecs
-                    sentences[paper.paper_id] = (sent_vecs, short_hash(paper.abstract))
+                    sentences[paper.paper_id] = (split_sentences(paper.abstract), sent_vecs, short_hash(paper.abstract))
                     report.sentences_embedded += len(sent_vecs)
             records = [_record(p, chunks, info, stored.get(p.paper_id)) for p, chunks in group]
             report.chunks_embedded += writer.write(

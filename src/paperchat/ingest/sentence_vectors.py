@@ -22,12 +22,11 @@ corpus (R@1 0.873, MRR@10 0.983 against 0.985) and did better at 2,740 papers
 (R@1 0.851, R@5 0.979 against 0.840 and 0.968); an unweighted mean did worse
 there (R@1 0.830, R@5 0.957). README, "Sentence vectors".
 
-Stored form: float16, base64, row-major ``(n_sentences, dim)``.
+The store keeps one record per sentence (:mod:`paperchat.store.chroma`).
 """
 
 from __future__ import annotations
 
-import base64
 from typing import Callable, Sequence
 
 import numpy as np
@@ -35,22 +34,6 @@ import numpy as np
 from paperchat.core.text import split_sentences
 
 POOLING = "sentence-mean-tokens"  # recorded in the store as ``chunk_vectors``
-
-
-def encode_vectors(vectors: np.ndarray) -> str:
-    """``(n, dim)`` float array → base64 text of its float16 bytes (for Chroma metadata)."""
-    return base64.b64encode(np.asarray(vectors, dtype=np.float16).tobytes()).decode("ascii")
-
-
-def decode_vectors(text: str, dim: int) -> np.ndarray:
-    """Inverse of :func:`encode_vectors`: float32 array ``(n, dim)``.
-
-    Raises ``ValueError`` when the text is not a whole number of rows.
-    """
-    flat = np.frombuffer(base64.b64decode(text.encode("ascii")), dtype=np.float16)
-    if dim <= 0 or flat.size % dim:
-        raise ValueError(f"{flat.size} values do not make rows of {dim}")
-    return flat.reshape(-1, dim).astype(np.float32)
 
 
 def _norm(text: str) -> str:

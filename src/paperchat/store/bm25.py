@@ -1,12 +1,16 @@
-"""The BM25 index over the store's chunks, kept beside the store and rebuilt when the store changes.
+"""The BM25 index over the store's papers, kept beside the store and rebuilt when the store changes.
 
 Okapi BM25 (Robertson & Zaragoza 2009) with the ``bm25s`` library (Lù 2024),
-English stopwords and the Snowball stemmer (PyStemmer). A chunk is indexed
-with its paper's title (when known) before its text. The index is saved in
-``<store>/bm25/`` (in server mode, a per-URL cache folder) with the store
-revision it was built from; :func:`load_or_build` rebuilds it from the
-store's chunks whenever the revision differs, so it works on a store
-reopened after a restart, or written by another process.
+English stopwords and the Snowball stemmer (PyStemmer). A paper is indexed
+as its title and whole abstract: abstracts are short, and a paper-level
+index beat chunk-level BM25 on the eval questions (README, "Retrieval").
+The index also keeps each term's document frequency, so retrieval can
+tell a rare term of the question (:meth:`BM25Index.rare_term_papers`).
+
+It is saved in ``<store>/bm25/`` (in server mode, a per-URL cache folder)
+with the store revision it was built from; :func:`load_or_build` rebuilds it
+from the store's papers whenever the revision differs, so it works on a
+store reopened after a restart, or written by another process.
 """
 
 from __future__ import annotations
@@ -25,18 +29,27 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     os.replace(tmp, path)
 
 
-def bm25_text(text: str, title: str) -> str:
-    """What BM25 indexes for a chunk: the paper's title (when known) and the chunk text."""
-    return f"{title}\n{text}" if title else text
+def bm25_text(title: str, abstract: str) -> str:
+    """What BM25 indexes for a paper: its title (when known) and its abstract."""
+    return f"{title}\n{abstract}" if title else abstract
+
+
+#: Stemmed words of how people ask, not of what they ask about ("I remember a paper ...", "Has anyone ...").
+CONVERSATIONAL = frozenset("rememb anyon someon somebodi anybodi wonder curiou recal heard seen pleas thank hello "
+                           "tell know think guess look mayb possibl anyth someth overview summar".split())
 
 
 class BM25Index:
-    """A bm25s index over chunk ids; ``search(question, k)`` returns ``(chunk id, score)`` pairs."""
+    """A bm25s index over paper ids; ``search(question, k)`` returns ``(paper id, score)`` pairs.
 
-    def __init__(self, retriever, ids: list[str], revision: str):
+    ``df`` maps each stemmed term to the number of papers that hold it.
+    """
+
+    def __init__(self, retriever, ids: list[str], revision: str, df: dict[str, int]):
         self.retriever = retriever
         self.ids = ids
         self.revision = revision
+        self.df = df
         self.vocab = set(retriever.vocab_dict.keys()) if getattr(retriever, "vocab_dict", None) else set()
 
     @staticmethod
@@ -50,13 +63,18 @@ class BM25Index:
 
     @classmethod
     def build(cls, ids: list[str], texts: list[str], revision: str) -> "BM25Index":
-        """Index ``texts`` (one per chunk id)."""
+        """Index ``texts`` (one per paper id)."""
         import bm25s
 
         retriever = bm25s.BM25()
+        df: dict[str, int] = {}
         if texts:
-            retriever.index(cls.tokenize(texts), show_progress=False)
-        return cls(retriever, ids, revision)
+            tokens = cls.tokenize(texts)
+            for doc in tokens:
+                for term in set(doc):
+                    df[term] = df.get(term, 0) + 1
+            retriever.index(tokens, show_progress=False)
+        return cls(retriever, ids, revision, df)
 
     def save(self, folder: Path) -> None:
         """Write the index to ``folder`` (replaced whole, via a temporary folder)."""
@@ -64,7 +82,7 @@ class BM25Index:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         self.retriever.save(str(tmp), show_progress=False)
-        write_json_atomic(tmp / "paperchat.json", {"revision": self.revision, "ids": self.ids})
+        write_json_atomic(tmp / "paperchat.json", {"revision": self.revision, "ids": self.ids, "df": self.df})
         shutil.rmtree(folder, ignore_errors=True)
         tmp.rename(folder)
 
@@ -80,10 +98,10 @@ class BM25Index:
             retriever = bm25s.BM25.load(str(folder), show_progress=False, verbosity=0)
         except (OSError, ValueError, KeyError):
             return None
-        return cls(retriever, info["ids"], revision)
+        return cls(retriever, info["ids"], revision, info.get("df") or {})
 
     def search(self, question: str, k: int) -> list[tuple[str, float]]:
-        """Top-``k`` ``(chunk id, BM25 score)`` pairs with a positive score, best first."""
+        """Top-``k`` ``(paper id, BM25 score)`` pairs with a positive score, best first."""
         if not self.ids:
             return []
         tokens = [t for t in self.tokenize([question])[0] if t in self.vocab]
@@ -93,21 +111,46 @@ class BM25Index:
         docs, scores = self.retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1)
         return [(self.ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
 
+    def upper_bound(self, question: str) -> float:
+        """The largest BM25 score any paper could get for ``question``: ``sum idf(t) * (k1 + 1)`` over its known terms.
 
-def load_or_build(folder: Path, revision: str, chunks: Callable[[], Iterable[tuple[str, str, str]]]) -> BM25Index:
-    """The index for ``revision``: loaded from ``folder``, else built from ``chunks()`` and saved.
+        BM25's term weight ``tf * (k1 + 1) / (tf + k1 * norm)`` never exceeds
+        ``k1 + 1`` (Robertson & Zaragoza 2009), and bm25s's default idf is
+        Lucene's ``ln(1 + (N - df + 0.5) / (df + 0.5))``. Dividing by this puts
+        a weak lexical match near 0 and a full one near 1, whatever the question.
+        """
+        import math
 
-    ``chunks()`` yields ``(chunk id, text, paper title)``. A folder that
-    cannot be written (a read-only store) still answers: the index is kept in
-    memory and rebuilt next time.
+        n = len(self.ids)
+        k1 = float(getattr(self.retriever, "k1", 1.5))
+        terms = [t for t in dict.fromkeys(self.tokenize([question])[0]) if t in self.vocab]
+        return sum(math.log(1 + (n - self.df.get(t, 0) + 0.5) / (self.df.get(t, 0) + 0.5)) for t in terms) * (k1 + 1)
+
+    def terms_of(self, text: str) -> set[str]:
+        """The stemmed terms of ``text`` as the index reads them."""
+        return set(self.tokenize([text])[0])
+
+    def rare_terms(self, question: str, max_df: int) -> list[str]:
+        """The question's terms (longer than 3 letters, no digits) held by at most ``max_df`` papers, or by none."""
+        return [t for t in dict.fromkeys(self.tokenize([question])[0])
+                if len(t) > 3 and not any(ch.isdigit() for ch in t) and self.df.get(t, 0) <= max_df
+                and t not in CONVERSATIONAL]
+
+
+def load_or_build(folder: Path, revision: str, papers: Callable[[], Iterable[tuple[str, str, str]]]) -> BM25Index:
+    """The index for ``revision``: loaded from ``folder``, else built from ``papers()`` and saved.
+
+    ``papers()`` yields ``(paper id, title, abstract)``. A folder that cannot
+    be written (a read-only store) still answers: the index is kept in memory
+    and rebuilt next time.
     """
     index = BM25Index.load(folder, revision)
     if index is not None:
         return index
     ids, texts = [], []
-    for cid, text, title in chunks():
-        ids.append(cid)
-        texts.append(bm25_text(text, title))
+    for pid, title, abstract in papers():
+        ids.append(pid)
+        texts.append(bm25_text(title, abstract))
     index = BM25Index.build(ids, texts, revision)
     try:
         index.save(folder)

@@ -18,8 +18,10 @@ collections, all in cosine space:
   fields); its metadata records the :class:`~paperchat.ingest.records.StoreInfo`;
 * ``paperchat_g<g>_papers``: one record per paper (the abstract, the mean of
   its chunk vectors, :meth:`~paperchat.ingest.records.PaperRecord.to_meta`);
-* ``paperchat_g<g>_sentences``: one record per paper holding the vectors of
-  its abstract's sentences (metadata ``vectors``, float16 base64).
+* ``paperchat_g<g>_sentences``: one record per abstract sentence (id
+  ``<paper id>#s<position>``, the sentence, its vector; metadata ``paper_id``,
+  ``position``, ``text_hash``), queried for sentence-level max-similarity
+  and read by the answerer, so answering embeds only the question.
 
 A rebuild (and the very first ingest) writes a new generation while
 readers keep using the current one, then switches ``current`` in one write
@@ -40,7 +42,6 @@ import numpy as np
 from paperchat.core.errors import StoreError
 from paperchat.core.text import short_hash
 from paperchat.ingest.records import PaperRecord, StoreInfo
-from paperchat.ingest.sentence_vectors import decode_vectors
 from paperchat.store.bm25 import BM25Index, load_or_build, write_json_atomic
 from paperchat.store.locks import open_guard
 
@@ -263,15 +264,40 @@ class ChromaStore:
                             include=["distances"])
         return [(cid, 1.0 - float(dist)) for cid, dist in zip(res["ids"][0], res["distances"][0])]
 
-    def sentence_vectors(self, ids: Sequence[str], dim: int) -> dict[str, np.ndarray]:
-        """Stored sentence vectors by paper id: float32 ``(n_sentences, dim)``; missing papers are left out."""
+    def sentence_vectors(self, ids: Sequence[str], generation: int | None = None) -> dict[str, tuple[str, np.ndarray]]:
+        """Stored sentence vectors by paper id: ``(text hash, float32 (n_sentences, dim))`` in sentence order.
+
+        Papers without stored sentences are left out.
+        """
+        col = self.collection("sentences", generation)
+        ids = list(dict.fromkeys(ids))
+        if col is None or not ids:
+            return {}
+        rows: dict[str, list[tuple[int, str, list[float]]]] = {}
+        with self.guarded():
+            for start in range(0, len(ids), 500):
+                got = col.get(where={"paper_id": {"$in": ids[start:start + 500]}}, include=["metadatas", "embeddings"])
+                for meta, vec in zip(got["metadatas"], got["embeddings"]):
+                    rows.setdefault(meta["paper_id"], []).append((int(meta["position"]), str(meta.get("text_hash", "")), vec))
         out = {}
-        for pid, _doc, meta in self._get("sentences", list(dict.fromkeys(ids)), ["metadatas"]):
-            try:
-                out[pid] = decode_vectors(str((meta or {}).get("vectors", "")), dim)
-            except ValueError:
-                continue
+        for pid, items in rows.items():
+            items.sort(key=lambda x: x[0])
+            if [pos for pos, _h, _v in items] == list(range(len(items))):  # complete: every position once
+                out[pid] = (items[0][1], np.asarray([v for _p, _h, v in items], dtype=np.float32))
         return out
+
+    def nearest_sentences(self, qvec: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """The ``n`` abstract sentences nearest to ``qvec``: ``(paper id, cosine)``, best first."""
+        col = self.collection("sentences")
+        if col is None or n <= 0:
+            return []
+        with self.guarded():
+            n = min(n, col.count())
+            if n <= 0:
+                return []
+            res = col.query(query_embeddings=[np.asarray(qvec, dtype=np.float32).tolist()], n_results=n,
+                            include=["distances"])
+        return [(sid.rsplit("#s", 1)[0], 1.0 - float(dist)) for sid, dist in zip(res["ids"][0], res["distances"][0])]
 
     def llamaindex_vector_store(self, name: str):
         """A plain LlamaIndex ``ChromaVectorStore`` over collection ``name`` of this Chroma (the bench baseline)."""
@@ -282,10 +308,11 @@ class ChromaStore:
         return ChromaVectorStore(chroma_collection=col)
 
     def bm25(self) -> BM25Index:
-        """The BM25 index of the current revision (loaded from the cache folder, or rebuilt)."""
+        """The paper-level BM25 index of the current revision (loaded from the cache folder, or rebuilt)."""
         revision = self.revision()
         if self._bm25 is None or self._bm25.revision != revision:
-            self._bm25 = load_or_build(self.local_dir / "bm25", revision, self.all_chunks)
+            self._bm25 = load_or_build(self.local_dir / "bm25", revision,
+                                       lambda: [(pid, r.title, r.abstract) for pid, r in self.papers().items()])
         return self._bm25
 
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
 from paperchat.core.errors import StoreError
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
-from paperchat.ingest.sentence_vectors import encode_vectors
 from paperchat.store.chroma import KINDS, LEGACY, PAGE, ChromaStore, collection_name
 from paperchat.store.locks import file_lock
 
@@ -68,10 +67,14 @@ class StoreWriter:
                 out |= set(self._col("chunks").get(where={"paper_id": {"$in": batch}}, include=[])["ids"])
         return out
 
-    def sentence_records(self, paper_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Sentence-vector records (``vectors``, ``text_hash``) of the given papers, by paper id."""
-        rows = self.store._get("sentences", list(paper_ids), ["metadatas"], generation=self.generation)
-        return {pid: dict(meta or {}) for pid, _doc, meta in rows}
+    def sentence_vectors(self, paper_ids: Sequence[str]) -> dict[str, tuple[str, np.ndarray]]:
+        """Stored sentence vectors of the given papers: ``{paper id: (text hash, (n, dim))}``."""
+        return self.store.sentence_vectors(paper_ids, generation=self.generation)
+
+    def _delete_sentences(self, paper_ids: Sequence[str]) -> None:
+        with self.store.guarded():
+            for start in range(0, len(paper_ids), 500):
+                self._col("sentences").delete(where={"paper_id": {"$in": list(paper_ids[start:start + 500])}})
 
     def delete_chunks(self, ids: Sequence[str]) -> None:
         if ids:
@@ -89,7 +92,7 @@ class StoreWriter:
             removed += len(chunk_ids)
             with self.store.guarded():
                 self._col("papers").delete(ids=batch)
-                self._col("sentences").delete(ids=batch)
+            self._delete_sentences(batch)
         self.changed = self.changed or bool(paper_ids)
         return removed
 
@@ -110,7 +113,7 @@ class StoreWriter:
 
         ``chunks`` maps paper id -> ``[(chunk, unit vector)]`` (every chunk of
         the paper; the ones already stored are not written again),
-        ``sentences`` paper id -> ``(sentence vectors (n, dim), text hash)``
+        ``sentences`` paper id -> ``(sentences, sentence vectors (n, dim), text hash)``
         for papers whose sentences were embedded now. The record goes last: a
         stored paper record means all its chunks are stored. Returns the
         number of chunks written.
@@ -132,13 +135,17 @@ class StoreWriter:
                 self._col("chunks").add(ids=ids[b:b + step], documents=docs[b:b + step], embeddings=vecs[b:b + step],
                                         metadatas=metas[b:b + step])
             if sentences:
-                pids = list(sentences)
-                self._col("sentences").upsert(
-                    ids=pids,
-                    embeddings=[_unit_mean(np.stack([v for _c, v in chunks[p]])) for p in pids],
-                    metadatas=[{"vectors": encode_vectors(sentences[p][0]), "n_sentences": len(sentences[p][0]),
-                                "text_hash": sentences[p][1]} for p in pids],
-                )
+                self._delete_sentences(list(sentences))
+                sids, sdocs, svecs, smetas = [], [], [], []
+                for pid, (texts, vecs, text_hash) in sentences.items():
+                    for i, (text, vec) in enumerate(zip(texts, vecs)):
+                        sids.append(f"{pid}#s{i}")
+                        sdocs.append(text)
+                        svecs.append(np.asarray(vec, dtype=np.float32).tolist())
+                        smetas.append({"paper_id": pid, "position": i, "text_hash": text_hash})
+                for b in range(0, len(sids), step):
+                    self._col("sentences").add(ids=sids[b:b + step], documents=sdocs[b:b + step],
+                                               embeddings=svecs[b:b + step], metadatas=smetas[b:b + step])
             self._col("papers").upsert(
                 ids=[r.paper_id for r in records],
                 documents=[r.abstract for r in records],

@@ -1,0 +1,196 @@
+"""What a question asks for, and what role each abstract sentence plays: the offline answerer's reading.
+
+:func:`read_question` returns an :class:`Intent`: the kind of answer wanted
+
+* ``summary``: "Summarize X", "Give me an overview of X" -> problem, method
+  and result of that one paper;
+* ``authors`` / ``title``: "Who wrote X?", "What is the title of the paper
+  that ...?" -> the stored metadata, cited;
+* ``find``: "Which paper(s) ...", "Is there work on ...?" -> the papers that
+  fit, each named, with the sentence that says why (``plural``: every paper
+  above the relevance bar);
+* ``define``: "What is X?", "What does X propose?" -> the sentence that
+  defines X first;
+* ``quantity``: "How many ...", "By how much ...", "What speed-up ..." -> the
+  sentence that holds the number;
+* ``entity``: "Which datasets / models / benchmarks ..." -> the sentence that
+  names them;
+* ``finding``: "How does A compare with B?", "What did they find?" -> result
+  sentences, not background or the premise a paper argues against;
+* ``general``: anything else.
+
+``detail`` is an experimental detail the question asks for by name ("learning
+rate", "batch size", "GPUs"): abstracts rarely give one, so when no retrieved
+sentence holds it the answerer abstains rather than quote nearby text.
+
+:func:`sentence_role` labels an abstract sentence ``definition``,
+``result``, ``background``, ``resource`` (code links) or ``other``, by the
+cue phrases scientific abstracts use for each move (Teufel & Moens 2002,
+"argumentative zoning").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paperchat.core.text import name_tokens
+
+SUMMARY = "summary"
+AUTHORS = "authors"
+TITLE = "title"
+FIND = "find"
+DEFINE = "define"
+QUANTITY = "quantity"
+ENTITY = "entity"
+FINDING = "finding"
+GENERAL = "general"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """How a question is read (see the module docstring).
+
+    ``names`` are the coined names it mentions (``ConfPO``, ``GNN+``);
+    ``subject`` the one a summary, definition or metadata question is about.
+    """
+
+    kind: str
+    plural: bool = False
+    names: tuple[str, ...] = ()
+    subject: str | None = None
+    detail: str | None = None
+
+
+_SUMMARY = re.compile(
+    r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give (?:me )?(?:an? |a short |a brief )?(?:overview|summary|rundown)|"
+    r"(?:an? |brief |short )?(?:overview|summary) of|tl;?dr|what is the (?:paper|work) (?:on |about )?.*\babout\b)",
+    re.I)
+_AUTHORS = re.compile(r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
+                      r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b", re.I)
+_TITLE = re.compile(r"\b(?:(?:full |exact )?title of|what is the (?:full |exact )?title|what(?:'s| is) the paper (?:called|titled)|"
+                    r"titled)\b", re.I)
+_FIND_PLURAL = re.compile(r"\b(?:which|what|any|list|name|find|show me)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles|methods|"
+                          r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b",
+                          re.I)
+_FIND_ONE = re.compile(r"\b(?:which|what) (?:\w+\s+){0,2}?(?:paper|work|study|article|method|approach|framework|defen[cs]e|"
+                       r"attack|tool|system|technique|algorithm|model|benchmark)\b"
+                       r"|\bis there (?:a |any |some )?(?:new )?(?:work|paper|research|study|method|approach|way|theory)\b"
+                       r"|\bis there an? (?:\S+ ){0,3}?(?:tool|system|technique|algorithm|model|benchmark|framework|planner|defen[cs]e)\b"
+                       r"|\b(?:i'?m|i am) looking for\b|\bany (?:work|research|paper) (?:on|that|about)\b|\bi remember (?:a|an|the|some)\b"
+                       r"|\bhas anyone\b|\bdoes any (?:paper|work)\b", re.I)
+_DEFINE = re.compile(r"^\s*(?:what(?:'s| is| are)\s+(?P<a>[^?]{1,60}?)\s*\??\s*$|what does (?P<b>\S+) (?:do|propose|introduce|mean)\b|"
+                     r"explain (?P<c>[^?]{1,60})|what is the (?:main |key )?idea (?:of|behind) (?P<d>[^?]{1,60}))", re.I)
+_QUANTITY = re.compile(r"\bhow (?:many|much|large|fast|big|long|small|often)\b|\bby how much\b"
+                       r"|\bwhat (?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
+                       r"|\bwhat (?:\w+\s+){0,3}?"
+                       r"(?:speed-?ups?|accuracy|percentage|percent|score|fraction|ratio|rate|improvement|error|reduction|gain|"
+                       r"size|number|count|cost|latency|throughput|performance|success rate|win rate|perplexity)\b", re.I)
+_ENTITY = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|models?|baselines?|tasks?|environments?|"
+                     r"languages?|metrics?|domains?|architectures?|llms|vlms|games?|algorithms?|techniques?|components?|"
+                     r"variants?|modalities|applications?|settings?|problems?|features?|encoders?)\b|\bon which\b", re.I)
+_FINDING = re.compile(r"\bcompare[sd]?\b|\bcompared (?:to|with)\b|\bversus\b|\bvs\.?\b|\bwhat (?:did|do|does) (?:\w+\s+){0,4}?(?:find|show|observe|conclude|reveal)\b"
+                      r"|\b(?:outperform|better than|worse than|match)\b|\bwhat happens\b|\bwhy\b", re.I)
+#: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
+_DETAIL = re.compile(r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
+                     r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up steps|training steps|memory footprint|"
+                     r"participants|annotators)\b", re.I)
+
+
+def read_question(question: str) -> Intent:
+    """The :class:`Intent` of ``question`` (rules over its wording; no model)."""
+    names = tuple(name_tokens(question))
+    detail = _DETAIL.search(question)
+    detail_text = detail.group(1).lower() if detail else None
+    subject = names[0] if names else None
+    if _AUTHORS.search(question):
+        return Intent(AUTHORS, names=names, subject=subject)
+    if _TITLE.search(question):
+        return Intent(TITLE, names=names, subject=subject)
+    if _SUMMARY.search(question):
+        return Intent(SUMMARY, names=names, subject=subject)
+    if _FIND_PLURAL.search(question):
+        return Intent(FIND, plural=True, names=names, detail=detail_text)
+    if _QUANTITY.search(question):
+        return Intent(QUANTITY, names=names, subject=subject, detail=detail_text)
+    if _ENTITY.search(question):
+        return Intent(ENTITY, names=names, subject=subject, detail=detail_text)
+    define = _DEFINE.search(question)
+    if define and names:
+        return Intent(DEFINE, names=names, subject=subject)
+    if _FIND_ONE.search(question):
+        return Intent(FIND, names=names, detail=detail_text)
+    if _FINDING.search(question):
+        return Intent(FINDING, names=names, subject=subject, detail=detail_text)
+    return Intent(GENERAL, names=names, subject=subject, detail=detail_text)
+
+
+_INSTRUCTION = re.compile(
+    r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give (?:me )?(?:an? |a short |a brief )?(?:overview|summary|rundown) of|"
+    r"(?:an? |brief |short )?(?:overview|summary) of|tl;?dr:?|who (?:wrote|are the authors of|is the (?:first|last|lead) author of)|"
+    r"what is the (?:full |exact )?title of)\s+(?:the\s+)?(?:paper|work|article)?\s*(?:on|about|that|which|titled|called)?\s*",
+    re.I)
+
+
+def retrieval_query(question: str) -> str:
+    """The question without its instruction words ("Give me an overview of Vintix." -> "Vintix."), for retrieval.
+
+    Instruction words say what to do with a paper, not which paper; left in,
+    they pull in papers that are themselves overviews or summaries.
+    """
+    stripped = _INSTRUCTION.sub("", question).strip()
+    return stripped if len(stripped) >= 3 else question
+
+
+def holds_detail(sentence: str, detail: str) -> bool:
+    """Whether ``sentence`` mentions the experimental detail ``detail`` (singular or plural)."""
+    stem = detail.rstrip("s")
+    return re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I) is not None
+
+
+_RESOURCE = re.compile(r"https?://|\bgithub\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
+                       r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b", re.I)
+_DEFINITION = re.compile(r"\b(?:we (?:introduce|propose|present|develop|design)|this (?:paper|work) (?:introduces|proposes|presents)|"
+                         r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)", re.I)
+_RESULT = re.compile(r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal)|"
+                     r"(?:results?|experiments?|evaluations?|analys[ie]s) (?:show|demonstrate|indicate|reveal|confirm|suggest)|"
+                     r"outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
+                     r"speed-?ups?|faster|state-of-the-art|consistently|significantly|competitive|remain(?:s)? (?:strong|competitive))\b"
+                     r"|\d+(?:\.\d+)?\s*(?:%|×|x\b)", re.I)
+_BACKGROUND = re.compile(r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
+                         r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
+                         r"frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
+                         r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
+                         r"|^(?:however|while|although)\b", re.I)
+
+
+def sentence_role(sentence: str, position: int) -> str:
+    """The role of an abstract sentence: ``resource``, ``definition``, ``result``, ``background`` or ``other``.
+
+    ``position`` is its 0-based place in the abstract (an opening sentence
+    without a result cue is background).
+    """
+    if _RESOURCE.search(sentence):
+        return "resource"
+    if _DEFINITION.search(sentence):
+        return "definition"
+    if _BACKGROUND.search(sentence) and not re.search(r"\bwe (?:find|show|demonstrate)\b", sentence, re.I):
+        return "background"
+    if _RESULT.search(sentence):
+        return "result"
+    return "background" if position == 0 else "other"
+
+
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|"
+                     r"millions?|billions?|half|twice|double|triple|fold)\b", re.I)
+_LIST = re.compile(r"(?:\b[A-Z][\w+.\-]*\d[\w+.\-]*|\b[A-Z][a-z]*[A-Z][\w+\-]*|\b[A-Z]{2,}[\w+\-]*)")
+
+
+def holds_number(sentence: str) -> bool:
+    """Whether ``sentence`` states a number (digits or a number word)."""
+    return _NUMBER.search(sentence) is not None
+
+
+def names_count(sentence: str) -> int:
+    """How many name-like tokens (``ImageNet``, ``GPT-4o``, ``CIFAR-10``, ``MMLU``) ``sentence`` holds."""
+    return len(_LIST.findall(sentence.replace("$", "").replace("*", "")))

@@ -1,0 +1,131 @@
+"""The offline answer: quoted sentences, a paper's own summary, or its stored metadata, each cited.
+
+:func:`offline_answer` reads the question (:mod:`paperchat.answer.intent`) and answers
+
+* a summary request with the paper's problem, method and result sentences
+  (:func:`paperchat.answer.summaries.extractive_paper_summary`), in the
+  abstract's order;
+* an authors or title question from the paper's stored metadata (the source's
+  text is then that metadata, so the citation can be checked); without it,
+  the answerer abstains;
+* anything else with the sentences :func:`paperchat.answer.extractive.extract`
+  picks; a "which paper(s)" question names each paper (title, else label)
+  before the sentence that says why it fits.
+
+Sources are numbered in order of first use; each names the chunk that holds
+the first sentence quoted from it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from paperchat.answer import intent as it
+from paperchat.answer.extractive import PaperText, extract, focus_papers
+from paperchat.answer.sentences import SentenceIndex
+from paperchat.answer.summaries import extractive_paper_summary
+from paperchat.cite.markers import cite_sentence
+from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
+from paperchat.core.text import split_sentences
+from paperchat.ingest.records import PaperRecord
+
+
+def evidence_chunk(record: PaperRecord, quoted: list[str], hits: list, chunk_texts: Callable) -> tuple[str, str]:
+    """``(chunk id, text)`` of what a source's quoted sentences come from.
+
+    The stored chunk that holds every quoted sentence; when they lie in
+    several chunks, the first such chunk's id and the text of those chunks
+    joined (their shared overlap once). Without a quoted sentence: the
+    paper's best-ranked chunk among ``hits``, else its first chunk.
+    ``chunk_texts(ids)`` reads chunks from the store.
+    """
+    chunks = {cid: text for cid, (text, _meta) in chunk_texts(record.chunk_ids).items()} if record.chunk_ids else {}
+    ordered = [cid for cid in record.chunk_ids if cid in chunks]
+    flat = {cid: " ".join(chunks[cid].split()) for cid in ordered}
+    probes = [" ".join(q.split())[:80] for q in quoted if q.strip()]
+    holding = [cid for cid in ordered if any(p in flat[cid] for p in probes)]
+    for cid in holding:
+        if all(p in flat[cid] for p in probes):
+            return cid, chunks[cid]
+    if holding:
+        sentences: list[str] = []
+        for cid in holding:
+            sentences += [s for s in split_sentences(chunks[cid]) if s not in sentences]
+        return holding[0], " ".join(sentences)
+    for h in hits:
+        if h.paper_id == record.paper_id:
+            return h.chunk_id, h.text
+    first = ordered[0] if ordered else ""
+    return first, chunks.get(first, "")
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def metadata_answer(question: str, record: PaperRecord, kind: str, retrieved: list[Retrieved]) -> Answer:
+    """Who wrote a paper, or its title, from the stored metadata (the abstention when it is not stored)."""
+    if kind == it.AUTHORS and not record.authors or not record.title:
+        return Answer.abstention(question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"])
+    if kind == it.AUTHORS:
+        text = f'"{record.title}" is by {_join(record.authors)}.'
+    else:
+        text = f'The paper is "{record.title}"' + (f" by {_join(record.authors)}." if record.authors else ".")
+    evidence = f"Title: {record.title}" + (f"\nAuthors: {', '.join(record.authors)}" if record.authors else "")
+    source = Source.from_record(1, record, "", evidence)
+    return Answer(question, cite_sentence(text, 1), EXTRACTIVE, sources=[source], retrieved=retrieved)
+
+
+def summary_answer(question: str, record: PaperRecord, retrieved: list[Retrieved], chunk_texts: Callable) -> Answer:
+    """A paper's offline summary: its own problem, method and result sentences, each cited [1]."""
+    sents = extractive_paper_summary(record.abstract)
+    if not sents:
+        return Answer.abstention(question, EXTRACTIVE, retrieved)
+    chunk_id, text = evidence_chunk(record, sents, [], chunk_texts)
+    return Answer(question, " ".join(cite_sentence(s, 1) for s in sents), EXTRACTIVE,
+                  sources=[Source.from_record(1, record, chunk_id, text)], retrieved=retrieved)
+
+
+def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[str, PaperRecord], index: SentenceIndex,
+                   chunk_texts: Callable, n_papers: int = 0, lexicon=None) -> Answer:
+    """The offline answer to ``question`` from ``hits`` (rank order), or the abstention (see the module docstring)."""
+    intent = it.read_question(question)
+    scores = [h.score for h in hits]
+    lo, hi = min(scores, default=0.0), max(scores, default=0.0)
+    share = {h.paper_id: (h.score - lo) / (hi - lo) if hi > lo else 1.0 for h in hits}  # 1 for the top paper, 0 the last
+    papers = [PaperText(h.paper_id, records[h.paper_id].title, records[h.paper_id].abstract,
+                        h.dense if h.dense is not None else 0.0, share[h.paper_id], records[h.paper_id].label)
+              for h in hits if h.paper_id in records]
+    retrieved = [h.retrieved() for h in hits]
+    if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
+        focus = focus_papers(question, papers, intent)
+        if focus is None:
+            return Answer.abstention(question, EXTRACTIVE, retrieved)
+        if not intent.names:  # no name ties the question to a paper: the paper must be relevant
+            check = extract(question, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL))
+            if check.abstained:
+                return Answer.abstention(question, EXTRACTIVE, retrieved)
+        record = records[focus[0].paper_id]
+        if intent.kind == it.SUMMARY:
+            return summary_answer(question, record, retrieved, chunk_texts)
+        return metadata_answer(question, record, intent.kind, retrieved)
+    result = extract(question, qvec, papers, index, n_papers, lexicon, intent)
+    if result.abstained:
+        return Answer.abstention(question, EXTRACTIVE, retrieved)
+    order: list[str] = []
+    parts = []
+    for sent in result.sentences:
+        text = sent.text
+        if sent.paper_id not in order:
+            order.append(sent.paper_id)
+            if intent.kind == it.FIND:  # "which paper(s)": say which, then why
+                text = f"{records[sent.paper_id].name}: {text}"
+        parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
+    sources = []
+    for n, pid in enumerate(order, 1):
+        quoted = [s.text for s in result.sentences if s.paper_id == pid]
+        chunk_id, text = evidence_chunk(records[pid], quoted, hits, chunk_texts)
+        sources.append(Source.from_record(n, records[pid], chunk_id, text))
+    return Answer(question, " ".join(parts), EXTRACTIVE, sources=sources, retrieved=retrieved)
