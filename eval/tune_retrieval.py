@@ -1,74 +1,90 @@
-"""Choose chunk settings, retriever and fusion by measurement on eval/questions.jsonl.
+"""Measure retrieval settings on the dev questions (never the test split): fusion weights and modes.
 
-Builds a temporary store for each chunk setting from the bundled corpus and
-prints Recall@1/@5 and MRR@10 of dense, BM25 and hybrid (RRF and weighted)
-retrieval over the answerable questions, plus the extractive answerer's
-relevance on answerable vs unanswerable questions (for the abstention threshold).
+Runs paperchat's own retriever over stores you built, with the weights of
+``paperchat.retrieve.hybrid.WEIGHTS`` (chunk cosine, sentence cosine, BM25 /
+its upper bound) set to each candidate, and prints Recall@1/5 and MRR@10 on
 
-    python eval/tune_retrieval.py [--sizes 96/16,128/24,192/32,256/0]
+* the conference dev questions over a store holding the 2,732 ICML 2025 abstracts, and
+* the bundled questions over a store holding the bundled corpus,
+
+plus how many "Which papers are about <keyword>?" questions lose one of the
+two papers that hold a two-abstract keyword from the top 5 (BM25 alone ranks
+both in its top 3). This is how the weights in ``hybrid.py`` were chosen.
+
+    paperchat --store /tmp/conf ingest && paperchat --store /tmp/conf ingest ../shared/data/icml2025_abstracts.jsonl
+    paperchat --store /tmp/b38 ingest
+    python eval/tune_retrieval.py --conference-store /tmp/conf --bundled-store /tmp/b38 \\
+        --weights 0.5,0.5,1.5 0.6,0.4,1.5 0.5,0.5,2.0 [--fusion rrf]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import tempfile
-from pathlib import Path
+import random
+import re
+from collections import defaultdict
 
 from paperchat.core.settings import load_settings
 from paperchat.engine import Engine
-from paperchat.evaluation.measures import mrr_at_k, recall_at_k
-from paperchat.ingest.chunking import ChunkSettings
-from paperchat.ingest.corpus import bundled_corpus_files, load_file
-from paperchat.retrieve.hybrid import HybridRetriever
-
-HERE = Path(__file__).resolve().parent
+from paperchat.evaluation import questions as qs
+from paperchat.evaluation.measures import retrieval_scores
+from paperchat.retrieve import hybrid
 
 
-def load_questions() -> tuple[list[dict], dict[tuple[str, int], str]]:
-    ids = {}
-    for f in bundled_corpus_files():
-        for p in load_file(f)[0]:
-            ids[(p.source_path, p.source_index)] = p.paper_id
-    qs = [json.loads(line) for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    return qs, ids
+def gold_questions(engine: Engine, set_name: str) -> list[tuple[str, set[str]]]:
+    records = engine.store.papers(abstracts=False)
+    origins = {**{(r.source_path, r.source_index): pid for pid, r in records.items()}, **qs.origin_map()}
+    aliases = engine.store.aliases()
+    rows = [q for path in qs.resolve_set(set_name) for q in qs.load_questions(path) if q["answerable"]]
+    by_id = {q["id"]: q for q in rows}
+    return [(qs.asked_question(q, by_id), set(qs.gold_ids(q, origins, aliases))) for q in rows]
+
+
+def keyword_questions(engine: Engine, n: int = 60) -> list[tuple[str, set[str]]]:
+    """Questions about keywords that exactly two papers hold, where BM25 alone ranks both in its top 3."""
+    bm25 = engine.store.bm25()
+    holders: dict[str, set[str]] = defaultdict(set)
+    for pid, rec in engine.store.papers().items():
+        for word in set(re.findall(r"\b[a-z]{7,}\b", (rec.title + " " + rec.abstract).lower())):
+            holders[word].add(pid)
+    words = [w for w, s in holders.items() if len(s) == 2 and bm25.tokenize([w])[0] and bm25.df.get(bm25.tokenize([w])[0][0]) == 2]
+    random.Random(1).shuffle(words)
+    out = []
+    for word in words:
+        question = f"Which papers study {word}?"
+        if holders[word] <= {pid for pid, _ in bm25.search(question, 3)}:
+            out.append((question, holders[word]))
+        if len(out) == n:
+            break
+    return out
+
+
+def measure(engine: Engine, questions: list[tuple[str, set[str]]]) -> dict[str, float]:
+    total = {"recall@1": 0.0, "recall@5": 0.0, "mrr@10": 0.0}
+    for question, gold in questions:
+        scores = retrieval_scores([h.paper_id for h in engine.retrieve(question, 10)], gold)
+        for key in total:
+            total[key] += scores[key] / len(questions)
+    return total
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", default="96/16,128/24,192/32,256/0")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--conference-store", required=True)
+    ap.add_argument("--bundled-store", required=True)
+    ap.add_argument("--weights", nargs="+", default=["0.5,0.5,1.5"])
+    ap.add_argument("--fusion", choices=["weighted", "rrf"], default="weighted")
     args = ap.parse_args()
-    qs, ids = load_questions()
-    answerable = [q for q in qs if q["answerable"] and q["kind"] != "follow-up"]
-    for spec in args.sizes.split(","):
-        size, overlap = map(int, spec.split("/"))
-        with tempfile.TemporaryDirectory() as tmp:
-            engine = Engine(load_settings({"store": tmp}), chunk=ChunkSettings(size, overlap))
-            engine.ingest(bundled_corpus_files())
-            n_chunks = engine.store.counts()[1]
-            rows = []
-            for mode, fusion in (("dense", "rrf"), ("bm25", "rrf"), ("hybrid", "rrf"), ("hybrid", "weighted")):
-                r = HybridRetriever(engine.store, engine.embedder, mode, fusion)
-                r1 = r5 = mrr = 0.0
-                for q in answerable:
-                    gold = {ids[(g["path"], g["index"])] for g in q["gold"]}
-                    ranked = [h.paper_id for h in r.retrieve(q["question"], 10)]
-                    r1 += recall_at_k(ranked, gold, 1)
-                    r5 += recall_at_k(ranked, gold, 5)
-                    mrr += mrr_at_k(ranked, gold, 10)
-                n = len(answerable)
-                rows.append(f"  {mode:6s} {fusion:8s} R@1={r1/n:.3f} R@5={r5/n:.3f} MRR@10={mrr/n:.3f}")
-            print(f"chunks {size}/{overlap}: {n_chunks} chunks, {len(answerable)} questions")
-            print("\n".join(rows))
-            rel = {True: [], False: []}
-            for q in qs:
-                if q["kind"] == "follow-up":
-                    continue
-                res = engine.ask(q["question"])
-                rel[q["answerable"]].append((res.abstained, q["id"]))
-            for key, vals in rel.items():
-                abst = sum(a for a, _ in vals)
-                print(f"  answerable={key}: abstained {abst}/{len(vals)}")
+    conf = Engine(load_settings({"store": args.conference_store}), fusion=args.fusion)
+    b38 = Engine(load_settings({"store": args.bundled_store}), fusion=args.fusion)
+    dev, bundled, keywords = gold_questions(conf, "conference-dev"), gold_questions(b38, "bundled"), keyword_questions(conf)
+    for spec in args.weights:
+        hybrid.WEIGHTS = tuple(float(x) for x in spec.split(","))
+        conf._retriever = b38._retriever = None
+        a, b = measure(conf, dev), measure(b38, bundled)
+        lost = sum(1 for question, gold in keywords if not gold <= {h.paper_id for h in conf.retrieve(question, 5)})
+        print(f"weights {spec:14s} dev " + " ".join(f"{k} {v:.3f}" for k, v in a.items())
+              + " | bundled " + " ".join(f"{k} {v:.3f}" for k, v in b.items()) + f" | keyword pairs lost {lost}/{len(keywords)}")
 
 
 if __name__ == "__main__":

@@ -35,14 +35,12 @@ def _isolated_env(monkeypatch):
 
 @pytest.fixture(scope="session")
 def bundled_store(tmp_path_factory) -> Path:
-    """A store folder holding the bundled corpus (38 papers), with the seed metadata joined."""
+    """A store folder holding the bundled corpus (38 papers) as a first run makes it: with their titles joined."""
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
-    from paperchat.ingest.corpus import bundled_corpus_files
 
     folder = tmp_path_factory.mktemp("bundled-store")
-    engine = Engine(load_settings({"store": str(folder)}))
-    engine.ingest(bundled_corpus_files())
+    Engine(load_settings({"store": str(folder)})).ensure_corpus()
     return folder
 
 
@@ -61,3 +59,19 @@ def seed_ids() -> dict[tuple[str, int], str]:
     from paperchat.ingest.corpus import bundled_corpus_files, load_file
 
     return {(p.source_path, p.source_index): p.paper_id for f in bundled_corpus_files() for p in load_file(f)[0]}
+
+
+@pytest.fixture(scope="session")
+def icml_store(tmp_path_factory) -> Path:
+    """A store holding the bundled corpus and the 2,732 ICML 2025 abstracts (2,740 papers after merging).
+
+    Building it embeds about 20,000 sentences: a few minutes on two cores, once per test session.
+    """
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    folder = tmp_path_factory.mktemp("icml-store")
+    engine = Engine(load_settings({"store": str(folder)}))
+    engine.ensure_corpus()
+    engine.ingest([ICML_JSONL])
+    return folder

@@ -20,8 +20,8 @@ from paperchat.core.contract import Source
 LIGHTGTS_Q = "Which paper proposes a lightweight general time series forecasting model built around periodicity?"
 FOLLOW_UP = "Which two techniques does it introduce?"
 CONFPO_Q = "What does ConfPO use to pick preference-critical tokens?"
-LIGHTGTS_SOURCE = "[1] LightGTS — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14"
-CONFPO_SOURCE = "[1] ConfPO — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3"
+LIGHTGTS_SOURCE = "[1] LightGTS: A Lightweight General Time Series Forecasting Model — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14  https://openreview.net/forum?id=Z5FJsp1U3Z"
+CONFPO_SOURCE = "[1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT"
 
 
 def chat_cmd() -> list[str]:
@@ -112,7 +112,7 @@ def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, 
     assert len(sentences) >= 2 and all(s.rstrip(".").endswith("[1]") for s in sentences)
     assert source_lines(got["/summarize 1"]) == [CONFPO_SOURCE]
     assert "Unknown command /bogus" in got["/bogus"] and "/help" in got["/bogus"]
-    assert "limit is 2000" in got["x" * 2500]
+    assert got["x" * 200 + "… (2500 characters)"].startswith("the question is 2500 characters long; the limit is 2000")
     assert source_lines(got["/sources"]) == [CONFPO_SOURCE]
     # the transcript holds what was shown: same questions, same markers, same source lines
     md = saved.read_text(encoding="utf-8")
@@ -160,7 +160,7 @@ def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
         child.expect("Ctrl-D to leave")
         child.expect_exact("paperchat>")
         child.sendline(LIGHTGTS_Q)
-        child.expect_exact("LightGTS — p-34c64e0fe1f8")
+        child.expect_exact("Model — p-34c64e0fe1f8")
         child.expect_exact("paperchat>")
         # Ctrl-C at the prompt clears the line
         child.send("xyzzy plugh")
@@ -168,7 +168,7 @@ def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
         child.sendintr()
         time.sleep(0.3)
         child.sendline(FOLLOW_UP)
-        child.expect_exact("LightGTS — p-34c64e0fe1f8")
+        child.expect_exact("Model — p-34c64e0fe1f8")
         child.expect_exact("paperchat>")
         # Ctrl-C during an answer cancels it; the conversation goes on without it
         child.sendline("Which alignment benchmarks was ConfPO evaluated on?")
@@ -177,10 +177,10 @@ def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
         child.expect("cancelled")
         child.expect_exact("paperchat>")
         child.sendline("/sources")
-        child.expect_exact("LightGTS — p-34c64e0fe1f8")
+        child.expect_exact("Model — p-34c64e0fe1f8")
         child.expect_exact("paperchat>")
         child.sendline(CONFPO_Q)
-        child.expect_exact("ConfPO — p-abe9274a3783")
+        child.expect_exact("Optimization — p-abe9274a3783")
         child.expect_exact("paperchat>")
         child.sendeof()  # Ctrl-D
         child.expect(pexpect.EOF)

@@ -76,11 +76,20 @@ def test_ask_json_follows_the_contract(bundled_store):
     assert list(data["sources"][0]) == ["n", "paper_id", "title", "label", "url", "origin", "chunk_id", "text"]
 
 
-def test_ask_prints_answer_sources_and_no_llm_note(bundled_store):
-    out = run("ask", "What does ConfPO use to pick preference-critical tokens?", store=bundled_store)
+def test_ask_prints_answer_sources_and_the_no_llm_note_once(bundled_store, tmp_path):
+    import shutil
+
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store)
+    (store / ".offline-note-shown").unlink(missing_ok=True)
+    quiet = run("ask", "What does ConfPO use to pick preference-critical tokens?", "--quiet", store=store)
+    assert quiet.returncode == 0 and quiet.stderr == ""  # --quiet: no note, and the note is still owed
+    out = run("ask", "What does ConfPO use to pick preference-critical tokens?", store=store)
     assert out.returncode == 0, out.stderr
-    assert "Sources:\n  [1] ConfPO — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3" in out.stdout
-    assert "no LLM configured" in out.stderr
+    assert "Sources:\n  [1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT" in out.stdout
+    assert out.stderr.startswith("note: no LLM configured")
+    again = run("ask", "What does ConfPO use to pick preference-critical tokens?", store=store)
+    assert again.stdout == out.stdout and again.stderr == ""  # once per store
 
 
 def test_papers_json_lists_every_paper(bundled_store):
@@ -164,7 +173,7 @@ def test_unsupported_file_types_and_corpus_count_questions(tmp_path, bundled_sto
 def test_chat_takes_the_answer_mode_flag(bundled_store):
     out = run("chat", "--mode", "extractive", "--no-history", store=bundled_store, input="What is LightGTS?\n")
     assert out.returncode == 0, out.stderr
-    assert "[1] LightGTS — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14" in out.stdout
+    assert "[1] LightGTS: A Lightweight General Time Series Forecasting Model — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14  https://openreview.net/forum?id=Z5FJsp1U3Z" in out.stdout
 
 
 def test_summarize_an_unknown_paper_id_is_an_error(bundled_store):

@@ -26,7 +26,7 @@ def test_llm_answer_streams_checks_and_cites(bundled_store):
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith("ConfPO selects tokens by the training policy's confidence [1].")
         assert "Citation checks:" in out.stdout and "⚠ sentence 2 ([1]" in out.stdout and "95%" in out.stdout
-        assert "Sources:\n  [1] ConfPO — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3" in out.stdout
+        assert "Sources:\n  [1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT" in out.stdout
         assert "removed citations to sources that do not exist: [7]" in out.stderr
         assert KEY not in out.stdout + out.stderr
         body = server.requests[-1]["body"]

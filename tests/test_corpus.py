@@ -103,7 +103,7 @@ def test_metadata_join_gives_real_titles():
     assert confpo.title == (
         "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
     )
-    assert confpo.label == confpo.title
+    assert confpo.label == "ConfPO"  # the short name heading the title
     assert confpo.authors[0] == "Hee Suk Yoon"
     assert confpo.url == "https://openreview.net/forum?id=ZG7bkp6ScT"
 

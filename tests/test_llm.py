@@ -116,7 +116,7 @@ def test_well_cited_answer(server, retrieved, engine, gnn_n):
     body = server.last_request()["body"]
     assert body["model"] == "stub-model" and body["stream"] is True and body["temperature"] == 0.0
     user = body["messages"][1]["content"]
-    assert f"[{gnn_n}] GNN+\n" in user and user.endswith(f"Question: {QUESTION}")
+    assert f"[{gnn_n}] Can Classic GNNs Be Strong Baselines for Graph-level Tasks?" in user and user.endswith(f"Question: {QUESTION}")
     assert ABSTENTION in body["messages"][0]["content"]
     assert no_key(r)
 

@@ -17,7 +17,7 @@ from typing import Callable
 
 from paperchat.answer.mode import decide_mode
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
-from paperchat.core.errors import PaperchatError
+from paperchat.core.errors import LLMConnectionError, PaperchatError
 from paperchat.core.settings import Settings
 from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
@@ -142,7 +142,8 @@ class Engine:
 
     # -- ingest -----------------------------------------------------------------
     def ingest(self, paths: list[Path], metadata: Path | None = None, rebuild: bool = False, on_error: str = "stop",
-               progress: Progress | None = None, only_if_empty: bool = False) -> IngestReport | None:
+               progress: Progress | None = None, only_if_empty: bool = False,
+               encoding: str | None = None) -> IngestReport | None:
         """Load ``paths`` (every file is read and checked before anything is written) and ingest them.
 
         ``only_if_empty``: do nothing (return ``None``) when the store holds
@@ -154,7 +155,7 @@ class Engine:
 
         papers, names, skipped = [], [], []
         for path in paths:
-            loaded, report = load_file(path, on_error=on_error)
+            loaded, report = load_file(path, on_error=on_error, encoding=encoding)
             papers.extend(loaded)
             names.append(Path(path).name)
             skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
@@ -188,9 +189,9 @@ class Engine:
         self.store.refresh()
         if self.store.counts()[1] > 0:
             return None
-        from paperchat.ingest.corpus import bundled_corpus_files
+        from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
 
-        return self.ingest(bundled_corpus_files(), progress=progress, only_if_empty=True)
+        return self.ingest(bundled_corpus_files(), bundled_metadata(), progress=progress, only_if_empty=True)
 
     # -- papers -------------------------------------------------------------------
     def papers(self) -> list[PaperRecord]:
@@ -225,6 +226,7 @@ class Engine:
         t0 = time.perf_counter()
         question = clean_question(question)
         answer_mode = self.mode(mode)
+        fallback = (mode or self.settings.mode or "auto").lower() == "auto"
         if answer_mode == LLM:
             from paperchat.answer.llm_client import get_client
 
@@ -239,10 +241,12 @@ class Engine:
         if intent.kind == FIND and intent.plural:
             k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
         hits = self.retrieve(question, k, qvec=qvec)
-        return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0)
+        return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
+                                     fallback=fallback)
 
     def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
-                         mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None) -> Answer:
+                         mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None,
+                         fallback: bool = False) -> Answer:
         """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``).
 
         ``records`` are the hits' paper records (read when ``None``), ``qvec``
@@ -250,6 +254,8 @@ class Engine:
         calls this with hits restricted to the papers a follow-up refers to.
         In LLM mode the LLM is not asked when retrieval found nothing relevant
         (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
+        ``fallback`` (``--mode auto``): an LLM that cannot be reached gives the
+        offline answer, with a note, instead of an error.
         """
         from paperchat.answer.extractive import missing_names
         from paperchat.answer.offline import offline_answer
@@ -266,7 +272,14 @@ class Engine:
             if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
                 from paperchat.answer.llm_answer import llm_answer
 
-                answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
+                try:
+                    answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
+                except LLMConnectionError as exc:
+                    if not fallback:
+                        raise
+                    answer = self.answer_from_hits(question, hits, records, qvec, EXTRACTIVE, t0=t0)
+                    answer.notes.append(f"{exc}; answered offline by quoting the abstracts")
+                    return answer
                 answer.timings["pipeline_total_s"] = round(time.perf_counter() - t0, 4)
                 return answer
             answer = Answer.abstention(question, LLM, [h.retrieved() for h in hits], model=self.settings.llm_model,
@@ -302,6 +315,8 @@ class Engine:
         """
         from paperchat.answer.summaries import find_paper
 
+        if not (target or "").strip():
+            raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
         target = clean_question(target)
         answer_mode = self.mode(mode)
         self.store.refresh()

@@ -59,7 +59,7 @@ RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinc
 
 #: score changes by the sentence's role, per question kind
 _ROLE_SHIFT = {
-    it.FINDING: {"result": 0.08, "background": -0.15, "definition": 0.0},
+    it.FINDING: {"result": 0.2, "background": -0.2, "definition": -0.05},
     it.DEFINE: {"definition": 0.12, "background": -0.05},
     it.QUANTITY: {"background": -0.05},
     it.ENTITY: {"background": -0.05},
@@ -287,7 +287,8 @@ def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> l
         return None
     holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
     if holding:
-        return holding + ([p for p in papers if p not in holding] if intent.kind == it.FIND and intent.plural else [])
+        named = [p for p in papers if p not in holding and _label_named(question, p)]  # "Habi and SafeDiffCon ..."
+        return holding + named + ([p for p in papers if p not in holding + named] if intent.kind == it.FIND and intent.plural else [])
     held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
     by_paper = {p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])}
     several = len(by_paper) > 1 and len(held) == len(intent.names) and _COMPARE.search(question)  # "Compare A and B"
@@ -302,7 +303,9 @@ def _off_topic(question: str, paper: PaperText, lexicon, n_papers: int) -> bool:
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
         return False
     rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
-    return bool(rare) and not set(rare) & lexicon.terms_of(paper.title + "\n" + paper.abstract)
+    if not rare or set(rare) & lexicon.terms_of(paper.title + "\n" + paper.abstract):
+        return False
+    return len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0  # one uncommon word alone may be a paraphrase's
 
 
 def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, n_papers: int = 0,
@@ -335,7 +338,8 @@ def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: Sen
     if count_noun in _CORPUS_NOUNS:  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
-    counted = [c for c in own if count_noun in terms(c.text) and it.holds_number(c.text)] if count_noun else []
+    counted = [c for c in own if count_noun in terms(c.text) and (it.holds_number(c.text) or "$" in c.text)
+               ] if count_noun else []  # "$d$ random bits" counts too
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
@@ -348,7 +352,7 @@ def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: Sen
     else:
         picked = _pick(cands, main, intent, MAX_SENTENCES)
     picked = _with_antecedents(picked, cands)
-    paper_order: list[str] = []
+    paper_order: list[str] = [] if subjects or intent.plural else [main]  # a one-paper answer starts with its paper
     for cand in picked:
         if cand.paper_id not in paper_order:
             paper_order.append(cand.paper_id)

@@ -150,16 +150,19 @@ def holds_detail(sentence: str, detail: str) -> bool:
 
 _RESOURCE = re.compile(r"https?://|\bgithub\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
                        r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b", re.I)
-_DEFINITION = re.compile(r"\b(?:we (?:introduce|propose|present|develop|design)|this (?:paper|work) (?:introduces|proposes|presents)|"
+_DEFINITION = re.compile(r"\b(?:we (?:introduce|propose|present|develop|design)|in this (?:study|work|paper), we (?:explore|study|"
+                         r"investigate)|this (?:paper|work) (?:introduces|proposes|presents)|"
                          r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)", re.I)
-_RESULT = re.compile(r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal)|"
-                     r"(?:results?|experiments?|evaluations?|analys[ie]s) (?:show|demonstrate|indicate|reveal|confirm|suggest)|"
-                     r"outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
+_FINDING_CUE = re.compile(r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal|discover)|"
+                          r"(?:results?|experiments?|evaluations?|analys[ie]s|findings?) (?:show|demonstrate|indicate|reveal|"
+                          r"confirm|suggest|highlight)|this (?:highlights|suggests|shows|demonstrates|reveals|indicates))\b", re.I)
+_RESULT = re.compile(r"\b(?:outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
                      r"speed-?ups?|faster|state-of-the-art|consistently|significantly|competitive|remain(?:s)? (?:strong|competitive))\b"
                      r"|\d+(?:\.\d+)?\s*(?:%|×|x\b)", re.I)
 _BACKGROUND = re.compile(r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
                          r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
-                         r"frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
+                         r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
+                         r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
                          r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
                          r"|^(?:however|while|although)\b", re.I)
 
@@ -172,9 +175,11 @@ def sentence_role(sentence: str, position: int) -> str:
     """
     if _RESOURCE.search(sentence):
         return "resource"
+    if _FINDING_CUE.search(sentence):
+        return "result"
     if _DEFINITION.search(sentence):
         return "definition"
-    if _BACKGROUND.search(sentence) and not re.search(r"\bwe (?:find|show|demonstrate)\b", sentence, re.I):
+    if _BACKGROUND.search(sentence):
         return "background"
     if _RESULT.search(sentence):
         return "result"

@@ -8,9 +8,13 @@ LM Studio) given by base URL. Settings used (:class:`paperchat.core.settings.Set
 * ``openai`` is imported lazily (it costs about 1.3 s) on a background thread
   started by :func:`get_client`, so the import overlaps retrieval; the client
   is created once per process and settings.
-* 429 and 5xx answers, timeouts and connection errors are retried by the
-  openai client itself with exponential backoff (0.5 s doubling, at most 8 s)
-  honouring ``Retry-After`` / ``retry-after-ms``, ``max_retries`` times.
+* 429, 408/409 and 500/502/503/504 answers, timeouts and dropped connections
+  are retried ``max_retries`` times with exponential backoff (0.5 s doubling,
+  at most 8 s) honouring ``Retry-After`` / ``retry-after-ms``; a refused
+  connection, 501 and the other statuses fail at once (:meth:`LLMClient._open`);
+* a reply that is not a Chat Completions stream (an HTML page) is an
+  :class:`~paperchat.core.errors.LLMBadResponse`;
+* the configured key is masked in everything the server sends back (:class:`KeyGuard`).
 * Every failure becomes an :class:`LLMError` subclass with a one-line message;
   the API key never appears in one (:func:`redact`).
 """
@@ -34,6 +38,7 @@ from paperchat.core.errors import (
     LLMModelNotFound,
     LLMRateLimited,
     LLMServerError,
+    LLMBadResponse,
     LLMTimeout,
     redact,
 )
@@ -77,6 +82,66 @@ class Completion:
     total_s: float = 0.0
 
 
+#: statuses worth retrying (the request may pass later); others (400, 401, 403, 404, 501, ...) fail at once
+RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+def _retry_delay(exc: BaseException, attempt: int) -> float:
+    """Seconds before retry ``attempt + 1``: the server's ``retry-after-ms`` / ``Retry-After``, else 0.5 s doubling (at most 8 s)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            value = float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+        if 0 <= value <= 60:
+            return value
+    return min(8.0, 0.5 * 2 ** attempt)
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether a connection error is a refused connection (nothing listens there: no use retrying)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, ConnectionRefusedError) or "connection refused" in str(exc).lower() or "errno 111" in str(exc).lower():
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+class KeyGuard:
+    """Passes streamed text on with the API key masked, even when the key is split across pieces.
+
+    It holds back the last ``len(key) - 1`` characters until more text (or
+    :meth:`close`) shows whether they start the key.
+    """
+
+    def __init__(self, key: str | None, emit: Callable[[str], None] | None):
+        self.key = key if key and key != DUMMY_KEY else ""
+        self.emit = emit
+        self._held = ""
+
+    def clean(self, text: str) -> str:
+        """``text`` with the key masked."""
+        return text.replace(self.key, "***") if self.key else text
+
+    def feed(self, piece: str) -> None:
+        if self.emit is None:
+            return
+        text = self.clean(self._held + piece)
+        keep = len(self.key) - 1 if self.key else 0
+        self._held = text[len(text) - keep:] if keep and len(text) >= keep else (text if keep else "")
+        out = text[: len(text) - len(self._held)]
+        if out:
+            self.emit(out)
+
+    def close(self) -> None:
+        if self.emit is not None and self._held:
+            self.emit(self.clean(self._held))
+        self._held = ""
+
+
 class LLMClient:
     """A chat-completion client for one set of LLM settings (see the module docstring).
 
@@ -104,8 +169,8 @@ class LLMClient:
         try:
             import openai
 
-            self._client = openai.OpenAI(
-                api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=self.max_retries
+            self._client = openai.OpenAI(  # retries are ours (_open): not for refused connections or 501
+                api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0
             )
         except BaseException as exc:  # re-raised (redacted) on first use
             self._error = exc
@@ -120,40 +185,77 @@ class LLMClient:
             raise LLMConfigError(f"cannot create the openai client: {redact(self._error, self._key)}")
         return self._client
 
+    def _open(self, kwargs: dict[str, Any]):
+        """Send the request, retrying what may pass (429, 408/409, 500/502/503/504, timeouts, dropped
+        connections) with backoff that honours ``Retry-After``; a refused connection or another status fails at once."""
+        import openai
+
+        for attempt in range(self.max_retries + 1):
+            try:
+                stream = self.client.chat.completions.create(**kwargs)
+            except openai.APIStatusError as exc:
+                if exc.status_code not in RETRY_STATUS or attempt == self.max_retries:
+                    raise self.translate(exc, retried=attempt > 0) from None
+                time.sleep(_retry_delay(exc, attempt))
+                continue
+            except openai.APIConnectionError as exc:  # timeouts too
+                if _refused(exc):
+                    raise LLMConnectionError(f"cannot reach the LLM at {self.base_url}: connection refused "
+                                             "(is the server running, and is the URL right?)") from None
+                if attempt == self.max_retries:
+                    raise self.translate(exc, retried=attempt > 0) from None
+                time.sleep(_retry_delay(exc, attempt))
+                continue
+            except openai.OpenAIError as exc:
+                raise self.translate(exc, retried=False) from None
+            kind = (stream.response.headers.get("content-type") or "").split(";")[0].strip().lower()
+            if kind not in ("text/event-stream", "application/json", "application/x-ndjson", ""):
+                body = ""
+                try:
+                    body = " ".join(stream.response.read()[:120].decode("utf-8", "replace").split())
+                except Exception:  # the body is only for the message
+                    pass
+                stream.close()
+                raise LLMBadResponse(f"the LLM at {self.base_url} did not answer with a Chat Completions stream "
+                                     f"(HTTP {stream.response.status_code}, {kind}: {redact(body, self._key)[:100]!r})")
+            return stream
+        raise AssertionError("unreachable")
+
     def stream(
         self,
         messages: list[dict[str, str]],
         on_token: Callable[[str], None] | None = None,
         max_tokens: int | None = None,
     ) -> Completion:
-        """Stream one chat completion, calling ``on_token(piece)`` for each text piece.
+        """Stream one chat completion, calling ``on_token(piece)`` for each text piece (the API key masked).
 
         Returns a :class:`Completion`. A stream that breaks off after some
         text returns that text with ``incomplete=True``. Raises an
-        :class:`LLMError` subclass when no text arrived (see the classes).
+        :class:`LLMError` subclass when no text arrived (see the classes), and
+        :class:`LLMBadResponse` for a reply that is not a Chat Completions
+        stream (an HTML page, say).
         """
         t0 = time.perf_counter()
-        client = self.client
         import openai
 
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature, "stream": True}
         if max_tokens:
             kwargs["max_tokens"] = int(max_tokens)
-        try:
-            stream = client.chat.completions.create(**kwargs)
-        except openai.OpenAIError as exc:
-            raise self.translate(exc) from None
+        stream = self._open(kwargs)
+        guard = KeyGuard(self._key, on_token)
         pieces: list[str] = []
         finish: str | None = None
         first: float | None = None
         notes: list[str] = []
         model = self.model
         broke = False
+        chunks = 0
         try:
             with stream:
                 for chunk in stream:
+                    chunks += 1
                     model = getattr(chunk, "model", None) or model
-                    for choice in chunk.choices or []:
+                    for choice in getattr(chunk, "choices", None) or []:
                         if choice.index not in (0, None):
                             continue
                         piece = getattr(choice.delta, "content", None) if choice.delta else None
@@ -161,8 +263,7 @@ class LLMClient:
                             if first is None:
                                 first = time.perf_counter() - t0
                             pieces.append(piece)
-                            if on_token is not None:
-                                on_token(piece)
+                            guard.feed(piece)
                         if choice.finish_reason:
                             finish = choice.finish_reason
         except openai.OpenAIError as exc:
@@ -173,6 +274,9 @@ class LLMClient:
                 raise LLMConnectionError(f"the answer stream from {self.base_url} dropped before any text arrived") from None
             broke = True
             notes.append(f"the answer stream broke off ({err}); the answer is partial")
+        guard.close()
+        if not chunks and not broke:
+            raise LLMBadResponse(f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)")
         if not broke:
             if finish is None:
                 notes.append("the server sent no finish_reason; the answer was treated as complete")
@@ -181,7 +285,9 @@ class LLMClient:
             elif finish == "content_filter":
                 notes.append("the server's content filter stopped the answer")
         incomplete = broke or finish in ("length", "content_filter")
-        return Completion("".join(pieces), finish, incomplete, model, notes, first, time.perf_counter() - t0)
+        text = guard.clean("".join(pieces))
+        return Completion(text, finish, incomplete, model or self.model, [guard.clean(n) for n in notes], first,
+                          time.perf_counter() - t0)
 
     def translate(self, exc: BaseException, retried: bool = True) -> LLMError:
         """The :class:`LLMError` for an ``openai`` exception (one line, key redacted)."""

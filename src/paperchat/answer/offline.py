@@ -18,6 +18,7 @@ the first sentence quoted from it.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 import numpy as np
@@ -88,6 +89,23 @@ def summary_answer(question: str, record: PaperRecord, retrieved: list[Retrieved
                   sources=[Source.from_record(1, record, chunk_id, text)], retrieved=retrieved)
 
 
+def _paper_name(record: PaperRecord) -> str:
+    """How an answer names a paper: its short label, else its title (kept one sentence: no inner "? " or ". ")."""
+    label = record.label
+    if label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4:
+        return label
+    return re.sub(r"([.?!])\s+", r"\1 — ", record.name).replace(". —", " —").replace("? —", "? —")
+
+
+def _named_in(question: str, paper: PaperText) -> bool:
+    """Whether the capitalised words of what the question asks about ("Vintix" in "Give me an overview of
+    Vintix.") all occur in the paper's title, label or abstract."""
+    words = [w for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question)) if w[0].isupper()]
+    words = [w for w in words if w not in ("What", "Which", "Who", "How", "The", "A", "An", "In", "On")]
+    text = f"{paper.title} {paper.label} {paper.abstract}".lower()
+    return bool(words) and all(w.lower() in text for w in words)
+
+
 def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[str, PaperRecord], index: SentenceIndex,
                    chunk_texts: Callable, n_papers: int = 0, lexicon=None) -> Answer:
     """The offline answer to ``question`` from ``hits`` (rank order), or the abstention (see the module docstring)."""
@@ -103,7 +121,7 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         focus = focus_papers(question, papers, intent)
         if focus is None:
             return Answer.abstention(question, EXTRACTIVE, retrieved)
-        if not intent.names:  # no name ties the question to a paper: the paper must be relevant
+        if not intent.names and not _named_in(question, focus[0]):  # nothing names the paper: it must be relevant
             check = extract(question, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL))
             if check.abstained:
                 return Answer.abstention(question, EXTRACTIVE, retrieved)
@@ -121,7 +139,7 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         if sent.paper_id not in order:
             order.append(sent.paper_id)
             if intent.kind == it.FIND:  # "which paper(s)": say which, then why
-                text = f"{records[sent.paper_id].name}: {text}"
+                text = f"{_paper_name(records[sent.paper_id])}: {text}"
         parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []
     for n, pid in enumerate(order, 1):

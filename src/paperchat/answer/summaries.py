@@ -27,9 +27,14 @@ def find_paper(records: dict[str, PaperRecord], target: str) -> str | None:
     for pid, rec in records.items():
         if low in {rec.label.lower(), rec.title.lower()}:
             return pid
-    words = low.split()
-    matches = [pid for pid, rec in records.items() if all(w in f"{rec.label} {rec.title}".lower().split() for w in words)]
+    words = _words(low)
+    matches = [pid for pid, rec in records.items() if words and set(words) <= set(_words(f"{rec.label} {rec.title}".lower()))]
     return matches[0] if len(matches) == 1 else None
+
+
+def _words(text: str) -> list[str]:
+    """Words for matching a target against titles: "SUICA: Learning ..." holds "suica"."""
+    return re.findall(r"[\w+\-.]+(?<![.\-])", text)
 
 
 _METHOD = re.compile(

@@ -26,7 +26,7 @@ Commands:
   /why            how the last question was read: rewritten query, retrieved papers and scores
   /papers         the stored papers
   /history        the questions of this conversation
-  /save FILE      write this conversation (answers and sources) to a Markdown file
+  /save FILE      write this conversation (answers, sources, citation checks) to a Markdown file
   /reset          forget this conversation and start a new one
   /help           this list
   /quit           leave (also Ctrl-D)
@@ -152,11 +152,15 @@ def cmd_reset(session: Session, arg: str, on_token) -> Reply:
 
 def cmd_save(session: Session, arg: str, on_token) -> Reply:
     """/save FILE: write the remembered turns as Markdown (answers and sources as shown)."""
+    force = arg.endswith(" --force")
+    arg = arg.removesuffix(" --force").strip()
     if not arg:
         return Reply(text="Give a file name, e.g. /save chat.md")
     if not session.turns:
         return Reply(text="Nothing to save yet.")
     path = Path(arg).expanduser()
+    if path.exists() and not force:
+        return Reply(text=f"{path} exists; /save {arg} --force replaces it.")
     try:
         path.write_text(transcript_markdown(list(session.turns), session.conversation_id), encoding="utf-8")
     except OSError as exc:

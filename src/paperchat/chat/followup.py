@@ -110,13 +110,11 @@ class Resolution:
 
 
 def query_label(source: Source) -> str | None:
-    """The name to put in a rewritten query: the title, else a short label; ``None`` for text-derived labels."""
-    if source.title:
-        return source.title
+    """The name to put in a rewritten query: the short label ("LightGTS"), else the title; ``None`` for neither."""
     label = source.label
     if label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4:
         return label
-    return None
+    return source.title or None
 
 
 def _join(names: list[str]) -> str:
@@ -223,8 +221,10 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
     if kind == "ordinal":
         n = len(context) if ordinal == -1 else ordinal
         if not 1 <= n <= len(context):
-            have = f"{len(context)} source" + ("s" if len(context) != 1 else "")
-            raise UnresolvedReference(f"\"{phrase}\": the previous answer has {have}; use a number from 1 to {len(context)}")
+            if len(context) == 1:
+                raise UnresolvedReference(f"\"{phrase}\": the last answer showed a single paper ([1])")
+            raise UnresolvedReference(f"\"{phrase}\": the last list shows {len(context)} papers; "
+                                      f"use a number from 1 to {len(context)}")
         targets = [context[n - 1]]
         where = f"source [{n}]"
     elif kind == "plural" and len(context) > 1:

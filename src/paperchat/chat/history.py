@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS turns (
     abstained INTEGER NOT NULL DEFAULT 0,
     mode TEXT,
     model TEXT,
-    timings TEXT NOT NULL DEFAULT '{}'
+    timings TEXT NOT NULL DEFAULT '{}',
+    sentences TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation_id, turn);
 """
@@ -76,6 +77,9 @@ class HistoryLog:
         conn.row_factory = sqlite3.Row
         with conn:
             conn.executescript(_SCHEMA)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(turns)")}
+            if "sentences" not in columns:  # a log written before citation checks were kept (version 1)
+                conn.execute("ALTER TABLE turns ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]'")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if create:
             try:
@@ -96,8 +100,8 @@ class HistoryLog:
         """Append one turn; returns its row id.
 
         ``record`` keys: ``question``, ``query``, ``resolution`` (how a
-        follow-up was resolved), ``retrieved``, ``answer``,
-        ``sources``, ``abstained``, ``mode``, ``model``, ``timings``, ``kind``
+        follow-up was resolved), ``retrieved``, ``answer``, ``sources``,
+        ``sentences`` (the citation checks), ``abstained``, ``mode``, ``model``, ``timings``, ``kind``
         (``question`` or ``summarize``), ``time`` (epoch seconds, default now).
         """
         conn = self._connect(create=True)
@@ -105,7 +109,7 @@ class HistoryLog:
         with conn:
             cur = conn.execute(
                 "INSERT INTO turns (conversation_id, turn, time, kind, question, query, resolution, retrieved, answer,"
-                " sources, abstained, mode, model, timings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " sources, abstained, mode, model, timings, sentences) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     conversation_id,
                     int(turn),
@@ -121,6 +125,7 @@ class HistoryLog:
                     record.get("mode"),
                     record.get("model"),
                     json.dumps(record.get("timings") or {}, ensure_ascii=False),
+                    json.dumps(record.get("sentences") or [], ensure_ascii=False),
                 ),
             )
         return int(cur.lastrowid or 0)
@@ -129,8 +134,8 @@ class HistoryLog:
     @staticmethod
     def _row(row: sqlite3.Row) -> dict[str, Any]:
         out = dict(row)
-        for key in ("retrieved", "sources", "timings", "resolution"):
-            empty: Any = [] if key in ("retrieved", "sources") else {}
+        for key in ("retrieved", "sources", "timings", "resolution", "sentences"):
+            empty: Any = [] if key in ("retrieved", "sources", "sentences") else {}
             try:
                 out[key] = json.loads(out[key]) if out[key] else empty
             except ValueError:

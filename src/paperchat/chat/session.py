@@ -19,11 +19,11 @@ from collections import deque
 from typing import Any, Callable
 
 from paperchat.chat.commands import run_command
-from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, Resolution, UnresolvedReference, resolve
+from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, Resolution, UnresolvedReference, find_reference, resolve
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import Answer, Retrieved, Source
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_question
+from paperchat.core.text import clean_question, name_tokens
 
 #: turns kept in memory (for /history, /save and follow-ups); older ones stay in the turn log
 MAX_TURNS = 50
@@ -37,7 +37,8 @@ class ChatSession:
     """One conversation over a store.
 
     ``engine`` is a :class:`~paperchat.engine.Engine`; ``mode`` the answer
-    mode (``llm`` or ``extractive``, decided once for the session); ``log`` a
+    mode (``llm`` or ``extractive``, decided once for the session; ``fallback``:
+    it was ``auto``, so an unreachable LLM gives offline answers); ``log`` a
     :class:`~paperchat.chat.history.HistoryLog` or ``None``; ``width`` the
     column to wrap command output at; ``slow`` (seconds) delays each answer
     (for tests of Ctrl-C).
@@ -45,7 +46,7 @@ class ChatSession:
 
     def __init__(self, engine, mode: str = "extractive", log=None, conversation_id: str | None = None,
                  top_k: int | None = None, max_turns: int = MAX_TURNS, width: int = 88, verbose: bool = False,
-                 slow: float = 0.0):
+                 slow: float = 0.0, fallback: bool = False):
         from paperchat.chat.history import new_conversation_id
 
         self.engine = engine
@@ -58,6 +59,7 @@ class ChatSession:
         self.width = width
         self.verbose = verbose
         self.slow = slow
+        self.fallback = fallback
         self._log_failed = False
         self._vecs: dict[str, Any] = {}
 
@@ -71,6 +73,18 @@ class ChatSession:
     def context(self) -> list[Source]:
         """The sources follow-ups refer to: the previous turn's (for a follow-up that cited nothing, the papers it referred to)."""
         return self.last.context if self.last else []
+
+    @property
+    def last_list(self) -> list[Source]:
+        """The last list of papers shown (a turn that showed two or more): what "the second one" picks from."""
+        for turn in reversed(self.turns):
+            if len(turn.context) > 1:
+                return turn.context
+        return self.context
+
+    def _context_for(self, question: str) -> list[Source]:
+        ref = find_reference(question)
+        return self.last_list if ref is not None and ref[0] == "ordinal" else self.context
 
     def restore(self, rows: list[dict[str, Any]]) -> None:
         """Load earlier turns of this conversation (turn-log rows, oldest first)."""
@@ -116,8 +130,13 @@ class ChatSession:
             question = clean_question(question)
         except PaperchatError as exc:
             return Reply(text=f"{exc} (the question was not answered)")
+        context = self._context_for(question)
+        ref = find_reference(question)
+        if not context and ref is not None and ref[0] in ("it", "demonstrative", "ordinal") and not name_tokens(question):
+            return Reply(text=f"Which paper do you mean by \"{ref[1]}\"? No earlier answer showed papers to refer to; "
+                              "ask with the paper's name, or ask a question first.")
         try:
-            res = resolve(question, self.context)
+            res = resolve(question, context)
         except UnresolvedReference as exc:
             return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
         if self.slow:
@@ -150,7 +169,7 @@ class ChatSession:
             "total_s": round(time.perf_counter() - t0, 4),
             **{k: v for k, v in answer.timings.items() if k != "total_s"},
         })
-        turn.context = turn.sources or ([s for s in self.context if s.paper_id in res.target_ids] if res.is_followup else [])
+        turn.context = turn.sources or ([s for s in context if s.paper_id in res.target_ids] if res.is_followup else [])
         reply = Reply(answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes])
         reply.stderr += self.commit(turn)
         if self.verbose:
@@ -164,7 +183,7 @@ class ChatSession:
 
         engine = self.engine
         if res.kind == STANDALONE:
-            answer = engine.ask(res.query, self.top_k, mode=self.mode, on_token=on_token)
+            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token)
             return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
         qvec = self.embed(res.query)
         targets = engine.retriever.score_papers(res.target_ids, qvec)
@@ -180,7 +199,7 @@ class ChatSession:
         if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
             question = res.question  # a title put in the query that the abstract does not spell out
         answer = engine.answer_from_hits(question, hits, records, qvec=self.embed(question), mode=self.mode,
-                                         on_token=on_token)
+                                         on_token=on_token, fallback=self.fallback)
         streams = self.mode == "llm"
         if answer.abstained and question != res.question and not streams:
             retry = engine.answer_from_hits(res.question, hits, records, qvec=self.embed(res.question), mode=self.mode)
@@ -190,7 +209,7 @@ class ChatSession:
             # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
             res.kind, res.query = STANDALONE, res.question
             res.note += "; it had no answer there, so the question was answered as a new one over all papers"
-            answer = engine.ask(res.query, self.top_k, mode=self.mode, on_token=on_token)
+            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token)
             return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
         rows = [{"paper_id": h.paper_id, "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
                  "chunk_id": h.chunk_id, "score": round(float(h.score), 4),

@@ -16,6 +16,9 @@ def transcript_markdown(turns: Iterable, conversation_id: str) -> str:
         lines += [f"*({turns[0].n - 1} earlier turns not kept in memory)*", ""]
     for t in turns:
         lines += [f"## {t.n}. {t.question}", "", t.answer.answer, ""]
+        marks = t.answer.check_marks()
+        if marks:
+            lines += ["Citation checks:", "", *[f"- {m}" for m in marks], ""]
         if t.sources:
             lines += ["Sources:", ""]
             lines += [f"- {s.line()}" for s in t.sources]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperchat.chat.followup import STANDALONE, Resolution
-from paperchat.core.contract import Answer, Retrieved, Source
+from paperchat.core.contract import Answer, Retrieved, SentenceCheck, Source
 from paperchat.ingest.records import PaperRecord
 
 
@@ -65,6 +65,7 @@ class Turn:
             "retrieved": self.hits,
             "answer": self.answer.answer,
             "sources": [s.to_json() for s in self.sources],
+            "sentences": [c.to_json() for c in self.answer.sentences],
             "abstained": self.answer.abstained,
             "mode": self.answer.mode,
             "model": self.answer.model,
@@ -80,7 +81,8 @@ class Turn:
                          cue=info.get("cue"), note=info.get("note") or "")
         sources = [Source.from_json(s) for s in row["sources"]]
         answer = Answer(row["question"], row["answer"], row.get("mode") or "extractive", bool(row["abstained"]),
-                        sources=sources, retrieved=[Retrieved.from_json(h) for h in row["retrieved"]], model=row.get("model"))
+                        sources=sources, retrieved=[Retrieved.from_json(h) for h in row["retrieved"]], model=row.get("model"),
+                        sentences=[SentenceCheck(**c) for c in row.get("sentences") or []])
         return cls(int(row["turn"]), row["question"], res, answer, list(row["retrieved"]), dict(row.get("timings") or {}),
                    row.get("kind") or "question", float(row["time"]), sources)
 

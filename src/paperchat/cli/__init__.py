@@ -17,13 +17,14 @@ from paperchat import __version__
 from paperchat.cli.answer_cmds import ask, config_cmd, summarize
 from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
-from paperchat.cli.corpus_cmds import ingest, papers
+from paperchat.cli.corpus_cmds import check, ingest, papers
 from paperchat.cli.eval_cmd import eval_command
 from paperchat.cli.options import AppContext, setting_option
 from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             invoke_without_command=True)
 @click.version_option(__version__, prog_name="paperchat")
 @setting_option("store", type=click.Path(file_okay=False))
 @setting_option("chroma_url")
@@ -46,9 +47,12 @@ def cli(ctx: click.Context, **flags):
     ($PAPERCHAT_CONFIG or ~/.config/paperchat/config.toml), then defaults.
     """
     ctx.obj = AppContext(flags)
+    if ctx.invoked_subcommand is None:  # plain `paperchat`: the help, not a usage error
+        click.echo(ctx.get_help())
+        ctx.exit(0)
 
 
-for command in (ingest, ask, summarize, config_cmd, papers, bench, eval_command, chat, history):
+for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_command, chat, history):
     cli.add_command(command)
 
 

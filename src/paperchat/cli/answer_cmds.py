@@ -17,7 +17,21 @@ def first_run(obj: AppContext, quiet: bool) -> None:
         click.echo(f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks", err=True)
 
 
-def show_answer(answer, as_json: bool, streamed: bool, offline_note: bool = False) -> None:
+def _first_offline_answer(settings) -> bool:
+    """Whether this store has not yet shown the "no LLM configured" note (it is shown once per store)."""
+    if settings.chroma_url:
+        return False
+    marker = settings.store_path / ".offline-note-shown"
+    if marker.exists():
+        return False
+    try:
+        marker.touch()
+    except OSError:
+        return False
+    return True
+
+
+def show_answer(answer, as_json: bool, streamed: bool, offline_note: bool = False, quiet: bool = False) -> None:
     """Print an answer: JSON, or (after a streamed answer, its end) checks and Sources; notes on stderr."""
     from paperchat.cli.render import NO_LLM_NOTE, render_answer
 
@@ -29,31 +43,56 @@ def show_answer(answer, as_json: bool, streamed: bool, offline_note: bool = Fals
     text = render_answer(answer, streamed=streamed)
     if text:
         click.echo(text)
-    for note in answer.notes:
+    for note in [] if quiet else answer.notes:
         click.echo(f"note: {note}", err=True)
     if offline_note and answer.mode == "extractive":
         click.echo(NO_LLM_NOTE, err=True)
 
 
 def _streamer(enabled: bool):
-    """An ``on_token`` that prints pieces as they arrive (``None`` when not streaming), and whether it printed."""
+    """An ``on_token`` that prints pieces as they arrive (``None`` when not streaming), and what it printed.
+
+    On a terminal, lines break between words at its width.
+    """
+    from paperchat.cli.terminal import WrappingWriter, terminal_width
+
     printed: list[str] = []
+
+    def write(text: str) -> None:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+
+    wrap = WrappingWriter(terminal_width(), write) if sys.stdout.isatty() else None
 
     def on_token(piece: str) -> None:
         printed.append(piece)
-        click.echo(piece, nl=False)
-        sys.stdout.flush()
+        (wrap or write)(piece)
 
+    on_token.close = wrap.close if wrap is not None else (lambda: None)  # type: ignore[attr-defined]
     return (on_token if enabled else None), printed
 
 
+def read_question_arg(question: str | None) -> str:
+    """QUESTION as given; ``-``, or no QUESTION with stdin not a terminal, reads it from stdin."""
+    if question == "-" or (question is None and not sys.stdin.isatty()):
+        return sys.stdin.read(MAX_STDIN_CHARS)
+    if question is None:
+        raise click.UsageError("Missing argument 'QUESTION' (or pipe it in: echo \"...\" | paperchat ask -).")
+    return question
+
+
+#: read at most this much of a piped question (longer ones are refused with the usual message)
+MAX_STDIN_CHARS = 100_000
+
+
 @click.command()
-@click.argument("question")
+@click.argument("question", required=False)
 @setting_option("top_k", "-k")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (stable contract, see README).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no notes on stderr.")
 @answer_options
 @click.pass_obj
-def ask(obj: AppContext, question, as_json, **flags):
+def ask(obj: AppContext, question, as_json, quiet, **flags):
     """Answer one QUESTION with numbered citations [n] and a Sources list.
 
     With an LLM configured (OPENAI_API_KEY, or --base-url for a local
@@ -61,25 +100,30 @@ def ask(obj: AppContext, question, as_json, **flags):
     retrieved abstracts and streams as it arrives; every sentence is then
     checked against the sources it cites, and unsupported ones are marked ⚠.
     Without one, the answer quotes the abstracts. The first ask on an empty
-    store ingests the bundled corpus (with a progress bar).
+    store ingests the bundled corpus (with a progress bar). QUESTION "-" (or
+    none, with stdin piped) reads the question from stdin.
 
     \b
     Examples:
       paperchat ask "What does ConfPO use to pick preference-critical tokens?"
+      echo "Which papers study backdoor attacks?" | paperchat ask -
       paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
     """
     from paperchat.core.text import clean_question
 
     obj.take(flags)
-    question = clean_question(question)
+    question = clean_question(read_question_arg(question))
     engine = obj.engine()
     mode = engine.mode()
     engine.preload()
-    first_run(obj, as_json)
+    first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.ask(question, mode=mode, on_token=on_token)
-    show_answer(answer, as_json, streamed=bool(printed), offline_note=True)
+    answer = engine.ask(question, on_token=on_token)  # the mode setting as asked: auto may fall back offline
+    if on_token is not None:
+        on_token.close()
+    show_answer(answer, as_json, streamed=bool(printed), quiet=quiet,
+                offline_note=_first_offline_answer(obj.settings) if mode == "extractive" and not quiet else False)
 
 
 @click.command()
@@ -108,6 +152,8 @@ def summarize(obj: AppContext, target, top_k, as_json, **flags):
     first_run(obj, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
     answer = engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token)
+    if on_token is not None:
+        on_token.close()
     show_answer(answer, as_json, streamed=bool(printed))
 
 

@@ -61,7 +61,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
         slow = float(os.environ.get(SLOW_ENV) or 0)
     except ValueError:
         slow = 0.0
-    session = ChatSession(engine, mode, log=log, top_k=settings.top_k,
+    session = ChatSession(engine, mode, log=log, top_k=settings.top_k, fallback=settings.mode == "auto",
                           verbose=verbose, slow=slow, width=terminal_width() if interactive else 88)
     if resume and log is not None:
         cid = log.last_conversation_id()

@@ -16,6 +16,11 @@ def echo_json(obj) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
+def plural(n: int, word: str) -> str:
+    """``"1 chunk"``, ``"2 chunks"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
     """A progress callback ``(done, total)`` on stderr (``None`` when quiet); see :mod:`paperchat.cli.progress`."""
     from paperchat.cli.progress import progress_bar
@@ -27,15 +32,17 @@ def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--metadata", type=click.Path(path_type=Path), default=None,
               help="JSONL joining titles, authors and urls onto title-less abstracts by file name + position "
-                   "(fields: seed_file, index, title, authors, url).")
+                   "(fields: seed_file, index, title, authors, url). The bundled corpus's own is joined by default.")
 @click.option("--rebuild", is_flag=True,
               help="Build the store anew (needed after changing the embedding model); readers keep the old one until it is done.")
 @click.option("--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
               help="On a malformed line: stop (store untouched) or skip it and report it.")
+@click.option("--encoding", default=None, metavar="NAME",
+              help="Text encoding of files that are not UTF-8, e.g. latin-1 or cp1252 (default: UTF-8).")
 @click.option("--json", "as_json", is_flag=True, help="Print the ingest report as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
-def ingest(obj: AppContext, paths, metadata, rebuild, on_error, as_json, quiet):
+def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_json, quiet):
     """Add corpus files to the store (default: the bundled ICML 2025 abstracts).
 
     PATHS are JSONL or CSV files (fields id, title, authors, abstract, url; only
@@ -48,12 +55,15 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, as_json, quiet):
       paperchat ingest                                  # the bundled corpus
       paperchat ingest papers.jsonl --on-error skip
       paperchat ingest data/*.txt --metadata seed_metadata.jsonl
+      paperchat ingest old_export.csv --encoding latin-1
     """
-    from paperchat.ingest.corpus import bundled_corpus_files
+    from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
 
     engine = obj.engine()
     files = list(paths) or bundled_corpus_files()
-    report = engine.ingest(files, metadata=metadata, rebuild=rebuild, on_error=on_error,
+    if not paths and metadata is None:
+        metadata = bundled_metadata()  # the bundled abstracts' real titles, authors and urls
+    report = engine.ingest(files, metadata=metadata, rebuild=rebuild, on_error=on_error, encoding=encoding,
                            progress=progress("embedding", quiet or as_json))
     if as_json:
         echo_json(asdict(report))
@@ -64,9 +74,9 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, as_json, quiet):
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
         f"{report.papers_removed} removed" + (f", {dups} duplicates kept once" if dups else "")
-        + f"; {report.chunks_embedded} chunks and "
-        f"{report.sentences_embedded} sentences embedded in {report.seconds:.1f} s. "
-        f"Store: {report.total_papers} papers, {report.total_chunks} chunks ({engine.store.where()})."
+        + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded "
+        f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
+        f"{plural(report.total_chunks, 'chunk')} ({engine.store.where()})."
     )
 
 
@@ -87,3 +97,42 @@ def papers(obj: AppContext, as_json):
         echo_json([r.listing() for r in rows])
     else:
         click.echo(render_papers(rows))
+
+
+@click.command("check")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@click.pass_obj
+def check(obj: AppContext, as_json):
+    """Check the store: its collections agree, every chunk has a vector, the vector indexes load.
+
+    Exits 1 and says what to do when something is wrong (a damaged index file,
+    a missing database, chunks without their paper).
+
+    \b
+    Example:
+      paperchat check
+    """
+    from paperchat.core.errors import ExitStatus, StoreError
+    from paperchat.store.check import Finding, check_store, index_file_findings, verdict
+
+    settings = obj.settings
+    where = settings.chroma_url or str(settings.store_path)
+    findings = [] if settings.chroma_url else index_file_findings(settings.store_path / "chroma")
+    if all(f.ok is not False for f in findings):
+        try:
+            from paperchat.store import open_store
+
+            findings += check_store(open_store(settings.store_path, settings.chroma_url, create=False))
+        except StoreError as exc:
+            findings.append(Finding("open the store", False, str(exc)))
+    line = verdict(findings, where)
+    if as_json:
+        echo_json({"store": where, "ok": all(f.ok is not False for f in findings), "findings": [f.to_json() for f in findings],
+                   "verdict": line})
+    else:
+        for f in findings:
+            mark = "ok  " if f.ok else ("note" if f.ok is None else "FAIL")
+            click.echo(f"{mark}  {f.check}: {f.detail}")
+        click.echo(line)
+    if any(f.ok is False for f in findings):
+        click.get_current_context().exit(ExitStatus.ERROR)

@@ -26,7 +26,7 @@ from paperchat.core.errors import ExitStatus
                    "holds) or the configured LLM.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for report.md and results.json (default: eval/out/, git-ignored).")
+              help="Folder for report.md and results.json (default: ./eval-out).")
 @click.option("--check", is_flag=True, help="Exit 1, naming each metric, when a figure falls below the baseline.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Minimum figures for --check (default: eval/baseline.json).")
@@ -34,8 +34,8 @@ from paperchat.core.errors import ExitStatus
               help="Retriever of the evaluated pipeline (all three are also measured side by side).")
 @click.option("-k", "--top-k", type=click.IntRange(1, 100), default=None,
               help="Papers given to the answerer (default: the top-k setting, 5).")
-@click.option("--limit", type=click.IntRange(1), default=None, hidden=True,
-              help="Only the first N questions (quick runs; figures not comparable with the baseline).")
+@click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
+              help="Only the first N questions (a quick run; its figures are not comparable with the baseline).")
 @click.option("--no-verify", is_flag=True, help="Skip the support checker (no citation recall/precision).")
 @click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Extra corpus file(s) ingested into the store before the run, e.g. the 2,732 ICML 2025 "

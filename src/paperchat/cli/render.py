@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 
 from paperchat.core.contract import Answer, Source
 from paperchat.ingest.records import PaperRecord
@@ -27,17 +28,8 @@ def render_sources(sources: list[Source]) -> str:
 
 def render_checks(answer: Answer) -> str:
     """The citation-check marks of an LLM answer: one ⚠ line per unsupported sentence (empty if none)."""
-    lines = []
-    for i, sent in enumerate(answer.sentences, 1):
-        if sent.supported:
-            continue
-        cites = ", ".join(f"[{n}]" for n in sent.citations) or "no citation"
-        why = "; not in the cited source: " + ", ".join(str(m) for m in sent.missing) if sent.missing else ""
-        text = sent.text if len(sent.text) <= 90 else sent.text[:89] + "…"
-        lines.append(f"  ⚠ sentence {i} ({cites}, support {sent.score:.2f}{why}): {text}")
-    if answer.incomplete:
-        lines.append("  ⚠ the answer is incomplete: the stream broke off")
-    return ("Citation checks:\n" + "\n".join(lines)) if lines else ""
+    lines = answer.check_marks()
+    return ("Citation checks:\n" + "\n".join("  " + line for line in lines)) if lines else ""
 
 
 def render_answer(answer: Answer, width: int = 88, streamed: bool = False) -> str:
@@ -51,19 +43,41 @@ def render_answer(answer: Answer, width: int = 88, streamed: bool = False) -> st
     return "\n\n".join(blocks)
 
 
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide (CJK) and full-width characters and emoji count 2, combining marks 0."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _fit(text: str, columns: int) -> str:
+    """``text`` on one line, cut with "…" to at most ``columns`` columns."""
+    text = " ".join(text.split())
+    if display_width(text) <= columns:
+        return text
+    out = ""
+    for ch in text:
+        if display_width(out + ch) > columns - 1:
+            break
+        out += ch
+    return out + "…"
+
+
 def render_papers(papers: list[PaperRecord]) -> str:
-    """A table of stored papers: id, label or title, chunk count, origin."""
+    """A table of stored papers: id, label or title, chunk count, origin (columns aligned by display width)."""
     if not papers:
         return "(no papers stored)"
     header = ("id", "label / title", "chunks", "origin")
-    rows = []
-    for p in papers:
-        name = p.title or p.label
-        if len(name) > 60:
-            name = name[:59] + "…"
-        rows.append((p.paper_id, name, str(len(p.chunk_ids)), f"{p.source_path} #{p.source_index}"))
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(4)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
-    lines.append(f"{len(papers)} papers, {sum(len(p.chunk_ids) for p in papers)} chunks")
-    return "\n".join(lines)
+    rows = [(p.paper_id, _fit(p.title or p.label, 60), str(len(p.chunk_ids)), f"{p.source_path} #{p.source_index}")
+            for p in papers]
+    widths = [max(display_width(r[i]) for r in rows + [header]) for i in range(4)]
+
+    def line(cells) -> str:
+        return "  ".join(c + " " * (w - display_width(c)) for c, w in zip(cells, widths)).rstrip()
+
+    n_chunks = sum(len(p.chunk_ids) for p in papers)
+    return "\n".join([line(header), *(line(r) for r in rows),
+                      f"{len(papers)} paper{'s' if len(papers) != 1 else ''}, {n_chunks} chunk{'s' if n_chunks != 1 else ''}"])

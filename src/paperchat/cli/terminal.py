@@ -9,6 +9,8 @@ render a session's :class:`~paperchat.chat.session.Reply` with
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -20,6 +22,8 @@ from paperchat.core.errors import debug_enabled, describe
 
 #: the interactive prompt
 PROMPT = "paperchat> "
+#: a piped line longer than this is echoed cut short
+ECHO_CHARS = 200
 
 Out = Callable[[str], None]
 
@@ -37,6 +41,102 @@ def _stream(piece: str) -> None:
     sys.stdout.flush()
 
 
+class WrappingWriter:
+    """Writes streamed text to a terminal, breaking lines between words (never inside one) at ``width`` columns."""
+
+    def __init__(self, width: int, write: Callable[[str], None] | None = None):
+        self.width = width
+        self.write = write or _stream
+        self.column = 0
+        self._word = ""
+
+    def _flush_word(self) -> None:
+        if not self._word:
+            return
+        if self.column and self.column + len(self._word) > self.width:
+            self.write("\n")
+            self.column = 0
+        self.write(self._word)
+        self.column += len(self._word)
+        self._word = ""
+
+    def __call__(self, piece: str) -> None:
+        for ch in piece:
+            if ch == "\n":
+                self._flush_word()
+                self.write("\n")
+                self.column = 0
+            elif ch.isspace():
+                self._flush_word()
+                if self.column and self.column < self.width:
+                    self.write(" ")
+                    self.column += 1
+            else:
+                self._word += ch
+
+    def close(self) -> None:
+        """Write what is held back (the last word)."""
+        self._flush_word()
+
+
+class TypeAhead:
+    """What was typed while an answer streamed: text for the next prompt, and whether Ctrl-D was among it."""
+
+    def __init__(self) -> None:
+        self.raw = b""
+
+    @property
+    def eof(self) -> bool:
+        return b"\x04" in self.raw
+
+    @property
+    def text(self) -> str:
+        out: list[str] = []
+        for ch in self.raw.decode("utf-8", "replace"):
+            if ch in ("\x7f", "\b"):
+                if out:
+                    out.pop()
+            elif ch == "\x04":
+                break
+            elif ch.isprintable():
+                out.append(ch)
+        return "".join(out)
+
+
+@contextlib.contextmanager
+def keys_held_back():
+    """While an answer streams, keys typed are not echoed into it; the :class:`TypeAhead` holds them after.
+
+    Ctrl-C still interrupts (signals stay on). Without a terminal it does nothing.
+    """
+    box = TypeAhead()
+    try:
+        import termios
+
+        fd = sys.stdin.fileno()
+        old = termios.tcgetattr(fd)
+    except (ImportError, OSError, ValueError, AttributeError):
+        yield box
+        return
+    except Exception:  # termios.error: not a terminal
+        yield box
+        return
+    new = termios.tcgetattr(fd)
+    new[3] &= ~(termios.ECHO | termios.ICANON)
+    termios.tcsetattr(fd, termios.TCSANOW, new)
+    try:
+        yield box
+    finally:
+        import select
+
+        while select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1024)
+            if not chunk:
+                break
+            box.raw += chunk
+        termios.tcsetattr(fd, termios.TCSANOW, old)
+
+
 def render_reply(reply: Reply, width: int = 88) -> str:
     """A reply as terminal text: the answer (or its end, after streaming), a command's output or a list."""
     if reply.answer is not None:
@@ -49,13 +149,16 @@ def render_reply(reply: Reply, width: int = 88) -> str:
 
 
 def answer_line(session: ChatSession, line: str, out: Out = _print, err: Out = _print_err,
-                on_token: Callable[[str], None] | None = _stream) -> bool:
+                on_token: Callable[[str], None] | None = _stream, close: Callable[[], None] | None = None) -> bool:
     """Handle one line and show the reply; ``False`` when the session should end.
 
-    A failed turn prints one ``error:`` line and the chat goes on.
+    ``close`` is called after a streamed answer (a wrapping writer's last
+    word). A failed turn prints one ``error:`` line and the chat goes on.
     """
     try:
         reply = session.handle(line, on_token)
+        if close is not None:
+            close()
     except KeyboardInterrupt:
         raise
     except Exception as exc:
@@ -79,7 +182,8 @@ def run_piped(session: ChatSession, lines: Iterable[str], out: Out = _print, err
         line = raw.strip()
         if not line:
             continue
-        out(f"> {line}")
+        shown = line if len(line) <= ECHO_CHARS else f"{line[:ECHO_CHARS]}… ({len(line)} characters)"
+        out(f"> {shown}")
         keep_going = answer_line(session, line, out, err)
         out("")
         if not keep_going:
@@ -107,19 +211,26 @@ def run_terminal(session: ChatSession, history_file: Path | None = None, banner:
     prompt = PromptSession(history=history)
     if banner:
         _print(banner)
+    typed = ""
     while True:
         try:
-            line = prompt.prompt(PROMPT)
+            line = prompt.prompt(PROMPT, default=typed)
         except KeyboardInterrupt:
+            typed = ""
             continue  # clear the line
         except EOFError:
             return 0
-        try:
-            if not answer_line(session, line):
-                return 0
-        except KeyboardInterrupt:
-            _print("\n(cancelled: that question is not part of the conversation)")
+        writer = WrappingWriter(session.width)
+        with keys_held_back() as ahead:
+            try:
+                keep_going = answer_line(session, line, on_token=writer, close=writer.close)
+            except KeyboardInterrupt:
+                _print("\n(cancelled: that question is not part of the conversation)")
+                keep_going = True
         _print("")
+        if not keep_going or ahead.eof:  # Ctrl-D typed while the answer streamed still leaves
+            return 0
+        typed = ahead.text
 
 
 def terminal_width() -> int:

@@ -168,6 +168,20 @@ class Answer:
         """The abstention: :data:`ABSTENTION`, no sources."""
         return cls(question, ABSTENTION, mode, abstained=True, retrieved=list(retrieved or []), **extra)
 
+    def check_marks(self) -> list[str]:
+        """One ⚠ line per sentence the citation check did not support (and one when the stream broke off)."""
+        lines = []
+        for i, sent in enumerate(self.sentences, 1):
+            if sent.supported:
+                continue
+            cites = ", ".join(f"[{n}]" for n in sent.citations) or "no citation"
+            why = "; not in the cited source: " + ", ".join(map(str, sent.missing)) if sent.missing else ""
+            text = sent.text if len(sent.text) <= 90 else sent.text[:89] + "…"
+            lines.append(f"⚠ sentence {i} ({cites}, support {sent.score:.2f}{why}): {text}")
+        if self.incomplete:
+            lines.append("⚠ the answer is incomplete: the stream broke off")
+        return lines
+
     def source(self, n: int) -> Source | None:
         """Source ``n`` (1-based), or ``None``."""
         return self.sources[n - 1] if 1 <= n <= len(self.sources) else None

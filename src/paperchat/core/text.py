@@ -26,7 +26,7 @@ def clean_text(text: str) -> str:
     text = _SURROGATE.sub("", text)
     text = _CONTROL.sub("", text)
     text = unicodedata.normalize("NFC", text)
-    return text.strip()
+    return re.sub(r"(?<=\S) {2,}(?=\S)", " ", text).strip()  # what was removed leaves no double space
 
 
 def normalize_for_id(text: str) -> str:
@@ -59,7 +59,7 @@ def content_key(text: str) -> str:
 
 # Abbreviations after which a period does not end a sentence.
 _ABBREV = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.", "resp.", "approx.", "w.r.t.")
-_SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[$\\*]?[A-Z0-9])")
+_SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[$\\*]?[A-Z0-9])|(?<=[。！？])\s*(?=\S)")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -68,8 +68,8 @@ def split_sentences(text: str) -> list[str]:
     A rule-based splitter for scientific prose: a sentence ends at ``.``, ``!``
     or ``?`` followed by white space and a capital letter, digit, ``$``, ``*`` or
     an opening bracket, except after common abbreviations (``e.g.``, ``et al.``)
-    and inside inline math (``$...$``). Returns the non-empty sentences,
-    stripped, in order.
+    and inside inline math (``$...$``); and at the full-width ``。！？`` of
+    Chinese and Japanese text. Returns the non-empty sentences, stripped, in order.
     """
     text = _WS.sub(" ", text).strip()
     if not text:

@@ -59,9 +59,8 @@ def default_baseline() -> Path:
 
 
 def default_out_dir() -> Path:
-    """``eval/out/`` of the checkout when paperchat runs from one, else ``./eval-out``."""
-    root = checkout_root()
-    return root / "eval" / "out" if root is not None else Path("eval-out")
+    """Where ``paperchat eval`` writes its report without ``--out``: ``eval-out/`` in the current folder."""
+    return Path("eval-out")
 
 
 def display_path(path: Path) -> str:

@@ -29,22 +29,31 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
-    """One line per overall metric below its ``min`` (or above its ``max``); empty when all pass.
-
-    A metric the results lack (e.g. citation precision without the checker)
-    fails too, so a gate cannot pass by measuring less.
-    """
-    overall = results["overall"]
+def _check(stats: dict[str, Any], bounds: dict[str, Any], where: str) -> list[str]:
     failures = []
     for bound, sign in (("min", 1), ("max", -1)):
-        for name, limit in sorted(baseline.get(bound, {}).items()):
-            got = overall.get(name, {}).get("value")
+        for name, limit in sorted(bounds.get(bound, {}).items()):
+            got = stats.get(name, {}).get("value")
             if got is None:
-                failures.append(f"{name}: not measured (baseline {bound} {limit:.3f})")
+                failures.append(f"{where}{name}: not measured (baseline {bound} {limit:.3f})")
             elif sign * (got - float(limit)) < -1e-9:
                 word = "below the baseline minimum" if bound == "min" else "above the baseline maximum"
-                failures.append(f"{name} = {got:.3f} is {word} {float(limit):.3f}")
+                failures.append(f"{where}{name} = {got:.3f} is {word} {float(limit):.3f}")
+    return failures
+
+
+def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    """One line per metric below its ``min`` (or above its ``max``); empty when all pass.
+
+    ``min`` / ``max`` bound the overall figures; ``splits`` (``{split: {min, max}}``)
+    bound a split's figures. A metric the results lack (e.g. citation
+    precision without the checker, or a split the set does not have) fails
+    too, so a gate cannot pass by measuring less.
+    """
+    failures = _check(results["overall"], baseline, "")
+    for split, bounds in (baseline.get("splits") or {}).items():
+        stats = (results.get("by_split") or {}).get(split, {}).get("overall", {})
+        failures += _check(stats, bounds, f"{split} split: ")
     return failures
 
 

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text, normalize_for_id, short_hash
-from paperchat.ingest.labels import derive_label
+from paperchat.ingest.labels import short_label
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 UNSUPPORTED_SUFFIXES = {".pdf", ".doc", ".docx", ".zip", ".gz", ".tar", ".xlsx", ".xls", ".json", ".parquet", ".html", ".xml"}
@@ -37,8 +37,9 @@ class Paper:
     """One paper (a LlamaIndex *document*): its abstract and what is known about it.
 
     ``source_path`` is the corpus file's name, ``source_index`` the paper's
-    1-based position in it. ``label`` is the title when known, else a short
-    label derived from the abstract (see :func:`paperchat.labels.derive_label`).
+    1-based position in it. ``label`` is its short name
+    (:func:`paperchat.ingest.labels.short_label`: "ConfPO", or the opening
+    words of a title-less abstract that names nothing).
     """
 
     paper_id: str
@@ -67,7 +68,7 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
     return "p-" + short_hash(normalize_for_id(abstract), 12)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, encoding: str | None = None) -> str:
     if not path.exists():
         raise PaperchatError(f"{path}: no such file")
     if path.is_dir():
@@ -81,9 +82,15 @@ def _read_text(path: Path) -> str:
     if b"\x00" in raw[:8192]:
         raise PaperchatError(f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)")
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode(encoding or "utf-8-sig")
+    except LookupError:
+        raise PaperchatError(f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252") from None
     except UnicodeDecodeError as exc:
-        raise PaperchatError(f"{path}: not UTF-8 text (byte {exc.start}); binary file?") from exc
+        bad = raw[exc.start:exc.start + 1].hex()
+        if encoding:
+            raise PaperchatError(f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})") from None
+        raise PaperchatError(f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
+                             "encoding, say which with --encoding, e.g. --encoding latin-1") from None
 
 
 def _authors(value: Any) -> list[str]:
@@ -175,11 +182,12 @@ def _load_seed(path: Path, text: str) -> list[Paper]:
     return papers
 
 
-def load_file(path: str | Path, on_error: str = "stop") -> tuple[list[Paper], LoadReport]:
+def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = None) -> tuple[list[Paper], LoadReport]:
     """Load the papers of one corpus file.
 
     ``on_error`` is ``"stop"`` (a malformed line raises) or ``"skip"`` (it is
-    recorded in the returned :class:`LoadReport` and skipped). Raises
+    recorded in the returned :class:`LoadReport` and skipped); ``encoding``
+    reads a file that is not UTF-8 (``latin-1``, ``cp1252``). Raises
     :class:`PaperchatError` for a missing, empty, binary or unreadable file, a
     CSV without an ``abstract`` column, or a file that holds no abstract.
     Papers come back in file order, each labelled.
@@ -187,7 +195,7 @@ def load_file(path: str | Path, on_error: str = "stop") -> tuple[list[Paper], Lo
     path = Path(path)
     if path.suffix.lower() in UNSUPPORTED_SUFFIXES:
         raise PaperchatError(f"{path}: unsupported file type {path.suffix}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
-    text = _read_text(path)
+    text = _read_text(path, encoding)
     report = LoadReport(path)
     suffix = path.suffix.lower()
     if suffix in JSONL_SUFFIXES:
@@ -199,7 +207,7 @@ def load_file(path: str | Path, on_error: str = "stop") -> tuple[list[Paper], Lo
     if not papers:
         raise PaperchatError(f"{path}: holds no abstract")
     for paper in papers:
-        paper.label = paper.title or derive_label(paper.abstract)
+        paper.label = short_label(paper.title, paper.abstract)
     return papers, report
 
 
@@ -239,7 +247,7 @@ def join_metadata(papers: Iterable[Paper], metadata: dict[tuple[str, int], dict[
         matched += 1
         if not paper.title and rec.get("title"):
             paper.title = clean_text(str(rec["title"]))
-            paper.label = paper.title
+            paper.label = short_label(paper.title, paper.abstract)
         if not paper.authors:
             paper.authors = _authors(rec.get("authors"))
         if not paper.url and rec.get("url"):
@@ -255,3 +263,10 @@ def bundled_corpus_files() -> list[Path]:
     from paperchat.core.resources import bundled_dir
 
     return sorted(p for p in bundled_dir("data").iterdir() if p.suffix == ".txt")
+
+
+def bundled_metadata() -> Path:
+    """The bundled corpus's public metadata (titles, authors, urls; ``data/seed_metadata.jsonl``)."""
+    from paperchat.core.resources import bundled_file
+
+    return bundled_file("data", "seed_metadata.jsonl")

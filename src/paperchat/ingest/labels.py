@@ -25,11 +25,13 @@ _INTRO = re.compile(
 _CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined|namely)\s+\$?\\?(?:textbf\{|textit\{)?\**" + _NAME)
 _APPOSITIVE = re.compile(r"(?:^|[.;:]\s+|,\s+)" + _NAME + r"(?:\s*\([^)]{3,80}\))?,\s+(?:a|an|the)\s")
 _INTRO_ACRONYM = re.compile(
-    r"\b(?:introduce|introduces|propose|proposes|present|presents|develop|develops)\s[^.]{0,120}?"
+    r"\b(?:introduce|introduces|introducing|propose|proposes|proposing|present|presents|presenting|develop|develops|"
+    r"developing)\s[^.]{0,120}?"
     r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)"
 )
 _BOLD_INTRO = re.compile(r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+(?:\w+\s+){0,3}?\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*")
-_PROPOSED = re.compile(r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system),?\s+(?:called\s+|named\s+)?" + _NAME)
+_PROPOSED = re.compile(r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system|tool|technique|"
+                       r"architecture|pipeline|network|benchmark),?\s+(?:called\s+|named\s+)?" + _NAME)
 _PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
 _WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
 
@@ -43,7 +45,7 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
     if bold:
         return bold.group("name")
     # Plain-text view: drop Markdown emphasis and LaTeX font commands around names.
-    plain = re.sub(r"\\text(?:bf|it|sc|tt)\{([^}]*)\}", r"\1", text)
+    plain = re.sub(r"\\(?:text(?:bf|it|sc|tt)|emph)\{([^}]*)\}", r"\1", text)
     plain = plain.replace("*", "").replace("$", "").replace("^", "")
     for pattern in (_PROPOSED, _INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE):
         for match in pattern.finditer(plain):
@@ -62,3 +64,24 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
             return label + "…"
         label = f"{label} {word}".strip()
     return label
+
+
+def short_label(title: str, abstract: str) -> str:
+    """A paper's short name, for a title "Name: subtitle" or an abstract that introduces a name.
+
+    In order: a coined name heading the title ("ConfPO: Exploiting ..." ->
+    "ConfPO"); the name the abstract introduces ("Habi"); a short title head
+    (up to four words before a colon); the title; the abstract's opening words
+    (:func:`derive_label`).
+    """
+    title = " ".join(title.replace("$", "").replace("^", "").split())
+    head = title.split(":", 1)[0].strip() if ":" in title else ""
+    if head and len(head.split()) <= 2 and all(_looks_like_name(w) for w in head.split()):
+        return head
+    derived = derive_label(abstract) if abstract else ""
+    opening = " ".join(abstract.split())
+    if derived and not opening.startswith(derived.rstrip("…")):  # a name found, not the opening words
+        return derived
+    if head and len(head.split()) <= 4 and len(head) <= 40:
+        return head
+    return title or derived

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import content_key, short_hash
 from paperchat.ingest.corpus import Paper
+from paperchat.ingest.labels import short_label
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
@@ -53,31 +54,32 @@ def _same_meta(a: PaperRecord, b: PaperRecord) -> bool:
     return all(getattr(a, f) == getattr(b, f) for f in META_FIELDS)
 
 
-def fill_sticky(record: PaperRecord, other: PaperRecord, label: str) -> PaperRecord:
-    """``record`` with its empty :data:`STICKY` fields taken from ``other``; its label the title, else ``label``."""
+def fill_sticky(record: PaperRecord, other: PaperRecord, abstract: str) -> PaperRecord:
+    """``record`` with its empty :data:`STICKY` fields taken from ``other``, and the short label of its title and ``abstract``."""
     for name in STICKY:
         if not getattr(record, name):
             setattr(record, name, getattr(other, name))
-    record.label = record.title or label
+    record.label = short_label(record.title, abstract)
     return record
 
 
 def updated_record(old: PaperRecord, paper: Paper) -> PaperRecord:
     """The record of a stored, unchanged paper after re-ingesting ``paper`` (sticky fields kept)."""
     new = replace(old, **{f: getattr(PaperRecord.from_paper(paper), f) for f in META_FIELDS if f != "aliases"})
-    return fill_sticky(new, old, paper.label)
+    return fill_sticky(new, old, paper.abstract)
 
 
 def absorbed_record(kept: PaperRecord, duplicate: Paper) -> PaperRecord:
     """``kept`` with its empty sticky fields filled from ``duplicate`` and the duplicate's id as an alias."""
     out = replace(kept, aliases=sorted(set(kept.aliases) | {duplicate.paper_id}))
-    return fill_sticky(out, PaperRecord.from_paper(duplicate), kept.label)
+    return fill_sticky(out, PaperRecord.from_paper(duplicate), duplicate.abstract)  # the same text as the kept copy
 
 
 def _absorb(owner: Paper, dup: Paper) -> None:
     """Fill an incoming paper's missing title, authors and url from its duplicate; record the alias."""
     if not owner.title and dup.title:
-        owner.title = owner.label = dup.title
+        owner.title = dup.title
+        owner.label = short_label(owner.title, owner.abstract)
     owner.authors = owner.authors or dup.authors
     owner.url = owner.url or dup.url
     owner.extra.setdefault("aliases", []).append(dup.paper_id)

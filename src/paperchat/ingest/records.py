@@ -95,7 +95,7 @@ class PaperRecord:
             paper_id=paper_id,
             abstract=abstract or "",
             title=str(m.get("title") or ""),
-            label=str(m.get("label") or m.get("title") or ""),
+            label=str(m.get("label") or ""),
             url=str(m.get("url") or ""),
             authors=[a for a in str(m.get("authors") or "").split("; ") if a],
             source_path=str(m.get("source_path") or ""),

@@ -85,7 +85,7 @@ def _record(paper: Paper, chunks: list[ChunkText], info: StoreInfo, old: PaperRe
     rec = PaperRecord.from_paper(paper, content_key=content_key(paper.abstract), text_hash=short_hash(paper.abstract),
                                  chunking=info.chunking_key, chunk_ids=[c.chunk_id for c in chunks])
     if old is not None:  # a changed abstract keeps what the stored copy had gathered
-        fill_sticky(rec, old, rec.label)
+        fill_sticky(rec, old, paper.abstract)
         rec.aliases = sorted(set(old.aliases) | set(rec.aliases))
     return rec
 

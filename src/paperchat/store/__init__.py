@@ -13,7 +13,8 @@ import numpy as np
 
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.bm25 import BM25Index
-from paperchat.store.chroma import ChromaStore, open_store
+from paperchat.store.chroma import ChromaStore
+from paperchat.store.opening import open_store
 from paperchat.store.writer import StoreWriter, open_writer
 
 __all__ = ["PaperStore", "ChromaStore", "StoreWriter", "open_store", "open_writer", "BM25Index"]

@@ -36,7 +36,8 @@ def bm25_text(title: str, abstract: str) -> str:
 
 #: Stemmed words of how people ask, not of what they ask about ("I remember a paper ...", "Has anyone ...").
 CONVERSATIONAL = frozenset("rememb anyon someon somebodi anybodi wonder curiou recal heard seen pleas thank hello "
-                           "tell know think guess look mayb possibl anyth someth overview summar".split())
+                           "tell know think guess look mayb possibl anyth someth overview summar realli actual basic "
+                           "exact simpli whenev wherev whatev howev instead rather quit pretti".split())
 
 
 class BM25Index:

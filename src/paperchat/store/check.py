@@ -1,0 +1,133 @@
+"""Checking a store (``paperchat check``): do its collections agree, do its vector indexes load?
+
+:func:`check_store` reads everything a damaged store would get wrong and
+returns one :class:`Finding` per check: the database and the store's state
+can be read; the current generation's three collections exist; every paper's
+chunks are stored and every chunk belongs to a stored paper; every chunk
+has a vector; every paper has its sentence vectors; each collection's vector
+index answers a query (a truncated index file fails here); the BM25 cache
+is the current revision's (a stale one is only rebuilt, so it is a note).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from paperchat.core.errors import PaperchatError
+from paperchat.store.chroma import KINDS, PAGE, ChromaStore
+
+
+@dataclass
+class Finding:
+    """One check: what was checked, whether it passed, and what was found (``ok`` ``None``: a note)."""
+
+    check: str
+    ok: bool | None
+    detail: str
+
+    def to_json(self) -> dict:
+        return {"check": self.check, "ok": self.ok, "detail": self.detail}
+
+
+def _vectors(store: ChromaStore, kind: str) -> dict[str, bool]:
+    """``{id: has a vector}`` for every record of a collection."""
+    col = store.collection(kind)
+    out: dict[str, bool] = {}
+    with store.guarded():
+        for offset in range(0, col.count(), PAGE):
+            got = col.get(include=["embeddings"], limit=PAGE, offset=offset)
+            for rid, vec in zip(got["ids"], got["embeddings"]):
+                out[rid] = vec is not None and len(vec) > 0
+    return out
+
+
+def check_store(store: ChromaStore) -> list[Finding]:
+    """Every check of the module docstring, in order; stops early when the store cannot be read at all."""
+    findings: list[Finding] = []
+
+    def run(name: str, fn) -> bool:
+        try:
+            ok, detail = fn()
+        except PaperchatError as exc:
+            ok, detail = False, str(exc)
+        findings.append(Finding(name, ok, detail))
+        return ok is not False
+
+    if not run("store state", lambda: (True, f"generation {store.current or 'none'}, revision {store.revision()}")):
+        return findings
+    return findings + _collection_checks(store)
+
+
+def index_file_findings(chroma_dir) -> list[Finding]:
+    """The vector index files' sizes against their headers (:func:`paperchat.store.integrity.index_damage`)."""
+    from paperchat.store.integrity import index_damage
+
+    damage = index_damage(chroma_dir)
+    return [Finding("vector index files", False, line) for line in damage] or [
+        Finding("vector index files", True, "every index file is whole")]
+
+
+def _collection_checks(store: ChromaStore) -> list[Finding]:
+    findings: list[Finding] = []
+
+    def run(name: str, fn) -> bool:
+        try:
+            ok, detail = fn()
+        except PaperchatError as exc:
+            ok, detail = False, str(exc)
+        findings.append(Finding(name, ok, detail))
+        return ok is not False
+
+    if not store.current:
+        findings.append(Finding("papers", None, "the store is empty (paperchat ingest adds papers)"))
+        return findings
+    info = store.info()
+    if not run("collections", lambda: (True, ", ".join(f"{k} {store.collection(k).count()}" for k in KINDS))):
+        return findings
+    try:
+        papers = store.papers(abstracts=False)
+        chunks = _vectors(store, "chunks")
+        sentences = store.sentence_vectors(list(papers))
+    except PaperchatError as exc:
+        findings.append(Finding("read the collections", False, str(exc)))
+        return findings
+    wanted = {cid for rec in papers.values() for cid in rec.chunk_ids}
+    missing = sorted(wanted - set(chunks))
+    orphans = sorted(set(chunks) - wanted)
+    run("chunks of every paper", lambda: (not missing, f"{len(missing)} chunk(s) missing, e.g. {missing[0]}" if missing
+                                          else f"all {len(wanted)} chunks of {len(papers)} papers are stored"))
+    run("no orphan chunks", lambda: (not orphans, f"{len(orphans)} chunk(s) of no stored paper, e.g. {orphans[0]}"
+                                     if orphans else "every chunk belongs to a stored paper"))
+    novec = sorted(cid for cid, has in chunks.items() if not has)
+    run("chunk vectors", lambda: (not novec, f"{len(novec)} chunk(s) without a vector" if novec else "every chunk has a vector"))
+    lacking = sorted(set(papers) - set(sentences))
+    run("sentence vectors", lambda: (not lacking, f"{len(lacking)} paper(s) without sentence vectors, e.g. {lacking[0]}"
+                                     if lacking else f"every paper's sentences are stored ({sum(len(v) for _h, v in sentences.values())})"))
+    probe = np.full(info.embed_dim or 1, 1.0 / np.sqrt(max(info.embed_dim, 1)), dtype=np.float32)
+
+    def query(kind: str):
+        with store.guarded():
+            store.collection(kind).query(query_embeddings=[probe.tolist()], n_results=1, include=["distances"])
+        return True, "answers a query"
+
+    for kind in KINDS:
+        run(f"{kind} vector index", lambda kind=kind: query(kind))
+    folder = store.local_dir / "bm25"
+    from paperchat.store.bm25 import BM25Index
+
+    cached = BM25Index.load(folder, store.revision())
+    findings.append(Finding("BM25 index", None if cached is None else cached.ids and set(cached.ids) == set(papers),
+                            "stale or missing: rebuilt on the next question" if cached is None
+                            else f"current ({len(cached.ids)} papers)"))
+    return findings
+
+
+def verdict(findings: list[Finding], where: str) -> str:
+    """One line: what the checks found and what to do."""
+    bad = [f for f in findings if f.ok is False]
+    if not bad:
+        return f"the store at {where} is sound"
+    return (f"the store at {where} has {len(bad)} problem(s): " + "; ".join(f"{f.check}: {f.detail}" for f in bad)
+            + ". Rebuild it with `paperchat ingest --rebuild FILES` (or restore a backup)")

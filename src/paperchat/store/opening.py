@@ -1,0 +1,102 @@
+"""Opening a store: an embedded Chroma folder (checked first: never a damaged store taken for an empty one)
+or a Chroma server."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from paperchat.core.errors import StoreError
+from paperchat.core.text import short_hash
+from paperchat.store.chroma import MARKER, ChromaStore, damage_message
+from paperchat.store.integrity import index_damage
+from paperchat.store.locks import open_guard
+
+OPEN_WAIT_S = 30.0
+
+
+def _chroma_settings():
+    from chromadb.config import Settings as ChromaSettings
+
+    return ChromaSettings(anonymized_telemetry=False, allow_reset=True)
+
+
+def _parse_url(url: str) -> tuple[str, int, bool]:
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url if "://" in url else f"http://{url}")
+    if parsed.scheme not in {"http", "https"} or not parsed.hostname:
+        raise StoreError(f"--chroma-url {url!r} is not an http(s)://HOST:PORT address")
+    ssl = parsed.scheme == "https"
+    return parsed.hostname, parsed.port or (443 if ssl else 8000), ssl
+
+
+def _check_folder(store_dir: Path, create: bool) -> None:
+    """Refuse a store folder that cannot be one, or that holds a damaged store (never treated as empty)."""
+    if store_dir.exists() and not store_dir.is_dir():
+        raise StoreError(f"store path {store_dir} exists and is not a folder")
+    if not store_dir.exists():
+        if not create:
+            raise StoreError(f"no store at {store_dir}; run `paperchat ingest` first")
+        try:
+            store_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the store folder {store_dir} ({exc.strerror})") from None
+    chroma = store_dir / "chroma"
+    if (chroma.is_dir() or (store_dir / MARKER).exists()) and not (chroma / "chroma.sqlite3").is_file():
+        raise StoreError(f"the store at {store_dir} is damaged: {chroma / 'chroma.sqlite3'} is missing. Restore it from "
+                         "a backup, or start afresh with `paperchat ingest --rebuild` (the stored papers are lost)")
+    if create and not any(store_dir.iterdir()) and not os.access(store_dir, os.W_OK | os.X_OK):
+        raise StoreError(f"the store folder {store_dir} is not writable")
+    damage = index_damage(chroma) if chroma.is_dir() else []
+    if damage:
+        more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
+        raise StoreError(f"the store at {store_dir} is damaged: {damage[0]}{more}. Rebuild it with "
+                         "`paperchat ingest --rebuild FILES` (or restore a backup); `paperchat check` lists the problems")
+
+
+def open_store(store_dir: Path | None = None, chroma_url: str | None = None, create: bool = True,
+               allow_damaged: bool = False) -> ChromaStore:
+    """Open the store: embedded Chroma in ``store_dir``, or the server at ``chroma_url``.
+
+    Raises :class:`StoreError` when the folder cannot be created or written,
+    holds a damaged store (unless ``allow_damaged``, for a rebuild), or the
+    server does not answer.
+    """
+    import chromadb
+
+    if chroma_url:
+        host, port, ssl = _parse_url(chroma_url)
+        import platformdirs
+
+        local = Path(platformdirs.user_cache_dir("paperchat", appauthor=False)) / "servers" / short_hash(chroma_url, 12)
+        local.mkdir(parents=True, exist_ok=True)
+
+        def connect_server():
+            client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_chroma_settings())
+            client.heartbeat()
+            return client
+
+        try:
+            return ChromaStore(connect_server, local, remote=chroma_url)
+        except Exception as exc:
+            reason = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+            raise StoreError(f"cannot reach the Chroma server at {chroma_url}: {reason}") from None
+
+    assert store_dir is not None
+    store_dir = Path(store_dir).expanduser()
+    if not allow_damaged:
+        _check_folder(store_dir, create)
+    else:
+        store_dir.mkdir(parents=True, exist_ok=True)
+
+    def connect_local():
+        with open_guard(store_dir, OPEN_WAIT_S):
+            return chromadb.PersistentClient(path=str(store_dir / "chroma"), settings=_chroma_settings())
+
+    try:
+        return ChromaStore(connect_local, store_dir)
+    except StoreError:
+        raise
+    except Exception as exc:
+        raise StoreError(f"cannot open the Chroma store in {store_dir}: {damage_message(str(store_dir), exc)}") from None

@@ -1,0 +1,51 @@
+"""At the scale users work at: the whole ICML 2025 conference (2,740 papers). Slow: it embeds the corpus once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paperchat.core.settings import load_settings
+from paperchat.engine import Engine
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def engine(icml_store):
+    return Engine(load_settings({"store": str(icml_store)}))
+
+
+def test_a_rare_keyword_keeps_both_of_its_papers(engine):
+    """"wealth" occurs in two abstracts of the 2,732; BM25 alone ranks them 1st and 3rd. With BM25 min-max
+    normalised into the fusion, papers merely close in embedding space could push them out of the top 5."""
+    question = "Which papers are about wealth?"
+    holders = {pid for pid, rec in engine.store.papers().items() if "wealth" in (rec.title + " " + rec.abstract).lower()}
+    assert len(holders) == 2
+    bm25 = [pid for pid, _ in engine.store.bm25().search(question, 3)]
+    assert bm25[0] in holders and bm25[2] in holders and bm25[1] not in holders
+    top5 = [h.paper_id for h in engine.retrieve(question, 5)]
+    assert holders <= set(top5)
+
+
+def test_the_conference_eval_passes_its_baseline(engine, tmp_path):
+    """The full conference set (dev and test) at 2,740 papers against eval/baseline_conference.json (the CI gate)."""
+    from paperchat.evaluation import report
+    from paperchat.evaluation.questions import resolve_set
+    from paperchat.evaluation.runner import run_eval
+
+    results = run_eval(engine, "conference", baselines=())
+    baseline = report.load_baseline(resolve_set("bundled")[0].parent / "baseline_conference.json")
+    assert report.check_baseline(results, baseline) == []
+    assert results["config"]["questions"] == 232 and set(results["by_split"]) == {"dev", "test"}
+    summary = next(r for r in results["questions"] if r["id"] == "cq138")  # "Give me an overview of Vintix."
+    assert summary["ranked"][0] == "gi9MOXNfw2" and not summary["abstained"]
+    report.write_outputs(results, tmp_path, [])
+    assert "### test split (report this one)" in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+def test_authors_come_from_the_stored_metadata(engine):
+    res = engine.ask("Who are the authors of PARM, the preference-aware autoregressive reward model?")
+    assert not res.abstained and res.sources[0].text.startswith("Title: ")
+    assert "Baijiong Lin" in res.answer and res.answer.endswith("[1].")
