@@ -107,6 +107,7 @@ class Fault:
     message: Optional[str] = None
     code: Optional[str] = None
     type: Optional[str] = None
+    content_type: str = "text/plain; charset=utf-8"  # of a str/bytes body (e.g. "text/html" for a proxy page)
 
 
 @dataclass
@@ -329,7 +330,7 @@ class _Handler(BaseHTTPRequestHandler):
         headers = dict(fault.headers or {})
         if isinstance(fault.body, (str, bytes)):
             data = fault.body.encode() if isinstance(fault.body, str) else fault.body
-            self._send_bytes(fault.status, data, "text/plain; charset=utf-8", headers)
+            self._send_bytes(fault.status, data, fault.content_type, headers)
             return
         if isinstance(fault.body, dict):
             self._send_json(fault.status, fault.body, headers)

@@ -1,0 +1,99 @@
+"""What a broken or hostile LLM server gets: one line, the key masked, an offline answer under --mode auto."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+from openai_stub import Fault, Reply, StubServer
+
+KEY = "sk-test-SECRET-0123456789abcdef"
+QUESTION = "What does ConfPO use to pick preference-critical tokens?"
+
+
+def run(store, base_url, *args, key=KEY):
+    env = {**os.environ, "PAPERCHAT_STORE": str(store), "OPENAI_BASE_URL": base_url, "PAPERCHAT_LLM_MODEL": "stub-model",
+           "PAPERCHAT_MAX_RETRIES": "3", "PAPERCHAT_TIMEOUT": "5"}
+    if key:
+        env["OPENAI_API_KEY"] = key
+    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_an_html_page_is_one_line_and_exit_1(bundled_store):
+    page = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+    with StubServer() as server:
+        for args in (("ask", QUESTION, "--mode", "llm"), ("summarize", "ConfPO", "--mode", "llm")):
+            server.script(Fault(200, body=page, content_type="text/html"))
+            out = run(bundled_store, server.base_url, *args)
+            assert out.returncode == 1 and out.stdout == ""
+            assert out.stderr.strip().splitlines() == [
+                f"error: the LLM at {server.base_url} did not answer with a Chat Completions stream "
+                "(HTTP 200, text/html: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')"]
+
+
+def test_a_refused_connection_fails_fast_and_auto_answers_offline(bundled_store):
+    url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
+    t0 = time.perf_counter()
+    out = run(bundled_store, url, "ask", QUESTION, "--mode", "llm")
+    assert time.perf_counter() - t0 < 6  # the process start is most of it: no retries with backoff
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"error: cannot reach the LLM at {url}: connection refused "
+                                  "(is the server running, and is the URL right?)")
+    auto = run(bundled_store, url, "ask", QUESTION, "--json")
+    assert auto.returncode == 0, auto.stderr
+    data = json.loads(auto.stdout)
+    assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
+    assert data["notes"] == [f"cannot reach the LLM at {url}: connection refused (is the server running, and is the "
+                             "URL right?); answered offline by quoting the abstracts"]
+
+
+def test_a_refused_connection_in_process_takes_no_retries():
+    from paperchat.answer.llm_client import LLMClient
+    from paperchat.core.errors import LLMConnectionError
+    from paperchat.core.settings import load_settings
+
+    client = LLMClient(load_settings({"llm_base_url": f"http://127.0.0.1:{free_port()}/v1", "llm_model": "m",
+                                      "max_retries": 5}))
+    t0 = time.perf_counter()
+    try:
+        client.stream([{"role": "user", "content": "hi"}])
+    except LLMConnectionError as exc:
+        assert "connection refused" in str(exc)
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_a_501_is_not_retried():
+    from paperchat.answer.llm_client import LLMClient
+    from paperchat.core.errors import LLMServerError
+    from paperchat.core.settings import load_settings
+
+    with StubServer() as server:
+        server.script(*[Fault(501, message="Not Implemented")] * 3)
+        client = LLMClient(load_settings({"llm_base_url": server.base_url, "llm_model": "stub-model", "max_retries": 3}))
+        try:
+            client.stream([{"role": "user", "content": "hi"}])
+        except LLMServerError as exc:
+            assert "HTTP 501" in str(exc)
+        assert server.count() == 1
+
+
+def test_a_server_that_echoes_the_key_never_gets_it_shown(bundled_store, tmp_path):
+    with StubServer() as server:
+        echo = f"ConfPO picks tokens by the policy's confidence [1]. Your key is {KEY} [1]."
+        server.script(Reply(echo, chunk_size=7))  # the key arrives split across pieces
+        out = run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm")
+        assert out.returncode == 0, out.stderr
+        assert KEY not in out.stdout + out.stderr and "Your key is *** [1]." in out.stdout
+        server.script(Reply(echo))
+        data = json.loads(run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm", "--json").stdout)
+        assert KEY not in json.dumps(data) and "Your key is ***" in data["answer"]
