@@ -125,7 +125,10 @@ def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, 
         assert " ".join(answer.split("Sources:")[0].split()) in " ".join(section.split())
 
 
-def test_history_search_json_and_continue(chat_store):
+def test_history_search_json_and_continue(bundled_store, tmp_path):
+    chat_store = tmp_path / "store"  # its own store and history: this test does not lean on another's turns
+    shutil.copytree(bundled_store, chat_store)
+    assert run_chat(chat_store, [LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q, "/summarize 1"]).returncode == 0
     base = [*chat_cmd(), "history"]
     out = subprocess.run([*base, "-q", "LightGTS"], capture_output=True, text=True, env=_env(chat_store), timeout=60)
     assert out.returncode == 0, out.stderr

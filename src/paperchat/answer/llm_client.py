@@ -27,20 +27,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from paperchat.answer.llm_errors import RETRY_STATUS, refused, retry_delay, translate_error
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
 from paperchat.core.errors import (
     DUMMY_KEY,
-    LLMAuthError,
     LLMConfigError,
     LLMConnectionError,
-    LLMContextOverflow,
     LLMError,
-    LLMModelNotFound,
-    LLMRateLimited,
     LLMServerError,
     LLMBadResponse,
     LLMTimeout,
     redact,
+    secret_to_mask,
 )
 
 
@@ -82,34 +80,6 @@ class Completion:
     total_s: float = 0.0
 
 
-#: statuses worth retrying (the request may pass later); others (400, 401, 403, 404, 501, ...) fail at once
-RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
-
-
-def _retry_delay(exc: BaseException, attempt: int) -> float:
-    """Seconds before retry ``attempt + 1``: the server's ``retry-after-ms`` / ``Retry-After``, else 0.5 s doubling (at most 8 s)."""
-    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        try:
-            value = float(headers.get(name)) * scale
-        except (TypeError, ValueError):
-            continue
-        if 0 <= value <= 60:
-            return value
-    return min(8.0, 0.5 * 2 ** attempt)
-
-
-def _refused(exc: BaseException) -> bool:
-    """Whether a connection error is a refused connection (nothing listens there: no use retrying)."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, ConnectionRefusedError) or "connection refused" in str(exc).lower() or "errno 111" in str(exc).lower():
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
 class KeyGuard:
     """Passes streamed text on with the API key masked, even when the key is split across pieces.
 
@@ -118,7 +88,7 @@ class KeyGuard:
     """
 
     def __init__(self, key: str | None, emit: Callable[[str], None] | None):
-        self.key = key if key and key != DUMMY_KEY else ""
+        self.key = secret_to_mask(key)
         self.emit = emit
         self._held = ""
 
@@ -196,15 +166,15 @@ class LLMClient:
             except openai.APIStatusError as exc:
                 if exc.status_code not in RETRY_STATUS or attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
-                time.sleep(_retry_delay(exc, attempt))
+                time.sleep(retry_delay(exc, attempt))
                 continue
             except openai.APIConnectionError as exc:  # timeouts too
-                if _refused(exc):
+                if refused(exc):
                     raise LLMConnectionError(f"cannot reach the LLM at {self.base_url}: connection refused "
                                              "(is the server running, and is the URL right?)") from None
                 if attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
-                time.sleep(_retry_delay(exc, attempt))
+                time.sleep(retry_delay(exc, attempt))
                 continue
             except openai.OpenAIError as exc:
                 raise self.translate(exc, retried=False) from None
@@ -274,9 +244,9 @@ class LLMClient:
                 raise LLMConnectionError(f"the answer stream from {self.base_url} dropped before any text arrived") from None
             broke = True
             notes.append(f"the answer stream broke off ({err}); the answer is partial")
-        guard.close()
         if not chunks and not broke:
-            raise LLMBadResponse(f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)")
+            return self._unstreamed(kwargs, guard, t0)
+        guard.close()
         if not broke:
             if finish is None:
                 notes.append("the server sent no finish_reason; the answer was treated as complete")
@@ -289,52 +259,45 @@ class LLMClient:
         return Completion(text, finish, incomplete, model or self.model, [guard.clean(n) for n in notes], first,
                           time.perf_counter() - t0)
 
-    def translate(self, exc: BaseException, retried: bool = True) -> LLMError:
-        """The :class:`LLMError` for an ``openai`` exception (one line, key redacted)."""
+    def _unstreamed(self, kwargs: dict[str, Any], guard: "KeyGuard", t0: float) -> Completion:
+        """The same request without streaming, after a stream that ended before its first chunk.
+
+        llama-cpp-python's server, for one, answers a prompt longer than its
+        context window with HTTP 200 and an empty event stream, and reports
+        the error only to a request that does not stream. Its error is raised
+        (a context overflow as :class:`LLMContextOverflow`, so the caller
+        trims its sources); an answer is returned whole, with a note; a reply
+        that holds no message is :class:`LLMBadResponse`.
+        """
         import openai
 
-        where = f"{self.base_url}"
-        detail = redact(_server_message(exc), self._key)[:300]
-        tries = f" after {self.max_retries + 1} attempts" if self.max_retries and retried else ""
-        if isinstance(exc, openai.APITimeoutError):
-            return LLMTimeout(f"the LLM at {where} did not answer within {self.timeout:g} s{tries} (raise --timeout or PAPERCHAT_TIMEOUT)")
-        if isinstance(exc, openai.APIConnectionError):
-            return LLMConnectionError(f"cannot reach the LLM at {where}{tries}: {detail or 'connection error'}")
-        if isinstance(exc, openai.AuthenticationError):
-            return LLMAuthError(f"the LLM at {where} rejected the API key (HTTP 401): check OPENAI_API_KEY")
-        if isinstance(exc, openai.PermissionDeniedError):
-            return LLMAuthError(f"the LLM at {where} denied access (HTTP 403): {detail or 'permission denied'}")
-        if isinstance(exc, openai.NotFoundError):
-            return LLMModelNotFound(
-                f"model {self.model!r} not found at {where} (HTTP 404): set PAPERCHAT_LLM_MODEL to a model the server lists"
-            )
-        if isinstance(exc, openai.RateLimitError):
-            return LLMRateLimited(f"the LLM at {where} is rate limiting (HTTP 429){tries}: {detail or 'try again later'}")
-        if isinstance(exc, openai.BadRequestError) and _is_context_overflow(exc):
-            return LLMContextOverflow(f"the request exceeds the model's context window (HTTP 400): {detail}")
-        if isinstance(exc, openai.APIStatusError):
-            retried = tries if exc.status_code >= 500 else ""
-            return LLMServerError(f"the LLM at {where} failed (HTTP {exc.status_code}){retried}: {detail or 'no details'}")
-        return LLMServerError(f"the LLM at {where} failed: {detail or type(exc).__name__}")
+        for attempt in range(2):  # the server may close the kept-alive connection after its failed stream
+            try:
+                reply = self.client.chat.completions.create(**{**kwargs, "stream": False})
+                break
+            except openai.APIConnectionError as exc:
+                if attempt or refused(exc):
+                    raise self.translate(exc, retried=False) from None
+            except openai.OpenAIError as exc:
+                raise self.translate(exc, retried=False) from None
+        choice = (getattr(reply, "choices", None) or [None])[0]
+        text = getattr(getattr(choice, "message", None), "content", None) if choice is not None else None
+        if not isinstance(text, str):
+            raise LLMBadResponse(f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)")
+        elapsed = time.perf_counter() - t0
+        guard.feed(text)
+        guard.close()
+        finish = getattr(choice, "finish_reason", None)
+        notes = ["the server's answer stream was empty; the answer was fetched again without streaming"]
+        if finish == "length":
+            notes.append("the answer was cut at the token limit")
+        return Completion(guard.clean(text), finish, finish in ("length", "content_filter"),
+                          getattr(reply, "model", None) or self.model, notes, elapsed, elapsed)
 
-
-def _server_message(exc: BaseException) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-        if isinstance(err, str):
-            return err
-    return str(getattr(exc, "message", "") or exc)
-
-
-def _is_context_overflow(exc: BaseException) -> bool:
-    body = getattr(exc, "body", None)
-    err = body.get("error", body) if isinstance(body, dict) else None
-    code = str(err.get("code") or "") if isinstance(err, dict) else ""
-    text = (code + " " + _server_message(exc)).lower()
-    return "context_length" in text or "context length" in text or "maximum context" in text or "too many tokens" in text
+    def translate(self, exc: BaseException, retried: bool = True) -> LLMError:
+        """The :class:`LLMError` for an ``openai`` exception (one line, key redacted)."""
+        return translate_error(exc, self.base_url, self.model, self._key, self.timeout,
+                               self.max_retries if retried else 0)
 
 
 _CLIENTS: dict[tuple, LLMClient] = {}

@@ -45,6 +45,8 @@ def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperReco
     sources = last.sources
     arg = arg.strip().strip("[]#")
     if not arg.isdigit() or not 1 <= int(arg) <= len(sources):
+        if len(sources) == 1:
+            return Reply(text=f"There is 1 source: {command} 1.")
         return Reply(text=f"Give a source number from 1 to {len(sources)}, e.g. {command} 1.")
     src = sources[int(arg) - 1]
     rec = session.engine.store.papers([src.paper_id]).get(src.paper_id)

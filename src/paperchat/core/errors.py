@@ -107,10 +107,21 @@ _KEYLIKE = re.compile(r"\b(sk|pk|rk|key)-[A-Za-z0-9_\-*.]{6,}")
 _MASKED = re.compile(r"[A-Za-z0-9_\-]*\*{3,}[A-Za-z0-9_\-]*")
 
 
+# Placeholder keys for local servers ("ollama", "none", "x") are not secrets, and masking them would mangle
+# ordinary words in answers ("tokens" → "to***ens" for the key "k"): only keys this long are masked.
+MIN_SECRET_LEN = 8
+
+
+def secret_to_mask(key: str | None) -> str:
+    """``key`` when it is worth masking (set, not the dummy key, at least ``MIN_SECRET_LEN`` characters), else ``""``."""
+    return key if key and key != DUMMY_KEY and len(key) >= MIN_SECRET_LEN else ""
+
+
 def redact(text: object, secret: str | None = None) -> str:
     """``text`` on one line with ``secret`` and anything shaped like an API key masked (messages, logs, JSON)."""
     text = " ".join(str(text).split())
-    if secret and secret != DUMMY_KEY:
+    secret = secret_to_mask(secret)
+    if secret:
         text = text.replace(secret, "***")
     text = _MASKED.sub("***", text)  # servers echo a masked key such as "sk-abc***wxyz"
     return _KEYLIKE.sub(lambda m: m.group(1) + "-***", text)

@@ -122,6 +122,8 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
     lines = [
         f"eval: {cfg['questions']} questions ({cfg['answerable']} answerable) from {cfg['set']}; "
         f"retriever {cfg['retriever']}, top-k {cfg['top_k']}, mode {cfg['mode']}",
+        *([f"(--limit {cfg['limit']}: only the first {cfg['limit']} questions; not comparable with the baseline)"]
+          if cfg.get("limit") else []),
         "",
         f"{'metric':40s} {'value':>7s}  {'95% CI':17s} {'n':>4s}  over",
     ]
@@ -163,6 +165,9 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         f"seed {cfg['bootstrap']['seed']}. Follow-ups are asked as \"<previous question> <follow-up>\".",
         "",
     ]
+    if cfg.get("limit"):
+        out += [f"A quick run (`--limit {cfg['limit']}`): only the first {cfg['limit']} questions of the set, so its "
+                "figures are not comparable with the baseline.", ""]
     if failures is not None:
         out += ["## Baseline check", ""]
         out += ["Passed."] if not failures else [f"- {f}" for f in failures]

@@ -206,6 +206,7 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
             "support_checker": "paperchat.cite.checker" if support is not None else None,
             "bootstrap": {"resamples": BOOTSTRAP_RESAMPLES, "seed": BOOTSTRAP_SEED, "level": 0.95},
             "follow_ups": "asked as '<previous question> <follow-up>'",
+            "limit": limit,
         },
         "overall": aggregate(rows),
         "by_kind": {k: aggregate([r for r in rows if r["kind"] == k]) for k in kinds},

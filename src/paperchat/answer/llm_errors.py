@@ -1,0 +1,101 @@
+"""What an LLM server's failure means: which statuses to retry, how long to wait, and the one-line error.
+
+Used by :class:`paperchat.answer.llm_client.LLMClient`: 429, 408/409 and
+500/502/503/504 are retried (:data:`RETRY_STATUS`) after
+:func:`retry_delay`; a refused connection (:func:`refused`) is not; every
+``openai`` exception becomes an :class:`~paperchat.core.errors.LLMError`
+subclass with a one-line, key-free message (:func:`translate_error`).
+"""
+
+from __future__ import annotations
+
+from paperchat.core.errors import (
+    LLMAuthError,
+    LLMConnectionError,
+    LLMContextOverflow,
+    LLMError,
+    LLMModelNotFound,
+    LLMRateLimited,
+    LLMServerError,
+    LLMTimeout,
+    redact,
+)
+
+#: statuses worth retrying (the request may pass later); others (400, 401, 403, 404, 501, ...) fail at once
+RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+def retry_delay(exc: BaseException, attempt: int) -> float:
+    """Seconds before retry ``attempt + 1``: the server's ``retry-after-ms`` / ``Retry-After``, else 0.5 s doubling (at most 8 s)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            value = float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+        if 0 <= value <= 60:
+            return value
+    return min(8.0, 0.5 * 2 ** attempt)
+
+
+def refused(exc: BaseException) -> bool:
+    """Whether a connection error is a refused connection (nothing listens there: no use retrying)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, ConnectionRefusedError) or "connection refused" in str(exc).lower() or "errno 111" in str(exc).lower():
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def translate_error(exc: BaseException, base_url: str, model: str, key: str, timeout: float, retries: int) -> LLMError:
+    """The :class:`LLMError` for an ``openai`` exception: one line, ``key`` redacted, naming ``base_url``.
+
+    ``retries`` is how many retries were spent (0: the message does not say
+    "after N attempts"); ``timeout`` (seconds) is named in a timeout's message.
+    """
+    import openai
+
+    where = base_url
+    detail = redact(_server_message(exc), key)[:300]
+    tries = f" after {retries + 1} attempts" if retries else ""
+    if isinstance(exc, openai.APITimeoutError):
+        return LLMTimeout(f"the LLM at {where} did not answer within {timeout:g} s{tries} (raise --timeout or PAPERCHAT_TIMEOUT)")
+    if isinstance(exc, openai.APIConnectionError):
+        return LLMConnectionError(f"cannot reach the LLM at {where}{tries}: {detail or 'connection error'}")
+    if isinstance(exc, openai.AuthenticationError):
+        return LLMAuthError(f"the LLM at {where} rejected the API key (HTTP 401): check OPENAI_API_KEY")
+    if isinstance(exc, openai.PermissionDeniedError):
+        return LLMAuthError(f"the LLM at {where} denied access (HTTP 403): {detail or 'permission denied'}")
+    if isinstance(exc, openai.NotFoundError):
+        return LLMModelNotFound(
+            f"model {model!r} not found at {where} (HTTP 404): set PAPERCHAT_LLM_MODEL to a model the server lists"
+        )
+    if isinstance(exc, openai.RateLimitError):
+        return LLMRateLimited(f"the LLM at {where} is rate limiting (HTTP 429){tries}: {detail or 'try again later'}")
+    if isinstance(exc, openai.BadRequestError) and _is_context_overflow(exc):
+        return LLMContextOverflow(f"the request exceeds the model's context window (HTTP 400): {detail}")
+    if isinstance(exc, openai.APIStatusError):
+        retried = tries if exc.status_code >= 500 else ""
+        return LLMServerError(f"the LLM at {where} failed (HTTP {exc.status_code}){retried}: {detail or 'no details'}")
+    return LLMServerError(f"the LLM at {where} failed: {detail or type(exc).__name__}")
+
+
+def _server_message(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(err, str):
+            return err
+    return str(getattr(exc, "message", "") or exc)
+
+
+def _is_context_overflow(exc: BaseException) -> bool:
+    body = getattr(exc, "body", None)
+    err = body.get("error", body) if isinstance(body, dict) else None
+    code = str(err.get("code") or "") if isinstance(err, dict) else ""
+    text = (code + " " + _server_message(exc)).lower()
+    return "context_length" in text or "context length" in text or "maximum context" in text or "too many tokens" in text

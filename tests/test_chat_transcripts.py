@@ -1,0 +1,158 @@
+"""The chat REPL in-process (Click's test runner): follow-ups, every slash command, and the LLM path against the stub.
+
+Each test starts from its own copy of the bundled store and its own history setting, so none depends on another.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from openai_stub import Reply, StubServer
+
+from paperchat.cli import cli
+
+CONFPO = "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
+CROW = "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+BACKDOOR = "Backdoor Attacks in Token Selection of Attention Mechanism"
+KEY = "sk-test-SECRET-0123456789abcdef"
+
+
+@pytest.fixture
+def store(bundled_store, tmp_path):
+    folder = tmp_path / "store"
+    shutil.copytree(bundled_store, folder)
+    return folder
+
+
+def chat(store, lines, *args, **env):
+    result = CliRunner().invoke(cli, ["chat", *args], input="\n".join(lines) + "\n",
+                                env={"PAPERCHAT_STORE": str(store), **env}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def turns(output: str) -> dict[str, str]:
+    """``{input line: what was printed for it}`` (each input is echoed as ``> line``)."""
+    out: dict[str, str] = {}
+    current = None
+    for line in output.splitlines():
+        if line.startswith("> "):
+            current = line[2:]
+            out[current] = ""
+        elif current is not None:
+            out[current] += line + "\n"
+    return {k: v.strip("\n") for k, v in out.items()}
+
+
+def titles(block: str) -> list[str]:
+    return re.findall(r"^\s*\[\d+\] (.+?) — p-", block, flags=re.M)
+
+
+def test_ordinals_resolve_against_the_last_list_shown(store):
+    lines = ["Which papers study backdoor attacks?", "summarize the second one", "what does the first one propose?",
+             "What is the boiling point of tungsten?", "what about the second one?", "/sources", "/reset",
+             "what datasets did it use?"]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert titles(seen[lines[0]]) == [BACKDOOR, CROW]
+    assert titles(seen[lines[1]]) == [CROW]
+    # "the first one" is the first of the list the user saw, not of the summary's single source.
+    assert titles(seen[lines[2]]) == [BACKDOOR]
+    assert seen[lines[3]] == "The indexed abstracts do not contain an answer to this question."
+    # After an abstention, an ordinal still means the last list shown; /sources agrees with what was answered.
+    assert titles(seen[lines[4]]) == [CROW] and titles(seen["/sources"]) == [CROW]
+    assert seen["/reset"] == "Conversation reset: follow-ups now start afresh."
+    assert seen[lines[7]] == ('Which paper do you mean by "it"? No earlier answer showed papers to refer to; ask with '
+                              "the paper's name, or ask a question first.")
+
+
+def test_slash_commands_before_and_after_a_question(store):
+    lines = ["/sources", "/show 1", "/history", "/frobnicate", "/help", "/papers",
+             "What does ConfPO use to pick preference-critical tokens?"]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert seen["/sources"] == seen["/show 1"] == "No sources yet: ask a question first."
+    assert seen["/history"] == "No questions yet in this conversation."
+    assert seen["/frobnicate"] == "Unknown command /frobnicate. Type /help for the commands."
+    assert [ln.split()[0] for ln in seen["/help"].splitlines() if ln.startswith("  /")] == [
+        "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/reset", "/help", "/quit"]
+    assert seen["/papers"].splitlines()[-1] == "38 papers, 73 chunks"
+    answer = seen[lines[6]]
+    assert titles(answer)[0] == CONFPO and "[1]" in answer.split("Sources:")[0]
+
+
+def test_show_summarize_why_and_history_after_an_answer(store):
+    question = "What does ConfPO use to pick preference-critical tokens?"
+    out = chat(store, [question, "/show 1", "/summarize 3", "/why", "/summarize 1", "/history"], PAPERCHAT_HISTORY="0")
+    # Keyed by input line: the last occurrence of a repeated command wins, so read them in order instead.
+    blocks = re.split(r"^> ", out, flags=re.M)[1:]
+    show, bad, why, summary, history = (b.split("\n", 1)[1].strip("\n") for b in blocks[1:6])
+    assert show.splitlines()[:2] == [f"[1] {CONFPO}", "Label: ConfPO"]
+    assert "URL: https://openreview.net/forum?id=ZG7bkp6ScT" in show
+    assert bad == "There is 1 source: /summarize 1."
+    assert titles(summary) == [CONFPO] and summary.count("[1]") >= 2
+    assert why.splitlines()[0] == f"Question: {question}"
+    assert why.splitlines()[4].startswith(f"  1. {CONFPO} — p-abe9274a3783 — score ")
+    assert history.splitlines()[1].strip() == f"1. {question}  → [1] {CONFPO}"
+
+
+def test_llm_chat_condenses_follow_ups_and_shows_the_citation_checks(store, tmp_path):
+    transcript = tmp_path / "talk.md"
+    with StubServer(require_key=KEY) as server:
+        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]. "
+                            "It improves AlpacaEval 2 by 95% [1]."))
+        server.script(Reply("What else does ConfPO do?"))  # the condensed follow-up
+        server.script(Reply("It avoids overoptimization [1]."))
+        out = chat(store, ["What does ConfPO use to pick preference-critical tokens?", "What else does it do?",
+                           f"/save {transcript}", "/history"],
+                   OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.base_url, PAPERCHAT_LLM_MODEL="stub-model")
+        bodies = [r["body"] for r in server.requests]
+    seen = turns(out)
+    first = seen["What does ConfPO use to pick preference-critical tokens?"]
+    assert first.startswith("ConfPO selects tokens by the training policy's confidence [1]. It improves AlpacaEval 2 by 95% [1].")
+    assert "Citation checks:" in first
+    assert "⚠ sentence 2 ([1], support" in first and "not in the cited source: 95" in first
+    assert titles(first) == [CONFPO]
+    # The follow-up was condensed with the conversation so far, then answered from the paper it names.
+    condense = bodies[1]["messages"]
+    assert "standalone question" in condense[0]["content"] and "What else does it do?" in condense[-1]["content"]
+    assert "What else does ConfPO do?" in bodies[2]["messages"][-1]["content"]
+    assert titles(seen["What else does it do?"]) == [CONFPO]
+    saved = transcript.read_text(encoding="utf-8")
+    assert "- ⚠ sentence 2 ([1], support" in saved and "*Read as: What else does ConfPO do?*" in saved
+    assert KEY not in out + saved
+
+
+def test_a_short_placeholder_key_is_not_masked_inside_words(store):
+    with StubServer() as server:
+        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]."))
+        out = chat(store, ["What does ConfPO use to pick preference-critical tokens?"], OPENAI_API_KEY="k",
+                   OPENAI_BASE_URL=server.base_url, PAPERCHAT_LLM_MODEL="stub-model", PAPERCHAT_HISTORY="0")
+    assert "selects tokens by" in out and "***" not in out
+
+
+def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
+    with StubServer(require_key=KEY) as server:
+        server.script(Reply("ConfPO improves AlpacaEval 2 by 95% [1]."))
+        chat(store, ["What does ConfPO use to pick preference-critical tokens?"], OPENAI_API_KEY=KEY,
+             OPENAI_BASE_URL=server.base_url, PAPERCHAT_LLM_MODEL="stub-model")
+    listed = CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)})
+    assert listed.exit_code == 0, listed.output
+    stored = json.loads(listed.output)
+    assert [t["question"] for t in stored] == ["What does ConfPO use to pick preference-critical tokens?"]
+    assert [(s["citations"], s["supported"]) for s in stored[0]["sentences"]] == [([1], False)]
+    assert stored[0]["sentences"][0]["missing"] == ["95"]
+    # With history off, nothing more is stored.
+    chat(store, ["What does ConfPO use?"], PAPERCHAT_HISTORY="0")
+    again = json.loads(CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)}).output)
+    assert len(again) == 1
+
+
+def test_an_unreachable_llm_in_auto_mode_answers_offline_with_a_note(store):
+    out = chat(store, ["What does ConfPO use to pick preference-critical tokens?"], OPENAI_API_KEY=KEY,
+               OPENAI_BASE_URL="http://127.0.0.1:9/v1", PAPERCHAT_LLM_MODEL="stub-model", PAPERCHAT_HISTORY="0")
+    answer = turns(out)["What does ConfPO use to pick preference-critical tokens?"]
+    assert titles(answer)[0] == CONFPO and "[1]" in answer
+    assert "answered offline" in out and "127.0.0.1:9" in out

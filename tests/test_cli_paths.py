@@ -1,0 +1,86 @@
+"""CLI paths not covered elsewhere: topic summaries, ingest --metadata / --on-error skip, config's text table,
+eval's default output folder, --limit and --retriever."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import ROOT, SEED_003, SEED_METADATA
+
+from paperchat.cli import cli
+
+CROW = "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+BACKDOOR = "Backdoor Attacks in Token Selection of Attention Mechanism"
+
+
+def invoke(store, *args, **env):
+    result = CliRunner().invoke(cli, list(args), env={"PAPERCHAT_STORE": str(store), **env})
+    return result
+
+
+def test_a_topic_summary_cites_the_papers_on_the_topic(bundled_store):
+    out = invoke(bundled_store, "summarize", "backdoor attacks on language models", "--json")
+    assert out.exit_code == 0, out.output
+    answer = json.loads(out.stdout)
+    assert [s["title"] for s in answer["sources"][:2]] == [CROW, BACKDOOR]
+    assert answer["target"] == "backdoor attacks on language models"
+    body = answer["answer"]
+    assert body.startswith("CROW: ") and "[1]" in body and "[2]" in body
+
+
+def test_ingest_with_metadata_and_skipping_malformed_lines(tmp_path):
+    store = tmp_path / "store"
+    seed = ROOT / "data" / SEED_003
+    out = invoke(store, "ingest", str(seed), "--metadata", str(SEED_METADATA), "--json", "--quiet")
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["papers_added"] == 19
+    papers = json.loads(invoke(store, "papers", "--json").stdout)
+    assert "SUICA: Learning Super-high Dimensional Sparse Implicit Neural Representations for Spatial Transcriptomics" \
+        in {p["title"] for p in papers}
+    bad = tmp_path / "mixed.jsonl"
+    bad.write_text(json.dumps({"id": "ok-1", "title": "A fine paper", "abstract": "We study fine things. They work."})
+                   + "\n{not json\n" + json.dumps({"id": "ok-2", "abstract": "Another abstract about graphs. It helps."})
+                   + "\n", encoding="utf-8")
+    stopped = invoke(store, "ingest", str(bad))
+    assert stopped.exit_code == 1 and str(stopped.exception).startswith(f"{bad}:2: malformed JSON")
+    assert len(json.loads(invoke(store, "papers", "--json").stdout)) == 19  # the store is untouched
+    skipped = invoke(store, "ingest", str(bad), "--on-error", "skip", "--json", "--quiet")
+    assert skipped.exit_code == 0, skipped.output
+    report = json.loads(skipped.stdout)
+    assert report["papers_added"] == 2 and len(report["lines_skipped"]) == 1 and ":2" in report["lines_skipped"][0]
+
+
+def test_config_text_shows_each_setting_and_where_it_came_from(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('top_k = 7\nmode = "extractive"\n', encoding="utf-8")
+    out = invoke(tmp_path / "store", "config", PAPERCHAT_CONFIG=str(config), PAPERCHAT_TIMEOUT="12")
+    assert out.exit_code == 0, out.output
+    rows = {line.split()[0]: line for line in out.stdout.splitlines() if line.startswith("  ")}
+    assert rows["top_k"].split()[1:] == ["7", f"(file:{config})"]
+    assert rows["mode"].split()[1:] == ["extractive", f"(file:{config})"]
+    assert rows["timeout"].split()[1:] == ["12.0", "(env:PAPERCHAT_TIMEOUT)"]
+    assert rows["store"].split()[1:] == [str(tmp_path / "store"), "(env:PAPERCHAT_STORE)"]
+    assert out.stdout.splitlines()[0] == f"config file: {config}"
+
+
+def test_eval_writes_eval_out_in_the_working_folder_and_limit_caps_the_questions(bundled_store, tmp_path):
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store)
+    cwd = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        out = invoke(store, "eval", "--limit", "6", "--retriever", "bm25", "--json", "-q")
+    finally:
+        os.chdir(cwd)
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)
+    assert summary["config"]["questions"] == 6 and summary["config"]["retriever"] == "bm25"
+    assert summary["config"]["limit"] == 6
+    saved = json.loads((tmp_path / "eval-out" / "results.json").read_text(encoding="utf-8"))
+    assert [q["id"] for q in saved["questions"]] == ["q001", "q002", "q003", "q004", "q005", "q006"]
+    assert "first 6 questions" in (tmp_path / "eval-out" / "report.md").read_text(encoding="utf-8")
