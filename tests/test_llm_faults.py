@@ -97,3 +97,52 @@ def test_a_server_that_echoes_the_key_never_gets_it_shown(bundled_store, tmp_pat
         server.script(Reply(echo))
         data = json.loads(run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm", "--json").stdout)
         assert KEY not in json.dumps(data) and "Your key is ***" in data["answer"]
+
+
+EMPTY_STREAM = Fault(200, body="", content_type="text/event-stream")
+
+
+def _client(server, **overrides):
+    from paperchat.answer.llm_client import LLMClient
+    from paperchat.core.settings import load_settings
+
+    return LLMClient(load_settings({"llm_base_url": server.base_url, "llm_model": "stub-model", "max_retries": 0,
+                                    **overrides}))
+
+
+def test_an_empty_stream_is_asked_again_without_streaming():
+    # llama-cpp-python's server answers some failures with HTTP 200 and no events at all.
+    with StubServer() as server:
+        server.script(EMPTY_STREAM, Reply("Unstreamed answer [1]."))
+        seen: list[str] = []
+        completion = _client(server).stream([{"role": "user", "content": "hi"}], seen.append)
+        assert completion.text == "Unstreamed answer [1]." and "".join(seen) == completion.text
+        assert completion.notes == ["the server's answer stream was empty; the answer was fetched again without streaming"]
+        assert [r["body"]["stream"] for r in server.requests] == [True, False]
+
+
+def test_an_empty_stream_hiding_a_context_overflow_trims_the_sources(bundled_engine):
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    with StubServer() as server:
+        overflow = Fault(400, message="This model's maximum context length is 1024 tokens. However, you requested "
+                                      "2931 tokens (2931 in the messages, None in the completion).")
+        server.script(EMPTY_STREAM, overflow, Reply("ConfPO picks tokens by the policy's confidence [1]."))
+        engine = Engine(load_settings({"store": str(bundled_engine.settings.store_path), "llm_base_url": server.base_url,
+                                       "llm_model": "stub-model", "max_retries": 0}))
+        answer = engine.ask(QUESTION, top_k=10, mode="llm")
+        assert answer.answer == "ConfPO picks tokens by the policy's confidence [1]."
+        assert answer.notes[0].startswith("the server reported a context overflow; retried with at most 10 sources "
+                                          "within 1024 tokens")
+        assert len(server.requests[2]["body"]["messages"][-1]["content"]) < len(server.requests[0]["body"]["messages"][-1]["content"])
+        assert server.requests[2]["body"]["max_tokens"] == 256
+
+
+def test_a_window_with_no_room_for_a_source_is_one_line(bundled_store):
+    with StubServer() as server:
+        out = run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm", "--context-window", "512")
+        assert out.returncode == 1 and server.count() == 0
+        assert out.stderr.strip() == ("error: a context window of 512 tokens leaves no room for a source after the prompt "
+                                      "and the answer; use a model with a larger context window (and state it with "
+                                      "PAPERCHAT_CONTEXT_WINDOW)")

@@ -25,6 +25,7 @@ from paperchat.answer.prompts import load_prompt
 from paperchat.cite.markers import StreamRenumber, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
 from paperchat.core.errors import LLMContextOverflow
+from paperchat.core.text import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 #: tokens kept free for the answer: min(MAX_ANSWER_TOKENS, context_window // 4)
@@ -71,7 +72,8 @@ def fit_sources(render: Callable[[list[PromptSource]], list[dict]], sources: lis
     Leaves out the least relevant (last) sources first; a single source that
     is still too long is cut at a word boundary. Token counts are the
     conservative estimates of :func:`paperchat.answer.llm_client.count_message_tokens`.
-    Raises :class:`LLMContextOverflow` when even the bare prompt does not fit.
+    Raises :class:`LLMContextOverflow` when not even part of one source fits (or, with no
+    sources, the bare prompt does not).
     """
     limit = context_window - answer_budget(context_window) - SAFETY_TOKENS
     kept = list(sources)
@@ -98,6 +100,11 @@ def fit_sources(render: Callable[[list[PromptSource]], list[dict]], sources: lis
                 hi = mid - 1
         if lo > 0:
             return render([cut(lo)]), [cut(lo)]
+    if sources:  # a prompt without any of its sources could only answer from outside them
+        raise LLMContextOverflow(
+            f"a context window of {context_window} tokens leaves no room for a source after the prompt and the "
+            "answer; use a model with a larger context window (and state it with PAPERCHAT_CONTEXT_WINDOW)"
+        )
     messages = render([])
     if count_message_tokens(messages) <= limit:
         return messages, []
@@ -234,7 +241,8 @@ def condense_question(history: list[tuple[str, str]], question: str, settings, m
     ``history`` is a list of ``(role, text)`` pairs, oldest first (roles
     ``user`` / ``assistant``); only the last ``max_turns`` are sent, fewer
     when they do not fit the context window. Without history the question is
-    returned as is and no request is made; an empty reply falls back to it.
+    returned as is and no request is made; an empty reply, or one that is not
+    a single question of sensible length, falls back to it.
     """
     question = " ".join((question or "").split())
     turns = list(history or [])
@@ -254,4 +262,6 @@ def condense_question(history: list[tuple[str, str]], question: str, settings, m
     completion = get_client(settings).stream(messages, None, max_tokens=min(256, answer_budget(window)))
     line = next((ln for ln in completion.text.strip().splitlines() if ln.strip()), "")
     line = re.sub(r"^(standalone question|question)\s*:\s*", "", line.strip(), flags=re.I).strip().strip("\"'“”")
+    if len(split_sentences(line)) > 1 or len(line) > 2 * len(question) + 200:
+        return question  # not a rewritten question (a small model may answer or ramble instead): use the original
     return line or question

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from paperchat.chat.commands import run_command
 from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, Resolution, UnresolvedReference, find_reference, resolve
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
-from paperchat.core.contract import Answer, Retrieved, Source
+from paperchat.core.contract import LLM, Answer, Retrieved, Source
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question, name_tokens
 
@@ -132,7 +132,11 @@ class ChatSession:
             return Reply(text=f"{exc} (the question was not answered)")
         context = self._context_for(question)
         ref = find_reference(question)
-        if not context and ref is not None and ref[0] in ("it", "demonstrative", "ordinal") and not name_tokens(question):
+        # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited
+        # nothing still followed a question that named its paper); otherwise there is nothing to refer to.
+        llm_can_resolve = self.mode == LLM and bool(self.turns)
+        if (not context and not llm_can_resolve and ref is not None and ref[0] in ("it", "demonstrative", "ordinal")
+                and not name_tokens(question)):
             return Reply(text=f"Which paper do you mean by \"{ref[1]}\"? No earlier answer showed papers to refer to; "
                               "ask with the paper's name, or ask a question first.")
         try:
