@@ -1,153 +1,181 @@
-"""Calibrate and measure the citation checker (paperchat.cite.checker) on eval/claims.jsonl.
+"""Measure the citation checker (paperchat.cite.checker) on labelled claims: tune on dev, report test.
 
-Each line of claims.jsonl is a sentence, the paper it cites ({path, index} in
-the bundled corpus), whether the paper supports it, and the kind of claim
-(faithful, verbatim, changed-number, swapped-entity, unsupported-detail,
-wrong-source, contradiction). The cited text is the paper's whole abstract.
+Each line of ``eval/claims/{dev,test}.jsonl`` is a sentence, the paper it
+cites (``{"path", "index"}`` in the bundled corpus, or ``{"id"}`` of an ICML
+2025 abstract in ../shared/data/icml2025_abstracts.jsonl), whether that
+paper's abstract supports it, and the kind of claim: faithful, verbatim,
+changed-number, negation, swapped-entity, unmentioned, wrong-source,
+certainty. The test split was written by someone who had not read the
+checker, before the checker was changed, and is only reported, never tuned on.
 
-The script computes, per claim, the embedding cosine, the term overlap and
-the hard rule (numbers and names must occur in the cited text), then
+Every claim is checked as an answer sentence citing [1] = the whole abstract,
+with :class:`paperchat.cite.checker.SupportChecker` as ``ask`` uses it. The
+script prints accuracy, precision / recall / F1 for the class "unsupported"
+(the checker's ⚠), the confusion by kind, and the warm time to check a
+six-sentence answer.
 
-1. for each EMBED_WEIGHT prints the SUPPORT_THRESHOLD with the best accuracy
-   and a 5-fold cross-validated accuracy (threshold refit on 4/5 of the
-   claims, scored on the rest);
-2. prints the hard rule alone and the score alone;
-3. prints accuracy and precision/recall/F1 for the class "unsupported"
-   with the constants currently in paperchat.cite.checker, and a per-kind breakdown.
+    python eval/calibrate_checker.py                 # the test split
+    python eval/calibrate_checker.py --split dev --show-errors
+    python eval/calibrate_checker.py --split test --json > checker_test.json
+    OPENAI_BASE_URL=http://127.0.0.1:8080/v1 PAPERCHAT_LLM_MODEL=NAME python eval/calibrate_checker.py --llm
 
-    python eval/calibrate_checker.py [--claims eval/claims.jsonl]
+``--llm`` also asks the configured LLM (settings as for ``paperchat ask``) to
+judge every claim with ``prompts/verify.txt``, one request per claim
+(verdicts are cached), and reports the LLM alone and combined with the
+offline checker (unsupported when either says so).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import statistics
+import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
-
-from paperchat.cite import checker as verify
-from paperchat.core.text import split_sentences
-from paperchat.ingest.corpus import bundled_corpus_files, load_file
-from paperchat.ingest.embedding import get_embedder
-
 HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared" / "data"
+KINDS = ("faithful", "verbatim", "changed-number", "negation", "swapped-entity", "unmentioned", "wrong-source",
+         "certainty")
 
 
-def load_claims(path: Path) -> tuple[list[dict], dict[tuple[str, int], str]]:
-    abstracts = {}
-    for f in bundled_corpus_files():
-        for p in load_file(f)[0]:
-            abstracts[(p.source_path, p.source_index)] = p.abstract
-    claims = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return claims, abstracts
+def load_claims(split: str) -> list[dict]:
+    """The claims of ``split`` (``dev``, ``test`` or ``all``), with ``abstract`` (the cited paper's text) added."""
+    from paperchat.ingest.corpus import bundled_corpus_files, load_file
 
-
-def features(claims: list[dict], abstracts: dict, embedder) -> list[dict]:
-    rows = []
+    names = ("dev", "test") if split == "all" else (split,)
+    claims = [json.loads(line) for name in names
+              for line in (HERE / "claims" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    seeds = {(p.source_path, p.source_index): p.abstract for f in bundled_corpus_files() for p in load_file(f)[0]}
+    conference: dict[str, str] = {}
+    if any("id" in c["cited"] for c in claims):
+        path = SHARED / "icml2025_abstracts.jsonl"
+        if not path.is_file():
+            sys.exit(f"error: {path} is missing (the conference claims cite its abstracts)")
+        conference = {row["id"]: row["abstract"] for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
     for c in claims:
-        text = abstracts[(c["cited"]["path"], int(c["cited"]["index"]))]
-        sent_vec = embedder.embed([c["sentence"]])[0]
-        cos = float(np.max(embedder.embed(split_sentences(text)) @ sent_vec))
-        rows.append(
-            {
-                "id": c["id"],
-                "kind": c["kind"],
-                "supported": bool(c["supported"]),
-                "cos": cos,
-                "overlap": verify.term_overlap(c["sentence"], text),
-                "missing": verify.missing_facts(c["sentence"], text),
-            }
-        )
-    return rows
+        cited = c["cited"]
+        c["abstract"] = conference[cited["id"]] if "id" in cited else seeds[(cited["path"], int(cited["index"]))]
+        c["corpus"] = "conference" if "id" in cited else "bundled"
+    return claims
 
 
-def predict(row: dict, weight: float, threshold: float, hard: bool = True) -> bool:
-    score = weight * row["cos"] + (1 - weight) * row["overlap"]
-    return (not hard or not row["missing"]) and score >= threshold
+def judge(claims: list[dict], checker) -> list[dict]:
+    """Each claim with ``flagged`` (the checker's ⚠), ``score`` and ``missing`` added."""
+    for c in claims:
+        check = checker.check_sentence(c["sentence"].rstrip() + " [1]", [c["abstract"]])
+        c.update(flagged=not check.supported, score=check.score, missing=check.missing)
+    return claims
 
 
-def scores(rows: list[dict], weight: float, threshold: float, hard: bool = True) -> dict:
-    """Accuracy and precision/recall/F1 for the class "unsupported"."""
-    tp = fp = fn = tn = 0
-    for r in rows:
-        flagged = not predict(r, weight, threshold, hard)
-        bad = not r["supported"]
-        tp += flagged and bad
-        fp += flagged and not bad
-        fn += (not flagged) and bad
-        tn += (not flagged) and not bad
-    prec = tp / (tp + fp) if tp + fp else 0.0
-    rec = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-    return {"accuracy": (tp + tn) / len(rows), "precision": prec, "recall": rec, "f1": f1, "n": len(rows)}
+def judge_llm(claims: list[dict]) -> list[dict]:
+    """Each claim with ``llm`` (the LLM's verdict: ``True`` supported, ``False`` not, ``None`` no verdict) and
+    ``combined`` (flagged by the offline checker or the LLM) added."""
+    from paperchat.answer.llm_verify import llm_verdicts
+    from paperchat.core.contract import SentenceCheck
+    from paperchat.core.settings import load_settings
+
+    settings = load_settings({})
+    for c in claims:
+        check = SentenceCheck(c["sentence"].rstrip() + " [1]", [1], True, 1.0)
+        _judged, verdicts, _cached = llm_verdicts([check], {1: c["abstract"]}, settings)
+        c["llm"] = verdicts.get(1)
+        c["combined"] = c["flagged"] or c["llm"] is False
+    return claims
 
 
-def best_threshold(rows: list[dict], weight: float, hard: bool = True) -> float:
-    """The threshold (0.30..0.95, step 0.01) with the best accuracy; ties go to the one nearest 0.6."""
-    grid = [round(float(t), 2) for t in np.arange(0.30, 0.951, 0.01)]
-    return max(grid, key=lambda t: (round(scores(rows, weight, t, hard)["accuracy"], 6), -abs(t - 0.6)))
+def confusion(rows: list[dict], key: str = "flagged") -> dict:
+    """Accuracy, and precision / recall / F1 for "unsupported" (a flagged sentence is a positive)."""
+    tp = sum(r[key] and not r["supported"] for r in rows)
+    fp = sum(r[key] and r["supported"] for r in rows)
+    fn = sum(not r[key] and not r["supported"] for r in rows)
+    tn = sum(not r[key] and r["supported"] for r in rows)
+    prec = tp / (tp + fp) if tp + fp else None
+    rec = tp / (tp + fn) if tp + fn else None
+    f1 = 2 * prec * rec / (prec + rec) if prec and rec else None
+    return {"n": len(rows), "accuracy": (tp + tn) / len(rows) if rows else None, "precision": prec, "recall": rec,
+            "f1": f1, "tp": tp, "fp": fp, "fn": fn, "tn": tn}
 
 
-def cross_validate(rows: list[dict], weight: float, folds: int = 5, seed: int = 0) -> dict:
-    """5-fold cross-validation: the threshold is refit on 4/5 of the claims and scored on the rest."""
-    idx = list(range(len(rows)))
-    random.Random(seed).shuffle(idx)
-    held = []
-    for k in range(folds):
-        test = set(idx[k::folds])
-        t = best_threshold([rows[i] for i in idx if i not in test], weight)
-        held += [dict(rows[i], cv_ok=predict(rows[i], weight, t)) for i in sorted(test)]
-    tp = sum((not p["cv_ok"]) and not p["supported"] for p in held)
-    fp = sum((not p["cv_ok"]) and p["supported"] for p in held)
-    fn = sum(p["cv_ok"] and not p["supported"] for p in held)
-    acc = sum(p["cv_ok"] == p["supported"] for p in held) / len(held)
-    prec = tp / (tp + fp) if tp + fp else 0.0
-    rec = tp / (tp + fn) if tp + fn else 0.0
-    return {"accuracy": acc, "precision": prec, "recall": rec}
+def answer_check_ms(claims: list[dict], checker, repeats: int = 20) -> float:
+    """Median warm milliseconds to check a six-sentence answer citing two abstracts."""
+    picked = claims[:6]
+    sources = {1: picked[0]["abstract"], 2: picked[1]["abstract"]}
+    answer = " ".join(c["sentence"].rstrip() + f" [{1 + i % 2}]" for i, c in enumerate(picked))
+    checker.verify_answer(answer, sources)  # warm: model loaded, source vectors cached
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        checker.verify_answer(answer, sources)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
 
 
 def fmt(s: dict) -> str:
-    return "accuracy {accuracy:.3f}  unsupported: precision {precision:.3f} recall {recall:.3f}".format(**s) + (
-        f" F1 {s['f1']:.3f}" if "f1" in s else ""
-    )
+    def f(x):
+        return "  –  " if x is None else f"{x:.3f}"
+    return f"accuracy {f(s['accuracy'])}  unsupported: precision {f(s['precision'])} recall {f(s['recall'])} F1 {f(s['f1'])}"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--claims", type=Path, default=HERE / "claims.jsonl")
-    ap.add_argument("--show-errors", action="store_true", help="List the claims the current constants get wrong.")
+    ap.add_argument("--split", choices=("dev", "test", "all"), default="test")
+    ap.add_argument("--show-errors", action="store_true", help="List the claims the checker gets wrong.")
+    ap.add_argument("--json", action="store_true", help="Print the figures as JSON.")
+    ap.add_argument("--llm", action="store_true", help="Also judge every claim with the configured LLM.")
     args = ap.parse_args()
-    claims, abstracts = load_claims(args.claims)
-    rows = features(claims, abstracts, get_embedder())
-    n_bad = sum(not r["supported"] for r in rows)
-    print(f"{len(rows)} claims ({n_bad} unsupported, {len(rows) - n_bad} supported)")
 
-    print("\nEMBED_WEIGHT  best threshold  accuracy  5-fold CV accuracy (threshold refit per fold)")
-    for w in (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0):
-        t = best_threshold(rows, w)
-        print(f"  {w:4.2f}          {t:4.2f}           {scores(rows, w, t)['accuracy']:.3f}     "
-              f"{cross_validate(rows, w)['accuracy']:.3f}")
-    print(f"hard rule only (numbers and names must occur): {fmt(scores(rows, 0.0, 0.0))}")
-    wn = verify.EMBED_WEIGHT
-    print(f"score only, no hard rule (weight {wn}): {fmt(scores(rows, wn, best_threshold(rows, wn, False), hard=False))}")
-    cw, ct = verify.EMBED_WEIGHT, verify.SUPPORT_THRESHOLD
-    print(f"\ncurrent constants EMBED_WEIGHT={cw} SUPPORT_THRESHOLD={ct}: {fmt(scores(rows, cw, ct))}")
-    print(f"  5-fold cross-validation (threshold refit per fold): {fmt(cross_validate(rows, cw))}")
+    from paperchat.cite.checker import SupportChecker
+    from paperchat.ingest.embedding import get_embedder
+
+    checker = SupportChecker(get_embedder())
+    rows = judge(load_claims(args.split), checker)
     by_kind: dict[str, list[dict]] = defaultdict(list)
+    by_corpus: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_kind[r["kind"]].append(r)
-    for kind, group in sorted(by_kind.items()):
-        right = sum(predict(r, cw, ct) == r["supported"] for r in group)
-        print(f"  {kind:20s} {right:3d}/{len(group):<3d} right")
+        by_corpus[r["corpus"]].append(r)
+    result = {
+        "split": args.split,
+        "overall": confusion(rows),
+        "by_kind": {k: confusion(by_kind[k]) for k in KINDS if k in by_kind},
+        "by_corpus": {k: confusion(v) for k, v in sorted(by_corpus.items())},
+        "six_sentence_check_ms": round(answer_check_ms(rows, checker), 2),
+    }
+    if args.llm:
+        judge_llm(rows)
+        given = [dict(r, llm_flag=r["llm"] is False) for r in rows if r["llm"] is not None]
+        result["llm"] = {"verdicts": len(given), "alone": confusion(given, "llm_flag") if given else None,
+                         "combined": confusion(rows, "combined"),
+                         "combined_by_kind": {k: confusion(by_kind[k], "combined") for k in KINDS if k in by_kind}}
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    n_bad = sum(not r["supported"] for r in rows)
+    print(f"{args.split}: {len(rows)} claims ({n_bad} unsupported, {len(rows) - n_bad} supported)")
+    print(f"overall: {fmt(result['overall'])}")
+    for name, stats in result["by_corpus"].items():
+        print(f"  {name:12s} {fmt(stats)}  (n={stats['n']})")
+    print(f"\n{'kind':16s} {'n':>4s} {'right':>6s} {'flagged':>8s}")
+    for kind, group in by_kind.items():
+        right = sum(r["flagged"] != r["supported"] for r in group)
+        print(f"{kind:16s} {len(group):4d} {right:6d} {sum(r['flagged'] for r in group):8d}")
+    print(f"\nchecking a six-sentence answer (warm): {result['six_sentence_check_ms']:.1f} ms (median of 20)")
+    if args.llm:
+        llm = result["llm"]
+        print(f"\nLLM verifier: {llm['verdicts']} of {len(rows)} claims got a verdict")
+        if llm["alone"]:
+            print(f"  LLM alone (claims with a verdict): {fmt(llm['alone'])}")
+        print(f"  offline or LLM flags:              {fmt(llm['combined'])}")
     if args.show_errors:
+        print("\nwrong verdicts:")
         for r in rows:
-            if predict(r, cw, ct) != r["supported"]:
-                score = cw * r["cos"] + (1 - cw) * r["overlap"]
-                print(f"  wrong {r['id']} {r['kind']:18s} score {score:.3f} cos {r['cos']:.3f} "
-                      f"overlap {r['overlap']:.3f} missing {r['missing']}")
+            if r["flagged"] == r["supported"]:
+                what = "flagged a supported claim" if r["flagged"] else "missed an unsupported claim"
+                print(f"  {r['id']} {r['kind']:15s} {what}: score {r['score']:.3f} missing {r['missing']}\n"
+                      f"      {r['sentence']}")
 
 
 if __name__ == "__main__":

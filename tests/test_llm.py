@@ -155,7 +155,7 @@ def test_no_citations_is_unsupported(server, retrieved, engine):
     assert r["answer"] == "GNN+ was evaluated on 14 graph-level datasets."
     assert r["sources"] == [] and r["abstained"] is False
     assert r["sentences"] == [{"text": "GNN+ was evaluated on 14 graph-level datasets.", "citations": [],
-                               "supported": False, "score": 0.0, "missing": []}]
+                               "supported": False, "score": 0.0, "missing": [], "conflict": None}]
 
 
 def test_abstention(server, retrieved, engine):

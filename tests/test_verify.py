@@ -79,7 +79,7 @@ def test_swapped_name_is_unsupported(gnn, checker):
 def test_sentence_without_citation_is_unsupported(gnn, checker):
     out = verify_answer("GNN+ integrates six widely used techniques.", {1: gnn}, checker)
     assert out == [{"text": "GNN+ integrates six widely used techniques.", "citations": [], "supported": False,
-                    "score": 0.0, "missing": []}]
+                    "score": 0.0, "missing": [], "conflict": None}]
 
 
 def test_wrong_source_is_unsupported(abstracts, checker):
@@ -88,28 +88,23 @@ def test_wrong_source_is_unsupported(abstracts, checker):
     assert out[0]["supported"] is False
 
 
-def test_checker_on_labelled_claims(abstracts, checker):
-    """The calibrated checker on the claims of the 8 most-cited papers of eval/claims.jsonl.
+def test_checker_on_the_held_out_claims_keeps_its_reported_figures():
+    """The checker on eval/claims/test.jsonl (155 claims written without sight of the checker; never tuned on).
 
-    (All 116 claims take about 15 s to embed on 2 cores: eval/calibrate_checker.py.)
+    The figures the README and the checker's docstring report: accuracy 0.761, precision 0.912 and recall
+    0.667 for "unsupported" (0.690 / 0.959 / 0.505 before the facts and cues rules).
     """
-    claims = [json.loads(x) for x in (ROOT / "eval" / "claims.jsonl").read_text().splitlines() if x.strip()]
-    assert len(claims) == 116
-    papers = Counter((c["cited"]["path"], c["cited"]["index"]) for c in claims)
-    top = {p for p, _ in sorted(papers.items(), key=lambda kv: (-kv[1], kv[0]))[:8]}
-    right = flagged_bad = flagged = bad = 0
-    subset = [c for c in claims if (c["cited"]["path"], c["cited"]["index"]) in top]
-    for c in subset:
-        text = abstracts[(c["cited"]["path"], c["cited"]["index"])]
-        ok = verify_answer(c["sentence"] + " [1]", {1: text}, checker)[0]["supported"]
-        right += ok == c["supported"]
-        flagged += not ok
-        bad += not c["supported"]
-        flagged_bad += (not ok) and not c["supported"]
-    assert len(subset) >= 30 and bad >= 15
-    assert right / len(subset) >= 0.8
-    assert flagged_bad / flagged >= 0.9  # precision for "unsupported"
-    assert flagged_bad / bad >= 0.6  # recall for "unsupported"
+    import sys
+
+    sys.path.insert(0, str(ROOT / "eval"))
+    import calibrate_checker as cc
+
+    rows = cc.judge(cc.load_claims("test"), SupportChecker(get_embedder()))
+    stats = cc.confusion(rows)
+    assert stats["n"] == 155 and stats["tp"] + stats["fn"] == 93
+    assert (round(stats["accuracy"], 3), round(stats["precision"], 3), round(stats["recall"], 3)) == (0.761, 0.912, 0.667)
+    by_kind = {k: cc.confusion([r for r in rows if r["kind"] == k]) for k in cc.KINDS}
+    assert by_kind["wrong-source"]["recall"] == 1.0 and by_kind["verbatim"]["fp"] == 0
 
 
 def test_stream_renumber_matches_renumber():
@@ -130,3 +125,48 @@ def test_is_abstention():
     assert is_abstention(ABSTENTION)
     assert is_abstention(f' "{ABSTENTION.lower()}" [1]')
     assert not is_abstention(ABSTENTION + " But [1] mentions graphs.")
+
+
+@pytest.mark.parametrize("claim,source,reason", [
+    ("CROW requires a clean reference model to work.", "CROW works without requiring clean reference models.",
+     "the source says the opposite about 'clean' (does without it)"),
+    ("Low-rank OT can compute a one-to-one correspondence.", "Low-rank OT cannot compute a one-to-one correspondence.",
+     "the source says it cannot or does not 'compute'"),
+    ("Like DPO, ConfPO adjusts all token probabilities.", "Unlike DPO, which adjusts all token probabilities, ConfPO "
+     "focuses on critical tokens.", "the source contrasts what the claim likens ('dpo')"),
+    ("The method is always faster than baselines.", "The method is often faster than baselines.",
+     "'always' overstates the source"),
+    ("The authors prove that the method converges.", "Experiments show that the method converges quickly.",
+     "'prove': the source proves nothing"),
+    ("AnalogGenie-Lite is an encoder-only transformer.", "AnalogGenie-Lite is a decoder-only transformer.",
+     "the source says 'decoder-only', not 'encoder-only'"),
+    ("Traditional models beat the generative approach.", "The generative approach beats traditional models.",
+     "the source compares the other way round"),
+])
+def test_cues_name_the_contradiction(claim, source, reason):
+    from paperchat.cite.cues import conflict
+
+    assert conflict(claim, source, [source]) == reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("ConfPO needs no auxiliary models.", "ConfPO requires no auxiliary models or compute."),
+    ("The method avoids post-hoc computation.", "Unlike post-hoc explainers, the method avoids post-hoc computation."),
+    ("It learns without supervision.", "It is an unsupervised method."),
+])
+def test_cues_leave_faithful_paraphrases_alone(claim, source):
+    from paperchat.cite.cues import conflict
+
+    assert conflict(claim, source, [source]) is None
+
+
+def test_bounds_complexities_counts_and_compound_names():
+    source = ("It achieves $5.15\\times$ gains and 23.5\\% improvements with $O(\\varepsilon^{-3})$ samples on four "
+              "commercial video games and five software applications, on Llama-2 and Mistral-7B.")
+    assert missing_facts("It gains at least 5x and more than 20%.", source) == []
+    assert missing_facts("It gains at least 6x.", source) == ["6"]
+    assert missing_facts("It needs O(ε^-3) samples.", source) == []
+    assert missing_facts("It needs O(ε^-2) samples.", source) == ["o(eps^-2)"]
+    assert missing_facts("It is tested on five commercial video games.", source) == ["5 commercial"]
+    assert missing_facts("It runs on Falcon-7B.", source) == ["Falcon-7B"]
+    assert missing_facts("It runs on Llama-2.", source) == []

@@ -196,6 +196,12 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         answer.sentences = checker.verify_answer(text, {i: src.evidence for i, src in enumerate(answer.sources, 1)}) if text else []
         if invalid:
             notes.append("removed citations to sources that do not exist: " + ", ".join(f"[{n}]" for n in invalid))
+        if answer.sentences and getattr(settings, "verify_llm", False):
+            from paperchat.answer.llm_verify import verify_with_llm
+
+            evidence = {i: src.evidence for i, src in enumerate(answer.sources, 1)}
+            answer.sentences, note = verify_with_llm(answer.sentences, evidence, settings)
+            notes.append(note)
     answer.notes = notes + completion.notes
     answer.timings = _timings(t0, prompt_s, completion, t_verify)
     return answer

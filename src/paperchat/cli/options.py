@@ -13,7 +13,8 @@ import click
 from paperchat.core.settings import BY_NAME, Setting, Settings, load_settings
 
 #: The answer settings every answering command (ask, summarize, chat, config) takes.
-ANSWER_SETTINGS = ("mode", "llm_model", "llm_base_url", "temperature", "timeout", "max_retries", "context_window")
+ANSWER_SETTINGS = ("mode", "llm_model", "llm_base_url", "temperature", "timeout", "max_retries", "context_window",
+                   "verify_llm")
 
 
 def _click_type(s: Setting):

@@ -130,7 +130,8 @@ class SentenceCheck:
     """One answer sentence checked against the sources it cites.
 
     ``score`` is the support score in [0, 1]; ``missing`` the numbers and
-    names the cited text lacks.
+    names the cited text lacks; ``conflict`` the cue that the cited text
+    contradicts the sentence or that it overreaches (:mod:`paperchat.cite.cues`).
     """
 
     text: str
@@ -138,10 +139,11 @@ class SentenceCheck:
     supported: bool
     score: float
     missing: list[str] = field(default_factory=list)
+    conflict: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": list(self.citations), "supported": self.supported,
-                "score": self.score, "missing": list(self.missing)}
+                "score": self.score, "missing": list(self.missing), "conflict": self.conflict}
 
 
 @dataclass
@@ -176,6 +178,7 @@ class Answer:
                 continue
             cites = ", ".join(f"[{n}]" for n in sent.citations) or "no citation"
             why = "; not in the cited source: " + ", ".join(map(str, sent.missing)) if sent.missing else ""
+            why += f"; {sent.conflict}" if sent.conflict else ""
             text = sent.text if len(sent.text) <= 90 else sent.text[:89] + "…"
             lines.append(f"⚠ sentence {i} ({cites}, support {sent.score:.2f}{why}): {text}")
         if self.incomplete:

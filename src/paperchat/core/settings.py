@@ -96,6 +96,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("context_window", "PAPERCHAT_CONTEXT_WINDOW", "llm.context_window", 8192, int,
             "The model's context window in tokens; sources are trimmed to fit.", flag="--context-window", unit="tokens",
             low=512, high=10_000_000),
+    Setting("verify_llm", "PAPERCHAT_VERIFY_LLM", "llm.verify", False, bool,
+            "After an LLM answer, ask the LLM too whether each sentence's cited sources support it (one more call per "
+            "answer, cached); a sentence is then supported only when both checks agree.",
+            flag="--verify-llm/--no-verify-llm"),
     Setting("history", "PAPERCHAT_HISTORY", "history", True, bool, "Log chat turns to <store>/history.sqlite3."),
 )
 
@@ -185,6 +189,7 @@ class Settings:
     timeout: float = 60.0
     max_retries: int = 3
     context_window: int = 8192
+    verify_llm: bool = False
     history: bool = True
     origins: dict[str, str] = field(default_factory=dict, repr=False)
 

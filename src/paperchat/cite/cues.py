@@ -1,0 +1,259 @@
+"""Cues that a cited text contradicts a claim, or that the claim says more than the text.
+
+The support checker (:mod:`paperchat.cite.checker`) scores how much of a
+sentence its cited text grounds; a sentence can share nearly all its words
+with the text and still say the opposite ("requires X" where the text says
+"without requiring X") or overreach ("proves" where the text only reports
+experiments). :func:`conflict` looks for such cues and names the first one
+found, as a short reason (``None`` when there is none):
+
+* **overreach**: a universal word (``always``, ``every``, ``all``,
+  ``unconditionally``, ...) the cited text never uses, or ``prove(s)`` /
+  ``provably`` when the text has no theory at all (no proof, theorem,
+  guarantee, bound, ...);
+* **requirement polarity**: what a claim says a method requires, needs,
+  relies on or uses (or does without) against the same term in the text:
+  "requires retraining" versus "without retraining";
+* **contrast**: "like X" / "as in X" where the text says "unlike X" / "in
+  contrast to X" (and the reverse);
+* **modal polarity**: "can compute" where the text says "cannot compute";
+* **antonyms**: a word whose opposite stands in the cited sentences closest
+  to the claim and which the text itself never uses ("slower" against
+  "faster", "encoder-only" against "decoder-only", "nonlinear" against
+  "linear");
+* **swapped roles**: "A outperforms B" where the text says "B outperforms A".
+
+The rules are deliberately narrow: each was added for a pattern on the dev
+split of ``eval/claims`` and kept only when it flagged no more faithful
+paraphrases there (``eval/calibrate_checker.py`` measures the held-out test
+split). They are lexical, English-only heuristics, not entailment: a claim
+that contradicts its source in other words passes them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from paperchat.core.text import STOPWORDS, split_sentences
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()]")
+_BREAK = {",", ";", ":", "(", ")", "but", "while", "whereas", "although", "though", "which", "yet", "however", "so",
+          "thus", "and"}
+
+#: words a claim may not add when the cited text never uses them
+UNIVERSAL = frozenset({"always", "all", "every", "unconditionally", "guarantee", "guarantees", "guaranteed", "must",
+                       "never", "completely", "entirely", "universally", "regardless", "whatever"})
+_PROVE = frozenset({"prove", "proves", "proven", "proved", "provably"})
+_THEORY_STEMS = ("prov", "proof", "theorem", "theoret", "guarante", "establish", "bound", "certifi", "formal", "lemma")
+
+_REQ_VERB = re.compile(r"^(requir|need|reli|depend|assum|necessit|use|using|employ|leverag|exploit|enforc|adopt)")
+_WITHOUT = frozenset({"without", "no", "neither", "nor", "avoid", "avoids", "avoiding", "avoided"})
+_NEGATORS = frozenset({"without", "no", "not", "never", "neither", "nor", "avoid", "avoids", "avoiding", "eliminating",
+                       "eliminates", "eliminate", "free", "unlike", "instead", "rather", "cannot", "removing", "removes",
+                       "bypassing", "bypasses", "dispensing", "obviating", "obviates"})
+
+_LIKE = ("like", "as in", "similar to", "as with", "just as", "following")
+_UNLIKE = ("unlike", "in contrast to", "in contrast with", "contrary to", "as opposed to", "different from")
+
+_MODAL_POS = frozenset({"can", "could", "does", "do", "will", "is able to", "are able to"})
+_MODAL_NEG = ("cannot", "can not", "could not", "does not", "do not", "will not", "is unable to", "are unable to",
+              "fails to", "fail to", "can't", "doesn't", "don't")
+
+_ANTONYM_PAIRS = [
+    ("faster", "slower"), ("more", "fewer"), ("more", "less"), ("higher", "lower"), ("high", "low"),
+    ("increase", "decrease"), ("increases", "decreases"), ("improves", "degrades"), ("improve", "degrade"),
+    ("improves", "hurts"), ("outperforms", "underperforms"), ("better", "worse"), ("larger", "smaller"),
+    ("efficient", "inefficient"), ("effective", "ineffective"), ("stronger", "weaker"), ("succeeds", "fails"),
+    ("accurate", "inaccurate"), ("stable", "unstable"), ("consistent", "inconsistent"), ("easier", "harder"),
+    ("cheaper", "costlier"), ("surpass", "short"), ("exceed", "short"), ("outperform", "short"), ("beat", "short"),
+    ("minor", "major"), ("sparse", "dense"), ("encoder-only", "decoder-only"), ("encoder", "decoder"),
+    ("offline", "online"), ("supervised", "unsupervised"), ("upper", "lower"), ("captures", "fails"),
+    ("effectively", "fails"), ("reproduce", "fails"), ("absolute", "relative"), ("static", "dynamic"),
+    ("deterministic", "stochastic"), ("discrete", "continuous"), ("convex", "nonconvex"), ("linear", "nonlinear"),
+]
+_COMPARATIVE = re.compile(r"\b(outperform(?:s|ed)?|beat(?:s)?|surpass(?:es|ed)?|exceed(?:s|ed)?|better than|faster than)\b")
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer  # PyStemmer: the Snowball English stemmer (also BM25's)
+
+    return Stemmer.Stemmer("english")
+
+
+def _stem(word: str) -> str:
+    return _stemmer().stemWord(word.lower())
+
+
+@lru_cache(maxsize=1)
+def _antonyms() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for a, b in _ANTONYM_PAIRS:
+        out.setdefault(_stem(a), set()).add(_stem(b))
+        out.setdefault(_stem(b), set()).add(_stem(a))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.lower() for t in _TOKEN.findall(text.replace("’", "'"))]
+
+
+def _words(tokens: list[str]) -> list[str]:
+    return [t for t in tokens if t[0].isalpha()]
+
+
+def _scope(tokens: list[str]) -> set[int]:
+    """Positions under a negation: from a negator to the end of its clause (at most 10 tokens)."""
+    out: set[int] = set()
+    for i, w in enumerate(tokens):
+        if w in _NEGATORS or w.endswith("n't"):
+            for j in range(i + 1, min(len(tokens), i + 11)):
+                if tokens[j] in _BREAK and j > i + 1:
+                    break
+                out.add(j)
+    return out
+
+
+def _overreach(claim: list[str], cited: str) -> str | None:
+    cited_tokens = _tokens(cited)
+    words = set(cited_tokens) | {p for w in cited_tokens for p in w.split("-")}
+    for w in _words(claim):
+        if w in UNIVERSAL and w not in words:
+            return f"'{w}' overstates the source"
+        if w in _PROVE and not any(_stem(x).startswith(_THEORY_STEMS) for x in _words(cited_tokens)):
+            return f"'{w}': the source proves nothing"
+    return None
+
+
+def _requirement_terms(tokens: list[str], surface: dict[str, str] | None = None) -> dict[str, set[bool]]:
+    """``{stem: {negated?}}`` for the terms a requirement verb governs ("requires X", "without X", "avoids X");
+    ``surface`` collects each stem's first word as written."""
+    out: dict[str, set[bool]] = {}
+    surface = {} if surface is None else surface
+    for i, w in enumerate(tokens):
+        if not w[0].isalpha():
+            continue
+        verb = bool(_REQ_VERB.match(_stem(w)))
+        if not verb and w not in _WITHOUT:
+            continue
+        negated = w in _WITHOUT or any(tokens[j] in _NEGATORS or tokens[j].endswith("n't")
+                                       for j in range(max(0, i - 3), i))
+        for j in range(i + 1, min(len(tokens), i + 7)):
+            x = tokens[j]
+            if x in _BREAK or (j > i + 1 and _REQ_VERB.match(_stem(x))):
+                break
+            if x in STOPWORDS or len(x) < 4 or x in _NEGATORS:
+                continue
+            out.setdefault(_stem(x), set()).add(negated)
+            surface.setdefault(_stem(x), x)
+    return out
+
+
+def _requirement(claim: list[str], cited: str) -> str | None:
+    written: dict[str, str] = {}
+    said = _requirement_terms(claim, written)
+    source: dict[str, set[bool]] = {}
+    for sentence in split_sentences(cited) or [cited]:
+        for term, pol in _requirement_terms(_tokens(sentence)).items():
+            source.setdefault(term, set()).update(pol)
+    for term, pol in said.items():
+        if len(pol) == 1 and len(source.get(term, ())) == 1 and pol != source[term]:
+            return (f"the source says the opposite about '{written[term]}'"
+                    f" ({'does without it' if True in source[term] else 'uses or requires it'})")
+    return None
+
+
+def _after(text: str, markers: tuple[str, ...]) -> set[str]:
+    """Stems of the content words in the 6 words after each marker phrase."""
+    out: set[str] = set()
+    for marker in markers:
+        for m in re.finditer(rf"(?<![A-Za-z]){re.escape(marker)}\s+((?:[^\s,;:.]+\s*){{1,6}})", text, flags=re.I):
+            out |= {_stem(w) for w in _words(_tokens(m.group(1))) if w not in STOPWORDS and len(w) > 2}
+    return out
+
+
+def _contrast(claim: str, cited: str) -> str | None:
+    low_claim = claim.lower()
+    for mine, theirs in ((_LIKE, _UNLIKE), (_UNLIKE, _LIKE)):
+        if any(f" {m} " in f" {low_claim} " or low_claim.startswith(f"{m} ") for m in mine):
+            said = _after(claim, mine) - _after(claim, theirs)
+            shared = said & _after(cited, theirs)
+            if shared and not (said & _after(cited, mine)):
+                return f"the source contrasts what the claim likens ('{sorted(shared)[0]}')"
+    return None
+
+
+def _modal(claim: str, cited: str) -> str | None:
+    def verbs(text: str, markers) -> dict[str, str]:
+        found = {}
+        for marker in markers:
+            for m in re.finditer(rf"(?<![A-Za-z']){re.escape(marker)}\s+(?:\w+ly\s+)?([a-z]+)", text.lower()):
+                found.setdefault(_stem(m.group(1)), m.group(1))
+        return found
+
+    pos = verbs(claim, _MODAL_POS)
+    neg = verbs(cited, _MODAL_NEG)
+    clash = sorted(v for v in set(pos) - set(verbs(claim, _MODAL_NEG)) if v in neg and v not in verbs(cited, _MODAL_POS)
+                   and v not in ("be", "not"))
+    return f"the source says it cannot or does not '{pos[clash[0]]}'" if clash else None
+
+
+def _antonym(claim: list[str], cited: str, aligned: list[str]) -> str | None:
+    negated = _scope(claim)
+    mine = {_stem(w) for i, w in enumerate(claim) if w[0].isalpha() and i not in negated}
+    written = {_stem(w): w for w in reversed(_words(claim + _tokens(" ".join(aligned))))}
+    near = {_stem(w) for w in _words(_tokens(" ".join(aligned)))}
+    everywhere = {_stem(w) for w in _words(_tokens(cited))}
+    prefixed = {w for w in _words(_tokens(cited)) if re.match(r"^(non-?|un|in)[a-z]{4,}", w)}
+    claim_all = {_stem(w) for w in _words(claim)}
+    for w in sorted(mine):
+        if w in everywhere:
+            continue
+        for opposite in sorted(_antonyms().get(w, ())):
+            if opposite in near and opposite not in claim_all:
+                return f"the source says '{written.get(opposite, opposite)}', not '{written.get(w, w)}'"
+    for w in _words(claim):  # "nonconvex" in the claim, "convex" only in the source, or the reverse
+        base = re.sub(r"^(non-?|un|in)", "", w)
+        if base != w and len(base) >= 4 and w not in prefixed and _stem(base) in near and _stem(w) not in everywhere:
+            return f"the source says '{base}', not '{w}'"
+        if base == w and len(w) >= 5 and _stem(w) not in everywhere and any(
+                re.sub(r"^(non-?|un|in)", "", p) == w for p in prefixed):
+            return f"the source says '{next(p for p in prefixed if re.sub(r'^(non-?|un|in)', '', p) == w)}', not '{w}'"
+    return None
+
+
+def _sides(sentence: str) -> tuple[set[str], set[str]] | None:
+    m = _COMPARATIVE.search(sentence.lower())
+    if not m:
+        return None
+    left = _words(_tokens(sentence[: m.start()]))[-6:]
+    right = _words(_tokens(sentence[m.end():]))[:6]
+
+    def content(ws):
+        return {_stem(w) for w in ws if w not in STOPWORDS and len(w) > 2}
+
+    return content(left), content(right)
+
+
+def _swapped(claim: str, aligned: list[str]) -> str | None:
+    mine = _sides(claim)
+    if not mine:
+        return None
+    for sentence in aligned:
+        theirs = _sides(sentence)
+        if theirs and (mine[0] & theirs[1]) and (mine[1] & theirs[0]) and not (mine[0] & theirs[0]):
+            return "the source compares the other way round"
+    return None
+
+
+def conflict(claim: str, cited_text: str, aligned: list[str]) -> str | None:
+    """The first cue that ``cited_text`` contradicts ``claim`` or that the claim overreaches, as a short reason.
+
+    ``claim`` is one sentence without citation markers; ``aligned`` are the
+    cited sentences closest to it (by embedding), where antonyms and swapped
+    comparisons are looked for. ``None`` when no cue fires.
+    """
+    tokens = _tokens(claim)
+    return (_overreach(tokens, cited_text) or _requirement(tokens, cited_text) or _contrast(claim, cited_text)
+            or _modal(claim, cited_text) or _antonym(tokens, cited_text, aligned) or _swapped(claim, aligned))
