@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from conftest import SEED_000, SEED_003
@@ -148,9 +149,11 @@ def test_a_second_writer_fails_clearly_while_the_store_is_locked(tmp_path, monke
     engine = _engine(tmp_path / "store")
     engine.ingest([good])
     monkeypatch.setattr(writer_mod, "LOCK_WAIT_S", 0.2)
+    changed = tmp_path / "g2.jsonl"  # an unchanged file is answered from the manifest without the lock
+    changed.write_text(json.dumps({"id": "G2", "abstract": "Another paper."}) + "\n")
     with FileLock(str(tmp_path / "store" / "write.lock")):
         with pytest.raises(PaperchatError, match="another paperchat process is writing"):
-            _engine(tmp_path / "store").ingest([good])
+            _engine(tmp_path / "store").ingest([changed])
     assert _engine(tmp_path / "store").store.counts() == (1, 1)
 
 
@@ -283,6 +286,7 @@ def test_a_store_whose_chunk_vectors_were_made_another_way_asks_for_a_rebuild(tm
     meta = dict(chunks.metadata)
     meta.pop("chunk_vectors")  # a store written before chunk vectors were pooled from sentences
     chunks.modify(metadata=meta)
+    shutil.rmtree(tmp_path / "store" / "snapshot")  # (such a store had no snapshot either)
     with pytest.raises(PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"):
         _engine(tmp_path / "store").retrieve("sparse attention")
     assert _engine(tmp_path / "store").ingest([one], rebuild=True).total_papers == 1

@@ -10,12 +10,13 @@ per request (:func:`paperchat.answer.mode.decide_mode`).
 from __future__ import annotations
 
 import re
-import threading
 import time
 from pathlib import Path
 from typing import Callable
 
 from paperchat.answer.mode import decide_mode
+from paperchat.core import phases
+from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import LLMConnectionError, PaperchatError
 from paperchat.core.settings import Settings
@@ -36,17 +37,6 @@ LLM_MIN_COSINE = 0.2
 PLURAL_TOP_K = 10
 #: How long a first-run ``ask`` waits for another process that is ingesting the bundled corpus.
 FIRST_RUN_WAIT_S = 900.0
-
-
-def _background(target: Callable[[], None], name: str) -> None:
-    """Run ``target`` on a daemon thread; its errors are ignored (the main thread meets them again)."""
-    def run() -> None:
-        try:
-            target()
-        except BaseException:
-            pass
-
-    threading.Thread(target=run, name=name, daemon=True).start()
 
 
 def _import_chunker() -> None:
@@ -70,6 +60,7 @@ class Engine:
         self.retriever_mode = retriever
         self.fusion = fusion
         self._store = None
+        self._reader = None
         self._embedder = None
         self._retriever = None
         self._sentences = None
@@ -77,7 +68,7 @@ class Engine:
 
     # -- parts ----------------------------------------------------------------
     def open_store(self, allow_damaged: bool = False):
-        """Open the store now (``allow_damaged``: a folder whose database is gone, for a rebuild)."""
+        """Open the Chroma store now, for writing (``allow_damaged``: a folder whose database is gone, for a rebuild)."""
         if self._store is None:
             from paperchat.store import open_store
 
@@ -86,8 +77,21 @@ class Engine:
 
     @property
     def store(self):
-        """The open :class:`paperchat.store.PaperStore`."""
-        return self.open_store()
+        """The store for reading: the embedded store's snapshot while it is current, else Chroma.
+
+        See :mod:`paperchat.store.snapshot`: a one-shot command that only
+        reads then never imports Chroma.
+        """
+        if self._reader is None and self._store is None and not self.settings.chroma_url:
+            from paperchat.store.snapshot import ReadStore, read_state
+
+            state = read_state(self.settings.store_path)
+            if state is not None:
+                from paperchat.store.opening import check_folder
+
+                check_folder(self.settings.store_path, create=False)  # damage is reported, never read around
+                self._reader = ReadStore(self.settings.store_path, state, self.open_store)
+        return self._reader if self._reader is not None else self.open_store()
 
     @property
     def embedder(self):
@@ -149,6 +153,19 @@ class Engine:
         ``only_if_empty``: do nothing (return ``None``) when the store holds
         papers, waiting for another process that is writing it (the first run).
         """
+        from paperchat.ingest import manifest
+
+        t0 = time.perf_counter()
+        key = manifest.run_key(paths, metadata, encoding, on_error)
+        if not rebuild and not only_if_empty:
+            from paperchat.store.snapshot import unchanged_report
+
+            repeat = None if self.settings.chroma_url else unchanged_report(
+                self.settings.store_path, self.wanted_info(), key)
+            phases.mark("manifest checked")
+            if repeat is not None:
+                repeat.seconds = time.perf_counter() - t0
+                return repeat
         from paperchat.ingest.corpus import join_metadata, load_file, load_metadata
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
@@ -180,7 +197,12 @@ class Engine:
             if only_if_empty and store.current:
                 return None
             report = run_ingest(writer, papers, names, info, chunker, self.embedder, on_error, progress)
-        report.lines_skipped = skipped + report.lines_skipped
+            report.lines_skipped = skipped + report.lines_skipped
+            kept = report.papers_added + report.papers_updated + report.papers_unchanged
+            writer.manifest = {key: manifest.record(paths, metadata, {
+                "files": report.files, "papers_seen": report.papers_seen, "papers_unchanged": kept,
+                "duplicates_skipped": report.duplicates_skipped, "duplicates_merged": report.duplicates_merged,
+                "lines_skipped": report.lines_skipped})}
         report.total_papers, report.total_chunks = store.counts()
         return report
 
@@ -196,7 +218,9 @@ class Engine:
     # -- papers -------------------------------------------------------------------
     def papers(self) -> list[PaperRecord]:
         """Every stored paper (no abstracts), by origin (file, position)."""
-        return sorted(self.store.papers(abstracts=False).values(), key=lambda r: (r.source_path, r.source_index))
+        records = self.store.papers(abstracts=False)
+        phases.mark("store read")
+        return sorted(records.values(), key=lambda r: (r.source_path, r.source_index))
 
     # -- answering ------------------------------------------------------------------
     def mode(self, requested: str | None = None) -> str:
@@ -235,14 +259,19 @@ class Engine:
         from paperchat.answer.intent import FIND, read_question
 
         self.retriever  # the store's settings are checked before anything is embedded
+        phases.mark("store opened")
         qvec = self.embedder.embed_one(question)
+        phases.mark("question embedded")
         k = top_k or self.settings.top_k
         intent = read_question(question)
         if intent.kind == FIND and intent.plural:
             k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
         hits = self.retrieve(question, k, qvec=qvec)
-        return self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
-                                     fallback=fallback)
+        phases.mark("retrieved")
+        answer = self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
+                                       fallback=fallback)
+        phases.mark("answered")
+        return answer
 
     def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
                          mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None,

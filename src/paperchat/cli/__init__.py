@@ -14,6 +14,7 @@ from typing import NoReturn
 import click
 
 from paperchat import __version__
+from paperchat.core import phases
 from paperchat.cli.answer_cmds import ask, config_cmd, summarize
 from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
@@ -58,6 +59,7 @@ for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_c
 
 def run(group: click.Group) -> NoReturn:
     """Run ``group``: every exception becomes an exit status and one line on stderr, never a traceback."""
+    phases.mark("cli")
     try:
         status = group.main(standalone_mode=False)  # a command's ctx.exit(n) comes back as n
         status = status if isinstance(status, int) else ExitStatus.OK
@@ -80,6 +82,10 @@ def run(group: click.Group) -> NoReturn:
             raise
         click.echo(f"error: {describe(exc)}", err=True)
         status = ExitStatus.ERROR
+    background = sys.modules.get("paperchat.core.background")
+    if background is not None:
+        background.join_background()  # never exit while a model is loading on a thread (the runtime would abort)
+    phases.write()
     sys.exit(int(status))
 
 

@@ -13,7 +13,7 @@ from paperchat.cli.corpus_cmds import echo_json
 @click.command()
 @click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Corpus file(s) to measure on (default: the bundled corpus). Repeatable.")
-@click.option("--repeat", type=click.IntRange(1, 50), default=3, show_default=True,
+@click.option("--repeat", type=click.IntRange(1, 50), default=5, show_default=True,
               help="Runs of each cold command (median reported).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the figures as JSON here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")

@@ -31,7 +31,7 @@ def _parse_url(url: str) -> tuple[str, int, bool]:
     return parsed.hostname, parsed.port or (443 if ssl else 8000), ssl
 
 
-def _check_folder(store_dir: Path, create: bool) -> None:
+def check_folder(store_dir: Path, create: bool) -> None:
     """Refuse a store folder that cannot be one, or that holds a damaged store (never treated as empty)."""
     if store_dir.exists() and not store_dir.is_dir():
         raise StoreError(f"store path {store_dir} exists and is not a folder")
@@ -86,7 +86,7 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
     assert store_dir is not None
     store_dir = Path(store_dir).expanduser()
     if not allow_damaged:
-        _check_folder(store_dir, create)
+        check_folder(store_dir, create)
     else:
         store_dir.mkdir(parents=True, exist_ok=True)
 

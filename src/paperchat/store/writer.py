@@ -12,6 +12,10 @@ for the generation to write:
   at it in one write and the old generation is deleted. A rebuild stopped
   part-way leaves the old store as it was; an interrupted first ingest is
   resumed by the next ingest.
+
+An embedded store's snapshot (:mod:`paperchat.store.snapshot`) is marked
+stale before readers could see a change and rewritten after the commit,
+with the ingest manifest the engine hands over in ``StoreWriter.manifest``.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.chroma import KINDS, LEGACY, PAGE, ChromaStore, collection_name
 from paperchat.store.locks import file_lock
+from paperchat.store.snapshot import mark_stale, read_state, update_manifest, write_snapshot
 
 LOCK_WAIT_S = 10.0
 
@@ -44,6 +49,8 @@ class StoreWriter:
         self.generation = generation
         self.info = info
         self.changed = False
+        #: manifest entries of the files this ingest read (:mod:`paperchat.ingest.manifest`), set by the caller
+        self.manifest: dict[str, dict] = {}
 
     def _col(self, kind: str):
         return self.store.collection(kind, self.generation)
@@ -205,6 +212,9 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
         current, pending = int(meta.get("current") or 0), int(meta.get("pending") or 0)
         if current and not rebuild:
             store.check_compatible(info)
+            before = read_state(store.local_dir) if not store.remote else None
+            if not store.remote:
+                mark_stale(store.local_dir)
             writer = StoreWriter(store, current, info)
             try:
                 yield writer
@@ -212,6 +222,8 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
                 if writer.changed:
                     store.write_meta(revision=_new_revision())
                     store.refresh()
+            _publish(store, writer, {**((before or {}).get("manifest") or {}), **writer.manifest},
+                     None if writer.changed else before)
             return
         if not current and not rebuild and store.has_legacy_collections():
             store.check_compatible(info)  # raises: built by an earlier paperchat
@@ -224,8 +236,26 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
             store.write_meta(pending=pending, last=pending)
         writer = StoreWriter(store, pending, info)
         yield writer  # an exception leaves the pending generation for a resume (or the next rebuild to drop)
+        if not store.remote:
+            mark_stale(store.local_dir)
         store.write_meta(current=pending, pending=0, revision=_new_revision())
         _drop_generation(store, current)
         _drop(store, LEGACY)
         store.refresh()
+        _publish(store, writer, dict(writer.manifest))
 
+
+def _publish(store: ChromaStore, writer: StoreWriter, manifest: dict, unchanged: dict | None = None) -> None:
+    """Write the snapshot readers use after a committed write (embedded stores only; see the module docstring).
+
+    ``unchanged``: the snapshot's state from before a run that wrote nothing; then only its manifest is updated.
+    """
+    if store.remote:
+        return
+    try:
+        if unchanged is not None:
+            update_manifest(store.local_dir, unchanged, manifest)
+        else:
+            write_snapshot(store, manifest)
+    except (OSError, StoreError):
+        pass  # the marker stays: readers use Chroma until a write succeeds

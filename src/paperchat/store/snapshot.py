@@ -1,0 +1,386 @@
+"""A read-only snapshot of an embedded store, so one-shot commands need not import Chroma.
+
+Chroma stays the store of record: every write goes through it
+(:mod:`paperchat.store.writer`). But ``import chromadb`` alone takes about
+0.7 s on a 2-core machine, more than the rest of a cold ``paperchat ask``,
+and a one-shot command pays it every time. So after each committed write the
+writer also saves what readers need, beside the database::
+
+    <store>/snapshot/state.json      revision, generation, StoreInfo, counts, the ingest manifest
+    <store>/snapshot/papers.json     every paper record (abstract included)
+    <store>/snapshot/chunks.json     chunk ids, texts and metadata
+    <store>/snapshot/vectors.npz     chunk vectors, sentence vectors and their paper ids (float32)
+    <store>/snapshot/STALE           present while a write is under way (or died half-way)
+
+:class:`ReadStore` answers every read of :class:`~paperchat.store.chroma.ChromaStore`
+from the snapshot while it is current, with exact (brute-force) nearest
+neighbours instead of Chroma's HNSW search, which at conference scale
+(a few thousand papers, 20,000 sentences) takes a few milliseconds. When
+the snapshot is missing, marked ``STALE`` or written by another version, it
+opens Chroma and reads from it instead (and anything it does not know,
+such as :meth:`ChromaStore.collection`, goes to Chroma too).
+
+The protocol keeps readers from trusting a snapshot that no longer matches
+the database: the writer creates ``STALE`` before it changes anything that
+readers see (at once for an in-place ingest; just before switching
+generations for a rebuild), and writes the new snapshot and removes the
+marker only after the commit. A process killed in between leaves ``STALE``
+behind: readers use Chroma until the next write.
+
+Server mode (``--chroma-url``) has no snapshot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from paperchat.core.errors import StoreError
+from paperchat.ingest.records import PaperRecord, StoreInfo
+
+FOLDER = "snapshot"
+STALE = "STALE"
+#: bumped when the snapshot's files change form (an older snapshot is ignored, then rewritten)
+SNAPSHOT_FORMAT = 1
+
+
+def folder_of(store_dir: Path) -> Path:
+    """The snapshot folder of the embedded store in ``store_dir``."""
+    return Path(store_dir) / FOLDER
+
+
+def mark_stale(store_dir: Path) -> None:
+    """Tell readers not to trust the snapshot (a write is about to change the store)."""
+    folder = folder_of(store_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / STALE).touch()
+    except OSError:
+        pass  # a read-only folder: readers find no usable snapshot anyway
+
+
+def read_state(store_dir: Path) -> dict[str, Any] | None:
+    """The snapshot's ``state.json`` when the snapshot is usable (present, current format, not stale), else ``None``."""
+    folder = folder_of(store_dir)
+    if (folder / STALE).exists():
+        return None
+    try:
+        state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) and state.get("format") == SNAPSHOT_FORMAT else None
+
+
+def write_snapshot(store, manifest: dict[str, Any] | None = None) -> None:
+    """Save the current generation of the Chroma ``store`` as its snapshot, then clear ``STALE``.
+
+    ``manifest`` (file path -> content hash and counts, see
+    :mod:`paperchat.ingest.manifest`) is kept in ``state.json`` for the fast
+    unchanged re-ingest. Written to a temporary folder and renamed; a failure
+    leaves ``STALE`` in place (readers keep using Chroma).
+    """
+    import numpy as np
+
+    if store.remote:
+        return
+    folder = folder_of(store.local_dir)
+    tmp = folder.with_name(FOLDER + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    papers = store.papers()
+    info = store.info()
+    chunk_rows = store._get("chunks", None, ["documents", "metadatas"]) if store.current else []
+    chunk_ids = [cid for cid, _d, _m in chunk_rows]
+    chunk_vecs = store.chunk_vectors(chunk_ids) if chunk_ids else {}
+    sentences = store.sentence_vectors(list(papers)) if papers else {}
+    sent_ids, sent_hash, sent_vecs = [], {}, []
+    for pid, (text_hash, vecs) in sentences.items():
+        sent_ids += [pid] * len(vecs)
+        sent_hash[pid] = text_hash
+        sent_vecs.append(vecs)
+    dim = info.embed_dim if info else 0
+    np.savez(tmp / "vectors.npz",
+             chunks=np.asarray([chunk_vecs[c] for c in chunk_ids], dtype=np.float32).reshape(-1, dim or 1),
+             sentences=(np.concatenate(sent_vecs).astype(np.float32) if sent_vecs
+                        else np.zeros((0, dim or 1), dtype=np.float32)),
+             sentence_papers=np.asarray(sent_ids, dtype=object).astype(str))
+    (tmp / "papers.json").write_text(json.dumps([[pid, rec.to_meta(), rec.abstract] for pid, rec in papers.items()]),
+                                     encoding="utf-8")
+    (tmp / "chunks.json").write_text(json.dumps([[cid, doc or "", meta or {}] for cid, doc, meta in chunk_rows]),
+                                     encoding="utf-8")
+    state = {"format": SNAPSHOT_FORMAT, "revision": store.revision(), "current": store.current,
+             "info": info.as_metadata() if info else None, "counts": [len(papers), len(chunk_ids)],
+             "sentence_hashes": sent_hash, "manifest": manifest or {}}
+    (tmp / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    stale = folder / STALE
+    old = folder.with_name(FOLDER + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        os.replace(folder, old)
+    os.replace(tmp, folder)  # the new folder has no STALE marker
+    shutil.rmtree(old, ignore_errors=True)
+    stale.unlink(missing_ok=True)
+
+
+def update_manifest(store_dir: Path, state: dict[str, Any], manifest: dict[str, Any]) -> None:
+    """Rewrite only ``state.json`` with a new manifest (a run that changed nothing), then clear ``STALE``."""
+    folder = folder_of(store_dir)
+    tmp = folder / "state.json.tmp"
+    tmp.write_text(json.dumps({**state, "manifest": manifest}), encoding="utf-8")
+    os.replace(tmp, folder / "state.json")
+    (folder / STALE).unlink(missing_ok=True)
+
+
+def unchanged_report(store_dir: Path, wanted, key: str):
+    """The :class:`~paperchat.ingest.run.IngestReport` of repeating recorded ingest ``key`` on unchanged files,
+    read from the snapshot of the embedded store in ``store_dir`` alone; ``None`` when the full path must run.
+
+    ``wanted`` is the :class:`~paperchat.ingest.records.StoreInfo` the caller would build the store with.
+    Nothing is parsed and Chroma is not opened. Raises :class:`~paperchat.core.errors.StoreError` for a
+    damaged store folder (never called unchanged).
+    """
+    from paperchat.ingest.manifest import unchanged
+    from paperchat.ingest.records import StoreInfo
+
+    state = read_state(store_dir)
+    if state is None or not state.get("current") or not state.get("info"):
+        return None
+    if StoreInfo.from_metadata(state["info"]).differences(wanted)[0]:
+        return None
+    counts = unchanged(state.get("manifest") or {}, key)
+    if counts is None:
+        return None
+    from paperchat.ingest.run import IngestReport
+    from paperchat.store.opening import check_folder
+
+    check_folder(store_dir, create=False)
+    report = IngestReport(**counts)
+    report.total_papers, report.total_chunks = state["counts"]
+    return report
+
+
+class _Snapshot:
+    """The loaded snapshot files (vectors and chunk texts read on first use)."""
+
+    def __init__(self, folder: Path, state: dict[str, Any]):
+        self.folder = folder
+        self.state = state
+        self._papers: dict[str, PaperRecord] | None = None
+        self._chunks: dict[str, tuple[str, dict[str, Any]]] | None = None
+        self._vectors = None
+
+    @property
+    def papers(self) -> dict[str, PaperRecord]:
+        if self._papers is None:
+            rows = json.loads((self.folder / "papers.json").read_text(encoding="utf-8"))
+            self._papers = {pid: PaperRecord.from_meta(pid, meta, abstract) for pid, meta, abstract in rows}
+        return self._papers
+
+    @property
+    def chunks(self) -> dict[str, tuple[str, dict[str, Any]]]:
+        if self._chunks is None:
+            rows = json.loads((self.folder / "chunks.json").read_text(encoding="utf-8"))
+            self._chunks = {cid: (doc, meta) for cid, doc, meta in rows}
+        return self._chunks
+
+    @property
+    def vectors(self):
+        """``(chunk ids, chunk vectors, sentence paper ids, sentence vectors, {paper: (first row, rows)})``."""
+        if self._vectors is None:
+            import numpy as np
+
+            with np.load(self.folder / "vectors.npz", allow_pickle=False) as data:
+                chunk_vecs, sent_vecs, sent_papers = data["chunks"], data["sentences"], data["sentence_papers"]
+            for vecs in (chunk_vecs, sent_vecs):  # unit rows, as Chroma's cosine space compares them
+                if len(vecs):
+                    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+            chunk_ids = list(self.chunks)
+            spans: dict[str, tuple[int, int]] = {}
+            for i, pid in enumerate(sent_papers.tolist()):
+                first, n = spans.get(pid, (i, 0))
+                spans[pid] = (first, n + 1)
+            self._vectors = (chunk_ids, chunk_vecs, sent_papers, sent_vecs, spans)
+        return self._vectors
+
+
+class ReadStore:
+    """The store as readers use it: the snapshot while it is current, else the Chroma store (see the module docstring).
+
+    Has the read methods of :class:`~paperchat.store.chroma.ChromaStore`
+    (same arguments, same results, nearest neighbours exact); other
+    attributes are looked up on the Chroma store, opened on first need by
+    ``open_chroma()``.
+    """
+
+    def __init__(self, store_dir: Path, state: dict[str, Any], open_chroma):
+        self.local_dir = Path(store_dir)
+        self.remote = None
+        self._open_chroma = open_chroma
+        self._chroma = None
+        self._snap: _Snapshot | None = _Snapshot(folder_of(store_dir), state)
+        self._bm25 = None
+
+    # -- which source ----------------------------------------------------------------
+    @property
+    def chroma(self):
+        """The Chroma store (opened on first use)."""
+        if self._chroma is None:
+            self._chroma = self._open_chroma()
+        return self._chroma
+
+    @property
+    def from_snapshot(self) -> bool:
+        """Whether reads are served from the snapshot now."""
+        return self._snap is not None
+
+    def __getattr__(self, name: str):
+        return getattr(self.chroma, name)
+
+    def where(self) -> str:
+        """The store folder, for messages."""
+        return str(self.local_dir)
+
+    @contextlib.contextmanager
+    def guarded(self) -> Iterator[None]:
+        """As :meth:`ChromaStore.guarded` (snapshot reads raise nothing of Chroma's)."""
+        if self._snap is None:
+            with self.chroma.guarded():
+                yield
+        else:
+            yield
+
+    def refresh(self) -> bool:
+        """Re-read the snapshot's state; a new revision reloads it, a stale or missing one switches to Chroma."""
+        state = read_state(self.local_dir)
+        if state is None:
+            if self._snap is not None:
+                self._snap = None
+                self._bm25 = None
+                self.chroma.refresh()
+                return True
+            return self.chroma.refresh()
+        old = self._snap.state.get("revision") if self._snap is not None else None
+        if self._snap is None or state.get("revision") != old:
+            self._snap = _Snapshot(folder_of(self.local_dir), state)
+            self._bm25 = None
+            return old is not None or self._chroma is not None
+        return False
+
+    # -- state -------------------------------------------------------------------------
+    @property
+    def current(self) -> int:
+        return int(self._snap.state.get("current") or 0) if self._snap else self.chroma.current
+
+    def revision(self) -> str:
+        if self._snap is None:
+            return self.chroma.revision()
+        return str(self._snap.state.get("revision")) if self.current else "empty"
+
+    def info(self, generation: int | None = None) -> StoreInfo | None:
+        if self._snap is None or generation not in (None, self.current):
+            return self.chroma.info(generation)
+        meta = self._snap.state.get("info")
+        return StoreInfo.from_metadata(meta) if meta else None
+
+    def check_compatible(self, wanted: StoreInfo) -> None:
+        """As :meth:`ChromaStore.check_compatible` (an empty snapshot asks Chroma, which knows older layouts)."""
+        if self._snap is None or self.info() is None:
+            return self.chroma.check_compatible(wanted)
+        diffs, choosable = self.info().differences(wanted)
+        if diffs:
+            raise StoreError(
+                f"the store at {self.where()} was built with " + "; ".join(diffs)
+                + ". Run `paperchat ingest --rebuild` to rebuild it"
+                + (" with the new settings, or use the old ones." if choosable else ".")
+            )
+
+    def counts(self) -> tuple[int, int]:
+        if self._snap is None:
+            return self.chroma.counts()
+        papers, chunks = self._snap.state.get("counts") or (0, 0)
+        return int(papers), int(chunks)
+
+    # -- reading -------------------------------------------------------------------------
+    def papers(self, ids: Sequence[str] | None = None, abstracts: bool = True,
+               generation: int | None = None) -> dict[str, PaperRecord]:
+        if self._snap is None or generation not in (None, self.current):
+            return self.chroma.papers(ids, abstracts, generation)
+        everything = self._snap.papers
+        chosen = everything if ids is None else {pid: everything[pid] for pid in dict.fromkeys(ids) if pid in everything}
+        if abstracts:
+            return dict(chosen)
+        from dataclasses import replace
+
+        return {pid: replace(rec, abstract="") for pid, rec in chosen.items()}
+
+    def aliases(self) -> dict[str, str]:
+        return {alias: pid for pid, rec in self.papers(abstracts=False).items() for alias in rec.aliases}
+
+    def chunk_texts(self, ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        if self._snap is None:
+            return self.chroma.chunk_texts(ids)
+        chunks = self._snap.chunks
+        return {cid: chunks[cid] for cid in ids if cid in chunks}
+
+    def all_chunks(self) -> list[tuple[str, str, str]]:
+        if self._snap is None:
+            return self.chroma.all_chunks()
+        return [(cid, doc, str(meta.get("title") or "")) for cid, (doc, meta) in self._snap.chunks.items()]
+
+    def chunk_vectors(self, ids: Sequence[str]):
+        if self._snap is None:
+            return self.chroma.chunk_vectors(ids)
+        chunk_ids, vecs, *_ = self._snap.vectors
+        row = {cid: i for i, cid in enumerate(chunk_ids)}
+        return {cid: vecs[row[cid]] for cid in ids if cid in row}
+
+    def nearest_chunks(self, qvec, n: int) -> list[tuple[str, float]]:
+        if self._snap is None:
+            return self.chroma.nearest_chunks(qvec, n)
+        chunk_ids, vecs, *_ = self._snap.vectors
+        return [(chunk_ids[i], cos) for i, cos in _top(vecs, qvec, n)]
+
+    def sentence_vectors(self, ids: Sequence[str], generation: int | None = None):
+        if self._snap is None or generation not in (None, self.current):
+            return self.chroma.sentence_vectors(ids, generation)
+        _c, _v, _sp, vecs, spans = self._snap.vectors
+        hashes = self._snap.state.get("sentence_hashes") or {}
+        return {pid: (hashes.get(pid, ""), vecs[spans[pid][0]: spans[pid][0] + spans[pid][1]])
+                for pid in dict.fromkeys(ids) if pid in spans}
+
+    def nearest_sentences(self, qvec, n: int) -> list[tuple[str, float]]:
+        if self._snap is None:
+            return self.chroma.nearest_sentences(qvec, n)
+        _c, _v, sent_papers, vecs, _s = self._snap.vectors
+        return [(str(sent_papers[i]), cos) for i, cos in _top(vecs, qvec, n)]
+
+    def bm25(self):
+        """The BM25 index of the current revision (as :meth:`ChromaStore.bm25`)."""
+        if self._snap is None:
+            return self.chroma.bm25()
+        from paperchat.store.bm25 import load_or_build
+
+        revision = self.revision()
+        if self._bm25 is None or self._bm25.revision != revision:
+            self._bm25 = load_or_build(self.local_dir / "bm25", revision,
+                                       lambda: [(pid, r.title, r.abstract) for pid, r in self.papers().items()])
+        return self._bm25
+
+
+def _top(vecs, qvec, n: int) -> list[tuple[int, float]]:
+    """Rows of ``vecs`` (unit vectors) with the ``n`` highest cosines to ``qvec``: ``(row, cosine)``, best first."""
+    import numpy as np
+
+    if n <= 0 or not len(vecs):
+        return []
+    q = np.asarray(qvec, dtype=np.float32)
+    q = q / (np.linalg.norm(q) or 1.0)
+    sims = vecs @ q
+    n = min(n, len(sims))
+    best = np.argpartition(-sims, n - 1)[:n]
+    best = best[np.argsort(-sims[best], kind="stable")]
+    return [(int(i), float(sims[i])) for i in best]
