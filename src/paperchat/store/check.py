@@ -43,10 +43,8 @@ def _vectors(store: ChromaStore, kind: str) -> dict[str, bool]:
     return out
 
 
-def check_store(store: ChromaStore) -> list[Finding]:
-    """Every check of the module docstring, in order; stops early when the store cannot be read at all."""
-    findings: list[Finding] = []
-
+def _runner(findings: list[Finding]):
+    """``run(name, fn)``: record ``fn()``'s ``(ok, detail)`` (a :class:`PaperchatError` is a failure); False when it failed."""
     def run(name: str, fn) -> bool:
         try:
             ok, detail = fn()
@@ -55,6 +53,13 @@ def check_store(store: ChromaStore) -> list[Finding]:
         findings.append(Finding(name, ok, detail))
         return ok is not False
 
+    return run
+
+
+def check_store(store: ChromaStore) -> list[Finding]:
+    """Every check of the module docstring, in order; stops early when the store cannot be read at all."""
+    findings: list[Finding] = []
+    run = _runner(findings)
     if not run("store state", lambda: (True, f"generation {store.current or 'none'}, revision {store.revision()}")):
         return findings
     return findings + _collection_checks(store)
@@ -71,15 +76,7 @@ def index_file_findings(chroma_dir) -> list[Finding]:
 
 def _collection_checks(store: ChromaStore) -> list[Finding]:
     findings: list[Finding] = []
-
-    def run(name: str, fn) -> bool:
-        try:
-            ok, detail = fn()
-        except PaperchatError as exc:
-            ok, detail = False, str(exc)
-        findings.append(Finding(name, ok, detail))
-        return ok is not False
-
+    run = _runner(findings)
     if not store.current:
         findings.append(Finding("papers", None, "the store is empty (paperchat ingest adds papers)"))
         return findings

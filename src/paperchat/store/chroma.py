@@ -62,6 +62,17 @@ def damage_message(where: str, exc: BaseException) -> str:
             "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)")
 
 
+def raise_if_incompatible(where: str, have: StoreInfo, wanted: StoreInfo) -> None:
+    """Raise :class:`StoreError` naming each setting the store was built with that differs from ``wanted``."""
+    diffs, choosable = have.differences(wanted)
+    if diffs:
+        raise StoreError(
+            f"the store at {where} was built with " + "; ".join(diffs)
+            + ". Run `paperchat ingest --rebuild` to rebuild it"
+            + (" with the new settings, or use the old ones." if choosable else ".")
+        )
+
+
 class ChromaStore:
     """An open paperchat store (an embedded Chroma folder, or a Chroma server).
 
@@ -183,13 +194,7 @@ class ChromaStore:
                 raise StoreError(f"the store at {self.where()} was built by an earlier paperchat; "
                                  "run `paperchat ingest --rebuild` to rebuild it")
             return
-        diffs, choosable = have.differences(wanted)
-        if diffs:
-            raise StoreError(
-                f"the store at {self.where()} was built with " + "; ".join(diffs)
-                + ". Run `paperchat ingest --rebuild` to rebuild it"
-                + (" with the new settings, or use the old ones." if choosable else ".")
-            )
+        raise_if_incompatible(self.where(), have, wanted)
 
     # -- reading --------------------------------------------------------------
     def counts(self) -> tuple[int, int]:

@@ -39,7 +39,6 @@ import shutil
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from paperchat.core.errors import StoreError
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 FOLDER = "snapshot"
@@ -290,13 +289,9 @@ class ReadStore:
         """As :meth:`ChromaStore.check_compatible` (an empty snapshot asks Chroma, which knows older layouts)."""
         if self._snap is None or self.info() is None:
             return self.chroma.check_compatible(wanted)
-        diffs, choosable = self.info().differences(wanted)
-        if diffs:
-            raise StoreError(
-                f"the store at {self.where()} was built with " + "; ".join(diffs)
-                + ". Run `paperchat ingest --rebuild` to rebuild it"
-                + (" with the new settings, or use the old ones." if choosable else ".")
-            )
+        from paperchat.store.chroma import raise_if_incompatible
+
+        raise_if_incompatible(self.where(), self.info(), wanted)
 
     def counts(self) -> tuple[int, int]:
         if self._snap is None:
