@@ -81,3 +81,20 @@ def test_a_question_with_a_resolution_in_it_is_answered(tmp_path):
     res = engine.ask("By how much does improving the diffusability of autoencoders reduce FID on ImageNet-1K 256x256?")
     assert not res.abstained
     assert res.sources[0].paper_id == "2hEDcA7xy4" and "reducing FID by 19%" in res.answer
+
+
+@pytest.mark.parametrize("question, noun", [
+    ("How many random bits does the sampler need?", "bit"),
+    ("How much memory does it save?", "memory"),
+    ("What percentage of evaluation prompts does the policy keep?", "prompt"),
+    ("For top quark tagging, what fraction of the parameters does EKAN need?", "parameter"),
+    ("What share of CTF-like versus real-world defenses does the agent break?", "ctf-like"),
+    ("How many papers are about diffusion?", "paper"),
+    ("What is LIFT?", None),
+])
+def test_the_counted_noun_is_what_a_number_must_be_a_number_of(question, noun):
+    """An answer to "what percentage of evaluation prompts" must hold a number of prompts: a sentence giving
+    "MMLU scores up 1.2 percentage points" (another paper's figure) is not one, and the answer abstains."""
+    from paperchat.answer.extractive import _counted_noun
+
+    assert _counted_noun(question) == noun

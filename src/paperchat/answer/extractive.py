@@ -136,17 +136,19 @@ _CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication",
 
 
 def _counted_noun(question: str) -> str | None:
-    """For "how many X" / "how much X" questions, the content term of the head noun of X (else ``None``).
+    """For "how many X" / "how much X" / "what share of X" questions, the content term of X's head noun (else ``None``).
 
-    "How many random bits does ..." counts bits: for "how many", the first
-    plural among the next three words; for "how much", the next word.
+    "How many random bits does ..." counts bits: for "how many" (and "what
+    percentage / fraction / share / proportion of"), the first plural among
+    the next three words, else the first word; for "how much", the next word.
     """
-    match = re.search(r"\bhow (many|much)\s+((?:[A-Za-z][A-Za-z-]*\s*){1,3})", question, re.I)
+    match = re.search(r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
+                      r"((?:[A-Za-z][A-Za-z-]*\s*){1,3})", question, re.I)
     if not match:
         return None
     words = [w.lower() for w in match.group(2).split()]
-    plural = [w for w in words if w.endswith("s") and not w.endswith("ss")]
-    word = plural[0] if match.group(1).lower() == "many" and plural else words[0]
+    plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us"))]
+    word = plural[0] if (match.group(1) or "many").lower() == "many" and plural else words[0]
     if word.rstrip("s") in _CORPUS_NOUNS:
         return word.rstrip("s")
     found = terms(word)
