@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +22,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 SEED_METADATA = SHARED / "seed_metadata.jsonl"
 ICML_JSONL = SHARED / "icml2025_abstracts.jsonl"
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` for a child a test sends Ctrl-C: SIGINT back to its default action.
+
+    A shell starts a background job (``cmd &`` without job control) with SIGINT
+    ignored, children inherit that, and Python then never raises
+    KeyboardInterrupt; the tests must not depend on how pytest was started.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 SEED_000 = "000_215d12c2ee2986f8.txt"
 SEED_003 = "003_0d78137218bc382c.txt"
 

@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT, SEED_000
+from conftest import ROOT, SEED_000, sigint_default
 
 from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, UnresolvedReference, resolve
 from paperchat.core.contract import Source
@@ -158,7 +158,8 @@ def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
     pytest.importorskip("prompt_toolkit")
     env = _env(chat_store, PAPERCHAT_TEST_SLOW_ANSWER="1.5", PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
     cmd = chat_cmd()
-    child = pexpect.spawn(cmd[0], [*cmd[1:], "chat"], env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "chat"], env=env, encoding="utf-8", timeout=30, dimensions=(40, 120),
+                          preexec_fn=sigint_default)
     try:
         child.expect("Ctrl-D to leave")
         child.expect_exact("paperchat>")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ICML_JSONL
+from conftest import ICML_JSONL, sigint_default
 
 N_PAPERS = 150
 
@@ -40,7 +40,8 @@ def _cli(*args, store=None, url=None, **kw):
 def _start_and_interrupt(store: Path, corpus: Path, sig) -> str:
     """Start `paperchat ingest corpus`, send ``sig`` once a batch of papers is written; returns its stderr."""
     env = {**os.environ, "PAPERCHAT_STORE": str(store), "PAPERCHAT_PROGRESS_INTERVAL": "0"}  # a line per batch
-    proc = subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", str(corpus)], stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", str(corpus)], stderr=subprocess.PIPE, env=env,
+                            preexec_fn=sigint_default)
     seen = b""
     deadline = time.time() + 300
     while time.time() < deadline:
