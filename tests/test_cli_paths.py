@@ -84,3 +84,41 @@ def test_eval_writes_eval_out_in_the_working_folder_and_limit_caps_the_questions
     saved = json.loads((tmp_path / "eval-out" / "results.json").read_text(encoding="utf-8"))
     assert [q["id"] for q in saved["questions"]] == ["q001", "q002", "q003", "q004", "q005", "q006"]
     assert "first 6 questions" in (tmp_path / "eval-out" / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_merged_duplicates_id_names_its_paper(tmp_path):
+    """A duplicate merged at ingest keeps its id as an alias: `papers --json` lists it and `summarize` takes it."""
+    rows = [{"id": "pap-1", "title": "Sparse Routing for Mixture Models", "abstract": "We route tokens sparsely among "
+             "experts with a learned gate. It halves compute at equal perplexity."},
+            {"id": "pap-2", "title": "Graph Rewiring", "abstract": "We rewire graphs to reduce oversquashing in "
+             "message passing networks. Accuracy improves on long-range benchmarks."}]
+    dup = {**rows[0], "id": "dup-1", "abstract": rows[0]["abstract"].upper()}
+    src = tmp_path / "mine.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in [*rows, dup]), encoding="utf-8")
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", str(src), "--quiet").exit_code == 0
+    listing = {p["paper_id"]: p["aliases"] for p in json.loads(invoke(store, "papers", "--json").stdout)}
+    assert listing == {"pap-1": ["dup-1"], "pap-2": []}
+    out = invoke(store, "summarize", "dup-1", "--json")
+    assert out.exit_code == 0, out.output
+    assert [s["paper_id"] for s in json.loads(out.stdout)["sources"]] == ["pap-1"]
+
+
+def test_bad_targets_and_files_are_one_line_errors(bundled_store, tmp_path):
+    out = invoke(bundled_store, "summarize", "zz-nonexistent-id")
+    assert out.exit_code == 1 and str(out.exception) == (
+        "no paper with id or label 'zz-nonexistent-id', and no paper on that topic; `paperchat papers` lists them")
+    out = invoke(tmp_path / "never-made", "check")
+    assert out.exit_code == 1 and str(out.exception) == (
+        f"no store at {tmp_path / 'never-made'}: nothing to check (`paperchat ingest` creates one)")
+    assert not (tmp_path / "never-made").exists()
+    store = tmp_path / "store"
+    good = tmp_path / "good.csv"
+    good.write_text('abstract,title\n"We study a thing, with commas, in depth.",T1\n', encoding="utf-8")
+    assert invoke(store, "ingest", str(good), "--quiet").exit_code == 0
+    bad = tmp_path / "bad.csv"  # the quote never closes: Python's csv would take the rest of the file as one field
+    bad.write_text('abstract,title\nFine abstract about stuff,T2\n"unterminated quote, about things\n', encoding="utf-8")
+    out = invoke(store, "ingest", str(bad))
+    assert out.exit_code == 1 and str(out.exception) == (
+        f"{bad}:3: malformed CSV (unexpected end of data); check its quoting")
+    assert [p["title"] for p in json.loads(invoke(store, "papers", "--json").stdout)] == ["T1"]

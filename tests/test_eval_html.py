@@ -126,13 +126,21 @@ def test_every_text_is_escaped(run_dir):
     assert "<li>&lt;x&gt; below</li>" in page and "p-&lt;img src=x&gt;" in page
 
 
-def test_missing_matplotlib_is_a_clear_error(monkeypatch, tmp_path):
+def test_missing_matplotlib_is_a_clear_error_before_the_eval_runs(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from paperchat.cli import cli
     from paperchat.evaluation.html_report import write_html
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
-    with pytest.raises(PaperchatError, match=re.escape("the HTML report needs matplotlib: pip install 'paperchat[report]'")):
+    hint = "the HTML report needs matplotlib: install the report extra (pip install 'paperchat[report]'"
+    with pytest.raises(PaperchatError, match=re.escape(hint)):
         write_html({"config": {}, "questions": []}, tmp_path / "out")
     assert not (tmp_path / "out" / "report.html").exists()
+    # From the CLI: refused before any question is asked (no store is even opened), nothing written.
+    res = CliRunner().invoke(cli, ["--store", str(tmp_path / "store"), "eval", "--html", "--out", str(tmp_path / "run")])
+    assert res.exit_code == 1 and isinstance(res.exception, PaperchatError) and hint in str(res.exception)
+    assert not (tmp_path / "run").exists() and not (tmp_path / "store").exists()
 
 
 def test_help_does_not_import_matplotlib():

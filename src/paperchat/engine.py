@@ -339,8 +339,9 @@ class Engine:
     def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None) -> Answer:
         """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers).
 
-        Raises :class:`PaperchatError` for an empty TARGET, or a derived paper
-        id (``p-`` and 12 hex digits) that no stored paper has.
+        Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
+        (``p-`` and 12 hex digits) that no stored paper has, or a one-word
+        TARGET that names no paper and finds no topic (offline).
         """
         from paperchat.answer.summaries import find_paper
 
@@ -363,6 +364,9 @@ class Engine:
             answer = summarize_topic(target, hits, records, self.settings, self.checker, on_token)
         else:
             answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE)
+            if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
+                raise PaperchatError(f"no paper with id or label {target!r}, and no paper on that topic; "
+                                     "`paperchat papers` lists them")
         answer.target = target
         return answer
 

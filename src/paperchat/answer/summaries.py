@@ -19,10 +19,13 @@ from paperchat.ingest.records import PaperRecord
 
 
 def find_paper(records: dict[str, PaperRecord], target: str) -> str | None:
-    """The id of the paper TARGET names among ``records`` (id, label, title or words of it), else ``None``."""
+    """The id of the paper TARGET names among ``records`` (id, a merged duplicate's id, label, title or words of it), else ``None``."""
     target = " ".join(target.split())
     if target in records:
         return target
+    for pid, rec in records.items():
+        if target in rec.aliases:
+            return pid
     low = target.lower()
     for pid, rec in records.items():
         if low in {rec.label.lower(), rec.title.lower()}:

@@ -81,7 +81,7 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print a list of {paper_id, title, label, chunks, origin, url, authors}.")
+@click.option("--json", "as_json", is_flag=True, help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases}.")
 @click.pass_obj
 def papers(obj: AppContext, as_json):
     """List the stored papers: id, label or title, chunk count, origin (file #position).
@@ -112,11 +112,13 @@ def check(obj: AppContext, as_json):
     Example:
       paperchat check
     """
-    from paperchat.core.errors import ExitStatus, StoreError
+    from paperchat.core.errors import ExitStatus, PaperchatError, StoreError
     from paperchat.store.check import Finding, check_store, index_file_findings, verdict
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
+    if not settings.chroma_url and not (settings.store_path / "chroma").exists():
+        raise PaperchatError(f"no store at {where}: nothing to check (`paperchat ingest` creates one)")
     findings = [] if settings.chroma_url else index_file_findings(settings.store_path / "chroma")
     if all(f.ok is not False for f in findings):
         try:

@@ -82,6 +82,10 @@ def eval_command(ctx: click.Context, set_path, mode, as_json, out_dir, check, ba
     from paperchat.evaluation import questions, report
     from paperchat.evaluation.runner import run_eval
 
+    if html:  # before the run, not after it
+        from paperchat.evaluation.html_report import require_matplotlib
+
+        require_matplotlib()
     baseline = None
     if check:
         baseline = report.load_baseline(baseline_path or questions.default_baseline())

@@ -23,7 +23,8 @@ from paperchat.evaluation import html_charts
 from paperchat.evaluation.report import SPLIT_METRICS
 from paperchat.evaluation.stats import METRICS, RETRIEVAL_METRICS
 
-NEEDS_MATPLOTLIB = "the HTML report needs matplotlib: pip install 'paperchat[report]'"
+NEEDS_MATPLOTLIB = ("the HTML report needs matplotlib: install the report extra "
+                    "(pip install 'paperchat[report]', or pip install '.[report]' in a paperchat checkout)")
 _SUBSET_OF = {name: subset for name, subset, _f, _h in METRICS}
 _HIGHER = {name: higher for name, _s, _f, higher in METRICS}
 
@@ -301,12 +302,17 @@ def _questions(results: dict[str, Any]) -> str:
     ])
 
 
+def require_matplotlib() -> None:
+    """Raise :class:`PaperchatError` with the install hint when matplotlib is missing (call before a long eval)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PaperchatError(NEEDS_MATPLOTLIB)
+
+
 def render_html(results: dict[str, Any], failures: list[str] | None = None) -> str:
     """The whole report page as one HTML string (charts inline as SVG; needs matplotlib)."""
-    try:
-        import matplotlib  # noqa: F401 - only to fail early with the install hint
-    except ImportError:
-        raise PaperchatError(NEEDS_MATPLOTLIB) from None
+    require_matplotlib()
     charts = html_charts.all_charts(results)
     cfg = results["config"]
     sections = [("config", "Configuration"), ("overall", "Overall"), ("kinds", "By kind"), ("retrievers", "Retrievers"),

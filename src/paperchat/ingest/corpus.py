@@ -151,10 +151,17 @@ def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> lis
 
 
 def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
-    reader = csv.DictReader(io.StringIO(text))
-    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-    if "abstract" not in fields:
-        raise PaperchatError(f"{path}: CSV has no 'abstract' column (columns: {', '.join(fields) or 'none'})")
+    reader = csv.DictReader(io.StringIO(text), strict=True)  # strict: an unterminated quote is an error
+    try:
+        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+        if "abstract" not in fields:
+            raise PaperchatError(f"{path}: CSV has no 'abstract' column (columns: {', '.join(fields) or 'none'})")
+        return _csv_papers(path, reader, on_error, report)
+    except csv.Error as exc:  # the record that failed starts on the line after the last one read whole
+        raise PaperchatError(f"{path}:{reader.line_num + 1}: malformed CSV ({exc}); check its quoting") from exc
+
+
+def _csv_papers(path: Path, reader: csv.DictReader, on_error: str, report: LoadReport) -> list[Paper]:
     papers = []
     for index, row in enumerate(reader, 1):
         rec = {(k or "").strip().lower(): v for k, v in row.items()}

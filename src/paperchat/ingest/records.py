@@ -109,7 +109,10 @@ class PaperRecord:
         )
 
     def listing(self) -> dict[str, Any]:
-        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index}, url, authors}``."""
+        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index}, url, authors, aliases}``.
+
+        ``aliases`` are the ids of duplicates merged into this paper (they name it too).
+        """
         return {
             "paper_id": self.paper_id,
             "title": self.title,
@@ -118,6 +121,7 @@ class PaperRecord:
             "origin": {"path": self.source_path, "index": int(self.source_index)},
             "url": self.url,
             "authors": list(self.authors),
+            "aliases": list(self.aliases),
         }
 
 
