@@ -91,7 +91,7 @@ def test_show_summarize_why_and_history_after_an_answer(store):
     show, bad, why, summary, history = (b.split("\n", 1)[1].strip("\n") for b in blocks[1:6])
     assert show.splitlines()[:2] == [f"[1] {CONFPO}", "Label: ConfPO"]
     assert "URL: https://openreview.net/forum?id=ZG7bkp6ScT" in show
-    assert bad == "There is 1 source: /summarize 1."
+    assert bad == "The last answer has 1 source: /summarize 1."
     assert titles(summary) == [CONFPO] and summary.count("[1]") >= 2
     assert why.splitlines()[0] == f"Question: {question}"
     assert why.splitlines()[4].startswith(f"  1. {CONFPO} — p-abe9274a3783 — score ")

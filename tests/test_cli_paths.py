@@ -122,3 +122,11 @@ def test_bad_targets_and_files_are_one_line_errors(bundled_store, tmp_path):
     assert out.exit_code == 1 and str(out.exception) == (
         f"{bad}:3: malformed CSV (unexpected end of data); check its quoting")
     assert [p["title"] for p in json.loads(invoke(store, "papers", "--json").stdout)] == ["T1"]
+
+
+def test_config_says_when_its_file_is_not_there(tmp_path):
+    """The default location may hold no file (a named one that is missing is an error instead)."""
+    out = invoke(tmp_path / "store", "config", "--no-check", PAPERCHAT_CONFIG=None, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    assert out.exit_code == 0, out.output
+    missing = tmp_path / "cfg" / "paperchat" / "config.toml"
+    assert out.stdout.splitlines()[0] == f"config file: {missing} (none there; defaults, flags and env apply)"

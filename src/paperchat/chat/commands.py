@@ -46,8 +46,8 @@ def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperReco
     arg = arg.strip().strip("[]#")
     if not arg.isdigit() or not 1 <= int(arg) <= len(sources):
         if len(sources) == 1:
-            return Reply(text=f"There is 1 source: {command} 1.")
-        return Reply(text=f"Give a source number from 1 to {len(sources)}, e.g. {command} 1.")
+            return Reply(text=f"The last answer has 1 source: {command} 1.")
+        return Reply(text=f"Give a source number of the last answer, from 1 to {len(sources)}, e.g. {command} 1.")
     src = sources[int(arg) - 1]
     rec = session.engine.store.papers([src.paper_id]).get(src.paper_id)
     if rec is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -194,7 +195,8 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
     if as_json:
         echo_json(info)
         return
-    click.echo(f"config file: {info['config_file']}")
+    exists = Path(info["config_file"]).is_file()
+    click.echo(f"config file: {info['config_file']}" + ("" if exists else " (none there; defaults, flags and env apply)"))
     width = max(len(k) for k in rows)
     for name, row in rows.items():
         click.echo(f"  {name.ljust(width)}  {row['value']!s:<40}  ({row['from']})")
