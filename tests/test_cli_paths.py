@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import ROOT, SEED_003, SEED_METADATA
 
@@ -130,3 +131,31 @@ def test_config_says_when_its_file_is_not_there(tmp_path):
     assert out.exit_code == 0, out.output
     missing = tmp_path / "cfg" / "paperchat" / "config.toml"
     assert out.stdout.splitlines()[0] == f"config file: {missing} (none there; defaults, flags and env apply)"
+
+
+def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
+    src = tmp_path / "mine.jsonl"
+    src.write_text(json.dumps({"id": "cog-1", "title": "Corrective Unlearning for Graphs", "abstract":
+                               "We introduce a new graph unlearning method,**Cognac**, which can unlearn a manipulation "
+                               "set. It works with \\emph{partial knowledge} of the set."}) + "\n", encoding="utf-8")
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", str(src), "--quiet").exit_code == 0
+    question = "What is the Cognac graph unlearning method?"
+    shown = " ".join(invoke(store, "ask", question, "--quiet").stdout.split())  # unwrapped
+    assert "method,Cognac, which can unlearn a manipulation set [1]." in shown and "**" not in shown
+    quoted = json.loads(invoke(store, "ask", question, "--json").stdout)["answer"]
+    assert "method,**Cognac**, which can unlearn a manipulation set [1]." in quoted
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("method,**Cognac**, which", "method,Cognac, which"),
+    ("include \\emph{graph feedback}, where", "include graph feedback, where"),
+    ("the *Internal Consistency Regularization (CROW)* term", "the Internal Consistency Regularization (CROW) term"),
+    ("a*b*c and 2*3 stay", "a*b*c and 2*3 stay"),
+    ("$O(n^*)$ and $x$ stay", "$O(n^*)$ and $x$ stay"),
+    ("call `torch.compile` first", "call torch.compile first"),
+])
+def test_plain_emphasis(text, shown):
+    from paperchat.core.text import plain_emphasis
+
+    assert plain_emphasis(text) == shown

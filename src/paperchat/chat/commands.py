@@ -13,6 +13,7 @@ from paperchat.chat.followup import RESTRICT, Resolution
 from paperchat.chat.transcript import transcript_markdown
 from paperchat.chat.turns import Reply, Turn
 from paperchat.core.contract import Source
+from paperchat.core.text import plain_emphasis
 from paperchat.ingest.records import PaperRecord
 
 Session = Any  # a paperchat.chat.session.ChatSession (imported by it, so not named here)
@@ -78,7 +79,7 @@ def cmd_show(session: Session, arg: str, on_token) -> Reply:
     if rec.url:
         lines.append(f"URL: {rec.url}")
     lines.append(f"Paper id: {rec.paper_id} — {rec.source_path} #{rec.source_index}")
-    lines += ["", "\n".join(textwrap.fill(p, session.width) for p in rec.abstract.split("\n"))]
+    lines += ["", "\n".join(textwrap.fill(plain_emphasis(p), session.width) for p in rec.abstract.split("\n"))]
     return Reply(text="\n".join(lines))
 
 

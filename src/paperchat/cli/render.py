@@ -6,6 +6,7 @@ import textwrap
 import unicodedata
 
 from paperchat.core.contract import Answer, Source
+from paperchat.core.text import plain_emphasis
 from paperchat.ingest.records import PaperRecord
 
 NO_LLM_NOTE = (
@@ -34,7 +35,7 @@ def render_checks(answer: Answer) -> str:
 
 def render_answer(answer: Answer, width: int = 88, streamed: bool = False) -> str:
     """An answer as terminal text: the answer (unless it was streamed already), its citation checks, its Sources."""
-    blocks = [] if streamed else [wrap(answer.answer, width)]
+    blocks = [] if streamed else [wrap(plain_emphasis(answer.answer), width)]
     for block in (render_checks(answer), render_sources(answer.sources)):
         if block:
             blocks.append(block)
