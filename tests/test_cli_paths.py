@@ -159,3 +159,25 @@ def test_plain_emphasis(text, shown):
     from paperchat.core.text import plain_emphasis
 
     assert plain_emphasis(text) == shown
+
+
+def test_papers_that_share_a_label_are_named_by_their_titles(tmp_path):
+    """Two papers labelled "ICL" in one answer would read "ICL: … ICL: …"; their titles tell them apart, and
+    `summarize ICL` is then a topic, not whichever paper comes first."""
+    rows = [{"id": "icl-1", "title": "ICL: Why In-Context Learning Emerges in Transformers", "abstract":
+             "We study in-context learning (ICL) in transformers. ICL emerges when the pretraining data is bursty."},
+            {"id": "icl-2", "title": "ICL: Task Vectors for In-Context Learning", "abstract":
+             "We explain in-context learning (ICL) with task vectors. A single vector steers the model to the task."},
+            {"id": "gnn-1", "title": "Oversquashing in Graph Networks", "abstract":
+             "We rewire graphs to reduce oversquashing in message passing networks."}]
+    src = tmp_path / "mine.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", str(src), "--quiet").exit_code == 0
+    assert {p["label"] for p in json.loads(invoke(store, "papers", "--json").stdout)} >= {"ICL"}
+    out = invoke(store, "ask", "Which papers study in-context learning?", "--json")
+    answer = json.loads(out.stdout)
+    assert {s["paper_id"] for s in answer["sources"]} == {"icl-1", "icl-2"}
+    assert all(f"{s['title']}: " in answer["answer"] for s in answer["sources"])
+    topic = json.loads(invoke(store, "summarize", "ICL", "--json").stdout)
+    assert topic["target"] == "ICL" and {s["paper_id"] for s in topic["sources"]} == {"icl-1", "icl-2"}

@@ -19,6 +19,7 @@ the first sentence quoted from it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable
 
 import numpy as np
@@ -89,10 +90,15 @@ def summary_answer(question: str, record: PaperRecord, retrieved: list[Retrieved
                   sources=[Source.from_record(1, record, chunk_id, text)], retrieved=retrieved)
 
 
-def _paper_name(record: PaperRecord) -> str:
-    """How an answer names a paper: its short label, else its title (kept one sentence: no inner "? " or ". ")."""
+def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> str:
+    """How an answer names a paper: its short label, else its title (kept one sentence: no inner "? " or ". ").
+
+    A label in ``shared_labels`` (lower case; one that another paper of the same answer has too, such as
+    "ICL") would not tell the papers apart: the title names the paper then.
+    """
     label = record.label
-    if label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4:
+    if (label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4
+            and label.lower() not in shared_labels):
         return label
     return re.sub(r"([.?!])\s+", r"\1 — ", record.name).replace(". —", " —").replace("? —", "? —")
 
@@ -134,12 +140,14 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         return Answer.abstention(question, EXTRACTIVE, retrieved)
     order: list[str] = []
     parts = []
+    labels = Counter(records[pid].label.lower() for pid in {s.paper_id for s in result.sentences} if records[pid].label)
+    shared = {label for label, count in labels.items() if count > 1}
     for sent in result.sentences:
         text = sent.text
         if sent.paper_id not in order:
             order.append(sent.paper_id)
             if intent.kind == it.FIND:  # "which paper(s)": say which, then why
-                text = f"{_paper_name(records[sent.paper_id])}: {text}"
+                text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
         parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []
     for n, pid in enumerate(order, 1):

@@ -19,7 +19,10 @@ from paperchat.ingest.records import PaperRecord
 
 
 def find_paper(records: dict[str, PaperRecord], target: str) -> str | None:
-    """The id of the paper TARGET names among ``records`` (id, a merged duplicate's id, label, title or words of it), else ``None``."""
+    """The id of the paper TARGET names among ``records`` (id, a merged duplicate's id, label, title or words of it), else ``None``.
+
+    ``None`` too when TARGET fits several papers (a label such as "ICL" that 11 papers share): it is a topic then.
+    """
     target = " ".join(target.split())
     if target in records:
         return target
@@ -27,9 +30,11 @@ def find_paper(records: dict[str, PaperRecord], target: str) -> str | None:
         if target in rec.aliases:
             return pid
     low = target.lower()
-    for pid, rec in records.items():
-        if low in {rec.label.lower(), rec.title.lower()}:
-            return pid
+    named = [pid for pid, rec in records.items() if low in {rec.label.lower(), rec.title.lower()}]
+    if len(named) == 1:
+        return named[0]
+    if named:  # a label several papers share ("ICL") names a topic, not a paper
+        return None
     words = _words(low)
     matches = [pid for pid, rec in records.items() if words and set(words) <= set(_words(f"{rec.label} {rec.title}".lower()))]
     return matches[0] if len(matches) == 1 else None
