@@ -85,6 +85,30 @@ def test_a_stale_snapshot_is_never_read(store, tmp_path):
     assert engine.store.refresh() and engine.store.from_snapshot and engine.store.counts()[0] == 39
 
 
+@pytest.mark.parametrize("damaged", ["vectors.npz", "papers.json", "chunks.json"])
+def test_a_damaged_snapshot_is_a_lost_cache_not_an_error(store, damaged):
+    """A truncated or garbled snapshot file: one note, the same answer from Chroma, stale until an ingest."""
+    question = QUESTIONS[0]
+    expected = _engine(store).ask(question).to_json()
+    path = folder_of(store) / damaged
+    path.write_bytes(path.read_bytes()[:300])
+    first = cli(store, "ask", question, "--json")
+    note = (f"note: the read snapshot in {folder_of(store)} cannot be read "
+            f"({'BadZipFile' if damaged.endswith('.npz') else 'JSONDecodeError'}); "
+            "reading Chroma instead (the next `paperchat ingest` rewrites it)")
+    assert first.returncode == 0 and note in first.stderr.splitlines()
+    got = json.loads(first.stdout)
+    for answer in (got, expected):
+        for row in answer["retrieved"]:
+            row["score"] = round(row["score"], 4)
+    assert got == expected
+    assert read_state(store) is None  # marked stale: the next command reads Chroma without a note
+    second = cli(store, "ask", question, "--json")
+    assert second.returncode == 0 and "note: the read snapshot" not in second.stderr
+    assert cli(store, "ingest").returncode == 0  # unchanged input, but the snapshot is written again
+    assert read_state(store) is not None and _engine(store).store.from_snapshot
+
+
 def test_an_unchanged_reingest_and_a_read_never_import_chroma(store, tmp_path):
     data = tmp_path / "one.jsonl"
     data.write_text(json.dumps({"id": "s1", "title": "Sparse attention", "abstract": "We study sparse attention. "
@@ -104,3 +128,16 @@ def test_an_unchanged_reingest_and_a_read_never_import_chroma(store, tmp_path):
     data.write_text(data.read_text(encoding="utf-8").replace("fast", "quick"), encoding="utf-8")
     changed = cli(store, "ingest", str(data), "--json")
     assert json.loads(changed.stdout)["papers_updated"] == 1 and "chromadb" in changed.stderr
+
+
+def test_check_reports_the_snapshot_as_a_note_never_a_failure(store):
+    from paperchat.store.check import snapshot_finding
+
+    chroma = _engine(store).open_store()
+    assert snapshot_finding(chroma).to_json() == {"check": "read snapshot", "ok": True,
+                                                 "detail": f"current (revision {chroma.revision()})"}
+    path = folder_of(store) / "vectors.npz"
+    path.write_bytes(path.read_bytes()[:300])
+    assert snapshot_finding(chroma).detail == ("cannot be read (BadZipFile), now marked stale: readers use Chroma "
+                                               "until `paperchat ingest` rewrites it")
+    assert snapshot_finding(chroma).to_json()["ok"] is None and read_state(store) is None

@@ -113,7 +113,7 @@ def check(obj: AppContext, as_json):
       paperchat check
     """
     from paperchat.core.errors import ExitStatus, PaperchatError, StoreError
-    from paperchat.store.check import Finding, check_store, index_file_findings, verdict
+    from paperchat.store.check import Finding, check_store, index_file_findings, snapshot_finding, verdict
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
@@ -124,7 +124,10 @@ def check(obj: AppContext, as_json):
         try:
             from paperchat.store import open_store
 
-            findings += check_store(open_store(settings.store_path, settings.chroma_url, create=False))
+            store = open_store(settings.store_path, settings.chroma_url, create=False)
+            findings += check_store(store)
+            if not settings.chroma_url and store.current and all(f.ok is not False for f in findings):
+                findings.append(snapshot_finding(store))
         except StoreError as exc:
             findings.append(Finding("open the store", False, str(exc)))
     line = verdict(findings, where)

@@ -7,6 +7,8 @@ chunks are stored and every chunk belongs to a stored paper; every chunk
 has a vector; every paper has its sentence vectors; each collection's vector
 index answers a query (a truncated index file fails here); the BM25 cache
 is the current revision's (a stale one is only rebuilt, so it is a note).
+:func:`snapshot_finding` says whether the read snapshot is current and
+readable (a note otherwise: it is a cache).
 """
 
 from __future__ import annotations
@@ -63,6 +65,30 @@ def check_store(store: ChromaStore) -> list[Finding]:
     if not run("store state", lambda: (True, f"generation {store.current or 'none'}, revision {store.revision()}")):
         return findings
     return findings + _collection_checks(store)
+
+
+def snapshot_finding(store: ChromaStore) -> Finding:
+    """The read snapshot (:mod:`paperchat.store.snapshot`) of an embedded store: current and readable, else a note.
+
+    Never a failure: the snapshot is a cache of what Chroma holds. A file
+    that cannot be read marks it stale, so readers use Chroma until an ingest
+    rewrites it.
+    """
+    from paperchat.store.snapshot import _Snapshot, folder_of, mark_stale, read_state
+
+    rewrite = "readers use Chroma until `paperchat ingest` rewrites it"
+    state = read_state(store.local_dir)
+    if state is None:
+        return Finding("read snapshot", None, f"absent or stale: {rewrite}")
+    if str(state.get("revision")) != store.revision():
+        return Finding("read snapshot", None, f"older than the store: {rewrite}")
+    try:
+        snap = _Snapshot(folder_of(store.local_dir), state)
+        snap.papers, snap.chunks, snap.vectors  # noqa: B018 - loading is the check
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is the same finding
+        mark_stale(store.local_dir)
+        return Finding("read snapshot", None, f"cannot be read ({type(exc).__name__}), now marked stale: {rewrite}")
+    return Finding("read snapshot", True, f"current (revision {state.get('revision')})")
 
 
 def index_file_findings(chroma_dir) -> list[Finding]:

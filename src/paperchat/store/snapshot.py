@@ -12,13 +12,10 @@ writer also saves what readers need, beside the database::
     <store>/snapshot/vectors.npz     chunk vectors, sentence vectors and their paper ids (float32)
     <store>/snapshot/STALE           present while a write is under way (or died half-way)
 
-:class:`ReadStore` answers every read of :class:`~paperchat.store.chroma.ChromaStore`
-from the snapshot while it is current, with exact (brute-force) nearest
-neighbours instead of Chroma's HNSW search, which at conference scale
-(a few thousand papers, 20,000 sentences) takes a few milliseconds. When
-the snapshot is missing, marked ``STALE`` or written by another version, it
-opens Chroma and reads from it instead (and anything it does not know,
-such as :meth:`ChromaStore.collection`, goes to Chroma too).
+:class:`ReadStore` answers the reads of :class:`~paperchat.store.chroma.ChromaStore`
+from the snapshot while it is current, with exact nearest neighbours (a few
+ms at 20,000 sentences; Chroma's HNSW search is approximate, so rankings can
+differ slightly at scale); else, and for anything else, it opens Chroma.
 
 The protocol keeps readers from trusting a snapshot that no longer matches
 the database: the writer creates ``STALE`` before it changes anything that
@@ -36,6 +33,8 @@ import contextlib
 import json
 import os
 import shutil
+import sys
+import zipfile
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -239,6 +238,23 @@ class ReadStore:
     def __getattr__(self, name: str):
         return getattr(self.chroma, name)
 
+    def _part(self, name: str):
+        """The snapshot's ``papers``, ``chunks`` or ``vectors``; ``None`` when reads go to Chroma.
+
+        An unreadable snapshot file is a lost cache: one note on stderr, the snapshot
+        is marked stale, and Chroma serves until an ingest rewrites it.
+        """
+        if self._snap is None:
+            return None
+        try:
+            return getattr(self._snap, name)
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+            print(f"note: the read snapshot in {folder_of(self.local_dir)} cannot be read ({type(exc).__name__}); "
+                  "reading Chroma instead (the next `paperchat ingest` rewrites it)", file=sys.stderr, flush=True)
+            mark_stale(self.local_dir)  # later commands go to Chroma quietly; an ingest rewrites the snapshot
+            self._snap, self._bm25 = None, None
+            return None
+
     def where(self) -> str:
         """The store folder, for messages."""
         return str(self.local_dir)
@@ -256,12 +272,8 @@ class ReadStore:
         """Re-read the snapshot's state; a new revision reloads it, a stale or missing one switches to Chroma."""
         state = read_state(self.local_dir)
         if state is None:
-            if self._snap is not None:
-                self._snap = None
-                self._bm25 = None
-                self.chroma.refresh()
-                return True
-            return self.chroma.refresh()
+            had, self._snap, self._bm25 = self._snap is not None, None, None
+            return self.chroma.refresh() or had
         old = self._snap.state.get("revision") if self._snap is not None else None
         if self._snap is None or state.get("revision") != old:
             self._snap = _Snapshot(folder_of(self.local_dir), state)
@@ -302,9 +314,9 @@ class ReadStore:
     # -- reading -------------------------------------------------------------------------
     def papers(self, ids: Sequence[str] | None = None, abstracts: bool = True,
                generation: int | None = None) -> dict[str, PaperRecord]:
-        if self._snap is None or generation not in (None, self.current):
+        everything = self._part("papers") if self._snap is not None and generation in (None, self.current) else None
+        if everything is None:
             return self.chroma.papers(ids, abstracts, generation)
-        everything = self._snap.papers
         chosen = everything if ids is None else {pid: everything[pid] for pid in dict.fromkeys(ids) if pid in everything}
         if abstracts:
             return dict(chosen)
@@ -316,41 +328,46 @@ class ReadStore:
         return {alias: pid for pid, rec in self.papers(abstracts=False).items() for alias in rec.aliases}
 
     def chunk_texts(self, ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
-        if self._snap is None:
+        chunks = self._part("chunks")
+        if chunks is None:
             return self.chroma.chunk_texts(ids)
-        chunks = self._snap.chunks
         return {cid: chunks[cid] for cid in ids if cid in chunks}
 
     def all_chunks(self) -> list[tuple[str, str, str]]:
-        if self._snap is None:
+        chunks = self._part("chunks")
+        if chunks is None:
             return self.chroma.all_chunks()
-        return [(cid, doc, str(meta.get("title") or "")) for cid, (doc, meta) in self._snap.chunks.items()]
+        return [(cid, doc, str(meta.get("title") or "")) for cid, (doc, meta) in chunks.items()]
 
     def chunk_vectors(self, ids: Sequence[str]):
-        if self._snap is None:
+        vectors = self._part("vectors")
+        if vectors is None:
             return self.chroma.chunk_vectors(ids)
-        chunk_ids, vecs, *_ = self._snap.vectors
+        chunk_ids, vecs, *_ = vectors
         row = {cid: i for i, cid in enumerate(chunk_ids)}
         return {cid: vecs[row[cid]] for cid in ids if cid in row}
 
     def nearest_chunks(self, qvec, n: int) -> list[tuple[str, float]]:
-        if self._snap is None:
+        vectors = self._part("vectors")
+        if vectors is None:
             return self.chroma.nearest_chunks(qvec, n)
-        chunk_ids, vecs, *_ = self._snap.vectors
+        chunk_ids, vecs, *_ = vectors
         return [(chunk_ids[i], cos) for i, cos in _top(vecs, qvec, n)]
 
     def sentence_vectors(self, ids: Sequence[str], generation: int | None = None):
-        if self._snap is None or generation not in (None, self.current):
+        vectors = self._part("vectors") if self._snap is not None and generation in (None, self.current) else None
+        if vectors is None:
             return self.chroma.sentence_vectors(ids, generation)
-        _c, _v, _sp, vecs, spans = self._snap.vectors
+        _c, _v, _sp, vecs, spans = vectors
         hashes = self._snap.state.get("sentence_hashes") or {}
         return {pid: (hashes.get(pid, ""), vecs[spans[pid][0]: spans[pid][0] + spans[pid][1]])
                 for pid in dict.fromkeys(ids) if pid in spans}
 
     def nearest_sentences(self, qvec, n: int) -> list[tuple[str, float]]:
-        if self._snap is None:
+        vectors = self._part("vectors")
+        if vectors is None:
             return self.chroma.nearest_sentences(qvec, n)
-        _c, _v, sent_papers, vecs, _s = self._snap.vectors
+        _c, _v, sent_papers, vecs, _s = vectors
         return [(str(sent_papers[i]), cos) for i, cos in _top(vecs, qvec, n)]
 
     def bm25(self):
