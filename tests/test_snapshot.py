@@ -141,3 +141,20 @@ def test_check_reports_the_snapshot_as_a_note_never_a_failure(store):
     assert snapshot_finding(chroma).detail == ("cannot be read (BadZipFile), now marked stale: readers use Chroma "
                                                "until `paperchat ingest` rewrites it")
     assert snapshot_finding(chroma).to_json()["ok"] is None and read_state(store) is None
+
+
+def test_a_run_that_changes_the_store_voids_the_other_recorded_runs(store, tmp_path):
+    """Recorded run A, then run B removes papers A added: repeating A must add them back, not say "unchanged"."""
+    rows = [{"id": f"m{i}", "title": f"Paper {i} on lattice folding", "abstract": f"We fold protein {i} on a lattice. "
+             f"It takes {i} steps."} for i in range(3)]
+    first, second = tmp_path / "x" / "a.jsonl", tmp_path / "y" / "a.jsonl"  # the same file name: B replaces A's papers
+    for path, part in ((first, rows), (second, rows[:1])):
+        path.parent.mkdir()
+        path.write_text("".join(json.dumps(r) + "\n" for r in part), encoding="utf-8")
+    engine = _engine(store)
+    assert engine.ingest([first]).papers_added == 3
+    removed = engine.ingest([second])
+    assert removed.papers_removed == 2 and removed.total_papers == 39
+    again = engine.ingest([first])
+    assert again.papers_added == 2 and again.total_papers == 41
+    assert engine.ingest([first]).papers_unchanged == 3  # and now the fast path is right again

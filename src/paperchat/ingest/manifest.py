@@ -8,7 +8,9 @@ a recorded run on files whose sizes and hashes match, into a store whose
 snapshot is current and was built with the same settings, reports the run as
 unchanged without parsing the files or opening Chroma. Anything else (a
 changed byte, another option or file list, ``--rebuild``, a stale snapshot)
-takes the full path, which re-reads and diffs every record.
+takes the full path, which re-reads and diffs every record. A run that
+changes the store forgets every other recorded run (it may have removed
+papers they added), so only runs since the last change are trusted.
 """
 
 from __future__ import annotations

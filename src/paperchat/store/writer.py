@@ -222,8 +222,9 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
                 if writer.changed:
                     store.write_meta(revision=_new_revision())
                     store.refresh()
-            _publish(store, writer, {**((before or {}).get("manifest") or {}), **writer.manifest},
-                     None if writer.changed else before)
+            # A run that changed the store voids the other recorded runs: it may have removed papers they added.
+            earlier = {} if writer.changed else ((before or {}).get("manifest") or {})
+            _publish(store, writer, {**earlier, **writer.manifest}, None if writer.changed else before)
             return
         if not current and not rebuild and store.has_legacy_collections():
             store.check_compatible(info)  # raises: built by an earlier paperchat
