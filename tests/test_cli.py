@@ -167,6 +167,11 @@ def test_unsupported_file_types_and_corpus_count_questions(tmp_path, bundled_sto
     pdf.write_text("%PDF-1.4 not really")
     out = run("ingest", str(pdf), store=tmp_path / "store")
     assert out.returncode == 1 and "unsupported file type .pdf" in out.stderr
+    tsv = tmp_path / "papers.tsv"  # JSONL under another name was read as seed text (one made-up abstract)
+    tsv.write_text('{"id": "a1", "abstract": "We study things."}\n', encoding="utf-8")
+    out = run("ingest", str(tsv), store=tmp_path / "store")
+    assert out.returncode == 1 and out.stderr.strip() == (
+        f"error: {tsv}: unsupported file type .tsv; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
     ans = json.loads(run("ask", "How many papers use reinforcement learning?", "--json", store=bundled_store).stdout)
     assert ans["abstained"] is True
 

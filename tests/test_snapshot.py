@@ -158,3 +158,24 @@ def test_a_run_that_changes_the_store_voids_the_other_recorded_runs(store, tmp_p
     again = engine.ingest([first])
     assert again.papers_added == 2 and again.total_papers == 41
     assert engine.ingest([first]).papers_unchanged == 3  # and now the fast path is right again
+
+
+def test_a_snapshot_that_does_not_add_up_is_not_read(store):
+    """Valid JSON that disagrees with the state (no papers, a wrong count, another embedding size) is a lost cache."""
+    question = QUESTIONS[0]
+    expected = _engine(store).ask(question)
+    folder = folder_of(store)
+    (folder / "papers.json").write_text("[]", encoding="utf-8")
+    engine = _engine(store)
+    assert engine.ask(question).sources[0].paper_id == expected.sources[0].paper_id
+    assert read_state(store) is None and not engine.store.from_snapshot  # marked stale on the way
+    engine.ingest([])  # the bundled corpus, unchanged: the snapshot is written again
+    state = read_state(store)
+    assert state is not None and _engine(store).store.papers().keys() == engine.open_store().papers().keys()
+    for field, value in (("counts", None), ("current", "abc"), ("revision", 7)):
+        (folder / "state.json").write_text(json.dumps({**state, field: value}), encoding="utf-8")
+        assert read_state(store) is None and _engine(store).ask(question).sources[0].paper_id == expected.sources[0].paper_id
+    (folder / "state.json").write_text(json.dumps({**state, "info": {**state["info"], "embed_dim": 128}}), encoding="utf-8")
+    engine = _engine(store)
+    assert engine.ask(question).sources[0].paper_id == expected.sources[0].paper_id  # Chroma says the store is fine
+    assert read_state(store) is None

@@ -28,7 +28,7 @@ from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.labels import short_label
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
-UNSUPPORTED_SUFFIXES = {".pdf", ".doc", ".docx", ".zip", ".gz", ".tar", ".xlsx", ".xls", ".json", ".parquet", ".html", ".xml"}
+SEED_SUFFIXES = {".txt"}
 CSV_SUFFIXES = {".csv"}
 
 
@@ -200,8 +200,9 @@ def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = N
     Papers come back in file order, each labelled.
     """
     path = Path(path)
-    if path.suffix.lower() in UNSUPPORTED_SUFFIXES:
-        raise PaperchatError(f"{path}: unsupported file type {path.suffix}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
+    if path.suffix.lower() not in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES:  # a .tsv is not read as seed text
+        kind = f"file type {path.suffix}" if path.suffix else "file without an extension"
+        raise PaperchatError(f"{path}: unsupported {kind}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
     text = _read_text(path, encoding)
     report = LoadReport(path)
     suffix = path.suffix.lower()

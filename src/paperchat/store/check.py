@@ -74,7 +74,7 @@ def snapshot_finding(store: ChromaStore) -> Finding:
     that cannot be read marks it stale, so readers use Chroma until an ingest
     rewrites it.
     """
-    from paperchat.store.snapshot import _Snapshot, folder_of, mark_stale, read_state
+    from paperchat.store.snapshot import SnapshotFiles, folder_of, mark_stale, read_state
 
     rewrite = "readers use Chroma until `paperchat ingest` rewrites it"
     state = read_state(store.local_dir)
@@ -83,7 +83,7 @@ def snapshot_finding(store: ChromaStore) -> Finding:
     if str(state.get("revision")) != store.revision():
         return Finding("read snapshot", None, f"older than the store: {rewrite}")
     try:
-        snap = _Snapshot(folder_of(store.local_dir), state)
+        snap = SnapshotFiles(folder_of(store.local_dir), state)
         snap.papers, snap.chunks, snap.vectors  # noqa: B018 - loading is the check
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the same finding
         mark_stale(store.local_dir)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from paperchat.ingest.records import PaperRecord, StoreInfo
+from paperchat.store.snapshot_files import SnapshotFiles, valid_state
 
 FOLDER = "snapshot"
 STALE = "STALE"
@@ -70,7 +71,7 @@ def read_state(store_dir: Path) -> dict[str, Any] | None:
         state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return state if isinstance(state, dict) and state.get("format") == SNAPSHOT_FORMAT else None
+    return state if valid_state(state, SNAPSHOT_FORMAT) else None
 
 
 def write_snapshot(store, manifest: dict[str, Any] | None = None) -> None:
@@ -161,50 +162,6 @@ def unchanged_report(store_dir: Path, wanted, key: str):
     return report
 
 
-class _Snapshot:
-    """The loaded snapshot files (vectors and chunk texts read on first use)."""
-
-    def __init__(self, folder: Path, state: dict[str, Any]):
-        self.folder = folder
-        self.state = state
-        self._papers: dict[str, PaperRecord] | None = None
-        self._chunks: dict[str, tuple[str, dict[str, Any]]] | None = None
-        self._vectors = None
-
-    @property
-    def papers(self) -> dict[str, PaperRecord]:
-        if self._papers is None:
-            rows = json.loads((self.folder / "papers.json").read_text(encoding="utf-8"))
-            self._papers = {pid: PaperRecord.from_meta(pid, meta, abstract) for pid, meta, abstract in rows}
-        return self._papers
-
-    @property
-    def chunks(self) -> dict[str, tuple[str, dict[str, Any]]]:
-        if self._chunks is None:
-            rows = json.loads((self.folder / "chunks.json").read_text(encoding="utf-8"))
-            self._chunks = {cid: (doc, meta) for cid, doc, meta in rows}
-        return self._chunks
-
-    @property
-    def vectors(self):
-        """``(chunk ids, chunk vectors, sentence paper ids, sentence vectors, {paper: (first row, rows)})``."""
-        if self._vectors is None:
-            import numpy as np
-
-            with np.load(self.folder / "vectors.npz", allow_pickle=False) as data:
-                chunk_vecs, sent_vecs, sent_papers = data["chunks"], data["sentences"], data["sentence_papers"]
-            for vecs in (chunk_vecs, sent_vecs):  # unit rows, as Chroma's cosine space compares them
-                if len(vecs):
-                    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
-            chunk_ids = list(self.chunks)
-            spans: dict[str, tuple[int, int]] = {}
-            for i, pid in enumerate(sent_papers.tolist()):
-                first, n = spans.get(pid, (i, 0))
-                spans[pid] = (first, n + 1)
-            self._vectors = (chunk_ids, chunk_vecs, sent_papers, sent_vecs, spans)
-        return self._vectors
-
-
 class ReadStore:
     """The store as readers use it: the snapshot while it is current, else the Chroma store (see the module docstring).
 
@@ -219,7 +176,7 @@ class ReadStore:
         self.remote = None
         self._open_chroma = open_chroma
         self._chroma = None
-        self._snap: _Snapshot | None = _Snapshot(folder_of(store_dir), state)
+        self._snap: SnapshotFiles | None = SnapshotFiles(folder_of(store_dir), state)
         self._bm25 = None
 
     # -- which source ----------------------------------------------------------------
@@ -276,7 +233,7 @@ class ReadStore:
             return self.chroma.refresh() or had
         old = self._snap.state.get("revision") if self._snap is not None else None
         if self._snap is None or state.get("revision") != old:
-            self._snap = _Snapshot(folder_of(self.local_dir), state)
+            self._snap = SnapshotFiles(folder_of(self.local_dir), state)
             self._bm25 = None
             return old is not None or self._chroma is not None
         return False
@@ -299,11 +256,13 @@ class ReadStore:
 
     def check_compatible(self, wanted: StoreInfo) -> None:
         """As :meth:`ChromaStore.check_compatible` (an empty snapshot asks Chroma, which knows older layouts)."""
-        if self._snap is None or self.info() is None:
-            return self.chroma.check_compatible(wanted)
-        from paperchat.store.chroma import raise_if_incompatible
-
-        raise_if_incompatible(self.where(), self.info(), wanted)
+        if self._snap is not None and self.info() is not None and not self.info().differences(wanted)[0]:
+            return None
+        self.chroma.check_compatible(wanted)  # the store of record decides (and words the error)
+        if self._snap is not None and self.info() is not None:  # Chroma agrees, the snapshot did not: it is wrong
+            mark_stale(self.local_dir)
+            self._snap, self._bm25 = None, None
+        return None
 
     def counts(self) -> tuple[int, int]:
         if self._snap is None:
