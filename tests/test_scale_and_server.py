@@ -82,6 +82,9 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
     # The interrupted store opens and answers from what was written.
     ans = _cli("ask", "graph neural networks", "--json", store=store)
     assert ans.returncode == 0, ans.stderr
+    if sig == signal.SIGKILL:  # check points at the resume, not (only) at a rebuild
+        check = _cli("check", store=store)
+        assert check.returncode == 0 or "If an ingest was interrupted, run it again (it resumes)" in check.stdout
     out = _cli("ingest", str(icml_subset), "--json", store=store)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
@@ -90,6 +93,8 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
     assert report["papers_unchanged"] == partial_papers - 1
     again = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
     assert (again["chunks_embedded"], again["papers_unchanged"]) == (0, N_PAPERS)
+    if sig == signal.SIGKILL:
+        assert _cli("check", store=store).stdout.strip().endswith(f"the store at {store} is sound")
     if sig == signal.SIGINT:
         return  # the rest does not depend on how the first run ended
     # Adding 10 papers embeds only those.

@@ -141,9 +141,11 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
     from paperchat.store.bm25 import BM25Index
 
     cached = BM25Index.load(folder, store.revision())
-    findings.append(Finding("BM25 index", None if cached is None else cached.ids and set(cached.ids) == set(papers),
+    same = cached is not None and bool(cached.ids) and set(cached.ids) == set(papers)
+    findings.append(Finding("BM25 index", None if cached is None else same,
                             "stale or missing: rebuilt on the next question" if cached is None
-                            else f"current ({len(cached.ids)} papers)"))
+                            else f"current ({len(cached.ids)} papers)" if same
+                            else f"holds {len(cached.ids)} papers, the store {len(papers)}"))
     return findings
 
 
@@ -153,4 +155,5 @@ def verdict(findings: list[Finding], where: str) -> str:
     if not bad:
         return f"the store at {where} is sound"
     return (f"the store at {where} has {len(bad)} problem(s): " + "; ".join(f"{f.check}: {f.detail}" for f in bad)
-            + ". Rebuild it with `paperchat ingest --rebuild FILES` (or restore a backup)")
+            + ". If an ingest was interrupted, run it again (it resumes); if problems remain, rebuild with "
+            "`paperchat ingest --rebuild FILES` (or restore a backup)")
