@@ -69,6 +69,16 @@ def test_ordinals_resolve_against_the_last_list_shown(store):
                               "the paper's name, or ask a question first.")
 
 
+def test_an_abstention_does_not_hide_the_one_paper_shown_before_it(store):
+    lines = ["What does ConfPO use to pick preference-critical tokens?", "What is the boiling point of tungsten?",
+             "/show 1", "summarize the first one"]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert titles(seen[lines[0]]) == [CONFPO]
+    assert seen[lines[1]] == "The indexed abstracts do not contain an answer to this question."
+    assert seen["/show 1"].startswith(f"[1] {CONFPO}\n")
+    assert titles(seen[lines[3]]) == [CONFPO]
+
+
 def test_slash_commands_before_and_after_a_question(store):
     lines = ["/sources", "/show 1", "/history", "/frobnicate", "/help", "/papers",
              "What does ConfPO use to pick preference-critical tokens?"]

@@ -37,12 +37,12 @@ COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/his
 
 
 def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperRecord] | Reply:
-    """Source ``arg`` (1-based) of the last answer and its stored record, or a Reply saying why not."""
-    last = session.last
-    if last is None:
+    """Source ``arg`` (1-based) of the last answer that cited papers and its stored record, or a Reply saying why not."""
+    if session.last is None:
         return Reply(text="No sources yet: ask a question first.")
-    if not last.sources:
-        return Reply(text="The last answer cited no sources.")
+    last = next((turn for turn in reversed(session.turns) if turn.sources), None)
+    if last is None:
+        return Reply(text="No answer so far cited sources.")
     sources = last.sources
     arg = arg.strip().strip("[]#")
     if not arg.isdigit() or not 1 <= int(arg) <= len(sources):

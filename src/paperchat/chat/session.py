@@ -76,11 +76,12 @@ class ChatSession:
 
     @property
     def last_list(self) -> list[Source]:
-        """The last list of papers shown (a turn that showed two or more): what "the second one" picks from."""
+        """The last list of papers shown (a turn that showed two or more, else the last that showed one): what
+        "the second one" picks from. An answer that cited nothing (an abstention) does not hide it."""
         for turn in reversed(self.turns):
             if len(turn.context) > 1:
                 return turn.context
-        return self.context
+        return next((turn.context for turn in reversed(self.turns) if turn.context), [])
 
     def _context_for(self, question: str) -> list[Source]:
         ref = find_reference(question)
