@@ -166,3 +166,13 @@ def test_an_unreachable_llm_in_auto_mode_answers_offline_with_a_note(store):
     answer = turns(out)["What does ConfPO use to pick preference-critical tokens?"]
     assert titles(answer)[0] == CONFPO and "[1]" in answer
     assert "answered offline" in out and "127.0.0.1:9" in out
+
+
+def test_a_garbled_history_file_is_named_and_the_chat_goes_on(store):
+    (store / "history.sqlite3").write_text("garbage, not a database", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["history"], env={"PAPERCHAT_STORE": str(store)})
+    assert out.exit_code == 1 and str(out.exception) == (
+        f"the chat history {store / 'history.sqlite3'} cannot be read (file is not a database); move it aside to "
+        "start a new one (`chat --no-history` skips it)")
+    seen = turns(chat(store, ["What does ConfPO use to pick preference-critical tokens?"]))
+    assert titles(next(iter(seen.values()))) == [CONFPO]

@@ -142,6 +142,19 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
         qs.load_questions(path)
 
 
+@pytest.mark.parametrize("field, value, message", [
+    ("kind", 5, "set.jsonl:1: 'kind' must be a string such as \"lookup\" or \"unanswerable\""),
+    ("answerable", "no", "set.jsonl:1: 'answerable' must be true or false"),  # "no" was scored as answerable
+])
+def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
+    path = tmp_path / "set.jsonl"
+    row = {"id": "a", "question": "Which paper proposes LightGTS?", "gold": [{"path": "f.txt", "index": 1}]}
+    path.write_text(json.dumps({**row, field: value}) + "\n")
+    with pytest.raises(PaperchatError) as err:
+        qs.load_questions(path)
+    assert str(err.value) == f"{path.parent}/{message}"
+
+
 def test_check_baseline_names_each_metric():
     results = {"overall": {"retrieval.mrr@10": {"value": 0.9}, "answers.fact_recall": {"value": 0.7},
                            "abstention.false_abstention_rate": {"value": 0.2},

@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from paperchat.core.errors import PaperchatError
+
 SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
@@ -75,12 +77,20 @@ class HistoryLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(self.path), timeout=10.0)
         conn.row_factory = sqlite3.Row
-        with conn:
-            conn.executescript(_SCHEMA)
-            columns = {row[1] for row in conn.execute("PRAGMA table_info(turns)")}
-            if "sentences" not in columns:  # a log written before citation checks were kept (version 1)
-                conn.execute("ALTER TABLE turns ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]'")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        try:
+            with conn:
+                conn.executescript(_SCHEMA)
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(turns)")}
+                if "sentences" not in columns:  # a log written before citation checks were kept (version 1)
+                    conn.execute("ALTER TABLE turns ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]'")
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.OperationalError:
+            conn.close()
+            raise  # busy or read-only: the caller's error handling words it
+        except sqlite3.DatabaseError as exc:  # not a database, or a damaged one: say which file
+            conn.close()
+            raise PaperchatError(f"the chat history {self.path} cannot be read ({exc}); move it aside to start a "
+                                 "new one (`chat --no-history` skips it)") from None
         if create:
             try:
                 os.chmod(self.path, 0o600)  # questions may be private

@@ -239,6 +239,6 @@ class ChatSession:
                     self.log.log_turn(self.conversation_id, turn.n, turn.log_record())
                 except Exception as exc:  # the chat goes on without a log
                     self._log_failed = True
-                    return [f"warning: could not write the chat history ({type(exc).__name__}: {exc}); "
-                            "not logging from now on"]
+                    why = str(exc) if isinstance(exc, PaperchatError) else f"{type(exc).__name__}: {exc}"
+                    return [f"warning: could not write the chat history ({why}); not logging from now on"]
         return []

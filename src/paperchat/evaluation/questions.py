@@ -90,8 +90,9 @@ def _gold_entry(g: Any) -> dict[str, Any] | None:
 def load_questions(path: str | Path) -> list[dict[str, Any]]:
     """Read an eval set (see the module docstring) and check it.
 
-    Raises :class:`PaperchatError` naming ``file:line`` for a malformed line,
-    a duplicate id or a ``follow_up_of`` that names no earlier question.
+    Raises :class:`PaperchatError` naming ``file:line`` for a malformed line
+    (a field of the wrong type included), a duplicate id or a ``follow_up_of``
+    that names no earlier question.
     """
     path = Path(path)
     try:
@@ -118,6 +119,10 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
         if q["id"] in seen:
             raise PaperchatError(f"{where}: duplicate id {q['id']!r}")
         q.setdefault("kind", "lookup")
+        if not isinstance(q["kind"], str) or not q["kind"].strip():
+            raise PaperchatError(f"{where}: 'kind' must be a string such as \"lookup\" or \"unanswerable\"")
+        if not isinstance(q.get("answerable", True), bool):  # "no" would count as true
+            raise PaperchatError(f"{where}: 'answerable' must be true or false")
         q["answerable"] = bool(q.get("answerable", bool(q.get("gold"))))
         gold = q.get("gold", [])
         entries = [_gold_entry(g) for g in gold] if isinstance(gold, list) else [None]
