@@ -74,7 +74,8 @@ def snapshot_finding(store: ChromaStore) -> Finding:
     that cannot be read marks it stale, so readers use Chroma until an ingest
     rewrites it.
     """
-    from paperchat.store.snapshot import SnapshotFiles, folder_of, mark_stale, read_state
+    from paperchat.store.snapshot import folder_of, mark_stale, read_state
+    from paperchat.store.snapshot_files import UNREADABLE, SnapshotFiles
 
     rewrite = "readers use Chroma until `paperchat ingest` rewrites it"
     state = read_state(store.local_dir)
@@ -85,7 +86,7 @@ def snapshot_finding(store: ChromaStore) -> Finding:
     try:
         snap = SnapshotFiles(folder_of(store.local_dir), state)
         snap.papers, snap.chunks, snap.vectors  # noqa: B018 - loading is the check
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is the same finding
+    except UNREADABLE as exc:
         mark_stale(store.local_dir)
         return Finding("read snapshot", None, f"cannot be read ({type(exc).__name__}), now marked stale: {rewrite}")
     return Finding("read snapshot", True, f"current (revision {state.get('revision')})")

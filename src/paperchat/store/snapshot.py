@@ -34,12 +34,11 @@ import json
 import os
 import shutil
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from paperchat.ingest.records import PaperRecord, StoreInfo
-from paperchat.store.snapshot_files import SnapshotFiles, valid_state
+from paperchat.store.snapshot_files import UNREADABLE, SnapshotFiles, valid_state
 
 FOLDER = "snapshot"
 STALE = "STALE"
@@ -205,12 +204,16 @@ class ReadStore:
             return None
         try:
             return getattr(self._snap, name)
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+        except UNREADABLE as exc:
             print(f"note: the read snapshot in {folder_of(self.local_dir)} cannot be read ({type(exc).__name__}); "
                   "reading Chroma instead (the next `paperchat ingest` rewrites it)", file=sys.stderr, flush=True)
-            mark_stale(self.local_dir)  # later commands go to Chroma quietly; an ingest rewrites the snapshot
-            self._snap, self._bm25 = None, None
+            self._drop_snapshot()
             return None
+
+    def _drop_snapshot(self) -> None:
+        """Stop trusting the snapshot: mark it stale (later commands read Chroma quietly; an ingest rewrites it)."""
+        mark_stale(self.local_dir)
+        self._snap, self._bm25 = None, None
 
     def where(self) -> str:
         """The store folder, for messages."""
@@ -255,13 +258,13 @@ class ReadStore:
         return StoreInfo.from_metadata(meta) if meta else None
 
     def check_compatible(self, wanted: StoreInfo) -> None:
-        """As :meth:`ChromaStore.check_compatible` (an empty snapshot asks Chroma, which knows older layouts)."""
+        """As :meth:`ChromaStore.check_compatible`: a snapshot that agrees with ``wanted`` answers; otherwise
+        (an empty snapshot, or one that disagrees) Chroma, the store of record, decides and words the error."""
         if self._snap is not None and self.info() is not None and not self.info().differences(wanted)[0]:
             return None
-        self.chroma.check_compatible(wanted)  # the store of record decides (and words the error)
+        self.chroma.check_compatible(wanted)
         if self._snap is not None and self.info() is not None:  # Chroma agrees, the snapshot did not: it is wrong
-            mark_stale(self.local_dir)
-            self._snap, self._bm25 = None, None
+            self._drop_snapshot()
         return None
 
     def counts(self) -> tuple[int, int]:

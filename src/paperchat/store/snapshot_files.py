@@ -9,10 +9,14 @@ the reader then marks it stale and reads Chroma until an ingest rewrites it.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
 from paperchat.ingest.records import PaperRecord
+
+#: what loading a missing, cut-short, garbled or inconsistent snapshot file raises
+UNREADABLE = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile)
 
 
 def valid_state(state: Any, snapshot_format: int) -> bool:

@@ -224,7 +224,7 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
                     store.refresh()
             # A run that changed the store voids the other recorded runs: it may have removed papers they added.
             earlier = {} if writer.changed else ((before or {}).get("manifest") or {})
-            _publish(store, writer, {**earlier, **writer.manifest}, None if writer.changed else before)
+            _publish(store, {**earlier, **writer.manifest}, None if writer.changed else before)
             return
         if not current and not rebuild and store.has_legacy_collections():
             store.check_compatible(info)  # raises: built by an earlier paperchat
@@ -243,10 +243,10 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
         _drop_generation(store, current)
         _drop(store, LEGACY)
         store.refresh()
-        _publish(store, writer, dict(writer.manifest))
+        _publish(store, dict(writer.manifest))
 
 
-def _publish(store: ChromaStore, writer: StoreWriter, manifest: dict, unchanged: dict | None = None) -> None:
+def _publish(store: ChromaStore, manifest: dict, unchanged: dict | None = None) -> None:
     """Write the snapshot readers use after a committed write (embedded stores only; see the module docstring).
 
     ``unchanged``: the snapshot's state from before a run that wrote nothing; then only its manifest is updated.
