@@ -21,7 +21,8 @@ from paperchat.core.errors import ExitStatus
 @click.option("--set", "set_path", default=None, metavar="NAME|FILE",
               help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
                    "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
-                   "abstracts), conference-dev, conference-test, scale.")
+                   "abstracts), conference-dev, conference-test, scale, generalization (three independently "
+                   "written sets: general-a tuned on, general-b and general-c held out; needs --corpus too).")
 @click.option("--mode", type=click.Choice(["extractive", "llm"]), default="extractive", show_default=True,
               help="Answer mode to evaluate: the offline extractive answerer (deterministic; what the baseline "
                    "holds) or the configured LLM.")
