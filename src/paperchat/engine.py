@@ -267,11 +267,26 @@ class Engine:
         if intent.kind == FIND and intent.plural:
             k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
         hits = self.retrieve(question, k, qvec=qvec)
+        hits = self._complete_comparison(question, hits, k)
         phases.mark("retrieved")
         answer = self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
                                        fallback=fallback)
         phases.mark("answered")
         return answer
+
+    def _complete_comparison(self, question: str, hits: list, k: int) -> list:
+        """``hits`` with a paper for every name a comparison question gives (:mod:`paperchat.answer.subjects`)."""
+        from paperchat.answer.subjects import complete_hits
+
+        texts: dict[str, str] = {}
+
+        def text_of(paper_id: str) -> str:
+            if paper_id not in texts:
+                record = self.store.papers([paper_id]).get(paper_id)
+                texts[paper_id] = f"{record.title}\n{record.abstract}" if record else ""
+            return texts[paper_id]
+
+        return complete_hits(question, hits, lambda query, n: self.retrieve(query, n), text_of, k)
 
     def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
                          mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None,

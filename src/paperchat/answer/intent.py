@@ -97,6 +97,26 @@ _DETAIL = re.compile(r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?
                      r"participants|annotators)\b", re.I)
 
 
+#: Words that make a question a comparison of the papers it names.
+COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
+                     r"between|which of (?:them|the (?:two|three))|(?:the )?(?:former|latter)|respectively)\b", re.I)
+_QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[\s,.;:?)]|$)")
+
+
+def comparison_subjects(question: str) -> list[str]:
+    """The names a comparison question gives for its papers, in order (empty for other questions).
+
+    A name is a coined name (:func:`paperchat.core.text.name_tokens`) or a
+    phrase in quotes; a question is a comparison when it has at least two of
+    them and a comparison word (:data:`COMPARE`).
+    """
+    if not COMPARE.search(question):
+        return []
+    subjects = [m.group(1).strip() for m in _QUOTED.finditer(question)]
+    subjects += [n for n in name_tokens(question) if not any(n in s for s in subjects)]
+    return subjects if len(subjects) >= 2 else []
+
+
 def read_question(question: str) -> Intent:
     """The :class:`Intent` of ``question`` (rules over its wording; no model)."""
     names = tuple(name_tokens(question))

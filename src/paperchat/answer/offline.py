@@ -137,7 +137,7 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         return metadata_answer(question, record, intent.kind, retrieved)
     result = extract(question, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
-        return Answer.abstention(question, EXTRACTIVE, retrieved)
+        return Answer.abstention(question, EXTRACTIVE, retrieved, evidence=result.relevance)
     order: list[str] = []
     parts = []
     labels = Counter(records[pid].label.lower() for pid in {s.paper_id for s in result.sentences} if records[pid].label)
@@ -154,4 +154,5 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         quoted = [s.text for s in result.sentences if s.paper_id == pid]
         chunk_id, text = evidence_chunk(records[pid], quoted, hits, chunk_texts)
         sources.append(Source.from_record(n, records[pid], chunk_id, text))
-    return Answer(question, " ".join(parts), EXTRACTIVE, sources=sources, retrieved=retrieved)
+    return Answer(question, " ".join(parts), EXTRACTIVE, sources=sources, retrieved=retrieved,
+                  evidence=result.relevance)

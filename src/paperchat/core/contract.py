@@ -164,6 +164,7 @@ class Answer:
     model: str | None = None
     target: str | None = None
     timings: dict[str, float | None] = field(default_factory=dict)
+    evidence: float | None = None
 
     @classmethod
     def abstention(cls, question: str, mode: str, retrieved: list[Retrieved] | None = None, **extra: Any) -> "Answer":
@@ -213,6 +214,8 @@ class Answer:
             })
         elif self.notes:
             out["notes"] = list(self.notes)
+        if self.mode != LLM and self.evidence is not None:
+            out["evidence"] = round(float(self.evidence), 4)
         if timings:
             out["timings"] = dict(self.timings)
         return out

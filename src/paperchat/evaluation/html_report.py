@@ -20,7 +20,7 @@ from typing import Any
 from paperchat.cite.markers import MARKER
 from paperchat.core.errors import PaperchatError
 from paperchat.evaluation import html_charts
-from paperchat.evaluation.report import SPLIT_METRICS
+from paperchat.evaluation.report import SPLIT_METRICS, split_role
 from paperchat.evaluation.stats import METRICS, RETRIEVAL_METRICS
 
 NEEDS_MATPLOTLIB = ("the HTML report needs matplotlib: install the report extra "
@@ -212,7 +212,7 @@ def _splits(results: dict[str, Any]) -> str:
         rows = [["all", len(rows_in), *[_num(part["overall"][m]) for _, m in SPLIT_METRICS]]]
         rows += [[kind, sum(1 for r in rows_in if r["kind"] == kind), *[_num(stats[m]) for _, m in SPLIT_METRICS]]
                  for kind, stats in part["by_kind"].items()]
-        title = f"{split} split" + (" (tuned on)" if split == "dev" else " (report this one)" if split == "test" else "")
+        title = f"{split} split" + split_role(split)
         out += [f"<h3>{_e(title)}</h3>", _table(["questions", "n", *[label for label, _ in SPLIT_METRICS]], rows, "split")]
     return "\n".join(out)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.evaluation.stats import METRICS, RETRIEVAL_METRICS
+from paperchat.evaluation.sweep import sweep_table
 
 
 def load_baseline(path: str | Path) -> dict[str, Any]:
@@ -91,6 +92,15 @@ def _cell(stat: dict[str, Any] | None) -> str:
     return "–" if not stat or stat.get("value") is None else f"{stat['value']:.3f}"
 
 
+def split_role(split: str) -> str:
+    """What a split is for, as a suffix of its title: tuned on (``dev``, ``*-tune``) or held out (``test``, ``*-heldout``)."""
+    if split == "dev" or split.endswith("-tune"):
+        return " (tuned on)"
+    if split == "test" or split.endswith("-heldout"):
+        return " (report this one)"
+    return ""
+
+
 def split_tables(results: dict[str, Any], markdown: bool = False) -> list[str]:
     """Per split (dev: tuned on; test: reported), the user-facing figures overall and by kind."""
     out: list[str] = []
@@ -101,7 +111,7 @@ def split_tables(results: dict[str, Any], markdown: bool = False) -> list[str]:
         for kind, stats in part["by_kind"].items():
             n = sum(1 for r in results["questions"] if r.get("split") == split and r["kind"] == kind)
             rows.append([kind, n, *[_cell(stats[m]) for _, m in SPLIT_METRICS]])
-        title = f"{split} split" + (" (tuned on)" if split == "dev" else " (report this one)" if split == "test" else "")
+        title = f"{split} split" + split_role(split)
         if markdown:
             out += [f"### {title}", "", *_table(header, rows), ""]
         else:
@@ -182,8 +192,14 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         ],
     )
     if results.get("by_split"):
-        out += ["## By split", "", "Dev questions were used to tune paperchat; test questions only to report.", ""]
+        out += ["## By split", "", "Tuning splits (dev, *-tune) were used to tune paperchat; held-out splits (test, "
+                "*-heldout) only to report.", ""]
         out += split_tables(results, markdown=True)
+    if results.get("sweep") and results["sweep"].get("all"):
+        out += ["", "## Abstention sweep", "",
+                "Share of questions answered, and share of those answered right, when answers whose evidence score is "
+                "below the threshold abstain (`paperchat.evaluation.sweep`).", ""]
+        out += _table(*sweep_table(results["sweep"]))
     out += ["", "## By kind", "", "Value and 95% CI; – where the kind has no question the metric is taken over.", ""]
     kinds = list(results["by_kind"])
     out += _table(

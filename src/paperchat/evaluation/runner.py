@@ -38,6 +38,7 @@ import numpy as np
 from paperchat.core.errors import PaperchatError
 from paperchat.evaluation import questions as qs
 from paperchat.evaluation.measures import CachedSupport, citation_scores, facts_found, first_gold_rank, retrieval_scores
+from paperchat.evaluation.sweep import abstention_sweep
 from paperchat.evaluation.stats import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
@@ -111,6 +112,7 @@ def _row(q: dict[str, Any], asked: str, gold: list[str], answer, ranked: list[st
         "answer_retrieved": [r.paper_id for r in answer.retrieved],
         "first_gold_rank": first_gold_rank(ranked, gold_set) if gold_set else None,
         "abstained": answer.abstained, "answer": answer.answer, "mode": answer.mode,
+        "evidence": answer.evidence,
     }
     if q.get("split"):
         row["split"] = q["split"]
@@ -213,6 +215,8 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
         "by_split": {s: {"overall": aggregate(part), "by_kind": {k: aggregate([r for r in part if r["kind"] == k])
                                                                 for k in kinds_in(part)}}
                      for s in splits for part in [[r for r in rows if r.get("split") == s]]},
+        "sweep": {"all": abstention_sweep(rows), **{s: abstention_sweep([r for r in rows if r.get("split") == s])
+                                                     for s in splits}},
         "baselines": {m: aggregate(base_rows[m], retrieval_only) for m in baselines},
         "baselines_by_kind": {
             m: {k: aggregate([r for r in base_rows[m] if r["kind"] == k], retrieval_only) for k in kinds if k != "unanswerable"}
