@@ -63,9 +63,10 @@ FiltersArg = Annotated[PaperFilters | None, Field(
     description="Optional: restrict to papers by author, venue, year or ids (all must match). A filter that "
                 "matches no paper is an error naming it.")]
 TopK = Annotated[int, Field(ge=1, le=50, description="How many papers to retrieve (1-50).")]
-Mode = Annotated[Literal["auto", "extractive", "llm"], Field(
+Mode = Annotated[Literal["auto", "extractive", "llm"] | None, Field(
     description="extractive: quote the abstracts (offline); llm: an LLM writes the answer from them (the server "
-                "must have one configured); auto: the LLM when configured, else extractive.")]
+                "must have one configured); auto: the LLM when configured, else extractive. Default: the server's "
+                "setting (--mode, else auto).")]
 
 
 class Failed(Exception):
@@ -166,8 +167,10 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
                                         "results": [h.to_json() for h in pc.search(query, top_k=top_k, **f)]})
 
     @server.tool(annotations=READ_ONLY)
-    def ask(question: Annotated[str, Field(description="The question, in words.")], top_k: TopK = 5,
-            mode: Mode = "auto", filters: FiltersArg = None) -> ToolResult:
+    def ask(question: Annotated[str, Field(description="The question, in words.")],
+            top_k: Annotated[int | None, Field(ge=1, le=50, description="How many papers to retrieve (1-50; "
+                                                                       "default: the server's --top-k, 5).")] = None,
+            mode: Mode = None, filters: FiltersArg = None) -> ToolResult:
         """Answer a question from the stored abstracts, every sentence cited with [n] markers.
 
         Returns the `paperchat ask --json` contract: answer (text with [n] markers), sources ([{n, paper_id, title,
@@ -192,7 +195,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
     @server.tool(annotations=READ_ONLY)
     def summarize(target: Annotated[str, Field(description="A paper (its id, label, title or words of its title) "
                                                           "or a topic.")],
-                  top_k: TopK = 5, mode: Mode = "auto", filters: FiltersArg = None) -> ToolResult:
+                  top_k: TopK = 5, mode: Mode = None, filters: FiltersArg = None) -> ToolResult:
         """A cited summary of one paper (its problem, method and result) or of a topic across top_k papers.
 
         Returns the same JSON as ask, with target first. An unknown paper id is an error.

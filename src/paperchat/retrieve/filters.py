@@ -115,12 +115,16 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
     return frozenset(ids)
 
 
+_NONE = ("no stored paper has a {0}: give the corpus files a {0} field, or ingest them again if an older paperchat "
+         "stored them")
+
+
 def _known(flag: str, records: Mapping[str, PaperRecord]) -> str:
     """What the store holds for a venue or year filter that matched nothing: ``" (stored venues: ICML, NeurIPS)"``."""
     if flag == "--venue":
         values = sorted({r.venue for r in records.values() if r.venue})
-        return f" (stored venues: {', '.join(values[:12])})" if values else " (no stored paper has a venue)"
+        return f" (stored venues: {', '.join(values[:12])})" if values else f" ({_NONE.format('venue')})"
     if flag == "--year":
         values = sorted({str(r.year) for r in records.values() if r.year})
-        return f" (stored years: {', '.join(values[:12])})" if values else " (no stored paper has a year)"
+        return f" (stored years: {', '.join(values[:12])})" if values else f" ({_NONE.format('year')})"
     return ""
