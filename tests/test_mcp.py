@@ -13,6 +13,7 @@ import pytest
 from mcp import Client, MCPError, StdioServerParameters
 
 from conftest import ROOT, SECOND_VENUE
+from openai_stub import Reply, StubServer
 from test_filters import run
 
 CONFPO = "p-abe9274a3783"
@@ -20,10 +21,10 @@ TOOLS = {"search_papers", "ask", "get_paper", "summarize", "list_papers"}
 ABSTENTION = "The indexed abstracts do not contain an answer to this question."
 
 
-def server(store) -> StdioServerParameters:
+def server(store, **env: str) -> StdioServerParameters:
     """How a host starts the server: ``paperchat --store STORE mcp`` (the child gets only the variables named here)."""
-    env = {"PYTHONPATH": str(ROOT / "src"), "ANONYMIZED_TELEMETRY": "False", "HF_HUB_OFFLINE": "1",
-           "PAPERCHAT_CONFIG": os.environ["PAPERCHAT_CONFIG"]}
+    env.update(PYTHONPATH=str(ROOT / "src"), ANONYMIZED_TELEMETRY="False", HF_HUB_OFFLINE="1",
+               PAPERCHAT_CONFIG=os.environ["PAPERCHAT_CONFIG"])
     return StdioServerParameters(command=sys.executable, args=["-m", "paperchat", "--store", str(store), "mcp"], env=env)
 
 
@@ -93,6 +94,23 @@ def test_tools_resources_and_errors(two_venue_store):
                                                    "`paperchat papers` lists them")
 
     anyio.run(session)
+
+
+def test_ask_with_an_llm_returns_per_sentence_checks(bundled_store):
+    """With an LLM configured on the server (the loopback stub), ask gives the LLM contract: every sentence checked."""
+    with StubServer() as llm:
+        llm.script(Reply("ConfPO picks tokens by the training policy's confidence [1]. It is 95% faster [1]."))
+
+        async def session():
+            async with Client(server(bundled_store, OPENAI_BASE_URL=llm.base_url, PAPERCHAT_LLM_MODEL="stub-model",
+                                     PAPERCHAT_MAX_RETRIES="0")) as client:
+                return (await client.call_tool("ask", {"question": "What does ConfPO use to pick tokens?"})).structured_content
+
+        answer = anyio.run(session)
+    assert answer["mode"] == "llm" and answer["model"] == "stub-model"
+    assert [s["paper_id"] for s in answer["sources"]] == [CONFPO]
+    assert [(s["citations"], s["supported"]) for s in answer["sentences"]] == [([1], True), ([1], False)]
+    assert answer["sentences"][1]["missing"] == ["95"]  # the number the cited abstract does not hold
 
 
 def test_a_store_that_does_not_exist(tmp_path):

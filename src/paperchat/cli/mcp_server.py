@@ -20,6 +20,7 @@ protocol reaches stdout (progress and notes go to stderr).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Callable, Literal
@@ -151,6 +152,8 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
 
     server = MCPServer("paperchat", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
                        log_level="WARNING")
+    for handler in logging.getLogger().handlers:  # the SDK's stderr handler: libraries that log at DEBUG (bm25s) stay quiet
+        handler.setLevel(logging.WARNING)
 
     @server.tool(annotations=READ_ONLY)
     def search_papers(query: Annotated[str, Field(description="What to look for, in words (a topic, a method, "
