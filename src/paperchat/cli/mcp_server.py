@@ -57,6 +57,7 @@ class PaperFilters(BaseModel):
     papers: list[str] | None = Field(None, description="Paper ids (from search_papers, list_papers or ask sources).")
 
     def kwargs(self) -> dict[str, Any]:
+        """The filters as :class:`~paperchat.api.Paperchat` keywords."""
         return {"author": self.author, "venue": self.venue, "year": self.year, "papers": self.papers}
 
 
