@@ -28,7 +28,7 @@ Commands:
   /papers         the stored papers
   /history        the questions of this conversation
   /save FILE      write this conversation (answers, sources, citation checks) to a Markdown file
-  /export FILE.bib  write the papers this conversation cited as BibTeX entries
+  /export FILE    write the papers this conversation cited as BibTeX entries (refs.bib)
   /reset          forget this conversation and start a new one
   /help           this list
   /quit           leave (also Ctrl-D)
