@@ -7,6 +7,10 @@ called ``--repeat`` times (round-trip time at the client: JSON-RPC over the pipe
 Filtered retrieval: in this process, the engine's hybrid retrieval (question embedded, then dense chunk,
 dense sentence and BM25 searches, fused) with each filter in turn, ``--repeat`` times after a warm-up.
 
+Besides wall time, each figure has the CPU time spent (``cpu_ms``: of this process per call, p50/p95;
+for the server, its mean per call from /proc, Linux only): on a machine busy with other work, wall
+time measures the wait for a core, CPU time what the call costs.
+
     python eval/bench_mcp.py --store DIR                 # e.g. a store with the 2,732 ICML 2025 papers
     python eval/bench_mcp.py --store DIR --repeat 30 --json
 
@@ -32,10 +36,21 @@ def questions(n: int) -> list[str]:
     return [r["question"] for r in rows if r.get("answerable", True)][:n]
 
 
-def summary(ms: list[float]) -> dict[str, float]:
+def summary(ms: list[float], prefix: str = "") -> dict[str, float]:
     ms = sorted(ms)
-    return {"n": len(ms), "p50_ms": round(statistics.median(ms), 1),
-            "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1), "max_ms": round(ms[-1], 1)}
+    return {f"{prefix}p50_ms": round(statistics.median(ms), 1),
+            f"{prefix}p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1), f"{prefix}max_ms": round(ms[-1], 1)}
+
+
+def server_cpu_ms() -> float | None:
+    """CPU time (user + system, ms) used so far by this process's child (the server), or ``None`` off Linux."""
+    try:
+        children = [int(pid) for task in Path("/proc/self/task").iterdir()
+                    for pid in (task / "children").read_text().split()]
+        fields = Path(f"/proc/{children[-1]}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 async def bench_tools(store: str, repeat: int) -> dict[str, dict[str, float]]:
@@ -59,7 +74,7 @@ async def bench_tools(store: str, repeat: int) -> dict[str, dict[str, float]]:
         }
         figures = {}
         for label, make in calls.items():
-            times = []
+            times, cpu0 = [], None
             for i in range(repeat + 1):
                 name, arguments = make(i)
                 t0 = time.perf_counter()
@@ -69,7 +84,12 @@ async def bench_tools(store: str, repeat: int) -> dict[str, dict[str, float]]:
                     raise SystemExit(f"{label}: {result.content[0].text}")
                 if i:  # the first call of each tool warms it up
                     times.append(elapsed)
-            figures[label] = summary(times)
+                else:
+                    cpu0 = server_cpu_ms()
+            cpu1 = server_cpu_ms()
+            figures[label] = {"n": len(times), **summary(times)}
+            if cpu0 is not None and cpu1 is not None:
+                figures[label]["server_cpu_ms_mean"] = round((cpu1 - cpu0) / len(times), 1)
     return figures
 
 
@@ -90,14 +110,16 @@ def bench_filtered_retrieval(store: str, repeat: int) -> dict[str, dict[str, flo
     qs = questions(repeat + 1)
     figures = {}
     for label, filters in cases.items():
-        times = []
+        times, cpu = [], []
         for i, q in enumerate(qs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             ids = engine.paper_ids(filters)
             engine.retrieve(q, 5, qvec=engine.embedder.embed_one(q), paper_ids=ids)
             if i:
                 times.append((time.perf_counter() - t0) * 1000)
-        figures[label] = {**summary(times), "papers": len(ids) if ids is not None else len(records)}
+                cpu.append((time.process_time() - c0) * 1000)
+        figures[label] = {"n": len(times), **summary(times), **summary(cpu, "cpu_"),
+                          "papers": len(ids) if ids is not None else len(records)}
     return figures
 
 
@@ -117,7 +139,8 @@ def main() -> int:
         for part, rows in figures.items():
             print(part)
             for label, row in rows.items():
-                print(f"  {label:22} " + "  ".join(f"{k} {v}" for k, v in row.items()))
+                print(f"  {label:20} " + "  ".join(f"{k} {v}" for k, v in row.items()))
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
     return 0
 
 
