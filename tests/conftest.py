@@ -86,3 +86,33 @@ def icml_store(tmp_path_factory) -> Path:
     engine.ensure_corpus()
     engine.ingest([ICML_JSONL])
     return folder
+
+
+#: ICML 2025 papers on backdoors (none of them in the bundled corpus) that ``two_venue_store`` stores as NeurIPS 2024
+SECOND_VENUE = ["DWCDyGl6k8", "yTsbZQTsAu", "JKzS7zJRep", "dqYO5LVyYh"]
+#: the one abstract of ``two_venue_store``'s seed-text file: no title, authors, url, venue or year
+UNTITLED_ABSTRACT = ("We study quokka counting from drone imagery. We introduce QuokkaNet, a detector trained on "
+                     "synthetic burrows, and report a 12% gain in counting accuracy over prior detectors.")
+
+
+@pytest.fixture(scope="session")
+def two_venue_store(tmp_path_factory) -> Path:
+    """A store with two venues: the bundled corpus (38 ICML 2025 papers), four papers of a JSONL file written here
+    with ``venue`` NeurIPS and ``year`` 2024 (:data:`SECOND_VENUE`), and one title-less abstract with no metadata."""
+    import json
+
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    folder = tmp_path_factory.mktemp("two-venues")
+    rows = {r["id"]: r for r in map(json.loads, ICML_JSONL.read_text(encoding="utf-8").splitlines())}
+    second = folder / "neurips_papers.jsonl"
+    second.write_text("".join(json.dumps({**{k: rows[i][k] for k in ("id", "title", "authors", "abstract", "url")},
+                                          "venue": "NeurIPS", "year": 2024}) + "\n" for i in SECOND_VENUE),
+                      encoding="utf-8")
+    untitled = folder / "untitled.txt"
+    untitled.write_text("My notes\n\n" + UNTITLED_ABSTRACT + "\n", encoding="utf-8")
+    engine = Engine(load_settings({"store": str(folder / "store")}))
+    engine.ensure_corpus()
+    engine.ingest([second, untitled])
+    return folder / "store"

@@ -87,7 +87,7 @@ def test_slash_commands_before_and_after_a_question(store):
     assert seen["/history"] == "No questions yet in this conversation."
     assert seen["/frobnicate"] == "Unknown command /frobnicate. Type /help for the commands."
     assert [ln.split()[0] for ln in seen["/help"].splitlines() if ln.startswith("  /")] == [
-        "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/reset", "/help", "/quit"]
+        "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/export", "/reset", "/help", "/quit"]
     assert seen["/papers"].splitlines()[-1] == "38 papers, 73 chunks"
     answer = seen[lines[6]]
     assert titles(answer)[0] == CONFPO and "[1]" in answer.split("Sources:")[0]

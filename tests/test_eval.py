@@ -234,8 +234,8 @@ def test_reversed_retriever_fails_the_gate(fresh_engine, monkeypatch):
     retriever = fresh_engine.retriever
     real = retriever.retrieve
 
-    def reversed_ranking(question, top_k=5, qvec=None):
-        return list(reversed(real(question, top_k, qvec=qvec)))
+    def reversed_ranking(question, top_k=5, qvec=None, paper_ids=None):
+        return list(reversed(real(question, top_k, qvec=qvec, paper_ids=paper_ids)))
 
     monkeypatch.setattr(retriever, "retrieve", reversed_ranking)
     broken = runner.run_eval(fresh_engine, limit=30, baselines=())

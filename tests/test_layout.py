@@ -10,7 +10,7 @@ from conftest import ROOT
 
 PKG = ROOT / "src" / "paperchat"
 #: The stages, lowest first: a module may import its own stage and the stages before it.
-LAYERS = ["core", "ingest", "store", "retrieve", "cite", "answer", "engine", "chat", "evaluation", "cli"]
+LAYERS = ["core", "ingest", "store", "retrieve", "cite", "answer", "engine", "chat", "evaluation", "api", "cli"]
 MAX_LINES = 400
 
 

@@ -12,8 +12,22 @@ Subpackages, in the order data flows through them (imports point down only)::
     cite        [n] markers and renumbering, the citation support checker
     engine      composition: ingest, ask, summarize
     chat        the session (no terminal I/O), slash commands, follow-ups, the turn log
-    cli         the Click group and its one error boundary, the commands, the terminal loops, rendering
     evaluation  question sets, measures, statistics, the runner, reports, the benchmark
+    api         the Python API: ``Paperchat`` (ask, search, summarize, papers, ingest, BibTeX)
+    cli         the Click group and its one error boundary, the commands, the terminal loops, rendering,
+                the MCP server (``paperchat mcp``)
+
+``from paperchat import Paperchat`` imports the API on first use, so ``import paperchat`` stays cheap.
 """
 
 __version__ = "0.1.0"
+__all__ = ["Paperchat", "Answer", "SearchHit", "Filters", "__version__"]
+
+
+def __getattr__(name: str):
+    """The API's names, imported when first asked for (PEP 562)."""
+    if name in ("Paperchat", "Answer", "SearchHit", "Filters"):
+        from paperchat import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'paperchat' has no attribute {name!r}")

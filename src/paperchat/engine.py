@@ -24,6 +24,7 @@ from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
+from paperchat.retrieve.filters import Filters, matching_ids
 
 Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
@@ -65,6 +66,7 @@ class Engine:
         self._retriever = None
         self._sentences = None
         self._checker = None
+        self._filtered: tuple = (None, None, None)  # (store revision, filters, matching ids) of the last filter
 
     # -- parts ----------------------------------------------------------------
     def open_store(self, allow_damaged: bool = False):
@@ -216,19 +218,32 @@ class Engine:
         return self.ingest(bundled_corpus_files(), bundled_metadata(), progress=progress, only_if_empty=True)
 
     # -- papers -------------------------------------------------------------------
-    def papers(self) -> list[PaperRecord]:
-        """Every stored paper (no abstracts), by origin (file, position)."""
-        records = self.store.papers(abstracts=False)
+    def papers(self, filters: Filters | None = None) -> list[PaperRecord]:
+        """Every stored paper (no abstracts) that passes ``filters``, by origin (file, position)."""
+        records, ids = self.store.papers(abstracts=False), self.paper_ids(filters)
         phases.mark("store read")
-        return sorted(records.values(), key=lambda r: (r.source_path, r.source_index))
+        chosen = [r for r in records.values() if ids is None or r.paper_id in ids]
+        return sorted(chosen, key=lambda r: (r.source_path, r.source_index))
+
+    def paper_ids(self, filters: Filters | None) -> frozenset[str] | None:
+        """The ids of the papers ``filters`` lets through (:func:`~paperchat.retrieve.filters.matching_ids`);
+        ``None`` when it lets every paper through. Raises :class:`PaperchatError` when it matches none."""
+        if not filters:
+            return None
+        revision = self.store.revision()
+        if self._filtered[:2] != (revision, filters):
+            records = self.store.papers(abstracts=False)
+            ids = matching_ids(filters, records)
+            self._filtered = (revision, filters, None if len(ids) == len(records) else ids)
+        return self._filtered[2]
 
     # -- answering ------------------------------------------------------------------
     def mode(self, requested: str | None = None) -> str:
         """The answer mode for ``requested`` (``auto``/``llm``/``extractive``; default: the setting)."""
         return decide_mode(self.settings, requested)
 
-    def retrieve(self, question: str, top_k: int | None = None, qvec=None) -> list:
-        """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper).
+    def retrieve(self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None) -> list:
+        """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper; of ``paper_ids`` only).
 
         The question is searched without its instruction words
         (:func:`paperchat.answer.intent.retrieval_query`); ``qvec``, its
@@ -237,15 +252,16 @@ class Engine:
         from paperchat.answer.intent import retrieval_query
 
         query = retrieval_query(question)
-        return self.retriever.retrieve(query, top_k or self.settings.top_k, qvec=qvec if query == question else None)
+        return self.retriever.retrieve(query, top_k or self.settings.top_k, qvec=qvec if query == question else None,
+                                       paper_ids=paper_ids)
 
     def ask(self, question: str, top_k: int | None = None, mode: str | None = None,
-            on_token: OnToken | None = None) -> Answer:
-        """Answer ``question``: retrieve over all papers, then :meth:`answer_from_hits`.
+            on_token: OnToken | None = None, filters: Filters | None = None) -> Answer:
+        """Answer ``question``: retrieve over all papers (those ``filters`` lets through), then :meth:`answer_from_hits`.
 
         ``mode``: ``auto`` (default), ``llm`` or ``extractive``. In LLM mode the
         answer streams to ``on_token(piece)``. Raises :class:`PaperchatError`
-        for an empty or too long question and for LLM errors.
+        for an empty or too long question, a filter that matches no paper and LLM errors.
         """
         t0 = time.perf_counter()
         question = clean_question(question)
@@ -259,6 +275,7 @@ class Engine:
         from paperchat.answer.intent import FIND, read_question
 
         self.retriever  # the store's settings are checked before anything is embedded
+        paper_ids = self.paper_ids(filters)
         phases.mark("store opened")
         qvec = self.embedder.embed_one(question)
         phases.mark("question embedded")
@@ -266,15 +283,15 @@ class Engine:
         intent = read_question(question)
         if intent.kind == FIND and intent.plural:
             k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
-        hits = self.retrieve(question, k, qvec=qvec)
-        hits = self._complete_comparison(question, hits, k)
+        hits = self.retrieve(question, k, qvec=qvec, paper_ids=paper_ids)
+        hits = self._complete_comparison(question, hits, k, paper_ids)
         phases.mark("retrieved")
         answer = self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
                                        fallback=fallback)
         phases.mark("answered")
         return answer
 
-    def _complete_comparison(self, question: str, hits: list, k: int) -> list:
+    def _complete_comparison(self, question: str, hits: list, k: int, paper_ids=None) -> list:
         """``hits`` with a paper for every name a comparison question gives (:mod:`paperchat.answer.subjects`)."""
         from paperchat.answer.subjects import complete_hits
 
@@ -286,7 +303,7 @@ class Engine:
                 texts[paper_id] = f"{record.title}\n{record.abstract}" if record else ""
             return texts[paper_id]
 
-        return complete_hits(question, hits, lambda query, n: self.retrieve(query, n), text_of, k)
+        return complete_hits(question, hits, lambda query, n: self.retrieve(query, n, paper_ids=paper_ids), text_of, k)
 
     def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
                          mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None,
@@ -351,12 +368,14 @@ class Engine:
         answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
         return answer
 
-    def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None) -> Answer:
-        """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers).
+    def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
+                  filters: Filters | None = None) -> Answer:
+        """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers);
+        with ``filters``, a paper or topic papers among those it lets through.
 
         Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
-        (``p-`` and 12 hex digits) that no stored paper has, or a one-word
-        TARGET that names no paper and finds no topic (offline).
+        (``p-`` and 12 hex digits) that no stored paper has, a filter that
+        matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
         """
         from paperchat.answer.summaries import find_paper
 
@@ -365,7 +384,8 @@ class Engine:
         target = clean_question(target)
         answer_mode = self.mode(mode)
         self.store.refresh()
-        paper_id = find_paper(self.store.papers(abstracts=False), target)
+        ids = self.paper_ids(filters)
+        paper_id = find_paper({p: r for p, r in self.store.papers(abstracts=False).items() if not ids or p in ids}, target)
         if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
             raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
         if paper_id is not None:
@@ -374,11 +394,11 @@ class Engine:
         elif answer_mode == LLM:
             from paperchat.answer.llm_answer import summarize_topic
 
-            hits = self.retrieve(target, top_k)
+            hits = self.retrieve(target, top_k, paper_ids=ids)
             records = self.store.papers([h.paper_id for h in hits])
             answer = summarize_topic(target, hits, records, self.settings, self.checker, on_token)
         else:
-            answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE)
+            answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters)
             if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
                 raise PaperchatError(f"no paper with id or label {target!r}, and no paper on that topic; "
                                      "`paperchat papers` lists them")

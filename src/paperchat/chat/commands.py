@@ -28,12 +28,14 @@ Commands:
   /papers         the stored papers
   /history        the questions of this conversation
   /save FILE      write this conversation (answers, sources, citation checks) to a Markdown file
+  /export FILE    write the papers this conversation cited as BibTeX entries (refs.bib)
   /reset          forget this conversation and start a new one
   /help           this list
   /quit           leave (also Ctrl-D)
 Ctrl-C cancels an answer; the cancelled question is forgotten."""
 
-COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/reset", "/quit", "/exit")
+COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/export", "/reset", "/quit",
+            "/exit")
 
 
 def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperRecord] | Reply:
@@ -172,6 +174,28 @@ def cmd_save(session: Session, arg: str, on_token) -> Reply:
     return Reply(text=f"Saved {n} turn{'s' if n != 1 else ''} to {path}")
 
 
+def cmd_export(session: Session, arg: str, on_token) -> Reply:
+    """/export FILE.bib: the papers the remembered turns cited (in order of first citation) as BibTeX entries."""
+    from paperchat.cite.bibtex import write_bibtex
+    from paperchat.core.errors import PaperchatError
+
+    force = arg.endswith(" --force")
+    arg = arg.removesuffix(" --force").strip()
+    if not arg:
+        return Reply(text="Give a file name, e.g. /export refs.bib")
+    ids = list(dict.fromkeys(s.paper_id for turn in session.turns for s in turn.sources))
+    if not ids:
+        return Reply(text="No answer so far cited papers: nothing to export.")
+    path = Path(arg).expanduser()
+    if path.exists() and not force:
+        return Reply(text=f"{path} exists; /export {arg} --force replaces it.")
+    try:
+        n = write_bibtex(path, ids, session.engine.store.papers(abstracts=False))
+    except PaperchatError as exc:
+        return Reply(text=f"Could not export to {path}: {exc}")
+    return Reply(text=f"Exported {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}")
+
+
 HANDLERS: dict[str, Callable[[Session, str, object], Reply]] = {
     "/help": lambda s, a, t: Reply(text=HELP),
     "/sources": cmd_sources,
@@ -179,9 +203,10 @@ HANDLERS: dict[str, Callable[[Session, str, object], Reply]] = {
     "/summarize": cmd_summarize,
     "/summary": cmd_summarize,
     "/why": cmd_why,
-    "/papers": lambda s, a, t: Reply(papers=s.engine.papers()),
+    "/papers": lambda s, a, t: Reply(papers=s.engine.papers(s.filters)),
     "/history": cmd_history,
     "/save": cmd_save,
+    "/export": cmd_export,
     "/reset": cmd_reset,
 }
 

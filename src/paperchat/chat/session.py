@@ -41,12 +41,13 @@ class ChatSession:
     it was ``auto``, so an unreachable LLM gives offline answers); ``log`` a
     :class:`~paperchat.chat.history.HistoryLog` or ``None``; ``width`` the
     column to wrap command output at; ``slow`` (seconds) delays each answer
-    (for tests of Ctrl-C).
+    (for tests of Ctrl-C); ``filters`` (:class:`~paperchat.retrieve.filters.Filters`)
+    restrict every question's retrieval to the papers they let through.
     """
 
     def __init__(self, engine, mode: str = "extractive", log=None, conversation_id: str | None = None,
                  top_k: int | None = None, max_turns: int = MAX_TURNS, width: int = 88, verbose: bool = False,
-                 slow: float = 0.0, fallback: bool = False):
+                 slow: float = 0.0, fallback: bool = False, filters=None):
         from paperchat.chat.history import new_conversation_id
 
         self.engine = engine
@@ -60,6 +61,7 @@ class ChatSession:
         self.verbose = verbose
         self.slow = slow
         self.fallback = fallback
+        self.filters = filters
         self._log_failed = False
         self._vecs: dict[str, Any] = {}
 
@@ -188,7 +190,8 @@ class ChatSession:
 
         engine = self.engine
         if res.kind == STANDALONE:
-            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token)
+            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token,
+                                filters=self.filters)
             return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
         qvec = self.embed(res.query)
         targets = engine.retriever.score_papers(res.target_ids, qvec)
@@ -196,7 +199,8 @@ class ChatSession:
         if res.kind == BOOST:
             top_k = self.top_k or engine.settings.top_k
             seen = {h.paper_id for h in hits}
-            more = [h for h in engine.retrieve(res.query, top_k, qvec=qvec) if h.paper_id not in seen]
+            ids = engine.paper_ids(self.filters)
+            more = [h for h in engine.retrieve(res.query, top_k, qvec=qvec, paper_ids=ids) if h.paper_id not in seen]
             hits += more[: max(0, top_k - len(hits))]
         records = engine.store.papers([h.paper_id for h in hits])
         question = res.query
@@ -214,7 +218,8 @@ class ChatSession:
             # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
             res.kind, res.query = STANDALONE, res.question
             res.note += "; it had no answer there, so the question was answered as a new one over all papers"
-            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token)
+            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token,
+                                filters=self.filters)
             return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
         rows = [{"paper_id": h.paper_id, "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
                  "chunk_id": h.chunk_id, "score": round(float(h.score), 4),

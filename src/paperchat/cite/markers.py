@@ -164,3 +164,13 @@ class StreamRenumber:
         if self._held:
             self.emit(self._held)
             self._held = ""
+
+
+def link_markers(text: str, link: Callable[[int], str]) -> str:
+    """``text`` with each cited number turned into a Markdown link to ``link(n)`` (no link where it gives ``""``):
+    ``"… [1]."`` -> ``"… [[1](https://…)]."``, ``"[1, 3]"`` -> ``"[[1](…), [3](…)]"``."""
+    def one(n: int) -> str:
+        url = link(n)
+        return f"[{n}]({url})" if url else str(n)
+
+    return MARKER.sub(lambda m: "[" + ", ".join(one(n) for n in parse_marker(m.group(1))) + "]", text)

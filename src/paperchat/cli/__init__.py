@@ -20,6 +20,7 @@ from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
 from paperchat.cli.corpus_cmds import check, ingest, papers
 from paperchat.cli.eval_cmd import eval_command
+from paperchat.cli.mcp_cmd import mcp_command
 from paperchat.cli.options import AppContext, setting_option
 from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
 
@@ -53,7 +54,7 @@ def cli(ctx: click.Context, **flags):
         ctx.exit(0)
 
 
-for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_command, chat, history):
+for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_command, chat, history, mcp_command):
     cli.add_command(command)
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.corpus_cmds import echo_json, progress
-from paperchat.cli.options import AppContext, answer_options, setting_option
+from paperchat.cli.corpus_cmds import echo_json, export_bibtex, progress
+from paperchat.cli.options import AppContext, answer_options, bibtex_option, filter_options, setting_option, take_filters
 
 
 def first_run(obj: AppContext, quiet: bool) -> None:
@@ -91,9 +91,11 @@ MAX_STDIN_CHARS = 100_000
 @setting_option("top_k", "-k")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (stable contract, see README).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no notes on stderr.")
+@filter_options
+@bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
 @answer_options
 @click.pass_obj
-def ask(obj: AppContext, question, as_json, quiet, **flags):
+def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     """Answer one QUESTION with numbered citations [n] and a Sources list.
 
     With an LLM configured (OPENAI_API_KEY, or --base-url for a local
@@ -102,17 +104,20 @@ def ask(obj: AppContext, question, as_json, quiet, **flags):
     checked against the sources it cites, and unsupported ones are marked ⚠.
     Without one, the answer quotes the abstracts. The first ask on an empty
     store ingests the bundled corpus (with a progress bar). QUESTION "-" (or
-    none, with stdin piped) reads the question from stdin.
+    none, with stdin piped) reads the question from stdin. --author, --venue,
+    --year and --paper answer from the matching papers only.
 
     \b
     Examples:
       paperchat ask "What does ConfPO use to pick preference-critical tokens?"
       echo "Which papers study backdoor attacks?" | paperchat ask -
       paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
+      paperchat ask "Which papers study backdoor attacks?" --venue ICML --bibtex refs.bib
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
     """
     from paperchat.core.text import clean_question
 
+    filters = take_filters(flags)
     obj.take(flags)
     question = clean_question(read_question_arg(question))
     engine = obj.engine()
@@ -120,11 +125,13 @@ def ask(obj: AppContext, question, as_json, quiet, **flags):
     engine.preload()
     first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.ask(question, on_token=on_token)  # the mode setting as asked: auto may fall back offline
+    answer = engine.ask(question, on_token=on_token, filters=filters)  # the mode setting as asked: auto may fall back
     if on_token is not None:
         on_token.close()
     show_answer(answer, as_json, streamed=bool(printed), quiet=quiet,
                 offline_note=_first_offline_answer(obj.settings) if mode == "extractive" and not quiet else False)
+    if bibtex_path is not None:
+        export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources], quiet)
 
 
 @click.command()
@@ -132,30 +139,36 @@ def ask(obj: AppContext, question, as_json, quiet, **flags):
 @click.option("-k", "--top-k", type=click.IntRange(1, 20), default=5, show_default=True,
               help="Papers to summarize when TARGET is a topic.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (the ask contract, with target).")
+@filter_options
+@bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
 @answer_options
 @click.pass_obj
-def summarize(obj: AppContext, target, top_k, as_json, **flags):
+def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
     """Write a cited summary of one paper or of a topic across papers.
 
     TARGET is a paper id, a label or title (or words of it), or a topic. With an
     LLM the summary is written and checked like an answer; offline it is the
-    paper's own problem, method and result sentences, each cited.
+    paper's own problem, method and result sentences, each cited. --author,
+    --venue, --year and --paper choose among the matching papers only.
 
     \b
     Examples:
       paperchat summarize ConfPO
       paperchat summarize p-abe9274a3783 --json
-      paperchat summarize "diffusion models for control"
+      paperchat summarize "diffusion models for control" --year 2025 --bibtex control.bib
     """
+    filters = take_filters(flags)
     obj.take(flags)
     engine = obj.engine()
     mode = engine.mode()
     first_run(obj, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token)
+    answer = engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token, filters=filters)
     if on_token is not None:
         on_token.close()
     show_answer(answer, as_json, streamed=bool(printed))
+    if bibtex_path is not None:
+        export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources])
 
 
 @click.command("config")

@@ -9,7 +9,7 @@ import click
 
 from paperchat.cli.answer_cmds import first_run
 from paperchat.cli.corpus_cmds import echo_json
-from paperchat.cli.options import AppContext, answer_options, setting_option
+from paperchat.cli.options import AppContext, answer_options, filter_options, setting_option, take_filters
 
 #: hidden, for tests: seconds to wait before each answer (so Ctrl-C can interrupt it)
 SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
@@ -20,6 +20,7 @@ SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
 @click.option("--continue", "resume", is_flag=True, help="Resume the last conversation: its last answer's sources are the context.")
 @click.option("--no-history", is_flag=True, help="Do not log turns (also: PAPERCHAT_HISTORY=0 or history = false in the config).")
 @click.option("-v", "--verbose", is_flag=True, help="After each answer, print the query used and the timings (stderr).")
+@filter_options
 @answer_options
 @click.pass_obj
 def chat(obj: AppContext, resume, no_history, verbose, **flags):
@@ -28,7 +29,9 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     Follow-ups that say "it", "this paper", "the second one" or "they" are
     read against the sources of the previous answer. Type /help for the
     commands (/sources, /show N, /summarize N, /why, /papers, /history,
-    /save FILE, /reset, /quit). Ctrl-C cancels an answer, Ctrl-D leaves.
+    /save FILE, /export FILE.bib, /reset, /quit). Ctrl-C cancels an answer,
+    Ctrl-D leaves. --author, --venue, --year and --paper answer every
+    question from the matching papers only.
 
     With stdin not a terminal, each line is one question and the output is
     plain text. Every turn is logged to <store>/history.sqlite3 (see
@@ -46,12 +49,14 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     from paperchat.cli.terminal import run_piped, run_terminal, terminal_width
     from paperchat.core.errors import PaperchatError
 
+    filters = take_filters(flags)
     obj.take(flags)
     settings = obj.settings
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     engine = obj.engine()
     mode = engine.mode()
     first_run(obj, False)
+    engine.paper_ids(filters)  # a filter that matches no paper stops here, before the first question
     log = None
     if settings.history and not no_history:
         log = HistoryLog(history_path(settings.store_path))
@@ -62,7 +67,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     except ValueError:
         slow = 0.0
     session = ChatSession(engine, mode, log=log, top_k=settings.top_k, fallback=settings.mode == "auto",
-                          verbose=verbose, slow=slow, width=terminal_width() if interactive else 88)
+                          verbose=verbose, slow=slow, width=terminal_width() if interactive else 88, filters=filters)
     if resume and log is not None:
         cid = log.last_conversation_id()
         if cid is None:

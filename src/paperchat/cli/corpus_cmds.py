@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.options import AppContext
+from paperchat.cli.options import AppContext, bibtex_option, filter_options, take_filters
 
 
 def echo_json(obj) -> None:
@@ -19,6 +19,16 @@ def echo_json(obj) -> None:
 def plural(n: int, word: str) -> str:
     """``"1 chunk"``, ``"2 chunks"``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
+    """Write ``paper_ids`` as BibTeX entries to ``path`` (:mod:`paperchat.cite.bibtex`), saying so on stderr."""
+    from paperchat.cite.bibtex import write_bibtex
+
+    n = write_bibtex(path, paper_ids, engine.store.papers(abstracts=False))
+    if not quiet:
+        click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)
+    return n
 
 
 def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
@@ -81,18 +91,29 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases}.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases, venue, year}.")
+@filter_options
+@bibtex_option("Write the listed papers as BibTeX entries to FILE (replaced) instead of printing them.")
 @click.pass_obj
-def papers(obj: AppContext, as_json):
+def papers(obj: AppContext, as_json, bibtex_path, **flags):
     """List the stored papers: id, label or title, chunk count, origin (file #position).
 
+    --author, --venue, --year and --paper list only the papers that match
+    (all of them); --bibtex FILE writes those papers as BibTeX instead.
+
     \b
-    Example:
+    Examples:
       paperchat papers --json | jq '.[].label'
+      paperchat papers --venue ICML --year 2025 --bibtex icml2025.bib
     """
     from paperchat.cli.render import render_papers
 
-    rows = obj.engine().papers()
+    engine = obj.engine()
+    rows = engine.papers(take_filters(flags))
+    if bibtex_path is not None:
+        export_bibtex(engine, bibtex_path, [r.paper_id for r in rows])
+        return
     if as_json:
         echo_json([r.listing() for r in rows])
     else:

@@ -51,6 +51,35 @@ def answer_options(func: Callable) -> Callable:
     return func
 
 
+def filter_options(func: Callable) -> Callable:
+    """``--author``, ``--venue``, ``--year``, ``--paper ID`` (repeatable): which papers a command may use."""
+    for decl, kwargs in reversed([
+        (("--author",), {"metavar": "TEXT", "help": "Only papers with an author whose name contains TEXT (any case)."}),
+        (("--venue",), {"metavar": "TEXT", "help": "Only papers of this venue (whole words, any case), e.g. ICML."}),
+        (("--year",), {"metavar": "N", "type": click.IntRange(1000, 2999), "help": "Only papers of this year."}),
+        (("--paper", "paper_ids"), {"metavar": "ID", "multiple": True,
+                                    "help": "Only this paper (repeat it for several: any of them)."}),
+    ]):
+        func = click.option(*decl, default=None, **kwargs)(func)
+    return func
+
+
+def take_filters(kwargs: dict[str, Any]):
+    """Move the :func:`filter_options` values out of ``kwargs`` into a :class:`~paperchat.retrieve.filters.Filters`."""
+    from paperchat.retrieve.filters import Filters
+
+    return Filters.of(kwargs.pop("author", None), kwargs.pop("venue", None), kwargs.pop("year", None),
+                      kwargs.pop("paper_ids", None))
+
+
+def bibtex_option(help_text: str) -> Callable:
+    """``--bibtex FILE``: also write papers as BibTeX entries to FILE (replaced)."""
+    from pathlib import Path
+
+    return click.option("--bibtex", "bibtex_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        metavar="FILE", help=help_text)
+
+
 class AppContext:
     """The CLI's context object: setting flags given on the command line, the settings and the engine (made once)."""
 

@@ -3,7 +3,9 @@
 Three formats, chosen by file ending:
 
 * ``.jsonl`` / ``.ndjson``: one JSON object a line with ``abstract`` (required)
-  and optional ``id``, ``title``, ``authors`` (list or string) and ``url``.
+  and optional ``id``, ``title``, ``authors`` (list or string), ``url``,
+  ``venue`` and ``year`` (:mod:`paperchat.ingest.venue` fills the last two
+  when the file does not).
 * ``.csv``: a header row with an ``abstract`` column and the same optional columns.
 * anything else (``.txt``): the seed format, a header line, then abstracts
   separated by blank lines, with no titles.
@@ -26,6 +28,7 @@ from typing import Any, Iterable
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.labels import short_label
+from paperchat.ingest.venue import parse_year
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 SEED_SUFFIXES = {".txt"}
@@ -106,7 +109,8 @@ def _authors(value: Any) -> list[str]:
 
 
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
-    for key in ("abstract", "title", "url"):
+    parse_year(rec.get("year"))  # a year that is not one stops here, with its line
+    for key in ("abstract", "title", "url", "venue"):
         value = rec.get(key)
         if value is not None and not isinstance(value, str):
             raise ValueError(f"'{key}' must be text, not {type(value).__name__}")
@@ -223,7 +227,7 @@ def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
     """Read a metadata JSONL file keyed by ``(file name, 1-based position)``.
 
     Each line has ``seed_file`` (or ``path`` / ``file``), ``index`` and any of
-    ``title``, ``authors``, ``url``, ``openreview_id``, ``pmlr_url``.
+    ``title``, ``authors``, ``url``, ``openreview_id``, ``pmlr_url``, ``venue``, ``year``.
     ``../shared/data/seed_metadata.jsonl`` is a real example.
     """
     path = Path(path)
@@ -238,12 +242,16 @@ def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
             key = (Path(str(name)).name, int(rec["index"]))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PaperchatError(f"{path}:{lineno}: metadata line needs seed_file and index ({exc})") from exc
+        try:
+            parse_year(rec.get("year"))
+        except ValueError as exc:
+            raise PaperchatError(f"{path}:{lineno}: {exc}") from exc
         out[key] = rec
     return out
 
 
 def join_metadata(papers: Iterable[Paper], metadata: dict[tuple[str, int], dict[str, Any]]) -> int:
-    """Fill title, authors, url (and extra ids) of papers from ``metadata``, in place.
+    """Fill title, authors, url (and extra ids, venue and year) of papers from ``metadata``, in place.
 
     Only fields a paper lacks are filled. Returns how many papers matched.
     """
@@ -260,7 +268,7 @@ def join_metadata(papers: Iterable[Paper], metadata: dict[tuple[str, int], dict[
             paper.authors = _authors(rec.get("authors"))
         if not paper.url and rec.get("url"):
             paper.url = str(rec["url"])
-        for key in ("openreview_id", "pmlr_url"):
+        for key in ("openreview_id", "pmlr_url", "venue", "year"):
             if rec.get(key):
                 paper.extra.setdefault(key, rec[key])
     return matched

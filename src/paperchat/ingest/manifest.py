@@ -21,6 +21,9 @@ from typing import Any
 
 #: runs kept in the manifest (the most recent ones)
 MAX_RUNS = 32
+#: bumped when paper records gain fields a re-read of unchanged files fills in (2: venue and year), so runs
+#: recorded before are read again once
+RECORD_FIELDS = 2
 
 
 def file_key(path: Path | str) -> str:
@@ -41,7 +44,8 @@ def run_key(paths: list[Path], metadata: Path | None, encoding: str | None, on_e
     """One ingest's files and read options as a string (the metadata file by path; its content is hashed apart)."""
     files = "|".join(sorted(file_key(p) for p in paths))
     meta = file_key(metadata) if metadata is not None else "-"
-    return f"{files};metadata={meta};encoding={(encoding or 'utf-8').lower()};on_error={on_error}"
+    return (f"{files};metadata={meta};encoding={(encoding or 'utf-8').lower()};on_error={on_error}"
+            f";fields={RECORD_FIELDS}")
 
 
 def record(paths: list[Path], metadata: Path | None, report: dict[str, Any]) -> dict[str, Any]:

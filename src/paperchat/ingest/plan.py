@@ -9,8 +9,8 @@ stored, :func:`plan_ingest` decides:
 * which stored papers the files no longer hold and are removed
   (``removals``; papers stored from other files stay);
 * which stored papers only need new metadata (``updates``: a title, url or
-  position changed), embedding nothing. Titles, urls, authors and OpenReview
-  ids are sticky: an empty new value keeps the old one, so a title merged in
+  position changed), embedding nothing. Titles, urls, authors, OpenReview
+  ids, venues and years are sticky: an empty new value keeps the old one, so a title merged in
   from a duplicate survives re-ingesting the title-less copy;
 * near-duplicates: a paper whose :func:`~paperchat.core.text.content_key`
   another paper already has (a stored one, or the first incoming one) is not
@@ -32,9 +32,9 @@ from paperchat.ingest.labels import short_label
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
-STICKY = ("title", "url", "authors", "openreview_id")
+STICKY = ("title", "url", "authors", "openreview_id", "venue", "year")
 #: Fields whose change is a metadata update (no re-embedding).
-META_FIELDS = ("source_path", "source_index", "title", "label", "url", "authors", "openreview_id", "aliases")
+META_FIELDS = ("source_path", "source_index", "title", "label", "url", "authors", "openreview_id", "aliases", "venue", "year")
 
 
 @dataclass
@@ -82,6 +82,9 @@ def _absorb(owner: Paper, dup: Paper) -> None:
         owner.label = short_label(owner.title, owner.abstract)
     owner.authors = owner.authors or dup.authors
     owner.url = owner.url or dup.url
+    for key in ("venue", "year", "pmlr_url"):
+        if dup.extra.get(key):
+            owner.extra.setdefault(key, dup.extra[key])
     owner.extra.setdefault("aliases", []).append(dup.paper_id)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from paperchat.core.contract import display_name
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.corpus import Paper
+from paperchat.ingest.venue import publication
 
 #: Bumped when stored data changes form; a store of another version asks for ``ingest --rebuild``.
 SCHEMA_VERSION = 3
@@ -29,7 +30,8 @@ class PaperRecord:
     """One stored paper: identity, origin, metadata, content keys and its chunk ids.
 
     ``source_path`` / ``source_index`` are the corpus file's name and the
-    paper's 1-based position in it; ``content_key`` is
+    paper's 1-based position in it; ``venue`` and ``year`` where it appeared
+    (``""`` and ``0`` when unknown; :mod:`paperchat.ingest.venue`); ``content_key`` is
     :func:`paperchat.core.text.content_key` of the abstract (near-duplicate
     detection), ``text_hash`` a hash of the exact abstract, ``chunking`` the
     settings the chunks were made with, ``aliases`` the ids of merged
@@ -50,6 +52,8 @@ class PaperRecord:
     text_hash: str = ""
     chunking: str = ""
     chunk_ids: list[str] = field(default_factory=list)
+    venue: str = ""
+    year: int = 0
 
     @property
     def name(self) -> str:
@@ -59,9 +63,10 @@ class PaperRecord:
     @classmethod
     def from_paper(cls, paper: Paper, **fields_: Any) -> "PaperRecord":
         """The record of a loaded paper (``fields_`` set the content keys and chunk ids)."""
+        venue, year = publication({**paper.extra, "url": paper.url}, paper.source_path)
         return cls(paper.paper_id, paper.abstract, paper.title, paper.label, paper.url, list(paper.authors),
                    paper.source_path, paper.source_index, str(paper.extra.get("openreview_id", "") or ""),
-                   list(paper.extra.get("aliases", [])), **fields_)
+                   list(paper.extra.get("aliases", [])), venue=venue, year=year, **fields_)
 
     def chunk_meta(self) -> dict[str, str | int]:
         """The flat metadata each of the paper's chunks carries (:data:`CHUNK_FIELDS`)."""
@@ -85,6 +90,8 @@ class PaperRecord:
             "chunking": self.chunking,
             "n_chunks": len(self.chunk_ids),
             "chunk_ids": " ".join(self.chunk_ids),
+            "venue": self.venue,
+            "year": int(self.year),
         }
 
     @classmethod
@@ -106,10 +113,13 @@ class PaperRecord:
             text_hash=str(m.get("text_hash") or ""),
             chunking=str(m.get("chunking") or ""),
             chunk_ids=str(m.get("chunk_ids") or "").split(),
+            venue=str(m.get("venue") or ""),
+            year=int(m.get("year") or 0),
         )
 
     def listing(self) -> dict[str, Any]:
-        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index}, url, authors, aliases}``.
+        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index}, url, authors, aliases,
+        venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
 
         ``aliases`` are the ids of duplicates merged into this paper (they name it too).
         """
@@ -122,6 +132,8 @@ class PaperRecord:
             "url": self.url,
             "authors": list(self.authors),
             "aliases": list(self.aliases),
+            "venue": self.venue,
+            "year": int(self.year),
         }
 
 

@@ -114,16 +114,19 @@ class HybridRetriever:
         bound = self.store.bm25().upper_bound(question) if bm25 else 1.0
         return fusion.bounded(dense, sentence, bm25, bound, WEIGHTS)
 
-    def retrieve(self, question: str, top_k: int = 5, qvec: np.ndarray | None = None) -> list[Hit]:
+    def retrieve(self, question: str, top_k: int = 5, qvec: np.ndarray | None = None,
+                 paper_ids: frozenset[str] | None = None) -> list[Hit]:
         """Up to ``top_k`` papers for ``question``, best first (see the module docstring).
 
         ``qvec`` is the question's embedding when the caller has it already
         (given, it also gives BM25-only modes their papers' cosines).
+        ``paper_ids`` (:func:`paperchat.retrieve.filters.matching_ids`) restricts
+        every search to those papers, so the top-k is filled from them.
         """
         n_papers, n_chunks = self.store.counts()
-        if not n_chunks:
+        if not n_chunks or (paper_ids is not None and not paper_ids):
             return []
-        top_k = max(1, min(top_k, n_papers))
+        top_k = max(1, min(top_k, n_papers if paper_ids is None else len(paper_ids)))
         depth = min(n_chunks, max(top_k * 6, 30))
         timings: dict[str, float] = {}
         chunk_best: dict[str, tuple[str, float]] = {}
@@ -135,14 +138,14 @@ class HybridRetriever:
                 qvec = self.embedder.embed_one(question)
             timings["embed_s"] = time.perf_counter() - t
             t = time.perf_counter()
-            for cid, cos in self.store.nearest_chunks(qvec, depth):
+            for cid, cos in self.store.nearest_chunks(qvec, depth, paper_ids):
                 chunk_best.setdefault(paper_of(cid), (cid, cos))
-            for pid, cos in self.store.nearest_sentences(qvec, depth * 2):
+            for pid, cos in self.store.nearest_sentences(qvec, depth * 2, paper_ids):
                 sentence_best.setdefault(pid, cos)
             timings["dense_s"] = time.perf_counter() - t
         if self.mode in ("hybrid", "bm25"):
             t = time.perf_counter()
-            bm25 = dict(self.store.bm25().search(question, depth))
+            bm25 = dict(self.store.bm25().search(question, depth, paper_ids))
             timings["bm25_s"] = time.perf_counter() - t
         dense = {pid: cos for pid, (_cid, cos) in chunk_best.items()}
         if self.mode == "bm25":

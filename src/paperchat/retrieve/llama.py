@@ -26,15 +26,20 @@ from paperchat.retrieve.hybrid import HybridRetriever
 
 
 class PaperchatRetriever(BaseRetriever):
-    """A LlamaIndex ``BaseRetriever`` over a :class:`~paperchat.retrieve.hybrid.HybridRetriever` (see the module docstring)."""
+    """A LlamaIndex ``BaseRetriever`` over a :class:`~paperchat.retrieve.hybrid.HybridRetriever` (see the module docstring).
 
-    def __init__(self, retriever: HybridRetriever, top_k: int = 5, **kwargs: Any):
+    ``paper_ids`` (:func:`paperchat.retrieve.filters.matching_ids`) restricts it to those papers.
+    """
+
+    def __init__(self, retriever: HybridRetriever, top_k: int = 5, paper_ids: frozenset[str] | None = None,
+                 **kwargs: Any):
         super().__init__(**kwargs)
         self._paperchat = retriever
         self._top_k = top_k
+        self._paper_ids = paper_ids
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        hits = self._paperchat.retrieve(query_bundle.query_str, self._top_k)
+        hits = self._paperchat.retrieve(query_bundle.query_str, self._top_k, paper_ids=self._paper_ids)
         out = []
         for h in hits:
             meta = {k: h.meta.get(k, "") for k in ("paper_id", "title", "label", "url", "source_path", "source_index")}

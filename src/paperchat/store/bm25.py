@@ -52,6 +52,7 @@ class BM25Index:
         self.revision = revision
         self.df = df
         self.vocab = set(retriever.vocab_dict.keys()) if getattr(retriever, "vocab_dict", None) else set()
+        self._last_mask: tuple = (None, None)
 
     @staticmethod
     def tokenize(texts: list[str]) -> list[list[str]]:
@@ -101,16 +102,31 @@ class BM25Index:
             return None
         return cls(retriever, info["ids"], revision, info.get("df") or {})
 
-    def search(self, question: str, k: int) -> list[tuple[str, float]]:
-        """Top-``k`` ``(paper id, BM25 score)`` pairs with a positive score, best first."""
-        if not self.ids:
+    def search(self, question: str, k: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
+        """Top-``k`` ``(paper id, BM25 score)`` pairs with a positive score, best first.
+
+        ``paper_ids``: only these papers are scored (bm25s's ``weight_mask``), so
+        all ``k`` places go to them.
+        """
+        if not self.ids or (paper_ids is not None and not paper_ids):
             return []
         tokens = [t for t in self.tokenize([question])[0] if t in self.vocab]
         if not tokens:
             return []
         k = min(k, len(self.ids))
-        docs, scores = self.retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1)
+        mask = None if paper_ids is None else self._mask(paper_ids)
+        docs, scores = self.retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1, weight_mask=mask)
         return [(self.ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+
+    def _mask(self, paper_ids: frozenset[str]):
+        """A float32 array over the indexed papers: 1 for ``paper_ids``, 0 for the rest (the last one is kept)."""
+        import numpy as np
+
+        if self._last_mask[0] != paper_ids:
+            mask = np.zeros(len(self.ids), dtype=np.float32)
+            mask[[i for i, pid in enumerate(self.ids) if pid in paper_ids]] = 1.0
+            self._last_mask = (paper_ids, mask)
+        return self._last_mask[1]
 
     def upper_bound(self, question: str) -> float:
         """The largest BM25 score any paper could get for ``question``: ``sum idf(t) * (k1 + 1)`` over its known terms.

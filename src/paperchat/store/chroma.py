@@ -255,15 +255,26 @@ class ChromaStore:
             got = col.get(ids=list(ids), include=["embeddings"])
         return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"])}
 
-    def nearest_chunks(self, qvec: np.ndarray, n: int) -> list[tuple[str, float]]:
-        """The ``n`` chunks nearest to the unit vector ``qvec``: ``(chunk id, cosine)``, best first."""
-        col = self.collection("chunks")
-        if col is None or n <= 0:
+    def nearest_chunks(self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
+        """The ``n`` chunks nearest to the unit vector ``qvec``: ``(chunk id, cosine)``, best first.
+
+        ``paper_ids``: only chunks of these papers (a ``where`` on their ``paper_id``).
+        """
+        return self._nearest("chunks", qvec, n, paper_ids)
+
+    def _nearest(self, kind: str, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None) -> list[tuple[str, float]]:
+        """``(record id, cosine)`` of the ``n`` records of ``kind`` nearest to ``qvec`` (of ``paper_ids`` only, when given)."""
+        col = self.collection(kind)
+        if col is None or n <= 0 or (paper_ids is not None and not paper_ids):
             return []
+        where = None if paper_ids is None else {"paper_id": {"$in": sorted(paper_ids)}}
         with self.guarded():
+            n = min(n, col.count())
+            if n <= 0:
+                return []
             res = col.query(query_embeddings=[np.asarray(qvec, dtype=np.float32).tolist()], n_results=n,
-                            include=["distances"])
-        return [(cid, 1.0 - float(dist)) for cid, dist in zip(res["ids"][0], res["distances"][0])]
+                            where=where, include=["distances"])
+        return [(rid, 1.0 - float(dist)) for rid, dist in zip(res["ids"][0], res["distances"][0])]
 
     def sentence_vectors(self, ids: Sequence[str], generation: int | None = None) -> dict[str, tuple[str, np.ndarray]]:
         """Stored sentence vectors by paper id: ``(text hash, float32 (n_sentences, dim))`` in sentence order.
@@ -287,18 +298,9 @@ class ChromaStore:
                 out[pid] = (items[0][1], np.asarray([v for _p, _h, v in items], dtype=np.float32))
         return out
 
-    def nearest_sentences(self, qvec: np.ndarray, n: int) -> list[tuple[str, float]]:
-        """The ``n`` abstract sentences nearest to ``qvec``: ``(paper id, cosine)``, best first."""
-        col = self.collection("sentences")
-        if col is None or n <= 0:
-            return []
-        with self.guarded():
-            n = min(n, col.count())
-            if n <= 0:
-                return []
-            res = col.query(query_embeddings=[np.asarray(qvec, dtype=np.float32).tolist()], n_results=n,
-                            include=["distances"])
-        return [(sid.rsplit("#s", 1)[0], 1.0 - float(dist)) for sid, dist in zip(res["ids"][0], res["distances"][0])]
+    def nearest_sentences(self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
+        """The ``n`` abstract sentences nearest to ``qvec``: ``(paper id, cosine)``, best first (of ``paper_ids`` only)."""
+        return [(sid.rsplit("#s", 1)[0], cos) for sid, cos in self._nearest("sentences", qvec, n, paper_ids)]
 
     def llamaindex_vector_store(self, name: str):
         """A plain LlamaIndex ``ChromaVectorStore`` over collection ``name`` of this Chroma (the bench baseline)."""

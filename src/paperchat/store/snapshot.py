@@ -177,6 +177,7 @@ class ReadStore:
         self._chroma = None
         self._snap: SnapshotFiles | None = SnapshotFiles(folder_of(store_dir), state)
         self._bm25 = None
+        self._rows: tuple = (None, None, None, None)  # (snapshot, paper ids, chunk rows, sentence rows) of the last filter
 
     # -- which source ----------------------------------------------------------------
     @property
@@ -309,12 +310,29 @@ class ReadStore:
         row = {cid: i for i, cid in enumerate(chunk_ids)}
         return {cid: vecs[row[cid]] for cid in ids if cid in row}
 
-    def nearest_chunks(self, qvec, n: int) -> list[tuple[str, float]]:
+    def _filter_rows(self, vectors, paper_ids: frozenset[str]):
+        """The chunk rows and sentence rows of ``paper_ids`` in the snapshot's vectors (the last set is cached)."""
+        import numpy as np
+
+        snap, ids, chunk_rows, sentence_rows = self._rows
+        if snap is not self._snap or ids != paper_ids:
+            from paperchat.ingest.chunking import paper_of
+
+            chunk_ids, _cv, _sp, _sv, spans = vectors
+            chunk_rows = np.asarray([i for i, cid in enumerate(chunk_ids) if paper_of(cid) in paper_ids], dtype=np.int64)
+            starts = [spans[pid] for pid in paper_ids if pid in spans]
+            sentence_rows = (np.concatenate([np.arange(first, first + k) for first, k in starts]) if starts
+                             else np.zeros(0, dtype=np.int64))
+            self._rows = (self._snap, paper_ids, chunk_rows, sentence_rows)
+        return chunk_rows, sentence_rows
+
+    def nearest_chunks(self, qvec, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
         vectors = self._part("vectors")
         if vectors is None:
-            return self.chroma.nearest_chunks(qvec, n)
+            return self.chroma.nearest_chunks(qvec, n, paper_ids)
         chunk_ids, vecs, *_ = vectors
-        return [(chunk_ids[i], cos) for i, cos in _top(vecs, qvec, n)]
+        rows = None if paper_ids is None else self._filter_rows(vectors, paper_ids)[0]
+        return [(chunk_ids[i], cos) for i, cos in _top(vecs, qvec, n, rows)]
 
     def sentence_vectors(self, ids: Sequence[str], generation: int | None = None):
         vectors = self._part("vectors") if self._snap is not None and generation in (None, self.current) else None
@@ -325,12 +343,13 @@ class ReadStore:
         return {pid: (hashes.get(pid, ""), vecs[spans[pid][0]: spans[pid][0] + spans[pid][1]])
                 for pid in dict.fromkeys(ids) if pid in spans}
 
-    def nearest_sentences(self, qvec, n: int) -> list[tuple[str, float]]:
+    def nearest_sentences(self, qvec, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
         vectors = self._part("vectors")
         if vectors is None:
-            return self.chroma.nearest_sentences(qvec, n)
+            return self.chroma.nearest_sentences(qvec, n, paper_ids)
         _c, _v, sent_papers, vecs, _s = vectors
-        return [(str(sent_papers[i]), cos) for i, cos in _top(vecs, qvec, n)]
+        rows = None if paper_ids is None else self._filter_rows(vectors, paper_ids)[1]
+        return [(str(sent_papers[i]), cos) for i, cos in _top(vecs, qvec, n, rows)]
 
     def bm25(self):
         """The BM25 index of the current revision (as :meth:`ChromaStore.bm25`)."""
@@ -345,16 +364,21 @@ class ReadStore:
         return self._bm25
 
 
-def _top(vecs, qvec, n: int) -> list[tuple[int, float]]:
-    """Rows of ``vecs`` (unit vectors) with the ``n`` highest cosines to ``qvec``: ``(row, cosine)``, best first."""
+def _top(vecs, qvec, n: int, rows=None) -> list[tuple[int, float]]:
+    """Rows of ``vecs`` (unit vectors) with the ``n`` highest cosines to ``qvec``: ``(row, cosine)``, best first.
+
+    ``rows`` (an integer array) restricts the search to those rows.
+    """
     import numpy as np
 
-    if n <= 0 or not len(vecs):
+    if n <= 0 or not len(vecs) or (rows is not None and not len(rows)):
         return []
     q = np.asarray(qvec, dtype=np.float32)
     q = q / (np.linalg.norm(q) or 1.0)
     sims = vecs @ q
+    if rows is not None:
+        sims = sims[rows]
     n = min(n, len(sims))
     best = np.argpartition(-sims, n - 1)[:n]
     best = best[np.argsort(-sims[best], kind="stable")]
-    return [(int(i), float(sims[i])) for i in best]
+    return [(int(i if rows is None else rows[i]), float(sims[i])) for i in best]

@@ -1,0 +1,209 @@
+"""The Python API: :class:`Paperchat`, one object over one store, for notebooks and scripts.
+
+Every method raises :class:`~paperchat.core.errors.PaperchatError` (with the
+one-line message the CLI prints) where the CLI would exit with an error;
+nothing here calls ``sys.exit`` or prints to stdout. The engine (embedding
+model, store, indexes) loads on first use and stays warm across calls. Not
+thread-safe: use one object per thread, or a lock.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from paperchat.api.results import Answer, SearchHit
+from paperchat.core.contract import Answer as ContractAnswer
+from paperchat.core.errors import PaperchatError, StoreError
+from paperchat.core.settings import BY_NAME, load_settings
+from paperchat.ingest.records import PaperRecord
+from paperchat.retrieve.filters import Filters
+
+PathLike = str | os.PathLike
+
+
+class Paperchat:
+    """Cited question answering over one paperchat store.
+
+    ``store``: the store folder (default: the same store the ``paperchat``
+    command uses, ``--store`` / ``PAPERCHAT_STORE`` / the per-user data folder).
+    On the default store, the first question ingests the bundled corpus when
+    the store is empty, as ``paperchat ask`` does; a ``store`` folder that does
+    not exist is an error for every method but :meth:`ingest`, which creates it.
+    Other keyword arguments are settings by name (``mode``, ``top_k``,
+    ``llm_model``, ``llm_base_url``, ``chroma_url``, ...; README, "Settings").
+
+    The filters every reading method takes: ``author`` (case-insensitive part
+    of an author's name), ``venue`` (whole words of the venue, any case),
+    ``year``, ``papers`` (paper ids). Retrieval is restricted to the papers
+    that match all of them; a filter that matches no paper raises.
+
+    Example::
+
+        from paperchat import Paperchat
+        pc = Paperchat()
+        answer = pc.ask("What does ConfPO use to pick preference-critical tokens?")
+        answer.sources[0].title
+    """
+
+    def __init__(self, store: PathLike | None = None, **settings: Any):
+        unknown = sorted(set(settings) - set(BY_NAME))
+        if unknown:
+            raise PaperchatError(f"unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(BY_NAME))})")
+        flags = {"store": str(Path(store).expanduser()) if store is not None else None, **settings}
+        self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
+        from paperchat.engine import Engine
+
+        self.engine = Engine(self.settings)
+        self._seeded = False
+
+    # -- helpers ------------------------------------------------------------------------
+    def _ready(self) -> None:
+        """Refuse a store folder that does not exist; ingest the bundled corpus into an empty default store (once)."""
+        settings = self.settings
+        if not settings.chroma_url and settings.origins.get("store") != "default" and not settings.store_path.exists():
+            raise StoreError(f"no store at {settings.store_path}; run `paperchat ingest` first")
+        if not self._seeded:
+            if settings.origins.get("store") == "default" and not settings.chroma_url:
+                self.engine.ensure_corpus()
+            self._seeded = True
+
+    def filters(self, author: str | None = None, venue: str | None = None, year: int | None = None,
+                papers: Iterable[str] | str | None = None) -> Filters:
+        """The :class:`~paperchat.retrieve.filters.Filters` for these values (``papers``: one id or several)."""
+        return Filters.of(author, venue, year, [papers] if isinstance(papers, str) else papers)
+
+    # -- reading ----------------------------------------------------------------------------
+    def ask(self, question: str, *, top_k: int | None = None, mode: str | None = None, author: str | None = None,
+            venue: str | None = None, year: int | None = None, papers: Iterable[str] | str | None = None,
+            on_token: Callable[[str], None] | None = None) -> Answer:
+        """Answer ``question`` from the abstracts, every sentence cited ``[n]``; abstains when they hold no answer.
+
+        ``top_k``: papers to retrieve (default: the setting, 5); ``mode``:
+        ``auto``, ``llm`` or ``extractive``; ``on_token(piece)`` receives an LLM
+        answer as it streams. Raises :class:`PaperchatError` for an empty
+        question, a filter that matches nothing, or an LLM failure.
+        """
+        self._ready()
+        return Answer.of(self.engine.ask(question, top_k, mode, on_token,
+                                         filters=self.filters(author, venue, year, papers)))
+
+    def summarize(self, target: str, *, top_k: int = 5, mode: str | None = None, author: str | None = None,
+                  venue: str | None = None, year: int | None = None,
+                  papers: Iterable[str] | str | None = None) -> Answer:
+        """A cited summary of ``target``: a paper (id, label, title or words of it), else a topic (``top_k`` papers).
+
+        Raises :class:`PaperchatError` for an empty target, an unknown paper id
+        or a filter that matches nothing.
+        """
+        self._ready()
+        return Answer.of(self.engine.summarize(target, top_k=top_k, mode=mode,
+                                               filters=self.filters(author, venue, year, papers)))
+
+    def search(self, query: str, *, top_k: int = 5, author: str | None = None, venue: str | None = None,
+               year: int | None = None, papers: Iterable[str] | str | None = None) -> list[SearchHit]:
+        """The ``top_k`` papers that best match ``query`` (hybrid retrieval), best first, each with the abstract
+        sentence closest to it. Raises :class:`PaperchatError` for an empty query or a filter that matches nothing."""
+        import numpy as np
+
+        from paperchat.core.text import clean_question
+
+        self._ready()
+        engine = self.engine
+        query = clean_question(query)
+        engine.store.refresh()
+        engine.retriever  # the store's settings are checked before anything is embedded
+        ids = engine.paper_ids(self.filters(author, venue, year, papers))
+        qvec = engine.embedder.embed_one(query)
+        hits = engine.retrieve(query, top_k, qvec=qvec, paper_ids=ids)
+        records = engine.store.papers([h.paper_id for h in hits])
+        sentences = engine.sentences.get([(pid, rec.abstract) for pid, rec in records.items()])
+        out = []
+        for hit in hits:
+            rec = records.get(hit.paper_id)
+            if rec is None:
+                continue
+            sents, vecs = sentences.get(hit.paper_id, ([], None))
+            best = sents[int(np.argmax(vecs @ qvec))] if sents and vecs is not None and len(vecs) else ""
+            out.append(SearchHit(rec.paper_id, rec.name, list(rec.authors), rec.url, rec.venue, rec.year,
+                                 float(hit.score), best))
+        return out
+
+    def papers(self, *, author: str | None = None, venue: str | None = None, year: int | None = None,
+               papers: Iterable[str] | str | None = None) -> list[PaperRecord]:
+        """The stored papers that match the filters (without abstracts), by origin (file, position).
+
+        Each :class:`~paperchat.ingest.records.PaperRecord` has ``paper_id``,
+        ``title``, ``label``, ``authors``, ``url``, ``venue``, ``year`` and its
+        origin; ``record.listing()`` is its ``papers --json`` form.
+        """
+        self._ready()
+        return self.engine.papers(self.filters(author, venue, year, papers))
+
+    def paper(self, paper_id: str) -> PaperRecord:
+        """One stored paper with its abstract (a merged duplicate's id names the kept paper).
+
+        Raises :class:`PaperchatError` when no stored paper has that id.
+        """
+        self._ready()
+        store = self.engine.store
+        store.refresh()
+        wanted = " ".join((paper_id or "").split())
+        found = store.papers([wanted]).get(wanted)
+        if found is None:
+            kept = store.aliases().get(wanted)
+            found = store.papers([kept]).get(kept) if kept else None
+        if found is None:
+            raise PaperchatError(f"no paper with id {wanted or '(empty)'} in the store; `paperchat papers` lists them")
+        return found
+
+    # -- writing and export --------------------------------------------------------------------
+    def ingest(self, paths: PathLike | Sequence[PathLike] = (), *, metadata: PathLike | None = None,
+               rebuild: bool = False, on_error: str = "stop", encoding: str | None = None,
+               progress: Callable[[int, int], None] | None = None):
+        """Add corpus files (JSONL, CSV or seed text; default: the bundled corpus) to the store, creating it.
+
+        Returns the :class:`~paperchat.ingest.run.IngestReport` (counts of papers
+        added, updated, unchanged, removed; chunks embedded; seconds).
+        ``progress(done, total)`` is called as chunks are embedded. Raises
+        :class:`PaperchatError` for a missing or malformed file (nothing is written then).
+        """
+        from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+
+        files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
+        if not files:
+            files, metadata = bundled_corpus_files(), metadata if metadata is not None else bundled_metadata()
+        if on_error not in ("stop", "skip"):
+            raise PaperchatError(f"on_error must be 'stop' or 'skip', not {on_error!r}")
+        return self.engine.ingest(files, metadata=Path(metadata) if metadata is not None else None, rebuild=rebuild,
+                                  on_error=on_error, progress=progress, encoding=encoding)
+
+    def bibtex(self, papers: ContractAnswer | Iterable[str]) -> str:
+        """BibTeX entries (pybtex; :mod:`paperchat.cite.bibtex`) for an answer's cited papers, or for paper ids."""
+        from paperchat.cite.bibtex import entries
+
+        self._ready()
+        ids = [s.paper_id for s in papers.sources] if isinstance(papers, ContractAnswer) else list(papers)
+        return entries(ids, self.engine.store.papers(abstracts=False))
+
+    def write_bibtex(self, path: PathLike, papers: ContractAnswer | Iterable[str]) -> int:
+        """Write :meth:`bibtex` of ``papers`` to ``path`` (replaced); returns the number of entries."""
+        from paperchat.cite.bibtex import write_bibtex
+
+        self._ready()
+        ids = [s.paper_id for s in papers.sources] if isinstance(papers, ContractAnswer) else list(papers)
+        return write_bibtex(path, ids, self.engine.store.papers(abstracts=False))
+
+    def as_retriever(self, top_k: int = 5, *, author: str | None = None, venue: str | None = None,
+                     year: int | None = None, papers: Iterable[str] | str | None = None):
+        """paperchat's hybrid retriever as a LlamaIndex ``BaseRetriever`` (imports LlamaIndex now, not before).
+
+        See :class:`paperchat.retrieve.llama.PaperchatRetriever`: one
+        ``NodeWithScore`` per paper, restricted to the papers the filters match.
+        """
+        from paperchat.retrieve.llama import PaperchatRetriever
+
+        self._ready()
+        ids = self.engine.paper_ids(self.filters(author, venue, year, papers))
+        return PaperchatRetriever(self.engine.retriever, top_k=top_k, paper_ids=ids)

@@ -1,0 +1,67 @@
+"""What the Python API returns: answers that render as Markdown in Jupyter, and search hits."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from paperchat.cite.markers import link_markers
+from paperchat.core import contract
+
+
+class Answer(contract.Answer):
+    """An answer (or summary) with its citations: :class:`paperchat.core.contract.Answer`, shown as Markdown in Jupyter.
+
+    ``answer.answer`` is the text with ``[n]`` markers, ``answer.sources`` the
+    cited papers (``Source``: ``n``, ``paper_id``, ``title``, ``url``, the cited
+    ``text``), ``answer.abstained`` whether the abstracts hold no answer,
+    ``answer.sentences`` the per-sentence citation checks of an LLM answer,
+    and ``answer.to_json()`` the ``ask --json`` contract (README).
+    """
+
+    @classmethod
+    def of(cls, answer: contract.Answer) -> "Answer":
+        """The same answer, as this class."""
+        return cls(**{f.name: getattr(answer, f.name) for f in fields(contract.Answer)})
+
+    def _repr_markdown_(self) -> str:
+        """The answer with each ``[n]`` linked to its paper, the flagged sentences, then the Sources list."""
+        urls = {s.n: s.url for s in self.sources}
+        lines = [link_markers(self.answer, lambda n: urls.get(n, ""))]
+        if self.abstained:
+            lines[0] = f"*{lines[0]}*"
+        marks = self.check_marks()
+        if marks:
+            lines += ["", "**Citation checks**", ""] + [f"- {m}" for m in marks]
+        if self.sources:
+            lines += ["", "**Sources**", ""]
+            for s in self.sources:
+                name = s.name.replace("[", "\\[").replace("]", "\\]")
+                lines.append(f"{s.n}. " + (f"[{name}]({s.url})" if s.url else name) + f" · `{s.paper_id}`")
+        lines += ["", *[f"> note: {n}" for n in self.notes]] if self.notes else []
+        return "\n".join(lines)
+
+
+@dataclass
+class SearchHit:
+    """One paper found by :meth:`paperchat.Paperchat.search`, best first.
+
+    ``score`` is the fused retrieval score (higher is better; its scale
+    depends on the query); ``sentence`` the abstract sentence closest to the
+    query; ``venue`` ``""`` and ``year`` ``0`` when unknown.
+    """
+
+    paper_id: str
+    title: str
+    authors: list[str] = field(default_factory=list)
+    url: str = ""
+    venue: str = ""
+    year: int = 0
+    score: float = 0.0
+    sentence: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The hit as JSON (the ``search_papers`` MCP tool's ``results`` entries)."""
+        out = asdict(self)
+        out["score"] = round(float(self.score), 6)
+        return out

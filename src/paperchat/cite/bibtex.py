@@ -1,0 +1,163 @@
+"""BibTeX entries for stored papers, written with pybtex (never by pasting strings together).
+
+Each paper becomes one entry: ``@inproceedings`` with ``booktitle`` when its
+venue is known, else ``@misc``; ``title`` (a title-less abstract gets its
+label, so every entry names its paper), ``author`` (``Last, First and ...``),
+``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
+(``100%`` -> ``100\\%``, ``&`` -> ``\\&``) except inline math (``$K^2$``) and
+urls, which are written as they are.
+
+Keys are ``lastname2025firstword``: the first author's last name, the year and
+the first word of the title that is not a stop word, in ASCII lower case
+(``yoon2025confpo``); ``anon`` without authors, no year when it is unknown.
+They are computed over every stored paper (:func:`cite_keys`), so a paper's
+key does not depend on which papers are exported with it: when several
+stored papers share a key, the one with the smallest id keeps it and the
+others get ``b``, ``c``, ... in id order.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from paperchat.core.errors import PaperchatError
+from paperchat.ingest.records import PaperRecord
+
+#: Title words a key skips ("(How) Can Transformers Predict ..." -> "transformers").
+STOP_WORDS = frozenset("a an the on of in for to towards toward when how what why which who do does is are can "
+                       "with from via by at and or not your our we beyond into over under".split())
+#: Fields written without LaTeX encoding.
+VERBATIM_FIELDS = ("url",)
+_MATH = re.compile(r"(\$[^$]+\$)")
+
+
+def _ascii_word(text: str) -> str:
+    """``text`` folded to lower-case ASCII letters and digits: "Hasegawa-Johnson" -> "hasegawajohnson"."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return re.sub(r"[^a-z0-9]", "", "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower())
+
+
+def _last_name(author: str) -> str:
+    from pybtex.database import Person
+
+    try:
+        person = Person(author)
+    except Exception:  # pybtex refuses some odd strings ("Smith, J., Jr., X"); its last word will do
+        return _ascii_word(author.split()[-1]) if author.split() else ""
+    return _ascii_word("".join(person.last_names)) or _ascii_word("".join(person.first_names))
+
+
+def base_key(record: PaperRecord) -> str:
+    """The key before de-duplication: last name of the first author + year + first significant title word."""
+    last = _last_name(record.authors[0]) if record.authors else ""
+    words = [w for w in (_ascii_word(w) for w in re.split(r"[\s\-–—:/]+", record.name)) if w]
+    word = next((w for w in words if w not in STOP_WORDS), words[0] if words else "")
+    return f"{last or 'anon'}{record.year or ''}{word or _ascii_word(record.paper_id)}"
+
+
+def cite_keys(records: Mapping[str, PaperRecord]) -> dict[str, str]:
+    """A unique, stable BibTeX key for each of ``records`` (paper id -> record): see the module docstring."""
+    groups: dict[str, list[str]] = {}
+    for pid in sorted(records):
+        groups.setdefault(base_key(records[pid]), []).append(pid)
+    keys = {}
+    for key, pids in groups.items():
+        for i, pid in enumerate(pids):
+            keys[pid] = key if i == 0 else key + _suffix(i)
+    return keys
+
+
+def _suffix(i: int) -> str:
+    """``b`` for the second paper with a key, ``c`` for the third, ... ``z``, then ``ba``, ``bb``, ..."""
+    letters = ""
+    while True:
+        letters = "abcdefghijklmnopqrstuvwxyz"[i % 26] + letters
+        i //= 26
+        if not i:
+            return letters
+
+
+def _balanced(text: str) -> str:
+    """``text``, without its braces when they do not pair up (BibTeX needs balanced braces)."""
+    depth = 0
+    for ch in text:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    return text if depth == 0 else text.replace("{", "").replace("}", "")
+
+
+def _writer():
+    """pybtex's BibTeX writer, encoding text outside inline math and leaving urls as they are."""
+    from pybtex.database.output.bibtex import Writer
+
+    class PaperWriter(Writer):
+        _verbatim = False
+
+        def _write_field(self, stream, type, value):
+            self._verbatim = type in VERBATIM_FIELDS
+            super()._write_field(stream, type, value)
+
+        def _encode(self, text):
+            if self._verbatim:
+                return text
+            return "".join(p if i % 2 else super(PaperWriter, self)._encode(p) for i, p in enumerate(_MATH.split(text)))
+
+    return PaperWriter(encoding="UTF-8")
+
+
+def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
+    """A pybtex ``BibliographyData`` with one entry per paper of ``paper_ids`` found in ``records``."""
+    from pybtex.database import BibliographyData, Entry, Person
+
+    keys = cite_keys(records)
+    data = BibliographyData()
+    for pid in dict.fromkeys(paper_ids):
+        rec = records.get(pid)
+        if rec is None:
+            continue
+        fields = {"title": _balanced(rec.name)}
+        if rec.venue:
+            fields["booktitle"] = _balanced(rec.venue)
+        if rec.year:
+            fields["year"] = str(rec.year)
+        if rec.url:
+            fields["url"] = _balanced(rec.url)
+        persons = {"author": [Person(_balanced(a)) for a in rec.authors]} if rec.authors else {}
+        data.add_entry(keys[pid], Entry("inproceedings" if rec.venue else "misc", fields=fields, persons=persons))
+    return data
+
+
+def _text(data) -> str:
+    import io
+
+    out = io.StringIO()
+    if data.entries:
+        _writer().write_stream(data, out)
+    return out.getvalue()
+
+
+def entries(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]) -> str:
+    """BibTeX text with one entry per paper of ``paper_ids`` (in that order, each once; ``""`` for none).
+
+    ``records`` are every stored paper (abstracts not needed), so keys are
+    those of :func:`cite_keys`. Ids not in ``records`` are left out.
+    """
+    return _text(_bibliography(paper_ids, records))
+
+
+def write_bibtex(path: str | Path, paper_ids: Iterable[str], records: Mapping[str, PaperRecord]) -> int:
+    """Write :func:`entries` for ``paper_ids`` to ``path`` (replacing it); returns how many entries it holds.
+
+    Raises :class:`PaperchatError` when the file cannot be written.
+    """
+    data = _bibliography(paper_ids, records)
+    path = Path(path).expanduser()
+    try:
+        path.write_text(_text(data), encoding="utf-8")
+    except OSError as exc:
+        raise PaperchatError(f"cannot write {path} ({exc.strerror or exc})") from None
+    return len(data.entries)

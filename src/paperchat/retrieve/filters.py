@@ -1,0 +1,130 @@
+"""Filters on which papers retrieval may return: author, venue, year, paper ids.
+
+A :class:`Filters` is resolved once per store revision to the set of
+matching paper ids (:func:`matching_ids`), from the stored paper records;
+every retriever is then restricted to that set (the dense searches and
+BM25 alike, see :meth:`paperchat.retrieve.hybrid.HybridRetriever.retrieve`),
+so the top-k is filled from matching papers rather than cut down after
+retrieval. Chroma's ``where`` cannot match a substring inside a list of
+authors, hence ids.
+
+Matching: ``author`` is a case- and accent-insensitive substring of any
+author's name ("hinton" matches "Geoffrey E. Hinton"); ``venue`` matches
+whole words of the venue in any case ("icml" matches "ICML", "acl" does not
+match "NAACL"); ``year`` is equal; ``papers`` are ids (a merged duplicate's
+id names the kept paper), any of them. Given together, a paper must match
+all of them. A filter that matches no paper raises :class:`PaperchatError`
+naming it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from paperchat.core.errors import PaperchatError
+from paperchat.ingest.records import PaperRecord
+
+
+def _fold(text: str) -> str:
+    """``text`` case-folded, accents dropped, spaces single: "Sébastien  Bubeck" -> "sebastien bubeck"."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().split())
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which papers may be retrieved (see the module docstring); an empty one lets every paper through.
+
+    ``author`` and ``venue`` are text, ``year`` a year (``2025``), ``papers`` paper ids.
+    """
+
+    author: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    papers: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, author: str | None = None, venue: str | None = None, year: int | None = None,
+           papers: Iterable[str] | None = None) -> "Filters":
+        """Filters from loose values: blank text and an empty id list mean "no filter"."""
+        author = " ".join((author or "").split()) or None
+        venue = " ".join((venue or "").split()) or None
+        ids = tuple(dict.fromkeys(p.strip() for p in (papers or ()) if p and p.strip()))
+        return cls(author, venue, int(year) if year is not None else None, ids)
+
+    def __bool__(self) -> bool:
+        return bool(self.author or self.venue or self.year is not None or self.papers)
+
+    def parts(self) -> list[tuple[str, str]]:
+        """Each filter given, as ``(flag, value)``: ``[("--author", "Hinton"), ("--year", "2025")]``."""
+        out = [("--author", self.author), ("--venue", self.venue),
+               ("--year", None if self.year is None else str(self.year))]
+        out += [("--paper", pid) for pid in self.papers]
+        return [(flag, value) for flag, value in out if value]
+
+    def describe(self) -> str:
+        """The filters as flags, for messages: ``--author "Hinton" --year 2025``."""
+        return " ".join(f'{flag} "{value}"' if flag in ("--author", "--venue") else f"{flag} {value}"
+                        for flag, value in self.parts())
+
+    def to_json(self) -> dict:
+        """``{"author", "venue", "year", "papers"}`` (the MCP tools' ``filters`` argument)."""
+        return {"author": self.author, "venue": self.venue, "year": self.year, "papers": list(self.papers)}
+
+
+def _venue_matches(wanted: str, venue: str) -> bool:
+    return bool(venue) and re.search(r"(?<!\w)" + re.escape(_fold(wanted)) + r"(?!\w)", _fold(venue)) is not None
+
+
+def _author_matches(wanted: str, authors: list[str]) -> bool:
+    needle = _fold(wanted)
+    return any(needle in _fold(a) for a in authors)
+
+
+def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozenset[str]:
+    """The ids of the ``records`` (paper id -> record, abstracts not needed) that pass ``filters``.
+
+    Raises :class:`PaperchatError` naming the filter that matches no paper (a
+    ``--paper`` id not stored; an author, venue or year no paper has, with the
+    venues or years there are; or filters that match papers only apart).
+    """
+    aliases = {alias: pid for pid, rec in records.items() for alias in rec.aliases} if filters.papers else {}
+    chosen: list[tuple[str, str, set[str]]] = []
+    if filters.papers:
+        missing = [p for p in filters.papers if p not in records and p not in aliases]
+        if missing:
+            raise PaperchatError(f"no paper with id {missing[0]} in the store (--paper); `paperchat papers` lists them")
+        chosen.append(("--paper", ", ".join(filters.papers), {aliases.get(p, p) for p in filters.papers}))
+    if filters.author:
+        chosen.append(("--author", f'"{filters.author}"',
+                       {pid for pid, r in records.items() if _author_matches(filters.author, r.authors)}))
+    if filters.venue:
+        chosen.append(("--venue", f'"{filters.venue}"',
+                       {pid for pid, r in records.items() if _venue_matches(filters.venue, r.venue)}))
+    if filters.year is not None:
+        chosen.append(("--year", str(filters.year), {pid for pid, r in records.items() if r.year == filters.year}))
+    for flag, shown, ids in chosen:
+        if not ids:
+            raise PaperchatError(f"no paper matches {flag} {shown}{_known(flag, records)}")
+    ids = set(records) if not chosen else set.intersection(*(ids for _f, _s, ids in chosen))
+    if not ids:
+        raise PaperchatError(f"no paper matches {filters.describe()} together (each matches papers on its own)")
+    return frozenset(ids)
+
+
+_NONE = ("no stored paper has a {0}: give the corpus files a {0} field, or ingest them again if an older paperchat "
+         "stored them")
+
+
+def _known(flag: str, records: Mapping[str, PaperRecord]) -> str:
+    """What the store holds for a venue or year filter that matched nothing: ``" (stored venues: ICML, NeurIPS)"``."""
+    if flag == "--venue":
+        values = sorted({r.venue for r in records.values() if r.venue})
+        return f" (stored venues: {', '.join(values[:12])})" if values else f" ({_NONE.format('venue')})"
+    if flag == "--year":
+        values = sorted({str(r.year) for r in records.values() if r.year})
+        return f" (stored years: {', '.join(values[:12])})" if values else f" ({_NONE.format('year')})"
+    return ""

@@ -1,0 +1,115 @@
+"""BibTeX out (``ask/summarize/papers --bibtex``, chat ``/export``): written with pybtex, read back with pybtex.
+
+Also where venue and year come from (:mod:`paperchat.ingest.venue`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+import latexcodec  # noqa: F401  (registers the "ulatex" codec pybtex's writer encodes with)
+import pytest
+from pybtex.database import parse_file
+
+from conftest import SECOND_VENUE
+from test_filters import run, untitled_id
+
+CONFPO = "p-abe9274a3783"
+
+
+def read_back(path) -> dict[str, tuple[str, str, dict[str, str], list[str]]]:
+    """``{key: (entry type, decoded title, fields, author last names)}`` of a .bib file, parsed by pybtex."""
+    bib = parse_file(str(path), "bibtex")
+    return {key: (e.type, codecs.decode(e.fields["title"], "ulatex"), dict(e.fields),
+                  ["".join(p.last_names) for p in e.persons.get("author", [])]) for key, e in bib.entries.items()}
+
+
+def test_ask_bibtex_writes_the_cited_papers(bundled_store, tmp_path):
+    bib = tmp_path / "refs.bib"
+    out = run(bundled_store, "ask", "What does ConfPO use to pick preference-critical tokens?", "--json",
+              "--bibtex", str(bib))
+    answer = json.loads(out.stdout)  # stdout is still only the answer
+    assert [s["paper_id"] for s in answer["sources"]] == [CONFPO]
+    assert out.stderr == f"wrote 1 BibTeX entry to {bib}\n"
+    entries = read_back(bib)
+    assert list(entries) == ["yoon2025confpo"]
+    kind, title, fields, authors = entries["yoon2025confpo"]
+    assert kind == "inproceedings" and title == answer["sources"][0]["title"]
+    assert (fields["booktitle"], fields["year"], fields["url"]) == ("ICML", "2025", "https://openreview.net/forum?id=ZG7bkp6ScT")
+    assert authors == ["Yoon", "Yoon", "Hasegawa-Johnson", "Kim", "Yoo"]
+
+
+def test_summarize_and_papers_bibtex(two_venue_store, tmp_path):
+    bib = tmp_path / "summary.bib"
+    summary = json.loads(run(two_venue_store, "summarize", "backdoor defenses", "--venue", "NeurIPS", "--json",
+                             "--bibtex", str(bib)).stdout)
+    cited = {s["paper_id"]: s["title"] for s in summary["sources"]}
+    entries = read_back(bib)
+    assert cited and sorted(title for _k, title, _f, _a in entries.values()) == sorted(cited.values())
+
+    every = tmp_path / "all.bib"
+    out = run(two_venue_store, "papers", "--bibtex", str(every))
+    assert out.stdout == "" and out.stderr == f"wrote 43 BibTeX entries to {every}\n"
+    entries = read_back(every)
+    assert len(entries) == 43  # keys are unique: pybtex refuses a repeated key
+    listing = {r["paper_id"]: r for r in json.loads(run(two_venue_store, "papers", "--json").stdout)}
+    assert sorted(t for _k, t, _f, _a in entries.values()) == sorted(r["title"] or r["label"] for r in listing.values())
+    # a paper with no metadata at all still gives a valid entry: its label as title, no author, year or venue
+    bare = [e for e in entries.values() if e[0] == "misc"]
+    assert bare == [("misc", listing[untitled_id()]["label"], {"title": listing[untitled_id()]["label"]}, [])]
+
+    neurips = tmp_path / "neurips.bib"
+    run(two_venue_store, "papers", "--venue", "NeurIPS", "--year", "2024", "--bibtex", str(neurips))
+    assert {f["booktitle"] for _k, _t, f, _a in read_back(neurips).values()} == {"NeurIPS"}
+    assert len(read_back(neurips)) == len(SECOND_VENUE)
+
+
+def test_chat_export(bundled_store, tmp_path):
+    bib = tmp_path / "chat.bib"
+    out = run(bundled_store, "chat", "--no-history",
+              stdin=f"What does ConfPO use to pick preference-critical tokens?\nHow does CROW remove backdoors?\n"
+                    f"/export {bib}\n/export {bib}\n")
+    assert f"Exported 2 BibTeX entries to {bib}" in out.stdout
+    assert f"{bib} exists; /export {bib} --force replaces it." in out.stdout
+    assert [k for k in read_back(bib)] == ["yoon2025confpo", "min2025crow"]
+
+
+def test_keys_are_stable_and_unique():
+    from paperchat.cite.bibtex import cite_keys, entries
+    from paperchat.ingest.records import PaperRecord
+
+    records = {
+        "b": PaperRecord("b", title="Transformers Learn Faster", authors=["Tao Tao"], year=2025),
+        "a": PaperRecord("a", title="(How) Can Transformers Predict Pseudo-Random Numbers?", authors=["Tao Tao"],
+                         year=2025, venue="ICML"),
+        "c": PaperRecord("c", title="On the $K^2$ Bound: 100% of Cases", authors=["Ludwig van Beethoven"]),
+        "d": PaperRecord("d", label="QuokkaNet"),
+    }
+    keys = cite_keys(records)
+    assert keys == {"a": "tao2025transformers", "b": "tao2025transformersb", "c": "beethovenk2", "d": "anonquokkanet"}
+    assert cite_keys({k: records[k] for k in ("a", "c")})["a"] == "tao2025transformers"
+    text = entries(["c"], records)
+    assert 'title = "On the $K^2$ Bound: 100\\% of Cases"' in text  # math kept, the rest LaTeX-encoded
+
+
+@pytest.mark.parametrize("fields, file_name, expected", [
+    ({"pmlr_url": "https://proceedings.mlr.press/v267/yoon25b.html"}, "000_215d12c2ee2986f8.txt", ("ICML", 2025)),
+    ({}, "icml2025_abstracts.jsonl", ("ICML", 2025)),
+    ({}, "neurips-2024.csv", ("NeurIPS", 2024)),
+    ({"venue": "TMLR", "year": "2023"}, "icml2025_abstracts.jsonl", ("TMLR", 2023)),
+    ({}, "my_papers.jsonl", ("", 0)),
+])
+def test_venue_and_year(fields, file_name, expected):
+    from paperchat.ingest.venue import publication
+
+    assert publication(fields, file_name) == expected
+
+
+def test_a_year_that_is_not_one_stops_the_ingest_at_its_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"abstract": "We study A."}\n{"abstract": "We study B.", "year": "soon"}\n', encoding="utf-8")
+    out = run(tmp_path / "store", "ingest", str(bad))
+    assert out.returncode == 1
+    assert out.stderr == (f"error: {bad}:2: malformed record ('year' must be a year such as 2025, not 'soon'); "
+                          "fix it or pass --on-error skip\n")
