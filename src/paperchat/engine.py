@@ -245,15 +245,16 @@ class Engine:
     def retrieve(self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None) -> list:
         """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper; of ``paper_ids`` only).
 
-        The question is searched without its instruction words
-        (:func:`paperchat.answer.intent.retrieval_query`); ``qvec``, its
-        embedding, is used only when nothing was stripped.
+        Searched without its instruction words (:func:`~paperchat.answer.intent.retrieval_query`; ``qvec`` is used
+        only when nothing was stripped); a comparison gets a paper per name (:mod:`paperchat.answer.subjects`).
         """
         from paperchat.answer.intent import retrieval_query
+        from paperchat.answer.subjects import complete_hits
 
-        query = retrieval_query(question)
-        return self.retriever.retrieve(query, top_k or self.settings.top_k, qvec=qvec if query == question else None,
-                                       paper_ids=paper_ids)
+        query, k = retrieval_query(question), top_k or self.settings.top_k
+        hits = self.retriever.retrieve(query, k, qvec=qvec if query == question else None, paper_ids=paper_ids)
+        return complete_hits(question, hits, lambda q, n: self.retriever.retrieve(q, n, paper_ids=paper_ids),
+                             self.store.papers, k)
 
     def ask(self, question: str, top_k: int | None = None, mode: str | None = None,
             on_token: OnToken | None = None, filters: Filters | None = None) -> Answer:
@@ -284,26 +285,11 @@ class Engine:
         if intent.kind == FIND and intent.plural:
             k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
         hits = self.retrieve(question, k, qvec=qvec, paper_ids=paper_ids)
-        hits = self._complete_comparison(question, hits, k, paper_ids)
         phases.mark("retrieved")
         answer = self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
                                        fallback=fallback)
         phases.mark("answered")
         return answer
-
-    def _complete_comparison(self, question: str, hits: list, k: int, paper_ids=None) -> list:
-        """``hits`` with a paper for every name a comparison question gives (:mod:`paperchat.answer.subjects`)."""
-        from paperchat.answer.subjects import complete_hits
-
-        texts: dict[str, str] = {}
-
-        def text_of(paper_id: str) -> str:
-            if paper_id not in texts:
-                record = self.store.papers([paper_id]).get(paper_id)
-                texts[paper_id] = f"{record.title}\n{record.abstract}" if record else ""
-            return texts[paper_id]
-
-        return complete_hits(question, hits, lambda query, n: self.retrieve(query, n, paper_ids=paper_ids), text_of, k)
 
     def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
                          mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None,
@@ -318,7 +304,7 @@ class Engine:
         ``fallback`` (``--mode auto``): an LLM that cannot be reached gives the
         offline answer, with a note, instead of an error.
         """
-        from paperchat.answer.extractive import missing_names
+        from paperchat.answer.subjects import missing_names
         from paperchat.answer.offline import offline_answer
 
         t0 = time.perf_counter() if t0 is None else t0

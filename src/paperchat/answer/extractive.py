@@ -39,6 +39,7 @@ import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.sentences import SentenceIndex
+from paperchat.answer.subjects import label_named, mentions, missing_names, plain, subject_papers
 from paperchat.core.text import name_tokens, proper_nouns, term_coverage, terms
 
 MAX_SENTENCES = 3
@@ -49,7 +50,6 @@ ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
 MAX_PER_PAPER = 3
 PER_SUBJECT = 2  # sentences per paper when a question compares several named papers
-COVER_MIN_NEW = 0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
 FOCUS_SHARE_WEIGHT = 0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
 #: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the best sentence's cosine is
@@ -115,41 +115,6 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     """Share of the question's content terms that occur in ``sentence`` (0..1; 0 for a question without terms)."""
     share = term_coverage(question_terms, sentence)
     return 0.0 if share is None else share
-
-
-def _plain(text: str) -> str:
-    return text.replace("$", "").replace("^", "").replace("*", "").lower()
-
-
-def _squash(text: str) -> str:
-    """Lower case without hyphens between letters and digits ("Llama-2-7B" and "LLaMA2-7B" -> "llama27b")."""
-    return re.sub(r"(?<=[a-z0-9])-(?=[a-z0-9])", "", text.lower())
-
-
-def missing_names(question: str, texts: list[str]) -> list[str]:
-    """Coined names in ``question`` that occur (as whole tokens, any case) in none of ``texts``.
-
-    A name matches with or without its inner hyphens ("Llama-2-7B" is "LLaMA2-7B") and as the head of
-    a hyphenated compound of a word ("ImageNet-trained"), but not of a version ("KEA" is not "KEA-2").
-    """
-    corpus = " ".join(_plain(t) for t in texts)
-    squashed = _squash(corpus)
-    missing = []
-    for name in name_tokens(question):
-        tail = r"(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
-        pattern = r"(?<![a-z0-9-])" + re.escape(name.lower()) + tail
-        loose = r"(?<![a-z0-9])" + re.escape(_squash(name)) + r"(?![a-z0-9+])"
-        if not re.search(pattern, corpus) and not re.search(loose, squashed):
-            missing.append(name)
-    return missing
-
-
-def mentions(text: str, name: str) -> bool:
-    """Whether ``text`` mentions ``name``: a coined name as :func:`missing_names` matches it, else the phrase
-    (case and white space folded)."""
-    if name_tokens(name) == [name]:
-        return not missing_names(name, [text])
-    return " ".join(name.lower().split()) in " ".join(_plain(text).split())
 
 
 _COMPARE = it.COMPARE
@@ -254,68 +219,6 @@ def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[C
     return out
 
 
-def _label_named(question: str, paper: PaperText) -> bool:
-    """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
-    label = paper.label.strip()
-    return (3 <= len(label) <= 40 and not label.endswith("…")
-            and re.search(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", question) is not None)
-
-
-def _subject_papers(question: str, papers: list[PaperText], intent: it.Intent) -> list[str]:
-    """When the question compares several named papers that no one paper covers, the paper of each (in order).
-
-    A paper is named by a coined name or a quoted phrase its text holds
-    (:func:`paperchat.answer.intent.comparison_subjects`), or by its label.
-    """
-    if not _COMPARE.search(question):
-        return []
-    names = it.comparison_subjects(question) or list(intent.names)
-    texts = {p.paper_id: p.title + "\n" + p.abstract for p in papers}
-    if len(names) >= 2 and any(all(mentions(t, n) for n in names) for t in texts.values()):
-        return []  # one paper holds every name
-    out: list[str] = []
-    for name in names:
-        holder = next((pid for pid, t in texts.items() if mentions(t, name)), None)
-        if holder is not None and holder not in out:
-            out.append(holder)
-    out += [p.paper_id for p in papers if _label_named(question, p) and p.paper_id not in out]
-    if len(out) < 2 and _SEVERAL.search(question):
-        return _covering_papers(question, papers)
-    return out if len(out) > 1 else []
-
-
-#: A question about several papers even without their names ("X vs Y", "how do the two papers differ").
-_SEVERAL = re.compile(r"\b(?:vs\.?|versus|compare[sd]?|contrast(?:ed|s)?|differ(?:s|ence|ences)?|which of (?:the|them|these)|"
-                      r"(?:two|three|both|these|the) (?:papers|works|methods|approaches|studies)|the former|the latter)\b", re.I)
-_THREE = re.compile(r"\b(?:three|3) (?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b", re.I)
-
-
-def _covering_papers(question: str, papers: list[PaperText]) -> list[str]:
-    """The papers a comparison is about when it gives no names: greedy cover of the question's terms.
-
-    The first retrieved paper, then the paper holding most of the question's
-    content terms the chosen ones lack (ties: retrieval share), while it adds
-    at least :data:`COVER_MIN_NEW` of them; two papers, three when the question
-    says three. Each paper of a comparison matches its own part of the question.
-    """
-    qterms = set(terms(question))
-    if not papers or not qterms:
-        return []
-    chosen = [papers[0]]
-    covered = qterms & set(terms(papers[0].title + " " + papers[0].abstract))
-    for _ in range(2 if _THREE.search(question) else 1):
-        gains = [(len((qterms & set(terms(p.title + " " + p.abstract))) - covered) / len(qterms), p.share, p)
-                 for p in papers if p not in chosen]
-        if not gains:
-            break
-        gain, _share, best = max(gains, key=lambda g: (g[0], g[1]))
-        if gain < COVER_MIN_NEW:
-            break
-        chosen.append(best)
-        covered |= qterms & set(terms(best.title + " " + best.abstract))
-    return [p.paper_id for p in chosen] if len(chosen) > 1 else []
-
-
 def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
     picked: list[Candidate] = []
@@ -329,7 +232,7 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
 def _partial_proper_nouns(question: str, paper: PaperText) -> bool:
     """Whether the paper holds some but not all of the question's capitalised names ("Atari Breakout")."""
     nouns = proper_nouns(question)
-    text = _plain(paper.title + "\n" + paper.abstract)
+    text = plain(paper.title + "\n" + paper.abstract)
     held = [n for n in nouns if n.lower() in text]
     return bool(held) and len(held) < len(nouns)
 
@@ -352,7 +255,7 @@ def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> l
         return None
     holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
     if holding:
-        named = [p for p in papers if p not in holding and _label_named(question, p)]  # "Habi and SafeDiffCon ..."
+        named = [p for p in papers if p not in holding and label_named(question, p)]  # "Habi and SafeDiffCon ..."
         return holding + named + ([p for p in papers if p not in holding + named] if intent.kind == it.FIND and intent.plural else [])
     held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
     by_paper = {p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])}
@@ -409,7 +312,7 @@ def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: Sen
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
-    subjects = _subject_papers(question, focus, intent)
+    subjects = subject_papers(question, focus, intent)
     if intent.kind == it.FIND and intent.plural:
         picked = _one_per_paper(cands, focus)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself

@@ -17,12 +17,111 @@ import dataclasses
 import re
 from typing import Callable
 
-from paperchat.answer.extractive import mentions
+from paperchat.answer import intent as it
 from paperchat.answer.intent import comparison_subjects
+from paperchat.core.text import name_tokens, terms
 
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I)
 #: Papers searched per named subject; the first that mentions the name is taken.
 SUBJECT_TOP_K = 5
+COVER_MIN_NEW = 0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
+
+
+def plain(text: str) -> str:
+    return text.replace("$", "").replace("^", "").replace("*", "").lower()
+
+
+def _squash(text: str) -> str:
+    """Lower case without hyphens between letters and digits ("Llama-2-7B" and "LLaMA2-7B" -> "llama27b")."""
+    return re.sub(r"(?<=[a-z0-9])-(?=[a-z0-9])", "", text.lower())
+
+
+def missing_names(question: str, texts: list[str]) -> list[str]:
+    """Coined names in ``question`` that occur (as whole tokens, any case) in none of ``texts``.
+
+    A name matches with or without its inner hyphens ("Llama-2-7B" is "LLaMA2-7B") and as the head of
+    a hyphenated compound of a word ("ImageNet-trained"), but not of a version ("KEA" is not "KEA-2").
+    """
+    corpus = " ".join(plain(t) for t in texts)
+    squashed = _squash(corpus)
+    missing = []
+    for name in name_tokens(question):
+        tail = r"(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
+        pattern = r"(?<![a-z0-9-])" + re.escape(name.lower()) + tail
+        loose = r"(?<![a-z0-9])" + re.escape(_squash(name)) + r"(?![a-z0-9+])"
+        if not re.search(pattern, corpus) and not re.search(loose, squashed):
+            missing.append(name)
+    return missing
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether ``text`` mentions ``name``: a coined name as :func:`missing_names` matches it, else the phrase
+    (case and white space folded)."""
+    if name_tokens(name) == [name]:
+        return not missing_names(name, [text])
+    return " ".join(name.lower().split()) in " ".join(plain(text).split())
+
+
+def label_named(question: str, paper) -> bool:
+    """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
+    label = paper.label.strip()
+    return (3 <= len(label) <= 40 and not label.endswith("…")
+            and re.search(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", question) is not None)
+
+
+def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
+    """When the question compares several named papers that no one paper covers, the paper of each (in order).
+
+    A paper is named by a coined name or a quoted phrase its text holds
+    (:func:`paperchat.answer.intent.comparison_subjects`), or by its label.
+    """
+    if not it.COMPARE.search(question):
+        return []
+    names = it.comparison_subjects(question) or list(intent.names)
+    texts = {p.paper_id: p.title + "\n" + p.abstract for p in papers}
+    if len(names) >= 2 and any(all(mentions(t, n) for n in names) for t in texts.values()):
+        return []  # one paper holds every name
+    out: list[str] = []
+    for name in names:
+        holder = next((pid for pid, t in texts.items() if mentions(t, name)), None)
+        if holder is not None and holder not in out:
+            out.append(holder)
+    out += [p.paper_id for p in papers if label_named(question, p) and p.paper_id not in out]
+    if len(out) < 2 and _SEVERAL.search(question):
+        return _covering_papers(question, papers)
+    return out if len(out) > 1 else []
+
+
+#: A question about several papers even without their names ("X vs Y", "how do the two papers differ").
+_SEVERAL = re.compile(r"\b(?:vs\.?|versus|compare[sd]?|contrast(?:ed|s)?|differ(?:s|ence|ences)?|which of (?:the|them|these)|"
+                      r"(?:two|three|both|these|the) (?:papers|works|methods|approaches|studies)|the former|the latter)\b", re.I)
+_THREE = re.compile(r"\b(?:three|3) (?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b", re.I)
+
+
+def _covering_papers(question: str, papers: list) -> list[str]:
+    """The papers a comparison is about when it gives no names: greedy cover of the question's terms.
+
+    The first retrieved paper, then the paper holding most of the question's
+    content terms the chosen ones lack (ties: retrieval share), while it adds
+    at least :data:`COVER_MIN_NEW` of them; two papers, three when the question
+    says three. Each paper of a comparison matches its own part of the question.
+    """
+    qterms = set(terms(question))
+    if not papers or not qterms:
+        return []
+    chosen = [papers[0]]
+    covered = qterms & set(terms(papers[0].title + " " + papers[0].abstract))
+    for _ in range(2 if _THREE.search(question) else 1):
+        gains = [(len((qterms & set(terms(p.title + " " + p.abstract))) - covered) / len(qterms), p.share, p)
+                 for p in papers if p not in chosen]
+        if not gains:
+            break
+        gain, _share, best = max(gains, key=lambda g: (g[0], g[1]))
+        if gain < COVER_MIN_NEW:
+            break
+        chosen.append(best)
+        covered |= qterms & set(terms(best.title + " " + best.abstract))
+    return [p.paper_id for p in chosen] if len(chosen) > 1 else []
 
 
 def clause_of(question: str, name: str) -> str:
@@ -36,12 +135,12 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
-def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list], text_of: Callable[[str], str],
+def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list], read_papers: Callable,
                   top_k: int) -> list:
     """``hits`` with a paper for every name the comparison gives, named papers first (in the question's order).
 
     ``retrieve(query, k)`` returns hits (objects with ``paper_id``);
-    ``text_of(paper_id)`` a paper's title and abstract. A name already held
+    ``read_papers(ids)`` the stored records by id (with ``title`` and ``abstract``). A name already held
     by one of ``hits`` keeps that paper; otherwise the name's clause is
     searched, and the first of its :data:`SUBJECT_TOP_K` papers whose text
     mentions the name is added (the name alone is searched first, then its clause). Other hits follow, to ``top_k`` papers
@@ -51,6 +150,14 @@ def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list
     subjects = comparison_subjects(question)
     if not subjects:
         return hits
+    texts: dict[str, str] = {}
+
+    def text_of(paper_id: str) -> str:
+        if paper_id not in texts:
+            record = read_papers([paper_id]).get(paper_id)
+            texts[paper_id] = f"{record.title}\n{record.abstract}" if record else ""
+        return texts[paper_id]
+
     top = max((h.score for h in hits), default=1.0)
     named: list = []
     for name in subjects:

@@ -186,7 +186,7 @@ class ChatSession:
 
     def _answer(self, res: Resolution, on_token: OnToken) -> tuple[Answer, list[dict[str, Any]]]:
         """Retrieve (restricted or boosted for follow-ups) and answer; returns the answer and the hits for /why."""
-        from paperchat.answer.extractive import missing_names
+        from paperchat.answer.subjects import missing_names
 
         engine = self.engine
         if res.kind == STANDALONE:
