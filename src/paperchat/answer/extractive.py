@@ -50,6 +50,9 @@ ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
 MAX_PER_PAPER = 3
 PER_SUBJECT = 2  # sentences per paper when a question compares several named papers
+#: Content terms (besides the missing names) from which a question describes its paper well enough that a name no
+#: retrieved paper holds is incidental, not the subject (tuned on general-a and conference dev: 24+ vs at most 16).
+INCIDENTAL_NAME_TERMS = 20
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
 FOCUS_SHARE_WEIGHT = 0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
 #: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the best sentence's cosine is
@@ -241,7 +244,8 @@ def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> l
     """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
 
     Without names every paper may be quoted. A question that names
-    something no retrieved paper mentions gets ``None``; so does a question
+    something no retrieved paper mentions gets ``None``, unless it describes
+    its paper in :data:`INCIDENTAL_NAME_TERMS` other content terms or more; so does a question
     about one named paper that asks for a figure under other names (a
     dataset, a metric) the paper does not mention.
     """
@@ -251,7 +255,10 @@ def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> l
     subjects = it.comparison_subjects(question)
     if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
         return papers  # "How do ALKN and 'mechanistic unlearning' differ?": each named paper answers for itself
-    if missing_names(question, texts):
+    missing = missing_names(question, texts)
+    if missing and len(set(terms(question)) - {m.lower() for m in missing}) >= INCIDENTAL_NAME_TERMS:
+        return papers  # a long description names the paper; a name it lacks is the asker's word ("ChatGPT usage")
+    if missing:
         return None
     holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
     if holding:
