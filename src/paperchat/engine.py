@@ -18,7 +18,7 @@ from paperchat.answer.mode import decide_mode
 from paperchat.core import phases
 from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
-from paperchat.core.errors import LLMConnectionError, PaperchatError
+from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer, PaperchatError
 from paperchat.core.settings import Settings
 from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
@@ -283,8 +283,9 @@ class Engine:
         calls this with hits restricted to the papers a follow-up refers to.
         In LLM mode the LLM is not asked when retrieval found nothing relevant
         (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
-        ``fallback`` (``--mode auto``): an LLM that cannot be reached gives the
-        offline answer, with a note, instead of an error.
+        ``fallback`` (``--mode auto``): an LLM that cannot be reached, or that
+        returns an empty answer, gives the offline answer, with a note, instead
+        of an error.
         """
         from paperchat.answer.extractive import missing_names
         from paperchat.answer.offline import offline_answer
@@ -303,7 +304,7 @@ class Engine:
 
                 try:
                     answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
-                except LLMConnectionError as exc:
+                except (LLMConnectionError, LLMEmptyAnswer) as exc:
                     if not fallback:
                         raise
                     answer = self.answer_from_hits(question, hits, records, qvec, EXTRACTIVE, t0=t0)

@@ -24,7 +24,7 @@ from paperchat.answer.llm_client import count_message_tokens, get_client
 from paperchat.answer.prompts import load_prompt
 from paperchat.cite.markers import StreamRenumber, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
-from paperchat.core.errors import LLMContextOverflow
+from paperchat.core.errors import LLMContextOverflow, LLMEmptyAnswer
 from paperchat.core.text import split_sentences
 from paperchat.ingest.records import PaperRecord
 
@@ -141,7 +141,8 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
     :class:`~paperchat.cite.checker.SupportChecker` (its cached source
     vectors are computed on a thread while the answer streams). On a context
     overflow reported by the server the request is retried with fewer
-    sources. Raises :class:`paperchat.core.errors.LLMError` subclasses.
+    sources. Raises :class:`paperchat.core.errors.LLMError` subclasses (:class:`LLMEmptyAnswer` for a reply
+    with no text).
     """
     t0 = time.perf_counter()
     client = get_client(settings)  # starts the openai import in the background
@@ -186,6 +187,9 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
 
     t_verify = time.perf_counter()
     raw = completion.text.strip()
+    if not raw:
+        raise LLMEmptyAnswer(f"the LLM at {client.base_url} returned an empty answer "
+                             f"(finish_reason {completion.finish_reason!r})")
     answer = Answer(question, ABSTENTION, LLM, abstained=True, retrieved=list(retrieved), incomplete=completion.incomplete,
                     sources_sent=len(kept), model=completion.model or settings.llm_model)
     if not is_abstention(raw):

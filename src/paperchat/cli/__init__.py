@@ -21,6 +21,7 @@ from paperchat.cli.chat_cmds import chat, history
 from paperchat.cli.corpus_cmds import check, ingest, papers
 from paperchat.cli.eval_cmd import eval_command
 from paperchat.cli.options import AppContext, setting_option
+from paperchat.cli.progress import show_notes
 from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
 
 
@@ -48,6 +49,7 @@ def cli(ctx: click.Context, **flags):
     ($PAPERCHAT_CONFIG or ~/.config/paperchat/config.toml), then defaults.
     """
     ctx.obj = AppContext(flags)
+    show_notes()
     if ctx.invoked_subcommand is None:  # plain `paperchat`: the help, not a usage error
         click.echo(ctx.get_help())
         ctx.exit(0)

@@ -73,6 +73,21 @@ def _streamer(enabled: bool):
     return (on_token if enabled else None), printed
 
 
+def _answer(produce, on_token, printed: list[str]):
+    """``produce()`` (an answer streaming to ``on_token``); an error or Ctrl-C after some streamed text ends its line
+    first, so the message starts on a line of its own."""
+    try:
+        answer = produce()
+    except BaseException:
+        if printed:
+            on_token.close()
+            click.echo("")
+        raise
+    if on_token is not None:
+        on_token.close()
+    return answer
+
+
 def read_question_arg(question: str | None) -> str:
     """QUESTION as given; ``-``, or no QUESTION with stdin not a terminal, reads it from stdin."""
     if question == "-" or (question is None and not sys.stdin.isatty()):
@@ -111,18 +126,19 @@ def ask(obj: AppContext, question, as_json, quiet, **flags):
       paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
     """
+    from paperchat.cli.progress import show_notes
     from paperchat.core.text import clean_question
 
     obj.take(flags)
+    show_notes(not quiet)
     question = clean_question(read_question_arg(question))
     engine = obj.engine()
     mode = engine.mode()
     engine.preload()
     first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.ask(question, on_token=on_token)  # the mode setting as asked: auto may fall back offline
-    if on_token is not None:
-        on_token.close()
+    # the mode setting as asked: auto may fall back offline
+    answer = _answer(lambda: engine.ask(question, on_token=on_token), on_token, printed)
     show_answer(answer, as_json, streamed=bool(printed), quiet=quiet,
                 offline_note=_first_offline_answer(obj.settings) if mode == "extractive" and not quiet else False)
 
@@ -152,9 +168,7 @@ def summarize(obj: AppContext, target, top_k, as_json, **flags):
     mode = engine.mode()
     first_run(obj, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token)
-    if on_token is not None:
-        on_token.close()
+    answer = _answer(lambda: engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token), on_token, printed)
     show_answer(answer, as_json, streamed=bool(printed))
 
 
