@@ -159,7 +159,8 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         messages, kept = fit_sources(render, sources, window)
         prompt_s = time.perf_counter() - t0
         renum = StreamRenumber(len(kept), on_token) if on_token else None
-        prefetch = threading.Thread(target=lambda srcs=kept: [checker.source_vectors(s.text) for s in srcs], daemon=True)
+        evidence = [Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept]  # what is checked
+        prefetch = threading.Thread(target=lambda texts=evidence: [checker.source_vectors(t) for t in texts], daemon=True)
         prefetch.start()
         try:
             completion = client.stream(messages, renum.feed if renum else None, max_tokens=answer_budget(window))

@@ -134,7 +134,7 @@ def ask(obj: AppContext, question, as_json, quiet, **flags):
     question = clean_question(read_question_arg(question))
     engine = obj.engine()
     mode = engine.mode()
-    engine.preload()
+    engine.preload(mode)
     first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
     # the mode setting as asked: auto may fall back offline
