@@ -352,25 +352,29 @@ class Engine:
         return answer
 
     def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None) -> Answer:
-        """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers).
+        """A cited summary of TARGET: a paper (id, label, title or words of it, named in a note), else a topic (top-k
+        papers; also when several papers fit TARGET though one title holds its words).
 
         Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
         (``p-`` and 12 hex digits) that no stored paper has, or a one-word
         TARGET that names no paper and finds no topic (offline).
         """
-        from paperchat.answer.summaries import find_paper
+        from paperchat.answer.summaries import find_paper, papers_on_topic, title_note
 
         if not (target or "").strip():
             raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
         target = clean_question(target)
         answer_mode = self.mode(mode)
         self.store.refresh()
-        paper_id = find_paper(self.store.papers(abstracts=False), target)
+        paper_id, how = find_paper(self.store.papers(abstracts=False), target,
+                                   lambda t: papers_on_topic(t, self.store.bm25(), self.store.papers))
         if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
             raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
         if paper_id is not None:
-            answer = self.summarize_record(self.store.papers([paper_id])[paper_id], answer_mode, on_token)
+            record = self.store.papers([paper_id])[paper_id]
+            answer = self.summarize_record(record, answer_mode, on_token)
             answer.question = f"Summarize {target}"
+            answer.notes += [note] if (note := title_note(target, record, how)) else []
         elif answer_mode == LLM:
             from paperchat.answer.llm_answer import summarize_topic
 
