@@ -111,7 +111,7 @@ def test_an_error_after_streamed_text_starts_on_a_new_line(bundled_store):
 
 # -- 9: key redaction without a lag ---------------------------------------------------------------------------------
 def test_the_key_guard_holds_back_only_what_could_still_become_the_key():
-    from paperchat.answer.llm_client import KeyGuard
+    from paperchat.answer.llm_stream import KeyGuard
 
     out: list[str] = []
     guard = KeyGuard(KEY, out.append)
@@ -154,3 +154,21 @@ def test_a_rate_limit_says_how_long_it_waits(bundled_store):
         assert out.stderr.splitlines()[0] == (f"note: rate limited; retrying in 1 s (HTTP 429 from the LLM at "
                                               f"{server.base_url}; retry 1 of 3)")
         assert server.count() == 2
+
+
+def test_an_error_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store, tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from paperchat.cli import cli
+
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store)
+    with StubServer() as server:
+        server.script(Reply(ANSWER), Fault(403))  # the answer streams, then the verification request fails
+        result = CliRunner().invoke(cli, ["chat", "--mode", "llm", "--verify-llm"], input=QUESTION + "\n",
+                                    env={"PAPERCHAT_STORE": str(store), "OPENAI_BASE_URL": server.base_url,
+                                         "PAPERCHAT_LLM_MODEL": "stub-model", "PAPERCHAT_HISTORY": "0"})
+    assert result.exit_code == 0, result.output
+    assert f"> {QUESTION}\n{ANSWER}\nerror: the LLM at {server.base_url} denied access (HTTP 403)" in result.stdout

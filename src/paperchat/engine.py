@@ -146,16 +146,8 @@ class Engine:
         if self._checker is None:
             from paperchat.cite.checker import SupportChecker
 
-            self._checker = SupportChecker(self.embedder)
+            self._checker = SupportChecker(self.embedder, stored=self.sentences.get)  # vectors stored at ingest
         return self._checker
-
-    def checker_for(self, records: list[PaperRecord]):
-        """The :attr:`checker`, told the stored sentence vectors of ``records`` (what an LLM answer from them cites),
-        so checking the answer embeds only its own sentences."""
-        checker = self.checker
-        for sentences, vectors in self.sentences.get([(r.paper_id, r.abstract) for r in records]).values():
-            checker.remember(sentences, vectors)
-        return checker
 
     # -- ingest -----------------------------------------------------------------
     def ingest(self, paths: list[Path], metadata: Path | None = None, rebuild: bool = False, on_error: str = "stop",
@@ -315,9 +307,8 @@ class Engine:
             if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
                 from paperchat.answer.llm_answer import llm_answer
 
-                checker = self.checker_for([records[h.paper_id] for h in relevant])
                 try:
-                    answer = llm_answer(question, hits, records, self.settings, checker, on_token=on_token)
+                    answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
                 except (LLMConnectionError, LLMEmptyAnswer) as exc:
                     if not fallback:
                         raise
@@ -343,7 +334,7 @@ class Engine:
         if mode == LLM:
             from paperchat.answer.llm_answer import summarize_paper
 
-            return summarize_paper(record, self.settings, self.checker_for([record]), on_token)
+            return summarize_paper(record, self.settings, self.checker, on_token)
         from paperchat.answer.offline import summary_answer
 
         answer = summary_answer(f"Summarize {record.name}", record, [], self.store.chunk_texts)
@@ -380,8 +371,7 @@ class Engine:
 
             hits = self.retrieve(target, top_k)
             records = self.store.papers([h.paper_id for h in hits])
-            answer = summarize_topic(target, hits, records, self.settings, self.checker_for(list(records.values())),
-                                     on_token)
+            answer = summarize_topic(target, hits, records, self.settings, self.checker, on_token)
         else:
             answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE)
             if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label

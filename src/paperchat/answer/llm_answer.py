@@ -138,8 +138,8 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
 
     ``fields`` fill the prompt's own placeholders (``sources``, ``n_sources``,
     ``abstention`` and ``abstract``, the first source's text, are filled here); ``checker`` is the
-    :class:`~paperchat.cite.checker.SupportChecker` (its cached source
-    vectors are computed on a thread while the answer streams). On a context
+    :class:`~paperchat.cite.checker.SupportChecker` (the sources' sentence vectors, stored at ingest or else
+    embedded, are gathered on a thread while the answer streams). On a context
     overflow reported by the server the request is retried with fewer
     sources. Raises :class:`paperchat.core.errors.LLMError` subclasses (:class:`LLMEmptyAnswer` for a reply
     with no text).
@@ -159,8 +159,15 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         messages, kept = fit_sources(render, sources, window)
         prompt_s = time.perf_counter() - t0
         renum = StreamRenumber(len(kept), on_token) if on_token else None
+        papers = [(s.record.paper_id, s.record.abstract) for s in kept]
         evidence = [Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept]  # what is checked
-        prefetch = threading.Thread(target=lambda texts=evidence: [checker.source_vectors(t) for t in texts], daemon=True)
+
+        def warm(papers=papers, texts=evidence) -> None:  # while the answer streams: vectors stored, else embedded
+            checker.learn(papers)
+            for text in texts:
+                checker.source_vectors(text)
+
+        prefetch = threading.Thread(target=warm, daemon=True)
         prefetch.start()
         try:
             completion = client.stream(messages, renum.feed if renum else None, max_tokens=answer_budget(window))

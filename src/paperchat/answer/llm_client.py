@@ -34,17 +34,7 @@ from typing import Any, Callable
 from paperchat.answer.llm_errors import RETRY_STATUS, refused, retry_delay, retry_notice, translate_error
 from paperchat.answer.llm_stream import Completion, KeyGuard, read_stream
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
-from paperchat.core.errors import (
-    DUMMY_KEY,
-    LLMConfigError,
-    LLMConnectionError,
-    LLMError,
-    LLMServerError,
-    LLMBadResponse,
-    LLMTimeout,
-    redact,
-    secret_to_mask,
-)
+from paperchat.core.errors import DUMMY_KEY, LLMBadResponse, LLMConfigError, LLMConnectionError, LLMError, redact
 
 
 def count_tokens(text: str) -> int:

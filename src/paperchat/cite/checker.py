@@ -30,6 +30,7 @@ in other words, or a swapped entity that the text also names, passes it.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Callable
 
 import numpy as np
 
@@ -71,16 +72,27 @@ class SupportChecker:
     ``embedder`` is an :class:`paperchat.ingest.embedding.Embedder`. The
     sentence vectors of cited texts are kept in an LRU cache of
     ``cache_size`` texts (a follow-up cites the same abstracts again);
-    sentences whose vectors are already known (:meth:`remember`: the ones
-    stored at ingest) are not embedded again.
+    sentences whose vectors are already known (:meth:`remember`, or
+    :meth:`learn` from ``stored``) are not embedded again. ``stored(papers)``
+    takes ``(paper id, abstract)`` pairs and returns ``{paper id: (sentences,
+    vectors)}`` (:meth:`paperchat.answer.sentences.SentenceIndex.get`: the
+    vectors stored at ingest).
     """
 
-    def __init__(self, embedder, cache_size: int = 256, threshold: float = SUPPORT_THRESHOLD):
+    def __init__(self, embedder, cache_size: int = 256, threshold: float = SUPPORT_THRESHOLD,
+                 stored: Callable[[list[tuple[str, str]]], dict[str, tuple[list[str], np.ndarray]]] | None = None):
         self.embedder = embedder
         self.threshold = threshold
+        self.stored = stored
         self._cache: OrderedDict[str, tuple[list[str], np.ndarray]] = OrderedDict()
         self._cache_size = cache_size
         self._known: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def learn(self, papers: list[tuple[str, str]]) -> None:
+        """Take the stored sentence vectors of ``papers`` (``(paper id, abstract)`` pairs), when there is a store."""
+        if self.stored is not None and papers:
+            for sentences, vectors in self.stored(papers).values():
+                self.remember(sentences, vectors)
 
     def remember(self, sentences: list[str], vectors: np.ndarray) -> None:
         """Vectors already computed by the same model for ``sentences`` (e.g. an abstract's, stored at ingest)."""
