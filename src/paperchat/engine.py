@@ -18,7 +18,7 @@ from paperchat.answer.mode import decide_mode
 from paperchat.core import phases
 from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
-from paperchat.core.errors import LLMConnectionError, PaperchatError
+from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer, PaperchatError
 from paperchat.core.settings import Settings
 from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
@@ -104,8 +104,13 @@ class Engine:
             self._embedder = get_embedder(self.settings.embed_model, self.settings.llm_api_key, self.settings.llm_base_url)
         return self._embedder
 
-    def preload(self) -> None:
-        """Load the embedding model on a background thread while the caller opens the store (they overlap)."""
+    def preload(self, mode: str | None = None) -> None:
+        """Load the embedding model on a background thread while the caller opens the store (they overlap); in
+        LLM ``mode``, also start importing the openai client (:func:`paperchat.answer.llm_client.get_client`)."""
+        if mode == LLM:
+            from paperchat.answer.llm_client import get_client
+
+            get_client(self.settings)
         _background(self.embedder.load, "paperchat-model-load")
 
     def wanted_info(self) -> StoreInfo:
@@ -143,7 +148,7 @@ class Engine:
         if self._checker is None:
             from paperchat.cite.checker import SupportChecker
 
-            self._checker = SupportChecker(self.embedder)
+            self._checker = SupportChecker(self.embedder, stored=self.sentences.get)  # vectors stored at ingest
         return self._checker
 
     # -- ingest -----------------------------------------------------------------
@@ -300,8 +305,9 @@ class Engine:
         calls this with hits restricted to the papers a follow-up refers to.
         In LLM mode the LLM is not asked when retrieval found nothing relevant
         (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
-        ``fallback`` (``--mode auto``): an LLM that cannot be reached gives the
-        offline answer, with a note, instead of an error.
+        ``fallback`` (``--mode auto``): an LLM that cannot be reached, or that
+        returns an empty answer, gives the offline answer, with a note, instead
+        of an error.
         """
         from paperchat.answer.extractive import missing_names
         from paperchat.answer.offline import offline_answer
@@ -320,7 +326,7 @@ class Engine:
 
                 try:
                     answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
-                except LLMConnectionError as exc:
+                except (LLMConnectionError, LLMEmptyAnswer) as exc:
                     if not fallback:
                         raise
                     answer = self.answer_from_hits(question, hits, records, qvec, EXTRACTIVE, t0=t0)
@@ -355,14 +361,15 @@ class Engine:
 
     def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
                   filters: Filters | None = None) -> Answer:
-        """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers);
-        with ``filters``, a paper or topic papers among those it lets through.
+        """A cited summary of TARGET: a paper (id, label, title or words of it, named in a note), else a topic (top-k
+        papers; also when several papers fit TARGET though one title holds its words); with ``filters``, among the
+        papers it lets through.
 
         Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
         (``p-`` and 12 hex digits) that no stored paper has, a filter that
         matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
         """
-        from paperchat.answer.summaries import find_paper
+        from paperchat.answer.summaries import find_paper, papers_on_topic, title_note
 
         if not (target or "").strip():
             raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
@@ -370,12 +377,16 @@ class Engine:
         answer_mode = self.mode(mode)
         self.store.refresh()
         ids = self.paper_ids(filters)
-        paper_id = find_paper({p: r for p, r in self.store.papers(abstracts=False).items() if not ids or p in ids}, target)
+        paper_id, how = find_paper({p: r for p, r in self.store.papers(abstracts=False).items() if not ids or p in ids},
+                                   target, lambda t: [p for p in papers_on_topic(t, self.store.bm25(), self.store.papers)
+                                                      if not ids or p in ids])
         if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
             raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
         if paper_id is not None:
-            answer = self.summarize_record(self.store.papers([paper_id])[paper_id], answer_mode, on_token)
+            record = self.store.papers([paper_id])[paper_id]
+            answer = self.summarize_record(record, answer_mode, on_token)
             answer.question = f"Summarize {target}"
+            answer.notes += [note] if (note := title_note(target, record, how)) else []
         elif answer_mode == LLM:
             from paperchat.answer.llm_answer import summarize_topic
 
