@@ -9,7 +9,6 @@ per request (:func:`paperchat.answer.mode.decide_mode`).
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -17,8 +16,8 @@ from typing import Callable
 from paperchat.answer.mode import decide_mode
 from paperchat.core import phases
 from paperchat.core.background import background as _background
-from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
-from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer, PaperchatError
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer
+from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
 from paperchat.core.settings import Settings
 from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
@@ -346,60 +345,17 @@ class Engine:
         return answer
 
     def summarize_record(self, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None) -> Answer:
-        """A cited summary of one paper: written by the LLM, or its own first, method and result sentences."""
-        t0 = time.perf_counter()
-        if mode == LLM:
-            from paperchat.answer.llm_answer import summarize_paper
+        """A cited summary of one stored paper (:func:`paperchat.engine.summaries.summarize_record`)."""
+        from paperchat.engine.summaries import summarize_record
 
-            return summarize_paper(record, self.settings, self.checker, on_token)
-        from paperchat.answer.offline import summary_answer
-
-        answer = summary_answer(f"Summarize {record.name}", record, [], self.store.chunk_texts)
-        answer.retrieved = [Retrieved(record.paper_id, s.chunk_id, 1.0) for s in answer.sources]
-        answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
-        return answer
+        return summarize_record(self, record, mode, on_token)
 
     def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
                   filters: Filters | None = None) -> Answer:
-        """A cited summary of TARGET: a paper (id, label, title or words of it, named in a note), else a topic (top-k
-        papers; also when several papers fit TARGET though one title holds its words); with ``filters``, among the
-        papers it lets through.
+        """A cited summary of a paper or a topic (:func:`paperchat.engine.summaries.summarize`)."""
+        from paperchat.engine.summaries import summarize
 
-        Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
-        (``p-`` and 12 hex digits) that no stored paper has, a filter that
-        matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
-        """
-        from paperchat.answer.summaries import find_paper, papers_on_topic, title_note
-
-        if not (target or "").strip():
-            raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
-        target = clean_question(target)
-        answer_mode = self.mode(mode)
-        self.store.refresh()
-        ids = self.paper_ids(filters)
-        paper_id, how = find_paper({p: r for p, r in self.store.papers(abstracts=False).items() if not ids or p in ids},
-                                   target, lambda t: [p for p in papers_on_topic(t, self.store.bm25(), self.store.papers)
-                                                      if not ids or p in ids])
-        if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
-            raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
-        if paper_id is not None:
-            record = self.store.papers([paper_id])[paper_id]
-            answer = self.summarize_record(record, answer_mode, on_token)
-            answer.question = f"Summarize {target}"
-            answer.notes += [note] if (note := title_note(target, record, how)) else []
-        elif answer_mode == LLM:
-            from paperchat.answer.llm_answer import summarize_topic
-
-            hits = self.retrieve(target, top_k, paper_ids=ids)
-            records = self.store.papers([h.paper_id for h in hits])
-            answer = summarize_topic(target, hits, records, self.settings, self.checker, on_token)
-        else:
-            answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters)
-            if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
-                raise PaperchatError(f"no paper with id or label {target!r}, and no paper on that topic; "
-                                     "`paperchat papers` lists them")
-        answer.target = target
-        return answer
+        return summarize(self, target, top_k, mode, on_token, filters)
 
     def condense(self, history: list[tuple[str, str]], question: str, mode: str) -> str | None:
         """A chat follow-up rewritten as a standalone question by the LLM; ``None`` offline (rules resolve it)."""
