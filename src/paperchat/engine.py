@@ -170,11 +170,11 @@ class Engine:
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
 
-        papers, names, skipped = [], [], []
+        papers, files, skipped = [], [], []
         for path in paths:
             loaded, report = load_file(path, on_error=on_error, encoding=encoding)
             papers.extend(loaded)
-            names.append(Path(path).name)
+            files.append(manifest.file_key(path))
             skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
         if metadata is not None:
             join_metadata(papers, load_metadata(metadata))
@@ -196,7 +196,7 @@ class Engine:
         with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note) as writer:
             if only_if_empty and store.current:
                 return None
-            report = run_ingest(writer, papers, names, info, chunker, self.embedder, on_error, progress)
+            report = run_ingest(writer, papers, files, info, chunker, self.embedder, on_error, progress)
             report.lines_skipped = skipped + report.lines_skipped
             kept = report.papers_added + report.papers_updated + report.papers_unchanged
             writer.manifest = {key: manifest.record(paths, metadata, {
@@ -217,10 +217,10 @@ class Engine:
 
     # -- papers -------------------------------------------------------------------
     def papers(self) -> list[PaperRecord]:
-        """Every stored paper (no abstracts), by origin (file, position)."""
+        """Every stored paper (no abstracts), by origin (file name, path, position)."""
         records = self.store.papers(abstracts=False)
         phases.mark("store read")
-        return sorted(records.values(), key=lambda r: (r.source_path, r.source_index))
+        return sorted(records.values(), key=lambda r: (r.source_path, r.source_file, r.source_index))
 
     # -- answering ------------------------------------------------------------------
     def mode(self, requested: str | None = None) -> str:

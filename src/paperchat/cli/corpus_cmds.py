@@ -70,6 +70,8 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         return
     for line in report.lines_skipped:
         click.echo(f"skipped {line}", err=True)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     dups = report.duplicates_skipped + report.duplicates_merged
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "

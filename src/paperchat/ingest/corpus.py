@@ -11,7 +11,9 @@ Three formats, chosen by file ending:
 Each :class:`Paper` gets a stable id: its own ``id`` when the file gives one,
 else ``p-`` and 12 hex digits of the SHA-256 of its normalized abstract, so
 re-ordering a file changes no id. Its origin is the file's name and its 1-based
-position in the file (header excluded).
+position in the file (header excluded); the file itself is known by its resolved
+path (``source_file``), so two files of the same name in different folders are two
+files.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any, Iterable
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.labels import short_label
+from paperchat.ingest.manifest import file_key
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 SEED_SUFFIXES = {".txt"}
@@ -37,7 +40,9 @@ class Paper:
     """One paper (a LlamaIndex *document*): its abstract and what is known about it.
 
     ``source_path`` is the corpus file's name, ``source_index`` the paper's
-    1-based position in it. ``label`` is its short name
+    1-based position in it, ``source_file`` the file's absolute, resolved path
+    (what identifies the file:
+    :func:`paperchat.ingest.manifest.file_key`). ``label`` is its short name
     (:func:`paperchat.ingest.labels.short_label`: "ConfPO", or the opening
     words of a title-less abstract that names nothing).
     """
@@ -51,6 +56,7 @@ class Paper:
     url: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     label: str = ""
+    source_file: str = ""
 
 
 @dataclass
@@ -214,8 +220,10 @@ def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = N
         papers = _load_seed(path, text)
     if not papers:
         raise PaperchatError(f"{path}: holds no abstract")
+    source_file = file_key(path)
     for paper in papers:
         paper.label = short_label(paper.title, paper.abstract)
+        paper.source_file = source_file
     return papers, report
 
 

@@ -24,7 +24,7 @@ MAX_RUNS = 32
 
 
 def file_key(path: Path | str) -> str:
-    """How the manifest names a file: its absolute, resolved path."""
+    """How paperchat identifies a file (in the manifest and in paper records): its absolute, resolved path."""
     return str(Path(path).expanduser().resolve())
 
 

@@ -51,6 +51,8 @@ class IngestReport:
     chunks_removed: int = 0
     sentences_embedded: int = 0
     lines_skipped: list[str] = field(default_factory=list)
+    #: what the run did on the user's behalf or left alone, one line each (printed as ``note: …``)
+    notes: list[str] = field(default_factory=list)
     total_papers: int = 0
     total_chunks: int = 0
     seconds: float = 0.0
@@ -107,9 +109,19 @@ def _reusable(writer: Writer, group, have: set[str], count_tokens) -> dict[str, 
     return out
 
 
+def _unsure_notes(kept: list[str], stored: dict[str, PaperRecord]) -> list[str]:
+    """One note per file name whose papers from an earlier paperchat (recorded by name only) were kept."""
+    by_name: dict[str, int] = {}
+    for pid in kept:
+        by_name[stored[pid].source_path] = by_name.get(stored[pid].source_path, 0) + 1
+    return [f"kept {n} paper{'s' if n != 1 else ''} an earlier paperchat stored from a file named {name!r} that this "
+            f"file does not hold (that may be another folder's {name}); `paperchat ingest --rebuild FILES` makes the "
+            "store hold exactly your files" for name, n in sorted(by_name.items())]
+
+
 def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: StoreInfo, chunker_factory: Callable,
                embedder: Embedding, on_error: str = "stop", progress: Progress | None = None) -> IngestReport:
-    """Bring the writer's generation in line with ``papers`` from the corpus files named ``files``.
+    """Bring the writer's generation in line with ``papers`` from the corpus ``files`` (resolved paths).
 
     ``chunker_factory()`` returns a :class:`paperchat.ingest.chunking.Chunker`
     (made only when something must be chunked); ``progress(done, total)``
@@ -123,6 +135,7 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
     report.lines_skipped = list(plan.conflicts)
     report.duplicates_skipped, report.duplicates_merged = plan.duplicates_skipped, plan.duplicates_merged
     report.papers_unchanged = plan.unchanged
+    report.notes += _unsure_notes(plan.kept_unsure, stored)
     if plan.removals:
         report.chunks_removed += writer.delete_papers(plan.removals)
         report.papers_removed = len(plan.removals)
