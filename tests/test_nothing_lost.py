@@ -113,3 +113,133 @@ def test_a_store_that_knows_files_by_name_only_never_loses_another_folders_paper
     assert sorted(papers) == ["a1", "a2", "b1", "b2"]
     assert papers["a1"]["origin"]["file"] == str(a.resolve())  # the paper A holds now knows its file
     assert papers["b1"]["origin"]["file"] == ""
+
+
+# -- 2. an empty or garbled database is damage ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("damage", ["empty", "garbled"])
+def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(tmp_path, bundled_store, damage):
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store, ignore=shutil.ignore_patterns("*.lock"))
+    db = store / "chroma" / "chroma.sqlite3"
+    db.write_bytes(b"" if damage == "empty" else b"this is not a database\n" * 200)
+    reason = f"{db} is empty (0 bytes)" if damage == "empty" else f"{db} is not a SQLite database"
+    message = (f"error: the store at {store} is damaged: {reason}. Restore it from a backup, or start afresh with "
+               "`paperchat ingest --rebuild` (the stored papers are lost)")
+    check = cli(store, "check")
+    assert check.returncode == 1
+    assert (f"FAIL  database: {reason}. Restore the store from a backup, or start afresh with `paperchat ingest "
+            "--rebuild FILES` (the stored papers are lost)") in check.stdout.splitlines()
+    for args in (("papers",), ("ask", "What does ConfPO do?")):  # never read from the snapshot beside it
+        out = cli(store, *args)
+        assert (out.returncode, out.stdout, out.stderr.strip()) == (1, "", message), args
+    two = write_jsonl(tmp_path / "two.jsonl", A_ROWS)
+    out = cli(store, "ingest", str(two))
+    assert (out.returncode, out.stderr.strip()) == (1, message)
+    assert db.read_bytes()[:6] in (b"", b"this i")  # nothing was written in its place
+    rebuilt = cli(store, "ingest", "--rebuild", "--quiet", str(two))
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    aside = sorted(store.glob("chroma.damaged-*"))
+    assert len(aside) == 1 and f"the damaged folder was moved to {aside[0]}" in rebuilt.stderr
+    assert sorted(stored(store)) == ["a1", "a2"]
+    assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
+
+
+# -- 3. an interrupted first ingest is partial, shown, and never mixed with the bundled corpus ----------------------
+
+
+FIVE = A_ROWS + B_ROWS + [("c1", "Tabular transformers", "We pretrain transformers on tables. They beat boosting.")]
+
+
+def _interrupted_ingest(store: Path, corpus: Path, monkeypatch, after_batches: int) -> None:
+    """Ingest ``corpus`` two papers a batch and stop it (as Ctrl-C does) after ``after_batches`` batches."""
+    monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) > after_batches:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        engine_for(store).ingest([corpus], progress=progress)
+
+
+def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bundled_corpus(tmp_path, monkeypatch):
+    corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
+    store = tmp_path / "store"
+    _interrupted_ingest(store, corpus, monkeypatch, after_batches=1)
+    assert sorted(stored(store)) == ["a1", "a2"]  # the finished papers are readable
+    check = cli(store, "check")
+    assert check.returncode == 1
+    assert (f"FAIL  ingest: an ingest of the store at {store} was interrupted (2 papers stored so far): run "
+            f"`paperchat ingest {corpus.resolve()}` again to finish it (it resumes)") in check.stdout.splitlines()
+    assert "sound" not in check.stdout and "empty" not in check.stdout
+    ask = cli(store, "ask", "Which paper studies sparse attention for long documents?", "--json")
+    assert ask.returncode == 0, ask.stderr
+    assert "bundled corpus" not in ask.stderr and json.loads(ask.stdout)["sources"][0]["paper_id"] == "a2"
+    assert sorted(stored(store)) == ["a1", "a2"]  # nothing was added to it
+    done = json.loads(cli(store, "ingest", str(corpus), "--json").stdout)
+    assert (done["papers_added"], done["papers_unchanged"], done["total_papers"]) == (3, 2, 5)
+    assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
+
+
+def test_a_first_ingest_interrupted_before_any_paper_is_not_filled_with_the_bundled_corpus(tmp_path, monkeypatch):
+    corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
+    store = tmp_path / "store"
+    _interrupted_ingest(store, corpus, monkeypatch, after_batches=0)
+    ask = cli(store, "ask", "What does ConfPO do?")
+    assert ask.returncode == 1
+    assert ask.stderr.strip() == (f"error: an ingest of the store at {store} was interrupted (0 papers stored so far): "
+                                  f"run `paperchat ingest {corpus.resolve()}` again to finish it (it resumes); until "
+                                  "then there is nothing to answer from")
+    assert stored(store) == {}
+    assert cli(store, "check").returncode == 1
+
+
+# -- 5. dropped generations leave no index folders; check reports leftovers ----------------------------------------
+
+
+def _index_folders(store: Path) -> set[str]:
+    return {p.name for p in (store / "chroma").iterdir() if p.is_dir()}
+
+
+def _live_segments(store: Path) -> set[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(store / "chroma" / "chroma.sqlite3")
+    try:
+        return {row[0] for row in conn.execute("SELECT id FROM segments WHERE scope = 'VECTOR'")}
+    finally:
+        conn.close()
+
+
+def test_rebuilds_leave_no_index_folders_behind_and_check_reports_leftovers(tmp_path, monkeypatch):
+    corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
+    store = tmp_path / "store"
+    assert cli(store, "ingest", "--quiet", str(corpus)).returncode == 0
+    monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
+    calls = []
+
+    def stop_after_a_batch(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # a killed rebuild leaves its half-built generation
+        engine_for(store).ingest([corpus], rebuild=True, progress=stop_after_a_batch)
+    for _ in range(2):
+        assert cli(store, "ingest", "--rebuild", "--quiet", str(corpus)).returncode == 0
+    folders = _index_folders(store)
+    assert folders and folders <= _live_segments(store)  # three live collections (and the state's), nothing else
+    # A leftover (here: a copy of a live index under a dropped collection's name) is reported, then removed.
+    leftover = store / "chroma" / "00000000-0000-4000-8000-000000000000"
+    shutil.copytree(store / "chroma" / sorted(folders)[0], leftover)
+    check = cli(store, "check")
+    assert check.returncode == 0
+    notes = [line for line in check.stdout.splitlines() if line.startswith("note  leftover index folders")]
+    assert len(notes) == 1 and "1 folder of dropped collections" in notes[0] and str(store / "chroma") in notes[0]
+    more = write_jsonl(tmp_path / "more.jsonl", [("d1", "Weather", "We forecast weather with graphs. Errors fall.")])
+    assert cli(store, "ingest", "--quiet", str(more)).returncode == 0
+    assert not leftover.exists() and _index_folders(store) <= _live_segments(store)

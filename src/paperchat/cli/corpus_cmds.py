@@ -115,13 +115,13 @@ def check(obj: AppContext, as_json):
       paperchat check
     """
     from paperchat.core.errors import ExitStatus, PaperchatError, StoreError
-    from paperchat.store.check import Finding, check_store, index_file_findings, snapshot_finding, verdict
+    from paperchat.store.check import Finding, check_store, folder_findings, snapshot_finding, verdict
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(f"no store at {where}: nothing to check (`paperchat ingest` creates one)")
-    findings = [] if settings.chroma_url else index_file_findings(settings.store_path / "chroma")
+    findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):
         try:
             from paperchat.store import open_store

@@ -44,6 +44,20 @@ def run_key(paths: list[Path], metadata: Path | None, encoding: str | None, on_e
     return f"{files};metadata={meta};encoding={(encoding or 'utf-8').lower()};on_error={on_error}"
 
 
+def repeat_command(paths: list[Path], metadata: Path | None, encoding: str | None, on_error: str,
+                   bundled: bool = False) -> str:
+    """The ``paperchat ingest`` command that repeats an ingest (``bundled``: of the bundled corpus, the default)."""
+    import shlex
+
+    if bundled:
+        return "paperchat ingest"
+    words = ["paperchat", "ingest", *(str(p) for p in paths)]
+    words += ["--metadata", str(metadata)] if metadata is not None else []
+    words += ["--encoding", encoding] if encoding else []
+    words += ["--on-error", on_error] if on_error != "stop" else []
+    return shlex.join(words)
+
+
 def record(paths: list[Path], metadata: Path | None, report: dict[str, Any]) -> dict[str, Any]:
     """The manifest entry of one ingest: the files' and metadata file's sizes and hashes, and ``report`` (its counts)."""
     files = list(paths) + ([metadata] if metadata is not None else [])
