@@ -243,3 +243,89 @@ def test_rebuilds_leave_no_index_folders_behind_and_check_reports_leftovers(tmp_
     more = write_jsonl(tmp_path / "more.jsonl", [("d1", "Weather", "We forecast weather with graphs. Errors fall.")])
     assert cli(store, "ingest", "--quiet", str(more)).returncode == 0
     assert not leftover.exists() and _index_folders(store) <= _live_segments(store)
+
+
+# -- 4. a huge abstract: reads in pages, a cap, progress inside one paper ------------------------------------------
+
+
+def _write_huge_paper(store_dir: Path, n_sentences: int):
+    """A store holding one paper with ``n_sentences`` sentence vectors (4-dimensional: writing them is quick)."""
+    import numpy as np
+
+    from paperchat.ingest.chunking import ChunkSettings, ChunkText
+    from paperchat.ingest.records import PaperRecord, StoreInfo
+    from paperchat.store import open_store, open_writer
+
+    vecs = np.random.default_rng(0).normal(size=(n_sentences, 4)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    texts = [f"Sentence {i} of a very long abstract." for i in range(n_sentences)]
+    chunk = ChunkText("huge:0:00000000", 0, " ".join(texts[:3]))
+    rec = PaperRecord("huge", abstract=" ".join(texts), title="A huge abstract", chunk_ids=[chunk.chunk_id],
+                      text_hash="h", chunking="test")
+    store = open_store(store_dir)
+    with open_writer(store, StoreInfo("test-4d", 4, ChunkSettings())) as writer:
+        writer.write([rec], {"huge": [(chunk, vecs[0])]}, {"huge": (texts, vecs, "h")})
+    return store, vecs
+
+
+@pytest.mark.slow
+def test_a_paper_with_more_sentences_than_sqlite_has_variables_reads_back_whole(tmp_path):
+    # SQLite allows 32,766 variables in a statement; Chroma spends one per row it reads.
+    store, vecs = _write_huge_paper(tmp_path / "store", 33_000)
+    got = store.sentence_vectors(["huge"])
+    assert got["huge"][0] == "h" and got["huge"][1].shape == (33_000, 4)
+    assert abs(got["huge"][1] - vecs).max() < 1e-6  # every sentence, in order
+    from paperchat.store.check import check_store
+
+    assert [f.check for f in check_store(store) if f.ok is False] == []
+
+
+def test_reads_come_in_pages_and_a_paper_spanning_pages_is_removed_whole(tmp_path, monkeypatch):
+    from paperchat.store import chroma, open_writer
+    from paperchat.store.writer import StoreWriter
+
+    store, vecs = _write_huge_paper(tmp_path / "store", 50)
+    asked: list[int] = []
+    monkeypatch.setattr(chroma, "READ_PAGE", 7)
+    col = store.collection("sentences")
+    real_get = type(col).get
+
+    def counting_get(self, *args, **kwargs):
+        got = real_get(self, *args, **kwargs)
+        asked.append(len(got["ids"]))
+        return got
+
+    monkeypatch.setattr(type(col), "get", counting_get)
+    assert abs(store.sentence_vectors(["huge"])["huge"][1] - vecs).max() < 1e-6
+    assert max(asked) == 7 and sum(asked) == 50
+    with open_writer(store, store.info()) as writer:
+        assert isinstance(writer, StoreWriter)
+        writer.delete_papers(["huge"])
+    assert store.collection("sentences").count() == 0 and store.counts() == (0, 0)
+
+
+def test_an_abstract_over_the_limit_is_cut_at_a_sentence_end_with_a_note_and_shows_progress(tmp_path, monkeypatch):
+    from paperchat.ingest import corpus, run, sentence_vectors
+
+    # The real limits are 100,000 characters kept, progress inside abstracts over 20,000: the same code, cheaper.
+    monkeypatch.setattr(corpus, "MAX_ABSTRACT_CHARS", 3000)
+    monkeypatch.setattr(run, "LONG_ABSTRACT", 2000)
+    monkeypatch.setattr(sentence_vectors, "EMBED_SLICE", 4)
+    sentences = [f"Method {i} improves the benchmark score by {i} points." for i in range(120)]
+    abstract = " ".join(sentences)
+    data = write_jsonl(tmp_path / "long.jsonl", [("long", "A long abstract", abstract)])
+    kept = max(k for k in range(len(sentences)) if len(" ".join(sentences[:k])) <= 3000)
+    seen: list[tuple[int, int]] = []
+    store = tmp_path / "store"
+    report = engine_for(store).ingest([data], progress=lambda done, total: seen.append((done, total)))
+    cut = " ".join(sentences[:kept])
+    assert report.notes == [f"{data} #1: the abstract of {len(abstract):,} characters was cut to its first "
+                            f"{len(cut):,} (paperchat keeps at most 3,000 characters of an abstract)"]
+    assert engine_for(store).store.papers(["long"])["long"].abstract == cut
+    total = seen[-1][1]
+    assert seen[0] == (0, total) and seen[-1] == (total, total) and total > 2
+    inside = [done for done, _ in seen[1:-1]]
+    # progress within the one paper, before it is written (in chunks: the share of its sentences embedded so far)
+    assert len(inside) >= 3 and all(0 <= d < total for d in inside) and inside[-1] > 0 and inside == sorted(inside)
+    out = cli(store, "ingest", str(data))  # the CLI prints the note (a changed limit re-reads the file)
+    assert out.returncode == 0

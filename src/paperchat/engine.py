@@ -171,12 +171,13 @@ class Engine:
         from paperchat.store import open_writer
 
         command = manifest.repeat_command(paths, metadata, encoding, on_error, bundled=key == self._bundled_run()[0])
-        papers, files, skipped = [], [], []
+        papers, files, skipped, notes = [], [], [], []
         for path in paths:
             loaded, report = load_file(path, on_error=on_error, encoding=encoding)
             papers.extend(loaded)
             files.append(manifest.file_key(path))
             skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
+            notes.extend(report.notes)
         if metadata is not None:
             join_metadata(papers, load_metadata(metadata))
         # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
@@ -198,7 +199,7 @@ class Engine:
             if only_if_empty and not writer.fresh_for(key):
                 return None
             report = run_ingest(writer, papers, files, info, chunker, self.embedder, on_error, progress)
-            report.lines_skipped = skipped + report.lines_skipped
+            report.lines_skipped, report.notes = skipped + report.lines_skipped, notes + report.notes
             kept = report.papers_added + report.papers_updated + report.papers_unchanged
             writer.manifest = {key: manifest.record(paths, metadata, {
                 "files": report.files, "papers_seen": report.papers_seen, "papers_unchanged": kept,

@@ -31,6 +31,9 @@ from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.sentence_vectors import embed_papers, pool_chunks
 
 PAPER_BATCH = 64  # papers embedded and written together
+#: A batch holding an abstract longer than this (characters; a typical one has 1,000-2,000) reports progress
+#: as its sentences are embedded, not only when it is written.
+LONG_ABSTRACT = 20_000
 
 Progress = Callable[[int, int], None]
 
@@ -119,6 +122,15 @@ def _unsure_notes(kept: list[str], stored: dict[str, PaperRecord]) -> list[str]:
             "store hold exactly your files" for name, n in sorted(by_name.items())]
 
 
+def _within(progress: Progress | None, done: int, group, total: int) -> Callable[[int, int], None] | None:
+    """Progress inside a batch that holds a long abstract (:data:`LONG_ABSTRACT`): its chunks counted as its
+    texts are embedded, never the whole batch before it is written; ``None`` for other batches."""
+    if progress is None or all(len(paper.abstract) <= LONG_ABSTRACT for paper, _ in group):
+        return None
+    chunks = sum(len(c) for _, c in group)
+    return lambda embedded, texts: progress(done + min(chunks - 1, chunks * embedded // max(texts, 1)), total)
+
+
 def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: StoreInfo, chunker_factory: Callable,
                embedder: Embedding, on_error: str = "stop", progress: Progress | None = None) -> IngestReport:
     """Bring the writer's generation in line with ``papers`` from the corpus ``files`` (resolved paths).
@@ -161,7 +173,7 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
             sentences: dict[str, tuple[list[str], np.ndarray, str]] = {}
             if todo:
                 made = embed_papers([(p.abstract, [c.text for c in chunks]) for p, chunks in todo], embedder.embed,
-                                    embedder.count_tokens)
+                                    embedder.count_tokens, _within(progress, done, group, total))
                 for (paper, _chunks), (sent_vecs, chunk_vecs) in zip(todo, made):
                     vectors[paper.paper_id] = chunk_vecs
                     sentences[paper.paper_id] = (split_sentences(paper.abstract), sent_vecs, short_hash(paper.abstract))
