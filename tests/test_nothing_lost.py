@@ -329,3 +329,142 @@ def test_an_abstract_over_the_limit_is_cut_at_a_sentence_end_with_a_note_and_sho
     assert len(inside) >= 3 and all(0 <= d < total for d in inside) and inside[-1] > 0 and inside == sorted(inside)
     out = cli(store, "ingest", str(data))  # the CLI prints the note (a changed limit re-reads the file)
     assert out.returncode == 0
+
+
+# -- 14. a read-only store folder is read-only, not damaged ------------------------------------------------------------
+
+
+def test_a_read_only_error_is_named_as_such_not_as_damage(tmp_path):
+    from paperchat.store.failures import StoreUnavailable, store_error
+
+    chroma_said = RuntimeError("error returned from database: (code: 8) attempt to write a readonly database")
+    error = store_error(chroma_said, tmp_path)
+    assert isinstance(error, StoreUnavailable)
+    assert str(error) == (f"the store folder {tmp_path} is read-only here: paperchat can read it but not change it. "
+                          "Make it writable, or copy it to a writable place and pass --store")
+
+
+def _read_only_runner(store: Path):
+    """``run(*args)``: paperchat on ``store`` made read-only (a read-only bind mount in a private mount namespace
+    as root, where permissions do not bind; chmod otherwise). Skips when neither can be arranged."""
+    if os.geteuid() != 0:
+        for path in [store, *store.rglob("*")]:
+            path.chmod(path.stat().st_mode & ~0o222)
+        return lambda *args: cli(store, *args)
+    mount = 'mount --bind -o ro "$0" "$0" 2>/dev/null'
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", f'{mount} && ! touch "$0/probe" 2>/dev/null', str(store)],
+                           capture_output=True) if shutil.which("unshare") else None
+    if probe is None or probe.returncode != 0:
+        pytest.skip("running as root without mount namespaces: a read-only folder cannot be arranged")
+
+    def run(*args):
+        return subprocess.run(["unshare", "-m", "sh", "-c", f'{mount} && exec "$@"', str(store), sys.executable, "-m",
+                               "paperchat", "--store", str(store), *args], capture_output=True, text=True, timeout=300)
+
+    return run
+
+
+def test_a_read_only_store_folder_answers_and_says_it_is_read_only(tmp_path, bundled_store):
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store, ignore=shutil.ignore_patterns("*.lock"))
+    run = _read_only_runner(store)
+    read_only = (f"the store folder {store} is read-only here: paperchat can read it but not change it. Make it "
+                 "writable, or copy it to a writable place and pass --store")
+    out = run("ingest", str(write_jsonl(tmp_path / "two.jsonl", A_ROWS)))
+    assert (out.returncode, out.stderr.strip()) == (1, f"error: {read_only}")
+    papers = run("papers", "--json")
+    assert papers.returncode == 0 and len(json.loads(papers.stdout)) == 38
+    ask = run("ask", "What does ConfPO use to pick preference-critical tokens?", "--json")
+    assert ask.returncode == 0 and json.loads(ask.stdout)["sources"][0]["title"].startswith("ConfPO")
+    check = run("check")
+    assert check.returncode == 1 and "--rebuild" not in check.stdout and "damaged" not in check.stdout
+    assert check.stdout.strip().endswith(f"the store at {store} could not be checked: {read_only}")
+
+
+# -- 15. a full disk is named; check reports every failure as a finding ----------------------------------------------
+
+
+def test_a_full_disk_during_ingest_is_named_and_check_never_prints_a_bare_chroma_error(tmp_path, monkeypatch):
+    from chromadb.api.models.Collection import Collection
+    from chromadb.errors import InternalError
+
+    from paperchat.core.errors import StoreError
+
+    store = tmp_path / "store"
+    engine_for(store).ingest([write_jsonl(tmp_path / "a.jsonl", A_ROWS)])
+
+    def full(*_args, **_kwargs):  # what Chroma 1.5 raises when its disk fills mid-write (seen on a full tmpfs)
+        raise InternalError("Error in compaction: Failed to apply logs to the metadata segment")
+
+    monkeypatch.setattr(Collection, "add", full)
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(shutil, "disk_usage", lambda _path: usage._replace(free=512 * 1024))  # and 0.5 MB is left
+    disk_full = (f"the disk holding the store at {store} is full (0 MB free): no space left on device. Free some space "
+                 "and try again (an interrupted ingest resumes where it stopped; nothing stored is lost)")
+    with pytest.raises(StoreError) as raised:
+        engine_for(store).ingest([write_jsonl(tmp_path / "b.jsonl", B_ROWS)])
+    assert str(raised.value) == disk_full
+    monkeypatch.setattr(Collection, "count", full)  # reads that compact Chroma's log first fail the same way
+    monkeypatch.setattr(Collection, "get", full)
+    out = invoke(store, "check")
+    assert out.exit_code == 1 and "InternalError" not in out.output and "--rebuild" not in out.output
+    assert f"FAIL  collections: {disk_full}" in out.stdout.splitlines()
+    assert out.stdout.splitlines()[-1] == f"the store at {store} could not be checked: {disk_full}"
+
+
+# -- 16. a Chroma server that stops mid-command is named the same way everywhere -------------------------------------
+
+
+def _start_chroma_server(path: Path) -> tuple[subprocess.Popen, str]:
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+    proc = subprocess.Popen([exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    pytest.fail("chroma run did not start")
+
+
+def test_a_chroma_server_that_stops_mid_chat_or_mid_ingest_is_named(tmp_path, monkeypatch):
+    from paperchat.chat.session import ChatSession
+    from paperchat.core.errors import StoreError
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # the server's BM25 cache lives in the user cache folder
+    monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
+    proc, url = _start_chroma_server(tmp_path / "server")
+    try:
+        engine = Engine(load_settings({"chroma_url": url}))
+        engine.ingest([write_jsonl(tmp_path / "a.jsonl", A_ROWS)])
+        session = ChatSession(engine, mode="extractive")
+        assert session.handle("Which paper studies sparse attention for long documents?").answer.sources[0].paper_id == "a2"
+        proc.terminate()
+        proc.wait(timeout=30)
+        with pytest.raises(StoreError) as in_chat:
+            session.handle("Which paper prunes graph neural networks?")
+        assert str(in_chat.value).startswith(f"cannot reach the Chroma server at {url}: ")
+        proc, url2 = _start_chroma_server(tmp_path / "server")
+
+        def stop_server(done: int, total: int) -> None:
+            if done:  # a batch is written: the server goes away mid-ingest
+                proc.terminate()
+                proc.wait(timeout=30)
+
+        with pytest.raises(StoreError) as in_ingest:
+            Engine(load_settings({"chroma_url": url2})).ingest([write_jsonl(tmp_path / "five.jsonl", FIVE)],
+                                                               progress=stop_server)
+        assert str(in_ingest.value).startswith(f"cannot reach the Chroma server at {url2}: ")
+    finally:
+        proc.kill()

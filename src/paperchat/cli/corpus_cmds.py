@@ -131,7 +131,9 @@ def check(obj: AppContext, as_json):
             if not settings.chroma_url and store.current and all(f.ok is not False for f in findings):
                 findings.append(snapshot_finding(store))
         except StoreError as exc:
-            findings.append(Finding("open the store", False, str(exc)))
+            from paperchat.store.failures import StoreUnavailable
+
+            findings.append(Finding("open the store", False, str(exc), not isinstance(exc, StoreUnavailable)))
     line = verdict(findings, where)
     if as_json:
         echo_json({"store": where, "ok": all(f.ok is not False for f in findings), "findings": [f.to_json() for f in findings],

@@ -27,7 +27,7 @@ import numpy as np
 
 from paperchat.core.errors import PaperchatError
 from paperchat.store.chroma import KINDS, ChromaStore
-from paperchat.store.failures import explain
+from paperchat.store.failures import StoreUnavailable, store_error
 
 
 @dataclass
@@ -37,6 +37,9 @@ class Finding:
     check: str
     ok: bool | None
     detail: str
+    #: a failure that is damage (False: the store could not be reached, read or changed now; see
+    #: :class:`paperchat.store.failures.StoreUnavailable`), so the verdict does not advise a rebuild
+    damage: bool = True
 
     def to_json(self) -> dict:
         return {"check": self.check, "ok": self.ok, "detail": self.detail}
@@ -56,14 +59,16 @@ def _runner(findings: list[Finding], store: ChromaStore):
     """``run(name, fn)``: record ``fn()``'s ``(ok, detail)`` (anything raised is a failure, in one line); False
     when it failed."""
     def run(name: str, fn) -> bool:
+        damage = True
         try:
             with store.guarded():
                 ok, detail = fn()
         except PaperchatError as exc:
-            ok, detail = False, str(exc)
+            ok, detail, damage = False, str(exc), not isinstance(exc, StoreUnavailable)
         except Exception as exc:  # noqa: BLE001 - check reports, it never crashes
-            ok, detail = False, explain(exc, None if store.remote else store.local_dir, store.remote)
-        findings.append(Finding(name, ok, detail))
+            error = store_error(exc, None if store.remote else store.local_dir, store.remote)
+            ok, detail, damage = False, str(error), not isinstance(error, StoreUnavailable)
+        findings.append(Finding(name, ok, detail, damage))
         return ok is not False
 
     return run
@@ -215,6 +220,8 @@ def verdict(findings: list[Finding], where: str) -> str:
         return f"the store at {where} is being written: what it holds so far is consistent; check it again when the ingest has finished"
     if not bad:
         return f"the store at {where} is sound"
+    if not any(f.damage for f in bad):
+        return f"the store at {where} could not be checked: " + "; ".join(dict.fromkeys(f.detail for f in bad))
     return (f"the store at {where} has {len(bad)} problem(s): " + "; ".join(f"{f.check}: {f.detail}" for f in bad)
             + ". If an ingest was interrupted, run it again (it resumes); if problems remain, rebuild with "
             "`paperchat ingest --rebuild FILES` (or restore a backup)")

@@ -41,7 +41,7 @@ import numpy as np
 from paperchat.core.errors import StoreError
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.bm25 import BM25Index, load_or_build, write_json_atomic
-from paperchat.store.failures import damage_message, explain, is_unreachable
+from paperchat.store.failures import damage_message, is_unreachable, store_error
 
 __all__ = ["ChromaStore", "collection_name", "damage_message", "raise_if_incompatible"]
 
@@ -106,7 +106,7 @@ class ChromaStore:
                     or (self.remote is not None and is_unreachable(exc)))
             if not ours:
                 raise
-            raise StoreError(explain(exc, self.local_dir, self.remote)) from None
+            raise store_error(exc, self.local_dir, self.remote) from None
 
     # -- state --------------------------------------------------------------
     def read_meta(self) -> dict[str, Any]:

@@ -5,7 +5,8 @@ server, an ``InternalError: Error in compaction …`` or SQLite's "database or
 disk is full" when the disk fills, "attempt to write a readonly database"
 for a read-only folder), and only damage calls for a rebuild. :func:`explain`
 tells them apart, so every command words the same cause the same way and
-never advises rebuilding a healthy store.
+never advises rebuilding a healthy store. :func:`store_error` gives the
+exception to raise: :class:`StoreUnavailable` for a cause that is not damage.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import shutil
 from pathlib import Path
 from typing import Iterator
 
+from paperchat.core.errors import StoreError
+
 #: Below this many free bytes, a write that failed is taken to have failed for lack of space.
 LOW_SPACE_BYTES = 16 * 1024 * 1024
 
@@ -25,6 +28,10 @@ _NET_ERRORS = {"ConnectError", "ConnectTimeout", "ReadError", "WriteError", "Rem
 _FULL_TEXT = ("no space left on device", "database or disk is full", "disk is full", "os error 28", "enospc")
 _READ_ONLY_TEXT = ("readonly database", "read-only file system", "os error 30", "erofs", "permission denied",
                    "os error 13")
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached or changed now (a server down, a full disk, a read-only folder); not damage."""
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -110,8 +117,8 @@ def disk_full_message(folder: Path | str) -> str:
     """The one line for a write that failed because the disk is full."""
     free = _free_bytes(Path(folder))
     left = f" ({free // (1024 * 1024)} MB free)" if free is not None else ""
-    return (f"the disk holding the store at {folder} is full{left} (no space left on device). Free some space and run "
-            "the ingest again: it resumes, and the papers already stored stay readable")
+    return (f"the disk holding the store at {folder} is full{left}: no space left on device. Free some space and try "
+            "again (an interrupted ingest resumes where it stopped; nothing stored is lost)")
 
 
 def damage_message(where: str, exc: BaseException) -> str:
@@ -120,16 +127,22 @@ def damage_message(where: str, exc: BaseException) -> str:
             "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)")
 
 
-def explain(exc: BaseException, local_dir: Path | None = None, remote: str | None = None) -> str:
-    """The one line for ``exc`` raised by Chroma (or the file system under it) for the store in ``local_dir``
-    (embedded) or at ``remote`` (a server URL)."""
+def store_error(exc: BaseException, local_dir: Path | None = None, remote: str | None = None) -> StoreError:
+    """The error to raise for ``exc``, raised by Chroma (or the file system under it) for the store in
+    ``local_dir`` (embedded) or at ``remote`` (a server URL): a :class:`StoreUnavailable` naming the server,
+    the full disk or the read-only folder, else a :class:`StoreError` about damage."""
     if remote:
         if is_unreachable(exc):
-            return unreachable(remote, exc)
-        return damage_message(remote, exc)
+            return StoreUnavailable(unreachable(remote, exc))
+        return StoreError(damage_message(remote, exc))
     assert local_dir is not None
     if is_disk_full(exc, local_dir):
-        return disk_full_message(local_dir)
+        return StoreUnavailable(disk_full_message(local_dir))
     if is_read_only(exc, local_dir):
-        return read_only_message(local_dir)
-    return damage_message(str(local_dir), exc)
+        return StoreUnavailable(read_only_message(local_dir))
+    return StoreError(damage_message(str(local_dir), exc))
+
+
+def explain(exc: BaseException, local_dir: Path | None = None, remote: str | None = None) -> str:
+    """The one line of :func:`store_error`."""
+    return str(store_error(exc, local_dir, remote))

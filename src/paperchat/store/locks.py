@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from paperchat.core.errors import StoreError
-from paperchat.store.failures import read_only_message
+from paperchat.store.failures import StoreUnavailable, read_only_message
 
 
 @contextlib.contextmanager
@@ -31,7 +31,7 @@ def file_lock(path: Path, timeout_s: float, busy: str, wait_note: str | None = N
     from filelock import FileLock, Timeout
 
     if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise StoreError(read_only_message(path.parent))
+        raise StoreUnavailable(read_only_message(path.parent))
     lock = FileLock(str(path))
     try:
         try:
@@ -43,7 +43,7 @@ def file_lock(path: Path, timeout_s: float, busy: str, wait_note: str | None = N
     except Timeout:
         raise StoreError(busy) from None
     except PermissionError:
-        raise StoreError(read_only_message(path.parent)) from None
+        raise StoreUnavailable(read_only_message(path.parent)) from None
     try:
         yield
     finally:

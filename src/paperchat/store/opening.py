@@ -11,7 +11,7 @@ from pathlib import Path
 from paperchat.core.errors import StoreError
 from paperchat.core.text import short_hash
 from paperchat.store.chroma import MARKER, ChromaStore
-from paperchat.store.failures import explain, unreachable
+from paperchat.store.failures import StoreUnavailable, store_error, unreachable
 from paperchat.store.integrity import database_damage, index_damage
 from paperchat.store.locks import open_guard
 
@@ -117,7 +117,7 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
         try:
             return ChromaStore(connect_server, local, remote=chroma_url)
         except Exception as exc:
-            raise StoreError(unreachable(chroma_url, exc)) from None
+            raise StoreUnavailable(unreachable(chroma_url, exc)) from None
 
     assert store_dir is not None
     store_dir = Path(store_dir).expanduser()
@@ -136,4 +136,4 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
     except StoreError:
         raise
     except Exception as exc:
-        raise StoreError(explain(exc, store_dir)) from None
+        raise store_error(exc, store_dir) from None
