@@ -468,3 +468,26 @@ def test_a_chroma_server_that_stops_mid_chat_or_mid_ingest_is_named(tmp_path, mo
         assert str(in_ingest.value).startswith(f"cannot reach the Chroma server at {url2}: ")
     finally:
         proc.kill()
+
+
+# -- 17. `ingest DIR` ingests the folder's corpus files -----------------------------------------------------------------
+
+
+def test_ingest_a_folder_reads_the_corpus_files_in_it(tmp_path):
+    folder = tmp_path / "papers"
+    write_jsonl(folder / "a.jsonl", A_ROWS)
+    (folder / "b.csv").write_text("id,title,abstract\nb1,Protein folding,We fold proteins on a lattice. It works.\n",
+                                  encoding="utf-8")
+    (folder / "README.md").write_text("# my papers\n", encoding="utf-8")
+    write_jsonl(folder / "nested" / "c.jsonl", B_ROWS[1:])  # folders inside are not read
+    store = tmp_path / "store"
+    out = invoke(store, "ingest", "--quiet", str(folder))
+    assert out.exit_code == 0, out.output
+    assert out.stderr.splitlines() == [f"note: {folder}: read a.jsonl, b.csv; left out README.md (not a corpus file) "
+                                       "and the folder nested (folders inside are not read)"]
+    assert sorted(stored(store)) == ["a1", "a2", "b1"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    out = invoke(store, "ingest", str(empty))
+    assert out.exit_code == 1
+    assert str(out.exception) == f"{empty}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)"

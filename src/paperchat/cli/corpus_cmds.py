@@ -47,20 +47,25 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
     PATHS are JSONL or CSV files (fields id, title, authors, abstract, url; only
     abstract is required) or seed text files (a header line, then abstracts
-    separated by blank lines). Unchanged papers are not embedded again; papers a
-    file no longer holds are removed, papers from other files stay.
+    separated by blank lines), or folders: the corpus files directly inside one.
+    Unchanged papers are not embedded again; papers a file no longer holds are
+    removed, papers from other files stay.
 
     \b
     Examples:
       paperchat ingest                                  # the bundled corpus
       paperchat ingest papers.jsonl --on-error skip
+      paperchat ingest my_corpus/                       # its .jsonl, .csv and .txt files
       paperchat ingest data/*.txt --metadata seed_metadata.jsonl
       paperchat ingest old_export.csv --encoding latin-1
     """
-    from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+    from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata, corpus_files
 
     engine = obj.engine()
-    files = list(paths) or bundled_corpus_files()
+    files, folder_notes = corpus_files(paths)
+    files = files or bundled_corpus_files()
+    for note in folder_notes:
+        click.echo(f"note: {note}", err=True)
     if not paths and metadata is None:
         metadata = bundled_metadata()  # the bundled abstracts' real titles, authors and urls
     report = engine.ingest(files, metadata=metadata, rebuild=rebuild, on_error=on_error, encoding=encoding,

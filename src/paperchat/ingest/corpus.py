@@ -255,6 +255,33 @@ def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = N
     return papers, report
 
 
+def corpus_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """``paths`` with each folder replaced by the corpus files directly inside it (``.jsonl``, ``.ndjson``,
+    ``.csv``, ``.txt``; sorted by name, hidden files left out, folders inside not read), and one note per folder
+    saying what it read and left out.
+
+    Raises :class:`PaperchatError` for a folder with no corpus file in it. Files are returned as given (a file
+    of another type is refused when it is loaded).
+    """
+    files: list[Path] = []
+    notes: list[str] = []
+    for given in paths:
+        path = Path(given)
+        if not path.is_dir():
+            files.append(path)
+            continue
+        entries = sorted((p for p in path.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
+        found = [p for p in entries if p.is_file() and p.suffix.lower() in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES]
+        if not found:
+            raise PaperchatError(f"{path}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)")
+        files.extend(found)
+        others = [f"{p.name} (not a corpus file)" for p in entries if p.is_file() and p not in found]
+        others += [f"the folder {p.name} (folders inside are not read)" for p in entries if p.is_dir()]
+        if others:
+            notes.append(f"{path}: read {', '.join(p.name for p in found)}; left out {' and '.join(others)}")
+    return files, notes
+
+
 def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
     """Read a metadata JSONL file keyed by ``(file name, 1-based position)``.
 
