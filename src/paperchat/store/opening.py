@@ -78,14 +78,11 @@ def check_folder(store_dir: Path, create: bool) -> None:
 
 def _set_damaged_aside(store_dir: Path) -> None:
     """Before a rebuild: move a ``chroma/`` folder whose database is empty or not a database aside (kept, not
-    deleted), so Chroma starts a new one; readers stop trusting the snapshot of what it held."""
+    deleted), so Chroma starts a new one (the rebuild's writer marks the old snapshot stale as it opens)."""
     chroma = store_dir / "chroma"
     damage = database_damage(chroma) if chroma.is_dir() else None
     if damage is None or not (damage.endswith("(0 bytes)") or damage.endswith("not a SQLite database")):
         return
-    from paperchat.store.snapshot import mark_stale
-
-    mark_stale(store_dir)
     aside = store_dir / f"chroma.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
     os.replace(chroma, aside)
     print(f"note: {damage}; the damaged folder was moved to {aside} (delete it when you no longer need it)",
