@@ -344,6 +344,28 @@ def test_a_read_only_error_is_named_as_such_not_as_damage(tmp_path):
                           "Make it writable, or copy it to a writable place and pass --store")
 
 
+def test_a_database_this_user_may_not_read_asks_for_access_not_a_rebuild(tmp_path, bundled_store, monkeypatch):
+    import builtins
+
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store, ignore=shutil.ignore_patterns("*.lock"))
+    db = store / "chroma" / "chroma.sqlite3"
+    real_open = builtins.open
+
+    def denied(path, *args, **kwargs):  # root reads any file: the permission error is simulated
+        if str(path) == str(db):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", denied)
+    out = invoke(store, "papers")
+    assert out.exit_code == 1 and str(out.exception) == (
+        f"the store at {store} cannot be opened: {db} cannot be read by this user (permission denied). Give this "
+        "user read and write access to the store folder")
+    check = invoke(store, "check")
+    assert check.exit_code == 1 and "--rebuild" not in check.stdout and "could not be checked" in check.stdout
+
+
 def _read_only_runner(store: Path):
     """``run(*args)``: paperchat on ``store`` made read-only (a read-only bind mount in a private mount namespace
     as root, where permissions do not bind; chmod otherwise). Skips when neither can be arranged."""

@@ -101,10 +101,13 @@ def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
 
 def folder_findings(store_dir: Path) -> list[Finding]:
     """An embedded store's files, read before Chroma opens them: the database, the index files, leftovers."""
-    from paperchat.store.integrity import database_damage, folder_bytes, leftover_folders
+    from paperchat.store.integrity import DENIED, database_damage, folder_bytes, leftover_folders
 
     chroma = Path(store_dir) / "chroma"
     damage = database_damage(chroma)
+    if damage is not None and damage.endswith(DENIED):
+        return [Finding("database", False, f"{damage}. Give this user read and write access to the store folder",
+                        damage=False)]
     if damage is not None:
         return [Finding("database", False, f"{damage}. Restore the store from a backup, or start afresh with "
                                            "`paperchat ingest --rebuild FILES` (the stored papers are lost)")]

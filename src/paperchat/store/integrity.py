@@ -26,6 +26,8 @@ import struct
 from pathlib import Path
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: how :func:`database_damage` words a database this user may not read (a matter of permissions, not damage)
+DENIED = "cannot be read by this user (permission denied)"
 _SEGMENT_DIR = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -54,6 +56,8 @@ def database_damage(chroma_dir: Path) -> str | None:
             head = fh.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return f"{db} is missing"
+    except PermissionError:
+        return f"{db} {DENIED}"
     except OSError as exc:
         return f"{db} cannot be read ({exc.strerror or type(exc).__name__})"
     if not head:

@@ -12,7 +12,7 @@ from paperchat.core.errors import StoreError
 from paperchat.core.text import short_hash
 from paperchat.store.chroma import MARKER, ChromaStore
 from paperchat.store.failures import StoreUnavailable, store_error, unreachable
-from paperchat.store.integrity import database_damage, index_damage
+from paperchat.store.integrity import DENIED, database_damage, index_damage
 from paperchat.store.locks import open_guard
 
 OPEN_WAIT_S = 30.0
@@ -64,6 +64,9 @@ def check_folder(store_dir: Path, create: bool) -> None:
             raise StoreError(f"cannot create the store folder {store_dir} ({exc.strerror})") from None
     chroma = store_dir / "chroma"
     damage = _database_damage(store_dir)
+    if damage is not None and damage.endswith(DENIED):
+        raise StoreUnavailable(f"the store at {store_dir} cannot be opened: {damage}. Give this user read and write "
+                               "access to the store folder")
     if damage is not None:
         raise StoreError(f"the store at {store_dir} is damaged: {damage}. Restore it from a backup, or start "
                          "afresh with `paperchat ingest --rebuild` (the stored papers are lost)")
