@@ -176,12 +176,14 @@ class Engine:
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
 
-        papers, names, skipped = [], [], []
+        command = manifest.repeat_command(paths, metadata, encoding, on_error, bundled=key == self._bundled_run()[0])
+        papers, files, skipped, notes = [], [], [], []
         for path in paths:
             loaded, report = load_file(path, on_error=on_error, encoding=encoding)
             papers.extend(loaded)
-            names.append(Path(path).name)
+            files.append(manifest.file_key(path))
             skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
+            notes.extend(report.notes)
         if metadata is not None:
             join_metadata(papers, load_metadata(metadata))
         # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
@@ -199,11 +201,11 @@ class Engine:
 
             return Chunker(self.chunk, self.embedder.tokenize)
 
-        with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note) as writer:
-            if only_if_empty and store.current:
+        with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)) as writer:
+            if only_if_empty and not writer.fresh_for(key):
                 return None
-            report = run_ingest(writer, papers, names, info, chunker, self.embedder, on_error, progress)
-            report.lines_skipped = skipped + report.lines_skipped
+            report = run_ingest(writer, papers, files, info, chunker, self.embedder, on_error, progress)
+            report.lines_skipped, report.notes = skipped + report.lines_skipped, notes + report.notes
             kept = report.papers_added + report.papers_updated + report.papers_unchanged
             writer.manifest = {key: manifest.record(paths, metadata, {
                 "files": report.files, "papers_seen": report.papers_seen, "papers_unchanged": kept,
@@ -212,22 +214,39 @@ class Engine:
         report.total_papers, report.total_chunks = store.counts()
         return report
 
-    def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
-        """Ingest the bundled corpus when the store is empty; ``None`` when it was not."""
-        self.store.refresh()
-        if self.store.counts()[1] > 0:
-            return None
+    @staticmethod
+    def _bundled_run() -> tuple[str, list[Path], Path]:
+        """``(run key, files, metadata file)`` of ingesting the bundled corpus."""
         from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+        from paperchat.ingest.manifest import run_key
 
-        return self.ingest(bundled_corpus_files(), bundled_metadata(), progress=progress, only_if_empty=True)
+        return run_key(bundled_corpus_files(), bundled_metadata(), None, "stop"), bundled_corpus_files(), bundled_metadata()
+
+    def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
+        """Ingest the bundled corpus when the store is empty (an interrupted first run is resumed); else ``None``.
+
+        A store an ingest of other files is writing, or was interrupted in, never gets the bundled corpus:
+        with no paper stored yet that is a :class:`StoreError` saying which ingest to wait for or run again.
+        """
+        from paperchat.store.runs import refuse_first_run
+
+        self.store.refresh()
+        if self.store.counts()[0] and getattr(self.store, "from_snapshot", False):
+            return None  # a current snapshot: no ingest is under way or was interrupted
+        chroma = self.open_store()
+        chroma.refresh()
+        key, files, metadata = self._bundled_run()
+        if refuse_first_run(chroma, key):
+            return None
+        return self.ingest(files, metadata, progress=progress, only_if_empty=True)
 
     # -- papers -------------------------------------------------------------------
     def papers(self, filters: Filters | None = None) -> list[PaperRecord]:
-        """Every stored paper (no abstracts) that passes ``filters``, by origin (file, position)."""
+        """Every stored paper (no abstracts) that passes ``filters``, by origin (file name, path, position)."""
         records, ids = self.store.papers(abstracts=False), self.paper_ids(filters)
         phases.mark("store read")
         chosen = [r for r in records.values() if ids is None or r.paper_id in ids]
-        return sorted(chosen, key=lambda r: (r.source_path, r.source_index))
+        return sorted(chosen, key=lambda r: (r.source_path, r.source_file, r.source_index))
 
     def paper_ids(self, filters: Filters | None) -> frozenset[str] | None:
         """The ids of the papers ``filters`` lets through (:func:`~paperchat.retrieve.filters.matching_ids`);
