@@ -14,6 +14,12 @@ Each chat request pops the next *scripted* action from a queue:
 * :class:`Drop`       -- the connection is closed in the middle of the answer
 * :class:`Hang`       -- the server waits before answering (client timeouts)
 * :class:`StreamError`-- an ``{"error": ...}`` event in the middle of a stream
+* :class:`Malformed`  -- an event that is not JSON in the middle of a stream
+
+``Reply("")`` is a valid stream with no content and ``finish_reason: stop``;
+``Reply(text, finish_reason=None, done=False)`` a stream that ends (cleanly,
+at the HTTP level) without a finish_reason and without ``data: [DONE]``;
+``Fault(429, headers={"Retry-After": "15"})`` a rate limit with a wait.
 
 Example::
 
@@ -49,6 +55,7 @@ __all__ = [
     "Drop",
     "Hang",
     "StreamError",
+    "Malformed",
     "StubServer",
     "openai_stub",
 ]
@@ -76,12 +83,16 @@ class Reply:
     ``chunk_size``     -- for streaming: characters per chunk; ``None`` means
                           word by word (whitespace stays attached to the word).
     ``chunk_delay``    -- for streaming: seconds to sleep between chunks.
+    ``done``           -- for streaming: end with ``data: [DONE]`` (``False``
+                          simulates a server or proxy that closes the stream
+                          early but cleanly: no ``[DONE]``).
     """
 
     content: str
     finish_reason: Optional[str] = "stop"
     chunk_size: Optional[int] = None
     chunk_delay: float = 0.0
+    done: bool = True
 
 
 @dataclass
@@ -154,6 +165,22 @@ class StreamError:
     message: str = "The server had an error while processing your request."
     type: str = "server_error"
     code: Optional[str] = None
+
+
+@dataclass
+class Malformed:
+    """Streaming: send ``after_chars`` characters of ``content`` (``chunk_size``
+    as for :class:`Reply`), then ``event`` -- an SSE ``data:`` line that is not
+    JSON -- then the rest of ``content``, a finish_reason and ``[DONE]``.
+
+    The openai client raises ``json.JSONDecodeError`` on that event.
+    Non-streaming requests get a 200 whose body is ``event``.
+    """
+
+    content: str = ""
+    after_chars: int = 0
+    chunk_size: Optional[int] = None
+    event: bytes = b'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content": "vi\n\n'
 
 
 _FAULT_DEFAULTS = {
@@ -378,10 +405,17 @@ class _Handler(BaseHTTPRequestHandler):
                              "param": None, "code": action.code}}
             self._stream(body, action.content[:max(action.after_chars, 0)], None,
                          0.0, finish=None, error=err)
+        elif isinstance(action, Malformed):
+            if not stream:
+                self._send_bytes(200, action.event, "application/json")
+                return
+            cut = max(action.after_chars, 0)
+            self._stream(body, action.content[:cut], action.chunk_size, 0.0, finish="stop",
+                         malformed=(action.event, action.content[cut:]))
         elif isinstance(action, Reply):
             if stream:
                 self._stream(body, action.content, action.chunk_size,
-                             action.chunk_delay, finish=action.finish_reason)
+                             action.chunk_delay, finish=action.finish_reason, done=action.done)
             else:
                 self._completion(body, action)
         else:
@@ -414,7 +448,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"%X\r\n%s\r\n" % (len(data), data))
 
     def _stream(self, body: dict, content: str, chunk_size, delay: float,
-                finish: Optional[str], drop: bool = False, error: Optional[dict] = None):
+                finish: Optional[str], drop: bool = False, error: Optional[dict] = None,
+                done: bool = True, malformed: Optional[tuple] = None):
         cid = self.stub._new_id()
         created = int(time.time())
         model = body.get("model") or DEFAULT_MODEL
@@ -441,6 +476,10 @@ class _Handler(BaseHTTPRequestHandler):
             if delay and self.stub._sleep(delay):
                 self._abort()
             self._write_chunk(chunk({"content": piece}))
+        if malformed is not None:  # (the bad event, the text after it)
+            self._write_chunk(malformed[0])
+            for piece in _split(malformed[1], chunk_size):
+                self._write_chunk(chunk({"content": piece}))
         if drop:
             self._abort()
         if error is not None:
@@ -450,7 +489,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._write_chunk(chunk({}, finish_reason=finish))
             if include_usage:
                 self._write_chunk(chunk({}, usage=self._usage(body, content), choices=False))
-        self._write_chunk(b"data: [DONE]\n\n")
+        if done:
+            self._write_chunk(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
 
 
@@ -544,7 +584,7 @@ class StubServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # -- scripting --------------------------------------------------------
-    def script(self, *replies: Union[Reply, Fault, Drop, Hang, StreamError, str]) -> "StubServer":
+    def script(self, *replies: Union[Reply, Fault, Drop, Hang, StreamError, Malformed, str]) -> "StubServer":
         """Append actions to the queue; each chat request pops one.
 
         A plain ``str`` is shorthand for ``Reply(str)``.  When the queue is

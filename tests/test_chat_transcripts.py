@@ -79,6 +79,25 @@ def test_an_abstention_does_not_hide_the_one_paper_shown_before_it(store):
     assert titles(seen[lines[3]]) == [CONFPO]
 
 
+def test_show_n_and_ordinals_count_one_list(store):
+    """Issue 18, item 13: after an unrelated question, "the first one" and /show 1 mean the same paper: the first
+    source of the last answer that cited papers; a follow-up about a paper of that list keeps the list."""
+    lines = ["Which papers study backdoor attacks?", "What does ConfPO use to pick preference-critical tokens?",
+             "/show 1", "summarize the first one"]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert titles(seen[lines[0]]) == [BACKDOOR, CROW]
+    assert titles(seen[lines[1]]) == [CONFPO]
+    assert seen["/show 1"].startswith(f"[1] {CONFPO}\n")
+    assert titles(seen[lines[3]]) == [CONFPO]  # not BACKDOOR, the first of the list two answers back
+
+    lines = ["Which papers study backdoor attacks?", "summarize the second one", "/show 1", "/summarize 2"]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert titles(seen[lines[1]]) == [CROW]
+    # /show 1 counts the same list as "the first one" would, and says which list that is
+    assert seen["/show 1"].startswith(f"[1] {BACKDOOR}\n(source 1 of the answer to \"{lines[0]}\")\n")
+    assert titles(seen["/summarize 2"]) == [CROW]
+
+
 def test_slash_commands_before_and_after_a_question(store):
     lines = ["/sources", "/show 1", "/history", "/frobnicate", "/help", "/papers",
              "What does ConfPO use to pick preference-critical tokens?"]

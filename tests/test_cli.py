@@ -97,7 +97,8 @@ def test_papers_json_lists_every_paper(bundled_store):
     rows = json.loads(out.stdout)
     assert len(rows) == 38
     confpo = [r for r in rows if r["paper_id"] == "p-abe9274a3783"][0]
-    assert confpo["label"] == "ConfPO" and confpo["origin"] == {"path": SEED_000, "index": 3} and confpo["chunks"] == 2
+    assert confpo["label"] == "ConfPO" and confpo["chunks"] == 2
+    assert confpo["origin"] == {"path": SEED_000, "index": 3, "file": str((ROOT / "data" / SEED_000).resolve())}
     assert list(confpo) == ["paper_id", "title", "label", "chunks", "origin", "url", "authors", "aliases", "venue", "year"]
     assert confpo["aliases"] == [] and (confpo["venue"], confpo["year"]) == ("ICML", 2025)  # from its PMLR v267 url
 

@@ -84,9 +84,31 @@ def test_chroma_and_openai_each_behind_one_door():
     chroma = sorted(m for m, imps in mods.items() if any(i.split(".")[0] == "chromadb" for i in imps))
     openai = sorted(m for m, imps in mods.items() if any(i.split(".")[0] == "openai" for i in imps))
     assert all(m.startswith("paperchat.store.") for m in chroma) and chroma
-    assert openai == ["paperchat.answer.llm_client", "paperchat.answer.llm_errors", "paperchat.ingest.embedding_openai"]
+    assert openai == ["paperchat.answer.llm_client", "paperchat.answer.llm_errors", "paperchat.answer.llm_stream",
+                      "paperchat.ingest.embedding_openai"]
 
 
 def test_modules_are_small():
     big = {p.name: n for p in PKG.rglob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert big == {}
+
+
+def test_no_committed_file_names_an_absolute_machine_path():
+    import re
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    files = listed.stdout.splitlines() if listed.returncode == 0 else [
+        str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts]
+    machine = re.compile(r"(?<![\w.:/~-])/(work|home|Users|root)/[\w.-]")
+    found = []
+    for name in files:
+        path = ROOT / name
+        if not path.is_file() or path.stat().st_size > 5_000_000:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        found += [f"{name}:{n}" for n, line in enumerate(text.splitlines(), 1) if machine.search(line)]
+    assert found == []

@@ -147,16 +147,21 @@ def test_a_run_that_changes_the_store_voids_the_other_recorded_runs(store, tmp_p
     """Recorded run A, then run B removes papers A added: repeating A must add them back, not say "unchanged"."""
     rows = [{"id": f"m{i}", "title": f"Paper {i} on lattice folding", "abstract": f"We fold protein {i} on a lattice. "
              f"It takes {i} steps."} for i in range(3)]
-    first, second = tmp_path / "x" / "a.jsonl", tmp_path / "y" / "a.jsonl"  # the same file name: B replaces A's papers
-    for path, part in ((first, rows), (second, rows[:1])):
-        path.parent.mkdir()
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+
+    def write(path, part):
         path.write_text("".join(json.dumps(r) + "\n" for r in part), encoding="utf-8")
+
+    write(first, rows)
+    write(second, [{"id": "other", "abstract": "We sample lattice proteins. It is fast."}])
     engine = _engine(store)
-    assert engine.ingest([first]).papers_added == 3
-    removed = engine.ingest([second])
-    assert removed.papers_removed == 2 and removed.total_papers == 39
-    again = engine.ingest([first])
-    assert again.papers_added == 2 and again.total_papers == 41
+    assert engine.ingest([first]).papers_added == 3  # run A
+    write(first, rows[:1])
+    removed = engine.ingest([first, second])  # run B removes two of the papers A added
+    assert removed.papers_removed == 2 and removed.total_papers == 40
+    write(first, rows)
+    again = engine.ingest([first])  # the file is as A read it, but A's record was voided
+    assert again.papers_added == 2 and again.total_papers == 42
     assert engine.ingest([first]).papers_unchanged == 3  # and now the fast path is right again
 
 

@@ -24,7 +24,7 @@ from paperchat.answer.llm_client import count_message_tokens, get_client
 from paperchat.answer.prompts import load_prompt
 from paperchat.cite.markers import StreamRenumber, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
-from paperchat.core.errors import LLMContextOverflow
+from paperchat.core.errors import LLMContextOverflow, LLMEmptyAnswer
 from paperchat.core.text import split_sentences
 from paperchat.ingest.records import PaperRecord
 
@@ -138,10 +138,11 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
 
     ``fields`` fill the prompt's own placeholders (``sources``, ``n_sources``,
     ``abstention`` and ``abstract``, the first source's text, are filled here); ``checker`` is the
-    :class:`~paperchat.cite.checker.SupportChecker` (its cached source
-    vectors are computed on a thread while the answer streams). On a context
+    :class:`~paperchat.cite.checker.SupportChecker` (the sources' sentence vectors, stored at ingest or else
+    embedded, are gathered on a thread while the answer streams). On a context
     overflow reported by the server the request is retried with fewer
-    sources. Raises :class:`paperchat.core.errors.LLMError` subclasses.
+    sources. Raises :class:`paperchat.core.errors.LLMError` subclasses (:class:`LLMEmptyAnswer` for a reply
+    with no text).
     """
     t0 = time.perf_counter()
     client = get_client(settings)  # starts the openai import in the background
@@ -158,7 +159,15 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         messages, kept = fit_sources(render, sources, window)
         prompt_s = time.perf_counter() - t0
         renum = StreamRenumber(len(kept), on_token) if on_token else None
-        prefetch = threading.Thread(target=lambda srcs=kept: [checker.source_vectors(s.text) for s in srcs], daemon=True)
+        papers = [(s.record.paper_id, s.record.abstract) for s in kept]
+        evidence = [Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept]  # what is checked
+
+        def warm(papers=papers, texts=evidence) -> None:  # while the answer streams: vectors stored, else embedded
+            checker.learn(papers)
+            for text in texts:
+                checker.source_vectors(text)
+
+        prefetch = threading.Thread(target=warm, daemon=True)
         prefetch.start()
         try:
             completion = client.stream(messages, renum.feed if renum else None, max_tokens=answer_budget(window))
@@ -186,6 +195,9 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
 
     t_verify = time.perf_counter()
     raw = completion.text.strip()
+    if not raw:
+        raise LLMEmptyAnswer(f"the LLM at {client.base_url} returned an empty answer "
+                             f"(finish_reason {completion.finish_reason!r})")
     answer = Answer(question, ABSTENTION, LLM, abstained=True, retrieved=list(retrieved), incomplete=completion.incomplete,
                     sources_sent=len(kept), model=completion.model or settings.llm_model)
     if not is_abstention(raw):

@@ -5,41 +5,36 @@ LM Studio) given by base URL. Settings used (:class:`paperchat.core.settings.Set
 ``llm_model``, ``llm_base_url``, ``llm_api_key``, ``temperature``, ``timeout``
 (seconds, per request and between streamed bytes), ``max_retries``.
 
-* ``openai`` is imported lazily (it costs about 1.3 s) on a background thread
-  started by :func:`get_client`, so the import overlaps retrieval; the client
-  is created once per process and settings.
+* ``openai`` is imported lazily (about 0.7 s of CPU) on a background thread
+  started by :func:`get_client`, with the chat-completions resource the first
+  request needs, so the import overlaps opening the store and retrieval; the
+  client is created once per process and settings.
 * 429, 408/409 and 500/502/503/504 answers, timeouts and dropped connections
   are retried ``max_retries`` times with exponential backoff (0.5 s doubling,
-  at most 8 s) honouring ``Retry-After`` / ``retry-after-ms``; a refused
-  connection, 501 and the other statuses fail at once (:meth:`LLMClient._open`);
+  at most 8 s) honouring ``Retry-After`` / ``retry-after-ms``, each wait
+  announced as a warning on the ``paperchat`` logger ("rate limited; retrying
+  in 15 s", the CLI prints it as a note); a refused connection, 501 and the
+  other statuses fail at once (:meth:`LLMClient._open`);
 * a reply that is not a Chat Completions stream (an HTML page) is an
   :class:`~paperchat.core.errors.LLMBadResponse`;
-* the configured key is masked in everything the server sends back (:class:`KeyGuard`).
+* the stream is read by :func:`paperchat.answer.llm_stream.read_stream`, with
+  the configured key masked in everything the server sends back (:class:`KeyGuard`).
 * Every failure becomes an :class:`LLMError` subclass with a one-line message;
   the API key never appears in one (:func:`redact`).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from paperchat.answer.llm_errors import RETRY_STATUS, refused, retry_delay, translate_error
+from paperchat.answer.llm_errors import RETRY_STATUS, refused, retry_delay, retry_notice, translate_error
+from paperchat.answer.llm_stream import Completion, KeyGuard, read_stream
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
-from paperchat.core.errors import (
-    DUMMY_KEY,
-    LLMConfigError,
-    LLMConnectionError,
-    LLMError,
-    LLMServerError,
-    LLMBadResponse,
-    LLMTimeout,
-    redact,
-    secret_to_mask,
-)
+from paperchat.core.errors import DUMMY_KEY, LLMBadResponse, LLMConfigError, LLMConnectionError, LLMError, redact
 
 
 def count_tokens(text: str) -> int:
@@ -58,58 +53,6 @@ def count_tokens(text: str) -> int:
 def count_message_tokens(messages: list[dict[str, str]]) -> int:
     """Estimated prompt tokens of chat ``messages`` (contents plus 8 tokens a message)."""
     return sum(count_tokens(m["content"]) + 8 for m in messages) + 4
-
-
-@dataclass
-class Completion:
-    """The result of one streamed chat completion.
-
-    ``text`` is everything received (also when the stream dropped);
-    ``incomplete`` is true when the stream broke off (connection dropped,
-    stalled past the timeout, error event) or was cut at the token limit
-    (``finish_reason == "length"``); ``notes`` are one-line remarks for the
-    user (e.g. a missing ``finish_reason``). Times are seconds from the call.
-    """
-
-    text: str
-    finish_reason: str | None
-    incomplete: bool
-    model: str
-    notes: list[str] = field(default_factory=list)
-    first_token_s: float | None = None
-    total_s: float = 0.0
-
-
-class KeyGuard:
-    """Passes streamed text on with the API key masked, even when the key is split across pieces.
-
-    It holds back the last ``len(key) - 1`` characters until more text (or
-    :meth:`close`) shows whether they start the key.
-    """
-
-    def __init__(self, key: str | None, emit: Callable[[str], None] | None):
-        self.key = secret_to_mask(key)
-        self.emit = emit
-        self._held = ""
-
-    def clean(self, text: str) -> str:
-        """``text`` with the key masked."""
-        return text.replace(self.key, "***") if self.key else text
-
-    def feed(self, piece: str) -> None:
-        if self.emit is None:
-            return
-        text = self.clean(self._held + piece)
-        keep = len(self.key) - 1 if self.key else 0
-        self._held = text[len(text) - keep:] if keep and len(text) >= keep else (text if keep else "")
-        out = text[: len(text) - len(self._held)]
-        if out:
-            self.emit(out)
-
-    def close(self) -> None:
-        if self.emit is not None and self._held:
-            self.emit(self.clean(self._held))
-        self._held = ""
 
 
 class LLMClient:
@@ -139,9 +82,11 @@ class LLMClient:
         try:
             import openai
 
-            self._client = openai.OpenAI(  # retries are ours (_open): not for refused connections or 501
+            client = openai.OpenAI(  # retries are ours (_open): not for refused connections or 501
                 api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0
             )
+            client.chat.completions  # imported on first use (0.3 s): here, not on the caller's path
+            self._client = client
         except BaseException as exc:  # re-raised (redacted) on first use
             self._error = exc
         finally:
@@ -166,7 +111,7 @@ class LLMClient:
             except openai.APIStatusError as exc:
                 if exc.status_code not in RETRY_STATUS or attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
-                time.sleep(retry_delay(exc, attempt))
+                self._wait(exc, attempt)
                 continue
             except openai.APIConnectionError as exc:  # timeouts too
                 if refused(exc):
@@ -174,7 +119,7 @@ class LLMClient:
                                              "(is the server running, and is the URL right?)") from None
                 if attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
-                time.sleep(retry_delay(exc, attempt))
+                self._wait(exc, attempt)
                 continue
             except openai.OpenAIError as exc:
                 raise self.translate(exc, retried=False) from None
@@ -191,6 +136,12 @@ class LLMClient:
             return stream
         raise AssertionError("unreachable")
 
+    def _wait(self, exc: BaseException, attempt: int) -> None:
+        """Wait before retry ``attempt + 1``, saying so on the ``paperchat`` logger (the CLI shows it on stderr)."""
+        delay = retry_delay(exc, attempt)
+        logging.getLogger("paperchat").warning(retry_notice(exc, delay, self.base_url, attempt, self.max_retries))
+        time.sleep(delay)
+
     def stream(
         self,
         messages: list[dict[str, str]],
@@ -206,58 +157,14 @@ class LLMClient:
         stream (an HTML page, say).
         """
         t0 = time.perf_counter()
-        import openai
-
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature, "stream": True}
         if max_tokens:
             kwargs["max_tokens"] = int(max_tokens)
         stream = self._open(kwargs)
         guard = KeyGuard(self._key, on_token)
-        pieces: list[str] = []
-        finish: str | None = None
-        first: float | None = None
-        notes: list[str] = []
-        model = self.model
-        broke = False
-        chunks = 0
-        try:
-            with stream:
-                for chunk in stream:
-                    chunks += 1
-                    model = getattr(chunk, "model", None) or model
-                    for choice in getattr(chunk, "choices", None) or []:
-                        if choice.index not in (0, None):
-                            continue
-                        piece = getattr(choice.delta, "content", None) if choice.delta else None
-                        if piece:
-                            if first is None:
-                                first = time.perf_counter() - t0
-                            pieces.append(piece)
-                            guard.feed(piece)
-                        if choice.finish_reason:
-                            finish = choice.finish_reason
-        except openai.OpenAIError as exc:
-            err = self.translate(exc, retried=False)
-            if not pieces:
-                if isinstance(err, LLMTimeout | LLMServerError):
-                    raise err from None
-                raise LLMConnectionError(f"the answer stream from {self.base_url} dropped before any text arrived") from None
-            broke = True
-            notes.append(f"the answer stream broke off ({err}); the answer is partial")
-        if not chunks and not broke:
-            return self._unstreamed(kwargs, guard, t0)
-        guard.close()
-        if not broke:
-            if finish is None:
-                notes.append("the server sent no finish_reason; the answer was treated as complete")
-            elif finish == "length":
-                notes.append("the answer was cut at the token limit")
-            elif finish == "content_filter":
-                notes.append("the server's content filter stopped the answer")
-        incomplete = broke or finish in ("length", "content_filter")
-        text = guard.clean("".join(pieces))
-        return Completion(text, finish, incomplete, model or self.model, [guard.clean(n) for n in notes], first,
-                          time.perf_counter() - t0)
+        completion = read_stream(stream, guard, self.base_url, lambda exc: self.translate(exc, retried=False),
+                                 self.model, t0)
+        return completion if completion is not None else self._unstreamed(kwargs, guard, t0)
 
     def _unstreamed(self, kwargs: dict[str, Any], guard: "KeyGuard", t0: float) -> Completion:
         """The same request without streaming, after a stream that ended before its first chunk.

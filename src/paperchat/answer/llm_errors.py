@@ -2,7 +2,7 @@
 
 Used by :class:`paperchat.answer.llm_client.LLMClient`: 429, 408/409 and
 500/502/503/504 are retried (:data:`RETRY_STATUS`) after
-:func:`retry_delay`; a refused connection (:func:`refused`) is not; every
+:func:`retry_delay`, announced by :func:`retry_notice`; a refused connection (:func:`refused`) is not; every
 ``openai`` exception becomes an :class:`~paperchat.core.errors.LLMError`
 subclass with a one-line, key-free message (:func:`translate_error`).
 """
@@ -36,6 +36,21 @@ def retry_delay(exc: BaseException, attempt: int) -> float:
         if 0 <= value <= 60:
             return value
     return min(8.0, 0.5 * 2 ** attempt)
+
+
+def retry_notice(exc: BaseException, delay: float, base_url: str, attempt: int, retries: int) -> str:
+    """The line announcing a wait of ``delay`` seconds before retry ``attempt + 1`` of ``retries``.
+
+    E.g. "rate limited; retrying in 15 s (HTTP 429 from the LLM at URL; retry 1 of 3)".
+    """
+    status = getattr(exc, "status_code", None)
+    if status == 429:
+        what, why = "rate limited", "HTTP 429"
+    elif status is not None:
+        what, why = "the server failed", f"HTTP {status}"
+    else:
+        what, why = "no answer", "timeout" if "timeout" in type(exc).__name__.lower() else "connection dropped"
+    return f"{what}; retrying in {delay:g} s ({why} from the LLM at {base_url}; retry {attempt + 1} of {retries})"
 
 
 def refused(exc: BaseException) -> bool:

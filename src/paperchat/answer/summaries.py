@@ -2,8 +2,11 @@
 
 TARGET resolution (:func:`find_paper`), in order: an exact paper id; a label
 or title equal to TARGET (any case); a paper whose label or title contains
-every word of TARGET; else ``None`` (TARGET is then a topic, and the top
-retrieved papers are summarized).
+every word of TARGET, unless several papers fit TARGET as a topic (their
+title or abstract holds every term of it: "speculative decoding for LLM
+inference" is in one title and in seven abstracts); else ``None`` (TARGET is
+then a topic, and the top retrieved papers are summarized). A paper chosen by
+its title is named in a note (:func:`title_note`).
 
 Offline, a paper's summary (:func:`extractive_paper_summary`) is the first
 sentence; the first "we propose/introduce/present/develop ..." sentence; the
@@ -13,31 +16,58 @@ last sentence reporting results; each cited ``[1]``.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from paperchat.core.text import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 
-def find_paper(records: dict[str, PaperRecord], target: str) -> str | None:
-    """The id of the paper TARGET names among ``records`` (id, a merged duplicate's id, label, title or words of it), else ``None``.
+def find_paper(records: dict[str, PaperRecord], target: str,
+               topic_fit: Callable[[str], list[str]] | None = None) -> tuple[str | None, str]:
+    """The paper TARGET names among ``records`` and how: ``(paper id, how)``, ``how`` one of ``"id"`` (its id or a
+    merged duplicate's), ``"label"``, ``"title"``, ``"title words"``; ``(None, "")`` when TARGET names no one paper.
 
-    ``None`` too when TARGET fits several papers (a label such as "ICL" that 11 papers share): it is a topic then.
+    ``None`` too when TARGET fits several papers: a label such as "ICL" that 11 papers share, or words of one
+    title that ``topic_fit(target)`` (the ids of papers TARGET fits as a topic, :func:`papers_on_topic`) finds
+    in two or more papers: it is a topic then.
     """
     target = " ".join(target.split())
     if target in records:
-        return target
+        return target, "id"
     for pid, rec in records.items():
         if target in rec.aliases:
-            return pid
+            return pid, "id"
     low = target.lower()
-    named = [pid for pid, rec in records.items() if low in {rec.label.lower(), rec.title.lower()}]
-    if len(named) == 1:
-        return named[0]
-    if named:  # a label several papers share ("ICL") names a topic, not a paper
-        return None
+    for how in ("label", "title"):
+        named = [pid for pid, rec in records.items() if low == getattr(rec, how).lower()]
+        if len(named) == 1:
+            return named[0], how
+        if named:  # a label several papers share ("ICL") names a topic, not a paper
+            return None, ""
     words = _words(low)
     matches = [pid for pid, rec in records.items() if words and set(words) <= set(_words(f"{rec.label} {rec.title}".lower()))]
-    return matches[0] if len(matches) == 1 else None
+    if len(matches) != 1 or (topic_fit is not None and len(topic_fit(target)) > 1):
+        return None, ""
+    return matches[0], "title words"
+
+
+def papers_on_topic(target: str, bm25, records_of: Callable[[list[str]], dict[str, PaperRecord]], n: int = 10) -> list[str]:
+    """Ids of the papers TARGET fits as a topic: among its ``n`` best BM25 papers (``bm25``, a
+    :class:`paperchat.store.bm25.BM25Index`), those whose title or abstract holds every term of TARGET (stemmed,
+    stopwords left out). ``records_of(ids)`` gives papers with their abstracts."""
+    terms = bm25.terms_of(target)
+    if not terms:
+        return []
+    ids = [pid for pid, _score in bm25.search(target, n)]
+    records = records_of(ids)
+    return [pid for pid in ids if pid in records and terms <= bm25.terms_of(f"{records[pid].title}\n{records[pid].abstract}")]
+
+
+def title_note(target: str, record: PaperRecord, how: str) -> str | None:
+    """The note saying which paper a TARGET that is (words of) a title was read as; ``None`` for an id or label."""
+    if how not in ("title", "title words"):
+        return None
+    return f"\"{' '.join(target.split())}\" read as the paper '{record.name}' (title match)"
 
 
 def _words(text: str) -> list[str]:

@@ -39,13 +39,14 @@ COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/his
 
 
 def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperRecord] | Reply:
-    """Source ``arg`` (1-based) of the last answer that cited papers and its stored record, or a Reply saying why not."""
+    """Source ``arg`` (1-based) of the list (:attr:`ChatSession.list_turn`, what "the first one" counts too) and its
+    stored record, or a Reply saying why not."""
     if session.last is None:
         return Reply(text="No sources yet: ask a question first.")
-    last = next((turn for turn in reversed(session.turns) if turn.sources), None)
-    if last is None:
+    listed = session.list_turn
+    if listed is None:
         return Reply(text="No answer so far cited sources.")
-    sources = last.sources
+    sources = listed.sources
     arg = arg.strip().strip("[]#")
     if not arg.isdigit() or not 1 <= int(arg) <= len(sources):
         if len(sources) == 1:
@@ -74,6 +75,9 @@ def cmd_show(session: Session, arg: str, on_token) -> Reply:
         return found
     src, rec = found
     lines = [f"[{src.n}] {rec.name}"]
+    listed = session.list_turn
+    if listed is not None and next((t for t in reversed(session.turns) if t.sources), None) is not listed:
+        lines.append(f"(source {src.n} of the answer to \"{listed.question}\")")  # not the Sources shown last
     if rec.title and rec.label and rec.label != rec.title:
         lines.append(f"Label: {rec.label}")
     if rec.authors:

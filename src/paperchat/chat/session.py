@@ -77,17 +77,24 @@ class ChatSession:
         return self.last.context if self.last else []
 
     @property
-    def last_list(self) -> list[Source]:
-        """The last list of papers shown (a turn that showed two or more, else the last that showed one): what
-        "the second one" picks from. An answer that cited nothing (an abstention) does not hide it."""
-        for turn in reversed(self.turns):
-            if len(turn.context) > 1:
-                return turn.context
-        return next((turn.context for turn in reversed(self.turns) if turn.context), [])
+    def list_turn(self) -> Turn | None:
+        """The turn whose Sources are *the list*: what ``/show N``, ``/summarize N`` and ordinals ("the second one")
+        count. It is the last answer that cited papers, except that an answer about papers of the list (a
+        follow-up such as "summarize the second one") keeps the list it picked from; an answer that cited
+        nothing (an abstention) does not change it."""
+        shown: Turn | None = None
+        for turn in self.turns:
+            if not turn.sources:
+                continue
+            held = {s.paper_id for s in shown.sources} if shown is not None else set()
+            if shown is None or not (turn.resolution.is_followup and {s.paper_id for s in turn.sources} <= held):
+                shown = turn
+        return shown
 
     def _context_for(self, question: str) -> list[Source]:
         ref = find_reference(question)
-        return self.last_list if ref is not None and ref[0] == "ordinal" else self.context
+        listed = self.list_turn
+        return (listed.sources if listed else []) if ref is not None and ref[0] == "ordinal" else self.context
 
     def restore(self, rows: list[dict[str, Any]]) -> None:
         """Load earlier turns of this conversation (turn-log rows, oldest first)."""

@@ -30,6 +30,7 @@ in other words, or a swapped entity that the text also names, passes it.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Callable
 
 import numpy as np
 
@@ -70,14 +71,36 @@ class SupportChecker:
 
     ``embedder`` is an :class:`paperchat.ingest.embedding.Embedder`. The
     sentence vectors of cited texts are kept in an LRU cache of
-    ``cache_size`` texts (a follow-up cites the same abstracts again).
+    ``cache_size`` texts (a follow-up cites the same abstracts again);
+    sentences whose vectors are already known (:meth:`remember`, or
+    :meth:`learn` from ``stored``) are not embedded again. ``stored(papers)``
+    takes ``(paper id, abstract)`` pairs and returns ``{paper id: (sentences,
+    vectors)}`` (:meth:`paperchat.answer.sentences.SentenceIndex.get`: the
+    vectors stored at ingest).
     """
 
-    def __init__(self, embedder, cache_size: int = 256, threshold: float = SUPPORT_THRESHOLD):
+    def __init__(self, embedder, cache_size: int = 256, threshold: float = SUPPORT_THRESHOLD,
+                 stored: Callable[[list[tuple[str, str]]], dict[str, tuple[list[str], np.ndarray]]] | None = None):
         self.embedder = embedder
         self.threshold = threshold
+        self.stored = stored
         self._cache: OrderedDict[str, tuple[list[str], np.ndarray]] = OrderedDict()
         self._cache_size = cache_size
+        self._known: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def learn(self, papers: list[tuple[str, str]]) -> None:
+        """Take the stored sentence vectors of ``papers`` (``(paper id, abstract)`` pairs), when there is a store."""
+        if self.stored is not None and papers:
+            for sentences, vectors in self.stored(papers).values():
+                self.remember(sentences, vectors)
+
+    def remember(self, sentences: list[str], vectors: np.ndarray) -> None:
+        """Vectors already computed by the same model for ``sentences`` (e.g. an abstract's, stored at ingest)."""
+        for sentence, vec in zip(sentences, vectors):
+            self._known[sentence] = vec
+            self._known.move_to_end(sentence)
+        while len(self._known) > 64 * self._cache_size:
+            self._known.popitem(last=False)
 
     def source_vectors(self, text: str) -> np.ndarray:
         """Embeddings of the sentences of a cited text, shape ``(sentences, dim)`` (cached)."""
@@ -88,7 +111,9 @@ class SupportChecker:
             self._cache.move_to_end(text)
             return self._cache[text]
         sentences = split_sentences(text) or [text]
-        entry = (sentences, self.embedder.embed(sentences))
+        todo = [s for s in dict.fromkeys(sentences) if s not in self._known]
+        fresh = dict(zip(todo, self.embedder.embed(todo))) if todo else {}
+        entry = (sentences, np.array([fresh[s] if s in fresh else self._known[s] for s in sentences]))
         self._cache[text] = entry
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)

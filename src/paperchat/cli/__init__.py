@@ -8,6 +8,7 @@ place where exceptions become exit statuses and one-line messages.
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import NoReturn
 
@@ -22,6 +23,7 @@ from paperchat.cli.corpus_cmds import check, ingest, papers
 from paperchat.cli.eval_cmd import eval_command
 from paperchat.cli.mcp_cmd import mcp_command
 from paperchat.cli.options import AppContext, setting_option
+from paperchat.cli.progress import show_notes
 from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
 
 
@@ -49,6 +51,7 @@ def cli(ctx: click.Context, **flags):
     ($PAPERCHAT_CONFIG or ~/.config/paperchat/config.toml), then defaults.
     """
     ctx.obj = AppContext(flags)
+    show_notes()
     if ctx.invoked_subcommand is None:  # plain `paperchat`: the help, not a usage error
         click.echo(ctx.get_help())
         ctx.exit(0)
@@ -87,6 +90,8 @@ def run(group: click.Group) -> NoReturn:
     if background is not None:
         background.join_background()  # never exit while a model is loading on a thread (the runtime would abort)
     phases.write()
+    if "chromadb" not in sys.modules:  # a reading command: exit's garbage collections may skip what is left
+        gc.freeze()  # (0.3 s of teardown after openai's import); a process that opened Chroma leaves as it was
     sys.exit(int(status))
 
 

@@ -73,6 +73,21 @@ def _streamer(enabled: bool):
     return (on_token if enabled else None), printed
 
 
+def _answer(produce, on_token, printed: list[str]):
+    """``produce()`` (an answer streaming to ``on_token``); an error or Ctrl-C after some streamed text ends its line
+    first, so the message starts on a line of its own."""
+    try:
+        answer = produce()
+    except BaseException:
+        if printed:
+            on_token.close()
+            click.echo("")
+        raise
+    if on_token is not None:
+        on_token.close()
+    return answer
+
+
 def read_question_arg(question: str | None) -> str:
     """QUESTION as given; ``-``, or no QUESTION with stdin not a terminal, reads it from stdin."""
     if question == "-" or (question is None and not sys.stdin.isatty()):
@@ -115,19 +130,20 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
       paperchat ask "Which papers study backdoor attacks?" --venue ICML --bibtex refs.bib
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
     """
+    from paperchat.cli.progress import show_notes
     from paperchat.core.text import clean_question
 
     filters = take_filters(flags)
     obj.take(flags)
+    show_notes(not quiet)
     question = clean_question(read_question_arg(question))
     engine = obj.engine()
     mode = engine.mode()
-    engine.preload()
+    engine.preload(mode)
     first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.ask(question, on_token=on_token, filters=filters)  # the mode setting as asked: auto may fall back
-    if on_token is not None:
-        on_token.close()
+    # the mode setting as asked: auto may fall back offline
+    answer = _answer(lambda: engine.ask(question, on_token=on_token, filters=filters), on_token, printed)
     show_answer(answer, as_json, streamed=bool(printed), quiet=quiet,
                 offline_note=_first_offline_answer(obj.settings) if mode == "extractive" and not quiet else False)
     if bibtex_path is not None:
@@ -163,9 +179,8 @@ def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
     mode = engine.mode()
     first_run(obj, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token, filters=filters)
-    if on_token is not None:
-        on_token.close()
+    answer = _answer(lambda: engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token, filters=filters),
+                     on_token, printed)
     show_answer(answer, as_json, streamed=bool(printed))
     if bibtex_path is not None:
         export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources])

@@ -55,6 +55,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     engine = obj.engine()
     mode = engine.mode()
+    engine.preload(mode)  # the model and, with an LLM, the openai client load while the store opens
     first_run(obj, False)
     engine.paper_ids(filters)  # a filter that matches no paper stops here, before the first question
     log = None

@@ -57,20 +57,25 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
     PATHS are JSONL or CSV files (fields id, title, authors, abstract, url; only
     abstract is required) or seed text files (a header line, then abstracts
-    separated by blank lines). Unchanged papers are not embedded again; papers a
-    file no longer holds are removed, papers from other files stay.
+    separated by blank lines), or folders: the corpus files directly inside one.
+    Unchanged papers are not embedded again; papers a file no longer holds are
+    removed, papers from other files stay.
 
     \b
     Examples:
       paperchat ingest                                  # the bundled corpus
       paperchat ingest papers.jsonl --on-error skip
+      paperchat ingest my_corpus/                       # its .jsonl, .csv and .txt files
       paperchat ingest data/*.txt --metadata seed_metadata.jsonl
       paperchat ingest old_export.csv --encoding latin-1
     """
-    from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+    from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata, corpus_files
 
     engine = obj.engine()
-    files = list(paths) or bundled_corpus_files()
+    files, folder_notes = corpus_files(paths)
+    files = files or bundled_corpus_files()
+    for note in folder_notes:
+        click.echo(f"note: {note}", err=True)
     if not paths and metadata is None:
         metadata = bundled_metadata()  # the bundled abstracts' real titles, authors and urls
     report = engine.ingest(files, metadata=metadata, rebuild=rebuild, on_error=on_error, encoding=encoding,
@@ -80,6 +85,8 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         return
     for line in report.lines_skipped:
         click.echo(f"skipped {line}", err=True)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
     dups = report.duplicates_skipped + report.duplicates_merged
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
@@ -134,13 +141,13 @@ def check(obj: AppContext, as_json):
       paperchat check
     """
     from paperchat.core.errors import ExitStatus, PaperchatError, StoreError
-    from paperchat.store.check import Finding, check_store, index_file_findings, snapshot_finding, verdict
+    from paperchat.store.check import Finding, check_store, folder_findings, snapshot_finding, verdict
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(f"no store at {where}: nothing to check (`paperchat ingest` creates one)")
-    findings = [] if settings.chroma_url else index_file_findings(settings.store_path / "chroma")
+    findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):
         try:
             from paperchat.store import open_store
@@ -150,7 +157,9 @@ def check(obj: AppContext, as_json):
             if not settings.chroma_url and store.current and all(f.ok is not False for f in findings):
                 findings.append(snapshot_finding(store))
         except StoreError as exc:
-            findings.append(Finding("open the store", False, str(exc)))
+            from paperchat.store.failures import StoreUnavailable
+
+            findings.append(Finding("open the store", False, str(exc), not isinstance(exc, StoreUnavailable)))
     line = verdict(findings, where)
     if as_json:
         echo_json({"store": where, "ok": all(f.ok is not False for f in findings), "findings": [f.to_json() for f in findings],

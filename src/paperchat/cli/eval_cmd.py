@@ -29,7 +29,8 @@ from paperchat.core.errors import ExitStatus
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for report.md and results.json (default: ./eval-out).")
-@click.option("--check", is_flag=True, help="Exit 1, naming each metric, when a figure falls below the baseline.")
+@click.option("--check", is_flag=True, help="Exit 1, naming each metric, when a figure falls below the baseline "
+              "(with --limit, metrics the sample holds no question for are skipped, and named).")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Minimum figures for --check (default: eval/baseline.json).")
 @click.option("--retriever", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True,
@@ -107,6 +108,7 @@ def eval_command(ctx: click.Context, set_path, mode, as_json, out_dir, check, ba
         corpus=list(corpus),
     )
     failures = report.check_baseline(results, baseline) if baseline is not None else None
+    skipped = report.unmeasured(results, baseline) if baseline is not None else []
     files = report.write_outputs(results, out_dir or questions.default_out_dir(), failures)
     if html:
         from paperchat.evaluation.html_report import write_html
@@ -116,12 +118,15 @@ def eval_command(ctx: click.Context, set_path, mode, as_json, out_dir, check, ba
         summary = report.summary_json(results)
         summary["files"] = files
         if failures is not None:
-            summary["check"] = {"passed": not failures, "failures": failures}
+            summary["check"] = {"passed": not failures, "failures": failures, "not_measured": skipped}
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
         click.echo(report.render_summary(results, failures))
         click.echo(f"report: {files['report']}\nresults: {files['results']}"
                    + (f"\nhtml: {files['html']}" if "html" in files else ""))
+    if skipped:
+        click.echo(f"note: not measured by this sample of {len(results['questions'])} questions, so not checked: "
+                   f"{', '.join(skipped)}", err=True)
     if failures:
         for line in failures:
             click.echo(f"eval check failed: {line}", err=True)

@@ -1,7 +1,9 @@
-"""Progress on stderr for long work (ingest, eval): a tqdm bar on a terminal, plain lines in a log."""
+"""Progress on stderr for long work (ingest, eval): a tqdm bar on a terminal, plain lines in a log; and the
+stages' warnings while a command waits (:func:`show_notes`)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -75,3 +77,25 @@ def progress_bar(desc: str, unit: str = "chunk", quiet: bool = False) -> Callabl
             bar.close()
 
     return callback
+
+
+class NoteHandler(logging.Handler):
+    """Shows warnings from the stages below (the ``paperchat`` logger: a wait before retrying a rate-limited LLM
+    request) as ``note: …`` lines on stderr while the command runs."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(f"note: {record.getMessage()}", file=sys.stderr, flush=True)
+        except Exception:
+            self.handleError(record)
+
+
+NOTES = NoteHandler()
+
+
+def show_notes(on: bool = True) -> None:
+    """Print the stages' warnings on stderr (``on``), or not (``--quiet``)."""
+    logger = logging.getLogger("paperchat")
+    if NOTES not in logger.handlers:
+        logger.addHandler(NOTES)
+    NOTES.setLevel(logging.WARNING if on else logging.CRITICAL + 1)

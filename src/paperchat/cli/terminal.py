@@ -153,10 +153,17 @@ def answer_line(session: ChatSession, line: str, out: Out = _print, err: Out = _
     """Handle one line and show the reply; ``False`` when the session should end.
 
     ``close`` is called after a streamed answer (a wrapping writer's last
-    word). A failed turn prints one ``error:`` line and the chat goes on.
+    word). A failed turn prints one ``error:`` line (on a line of its own
+    after streamed text) and the chat goes on.
     """
+    streamed: list[str] = []
+
+    def stream(piece: str) -> None:
+        streamed.append(piece)
+        on_token(piece)
+
     try:
-        reply = session.handle(line, on_token)
+        reply = session.handle(line, stream if on_token is not None else None)
         if close is not None:
             close()
     except KeyboardInterrupt:
@@ -164,6 +171,10 @@ def answer_line(session: ChatSession, line: str, out: Out = _print, err: Out = _
     except Exception as exc:
         if debug_enabled():
             raise
+        if streamed:
+            if close is not None:
+                close()
+            out("")
         out(f"error: {describe(exc)}")
         return True
     if reply.streamed:

@@ -40,9 +40,14 @@ EXTRACTIVE = "extractive"
 LLM = "llm"
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: runs of white space (newlines too) become one space."""
+    return " ".join((text or "").split())
+
+
 def display_name(title: str, label: str, paper_id: str) -> str:
-    """A paper's readable name: its title, else its label, else its id."""
-    return title or label or paper_id
+    """A paper's readable name, on one line: its title, else its label, else its id."""
+    return one_line(title) or one_line(label) or paper_id
 
 
 class PaperLike(Protocol):
@@ -95,10 +100,12 @@ class Source:
         return f"{self.title}\n{self.text}" if self.title and self.title not in self.text else self.text
 
     def line(self) -> str:
-        """The source as one line: ``[n] Title or label — paper id — file #position  url``."""
-        where = f"{self.path} #{self.index}" if self.path else ""
-        line = " — ".join(p for p in (f"[{self.n}] {self.title or self.label}", self.paper_id, where) if p)
-        return f"{line}  {self.url}" if self.url else line
+        """The source as one line: ``[n] Title or label — paper id — file #position  url`` (a title's newlines
+        become spaces)."""
+        where = one_line(f"{self.path} #{self.index}") if self.path else ""
+        line = " — ".join(p for p in (f"[{self.n}] {one_line(self.title) or one_line(self.label)}", self.paper_id,
+                                      where) if p)
+        return f"{line}  {one_line(self.url)}" if self.url else line
 
     def renumbered(self, n: int) -> "Source":
         """The same source under another number."""

@@ -76,6 +76,10 @@ class LLMConnectionError(LLMError):
     """The server could not be reached, or the stream dropped before any text arrived."""
 
 
+class LLMEmptyAnswer(LLMError):
+    """A well-formed reply that holds no answer text (``--mode auto`` then answers offline, with a note)."""
+
+
 class LLMContextOverflow(LLMError):
     """The request exceeds the model's context window (the server said so, or it cannot fit)."""
 

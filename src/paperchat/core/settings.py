@@ -14,8 +14,11 @@ The config file is ``$PAPERCHAT_CONFIG`` or ``<user config dir>/paperchat/config
     base_url = "http://127.0.0.1:8000/v1"
 
 Importing this module also turns Chroma's anonymous telemetry off for the
-process (``ANONYMIZED_TELEMETRY=False``) and points Hugging Face libraries at
-offline mode, so nothing phones home or downloads weights.
+process (``ANONYMIZED_TELEMETRY=False``) and onnxruntime's
+(``ORT_DISABLE_TELEMETRY=1``: without it onnxruntime writes a device id
+and an event database under ``~/.cache/Microsoft/DeveloperTools/``), and
+points Hugging Face libraries at offline mode, so nothing phones home or
+downloads weights.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from paperchat.core.errors import PaperchatError
 
 # No telemetry and no hub downloads, for this process and its children.
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # read when onnxruntime is imported: settings come first
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -13,7 +13,12 @@ Three formats, chosen by file ending:
 Each :class:`Paper` gets a stable id: its own ``id`` when the file gives one,
 else ``p-`` and 12 hex digits of the SHA-256 of its normalized abstract, so
 re-ordering a file changes no id. Its origin is the file's name and its 1-based
-position in the file (header excluded).
+position in the file (header excluded). An abstract longer than
+:data:`MAX_ABSTRACT_CHARS` is cut at the last sentence end before the limit,
+with a note (a real abstract is 1,000-2,000 characters; a 5 MB one took 14
+minutes and 1.8 GB to embed). The file itself is known by its resolved
+path (``source_file``), so two files of the same name in different folders are two
+files.
 """
 
 from __future__ import annotations
@@ -26,13 +31,16 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_text, normalize_for_id, short_hash
+from paperchat.core.text import clean_text, normalize_for_id, short_hash, split_sentences
 from paperchat.ingest.labels import short_label
+from paperchat.ingest.manifest import file_key
 from paperchat.ingest.venue import parse_year
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 SEED_SUFFIXES = {".txt"}
 CSV_SUFFIXES = {".csv"}
+#: The longest abstract kept, in characters; a longer one is cut at a sentence end (and a note says so).
+MAX_ABSTRACT_CHARS = 100_000
 
 
 @dataclass
@@ -40,7 +48,9 @@ class Paper:
     """One paper (a LlamaIndex *document*): its abstract and what is known about it.
 
     ``source_path`` is the corpus file's name, ``source_index`` the paper's
-    1-based position in it. ``label`` is its short name
+    1-based position in it, ``source_file`` the file's absolute, resolved path
+    (what identifies the file:
+    :func:`paperchat.ingest.manifest.file_key`). ``label`` is its short name
     (:func:`paperchat.ingest.labels.short_label`: "ConfPO", or the opening
     words of a title-less abstract that names nothing).
     """
@@ -54,14 +64,32 @@ class Paper:
     url: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     label: str = ""
+    source_file: str = ""
 
 
 @dataclass
 class LoadReport:
-    """What loading a file skipped: ``(line number, reason)`` pairs."""
+    """What loading a file skipped (``(line number, reason)`` pairs) and changed (``notes``, one line each)."""
 
     path: Path
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def cap_abstract(abstract: str, limit: int | None = None) -> str:
+    """``abstract`` cut to at most ``limit`` characters (default :data:`MAX_ABSTRACT_CHARS`) at the last sentence
+    end before it (at a space when no sentence ends there); unchanged when it is short enough."""
+    limit = MAX_ABSTRACT_CHARS if limit is None else limit
+    if len(abstract) <= limit:
+        return abstract
+    head = abstract[: limit + 1]
+    sentences = split_sentences(head)
+    if sentences and not (head[-1].isspace() and sentences[-1][-1] in ".!?。！？"):
+        sentences.pop()  # cut part-way
+    if sentences and len(" ".join(sentences)) <= limit:
+        return " ".join(sentences)
+    cut = head[:limit].rsplit(" ", 1)[0]
+    return cut if cut else head[:limit]
 
 
 def paper_id_for(abstract: str, given: Any = None) -> str:
@@ -218,9 +246,44 @@ def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = N
         papers = _load_seed(path, text)
     if not papers:
         raise PaperchatError(f"{path}: holds no abstract")
+    source_file = file_key(path)
     for paper in papers:
+        if len(paper.abstract) > MAX_ABSTRACT_CHARS:
+            full = len(paper.abstract)
+            paper.abstract = cap_abstract(paper.abstract)
+            report.notes.append(f"{path} #{paper.source_index}: the abstract of {full:,} characters was cut to its first "
+                                f"{len(paper.abstract):,} (paperchat keeps at most {MAX_ABSTRACT_CHARS:,} characters of "
+                                "an abstract)")
         paper.label = short_label(paper.title, paper.abstract)
+        paper.source_file = source_file
     return papers, report
+
+
+def corpus_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """``paths`` with each folder replaced by the corpus files directly inside it (``.jsonl``, ``.ndjson``,
+    ``.csv``, ``.txt``; sorted by name, hidden files left out, folders inside not read), and one note per folder
+    saying what it read and left out.
+
+    Raises :class:`PaperchatError` for a folder with no corpus file in it. Files are returned as given (a file
+    of another type is refused when it is loaded).
+    """
+    files: list[Path] = []
+    notes: list[str] = []
+    for given in paths:
+        path = Path(given)
+        if not path.is_dir():
+            files.append(path)
+            continue
+        entries = sorted((p for p in path.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
+        found = [p for p in entries if p.is_file() and p.suffix.lower() in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES]
+        if not found:
+            raise PaperchatError(f"{path}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)")
+        files.extend(found)
+        others = [f"{p.name} (not a corpus file)" for p in entries if p.is_file() and p not in found]
+        others += [f"the folder {p.name} (folders inside are not read)" for p in entries if p.is_dir()]
+        if others:
+            notes.append(f"{path}: read {', '.join(p.name for p in found)}; left out {' and '.join(others)}")
+    return files, notes
 
 
 def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:

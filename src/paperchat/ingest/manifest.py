@@ -27,7 +27,7 @@ RECORD_FIELDS = 2
 
 
 def file_key(path: Path | str) -> str:
-    """How the manifest names a file: its absolute, resolved path."""
+    """How paperchat identifies a file (in the manifest and in paper records): its absolute, resolved path."""
     return str(Path(path).expanduser().resolve())
 
 
@@ -46,6 +46,20 @@ def run_key(paths: list[Path], metadata: Path | None, encoding: str | None, on_e
     meta = file_key(metadata) if metadata is not None else "-"
     return (f"{files};metadata={meta};encoding={(encoding or 'utf-8').lower()};on_error={on_error}"
             f";fields={RECORD_FIELDS}")
+
+
+def repeat_command(paths: list[Path], metadata: Path | None, encoding: str | None, on_error: str,
+                   bundled: bool = False) -> str:
+    """The ``paperchat ingest`` command that repeats an ingest (``bundled``: of the bundled corpus, the default)."""
+    import shlex
+
+    if bundled:
+        return "paperchat ingest"
+    words = ["paperchat", "ingest", *(str(p) for p in paths)]
+    words += ["--metadata", str(metadata)] if metadata is not None else []
+    words += ["--encoding", encoding] if encoding else []
+    words += ["--on-error", on_error] if on_error != "stop" else []
+    return shlex.join(words)
 
 
 def record(paths: list[Path], metadata: Path | None, report: dict[str, Any]) -> dict[str, Any]:

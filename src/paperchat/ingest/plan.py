@@ -7,7 +7,11 @@ stored, :func:`plan_ingest` decides:
   (``to_write``); a paper is unchanged when its abstract (``text_hash``) and
   the chunk settings it was made with (``chunking``) are the same;
 * which stored papers the files no longer hold and are removed
-  (``removals``; papers stored from other files stay);
+  (``removals``; papers stored from other files stay). A file is its resolved
+  path: ``A/papers.jsonl`` and ``B/papers.jsonl`` are two files. A record
+  written before paperchat kept the path knows only its file's name; it is
+  taken as the file's when the file holds it (and gets the path), but never
+  removed on a name alone (``kept_unsure``: it may be another folder's file);
 * which stored papers only need new metadata (``updates``: a title, url or
   position changed), embedding nothing. Titles, urls, authors, OpenReview
   ids, venues and years are sticky: an empty new value keeps the old one, so a title merged in
@@ -24,6 +28,7 @@ stored, :func:`plan_ingest` decides:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import content_key, short_hash
@@ -34,7 +39,8 @@ from paperchat.ingest.records import PaperRecord, StoreInfo
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
 STICKY = ("title", "url", "authors", "openreview_id", "venue", "year")
 #: Fields whose change is a metadata update (no re-embedding).
-META_FIELDS = ("source_path", "source_index", "title", "label", "url", "authors", "openreview_id", "aliases", "venue", "year")
+META_FIELDS = ("source_path", "source_index", "source_file", "title", "label", "url", "authors", "openreview_id", "aliases",
+               "venue", "year")
 
 
 @dataclass
@@ -48,6 +54,19 @@ class IngestPlan:
     duplicates_skipped: int = 0
     duplicates_merged: int = 0
     conflicts: list[str] = field(default_factory=list)
+    #: ids of records written by an earlier paperchat (no path) under an ingested file's name that it no longer holds
+    kept_unsure: list[str] = field(default_factory=list)
+
+
+def held_by(record: PaperRecord, files: set[str], names: set[str]) -> bool:
+    """Whether ``record`` came from one of ``files`` (resolved paths); a record without a path, by the file's name."""
+    return record.source_file in files if record.source_file else record.source_path in names
+
+
+def _origins(a: Paper | PaperRecord, b: Paper | PaperRecord) -> tuple[str, str]:
+    """``"name #i"`` of two papers for a message; their paths when two files share a name."""
+    full = a.source_path == b.source_path and a.source_file != b.source_file and a.source_file and b.source_file
+    return tuple(f"{(x.source_file if full else x.source_path)} #{x.source_index}" for x in (a, b))  # type: ignore[return-value]
 
 
 def _same_meta(a: PaperRecord, b: PaperRecord) -> bool:
@@ -88,7 +107,8 @@ def _absorb(owner: Paper, dup: Paper) -> None:
     owner.extra.setdefault("aliases", []).append(dup.paper_id)
 
 
-def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: set[str], plan: IngestPlan) -> dict[str, Paper]:
+def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: set[str], names: set[str],
+                   plan: IngestPlan) -> dict[str, Paper]:
     """Incoming papers by id; the same abstract twice is kept once, two abstracts under one id conflict."""
     incoming: dict[str, Paper] = {}
     for paper in papers:
@@ -99,13 +119,13 @@ def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: s
             if content_key(prev.abstract) == key:
                 plan.duplicates_skipped += 1
             else:
-                plan.conflicts.append(f"{paper.source_path} #{paper.source_index}: id {paper.paper_id!r} is also used by "
-                                      f"{prev.source_path} #{prev.source_index} for another abstract")
+                here, there = _origins(paper, prev)
+                plan.conflicts.append(f"{here}: id {paper.paper_id!r} is also used by {there} for another abstract")
             continue
-        if old is not None and old.source_path not in files:
+        if old is not None and not held_by(old, files, names):
             if old.content_key and old.content_key != key:
-                plan.conflicts.append(f"{paper.source_path} #{paper.source_index}: id {paper.paper_id!r} is already used by "
-                                      f"{old.source_path} #{old.source_index} for another abstract")
+                here, there = _origins(paper, old)
+                plan.conflicts.append(f"{here}: id {paper.paper_id!r} is already used by {there} for another abstract")
             else:
                 plan.duplicates_skipped += 1  # the same paper, stored from another file: keep that copy
             continue
@@ -115,20 +135,23 @@ def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: s
 
 def plan_ingest(papers: list[Paper], stored: dict[str, PaperRecord], files: list[str], info: StoreInfo,
                 on_error: str = "stop") -> IngestPlan:
-    """Decide what ingesting ``papers`` from the corpus files named ``files`` does to ``stored`` (see the module docstring).
+    """Decide what ingesting ``papers`` from the corpus ``files`` does to ``stored`` (see the module docstring).
 
-    ``stored`` maps paper id -> record (abstracts not needed). The papers in
-    ``to_write`` may be changed in place (a merged duplicate's title and alias).
-    Raises :class:`PaperchatError` on an id conflict unless ``on_error == "skip"``.
+    ``files`` are the files' resolved paths (:func:`paperchat.ingest.manifest.file_key`); ``stored``
+    maps paper id -> record (abstracts not needed). The papers in ``to_write`` may be changed in place
+    (a merged duplicate's title and alias). Raises :class:`PaperchatError` on an id conflict unless ``on_error == "skip"``.
     """
     plan = IngestPlan()
     fileset = set(files)
-    incoming = _unique_papers(papers, stored, fileset, plan)
+    names = {Path(f).name for f in files}
+    incoming = _unique_papers(papers, stored, fileset, names, plan)
     if plan.conflicts and on_error != "skip":
         more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
         raise PaperchatError(f"{plan.conflicts[0]}{more}; give each paper its own id, or pass --on-error skip")
 
-    plan.removals = [pid for pid, r in stored.items() if r.source_path in fileset and pid not in incoming]
+    plan.removals = [pid for pid, r in stored.items() if r.source_file in fileset and pid not in incoming]
+    plan.kept_unsure = [pid for pid, r in stored.items()
+                        if not r.source_file and r.source_path in names and pid not in incoming]
     kept = {pid: r for pid, r in stored.items() if pid not in set(plan.removals)}
 
     # Near-identical copies under another id merge into the stored copy, else into the first incoming one.

@@ -30,7 +30,9 @@ class PaperRecord:
     """One stored paper: identity, origin, metadata, content keys and its chunk ids.
 
     ``source_path`` / ``source_index`` are the corpus file's name and the
-    paper's 1-based position in it; ``venue`` and ``year`` where it appeared
+    paper's 1-based position in it, ``source_file`` the file's resolved path
+    (empty in records written before paperchat recorded it: such a record is
+    never removed by re-ingesting a file of the same name); ``venue`` and ``year`` where it appeared
     (``""`` and ``0`` when unknown; :mod:`paperchat.ingest.venue`); ``content_key`` is
     :func:`paperchat.core.text.content_key` of the abstract (near-duplicate
     detection), ``text_hash`` a hash of the exact abstract, ``chunking`` the
@@ -54,6 +56,7 @@ class PaperRecord:
     chunk_ids: list[str] = field(default_factory=list)
     venue: str = ""
     year: int = 0
+    source_file: str = ""
 
     @property
     def name(self) -> str:
@@ -66,7 +69,8 @@ class PaperRecord:
         venue, year = publication({**paper.extra, "url": paper.url}, paper.source_path)
         return cls(paper.paper_id, paper.abstract, paper.title, paper.label, paper.url, list(paper.authors),
                    paper.source_path, paper.source_index, str(paper.extra.get("openreview_id", "") or ""),
-                   list(paper.extra.get("aliases", [])), venue=venue, year=year, **fields_)
+                   list(paper.extra.get("aliases", [])), venue=venue, year=year, source_file=paper.source_file,
+                   **fields_)
 
     def chunk_meta(self) -> dict[str, str | int]:
         """The flat metadata each of the paper's chunks carries (:data:`CHUNK_FIELDS`)."""
@@ -79,6 +83,7 @@ class PaperRecord:
             "paper_id": self.paper_id,
             "source_path": self.source_path,
             "source_index": int(self.source_index),
+            "source_file": self.source_file,
             "title": self.title,
             "label": self.label,
             "url": self.url,
@@ -115,20 +120,23 @@ class PaperRecord:
             chunk_ids=str(m.get("chunk_ids") or "").split(),
             venue=str(m.get("venue") or ""),
             year=int(m.get("year") or 0),
+            source_file=str(m.get("source_file") or ""),
         )
 
     def listing(self) -> dict[str, Any]:
-        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index}, url, authors, aliases,
-        venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
+        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file}, url, authors,
+        aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
 
-        ``aliases`` are the ids of duplicates merged into this paper (they name it too).
+        ``origin.path`` is the file's name, ``origin.file`` its resolved path
+        (``""`` for a paper stored by an earlier paperchat); ``aliases`` are the
+        ids of duplicates merged into this paper (they name it too).
         """
         return {
             "paper_id": self.paper_id,
             "title": self.title,
             "label": self.label or self.title or self.paper_id,
             "chunks": len(self.chunk_ids),
-            "origin": {"path": self.source_path, "index": int(self.source_index)},
+            "origin": {"path": self.source_path, "index": int(self.source_index), "file": self.source_file},
             "url": self.url,
             "authors": list(self.authors),
             "aliases": list(self.aliases),

@@ -31,6 +31,9 @@ from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.sentence_vectors import embed_papers, pool_chunks
 
 PAPER_BATCH = 64  # papers embedded and written together
+#: A batch holding an abstract longer than this (characters; a typical one has 1,000-2,000) reports progress
+#: as its sentences are embedded, not only when it is written.
+LONG_ABSTRACT = 20_000
 
 Progress = Callable[[int, int], None]
 
@@ -51,6 +54,8 @@ class IngestReport:
     chunks_removed: int = 0
     sentences_embedded: int = 0
     lines_skipped: list[str] = field(default_factory=list)
+    #: what the run did on the user's behalf or left alone, one line each (printed as ``note: …``)
+    notes: list[str] = field(default_factory=list)
     total_papers: int = 0
     total_chunks: int = 0
     seconds: float = 0.0
@@ -107,9 +112,28 @@ def _reusable(writer: Writer, group, have: set[str], count_tokens) -> dict[str, 
     return out
 
 
+def _unsure_notes(kept: list[str], stored: dict[str, PaperRecord]) -> list[str]:
+    """One note per file name whose papers from an earlier paperchat (recorded by name only) were kept."""
+    by_name: dict[str, int] = {}
+    for pid in kept:
+        by_name[stored[pid].source_path] = by_name.get(stored[pid].source_path, 0) + 1
+    return [f"kept {n} paper{'s' if n != 1 else ''} an earlier paperchat stored from a file named {name!r} that this "
+            f"file does not hold (that may be another folder's {name}); `paperchat ingest --rebuild FILES` makes the "
+            "store hold exactly your files" for name, n in sorted(by_name.items())]
+
+
+def _within(progress: Progress | None, done: int, group, total: int) -> Callable[[int, int], None] | None:
+    """Progress inside a batch that holds a long abstract (:data:`LONG_ABSTRACT`): its chunks counted as its
+    texts are embedded, never the whole batch before it is written; ``None`` for other batches."""
+    if progress is None or all(len(paper.abstract) <= LONG_ABSTRACT for paper, _ in group):
+        return None
+    chunks = sum(len(c) for _, c in group)
+    return lambda embedded, texts: progress(done + min(chunks - 1, chunks * embedded // max(texts, 1)), total)
+
+
 def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: StoreInfo, chunker_factory: Callable,
                embedder: Embedding, on_error: str = "stop", progress: Progress | None = None) -> IngestReport:
-    """Bring the writer's generation in line with ``papers`` from the corpus files named ``files``.
+    """Bring the writer's generation in line with ``papers`` from the corpus ``files`` (resolved paths).
 
     ``chunker_factory()`` returns a :class:`paperchat.ingest.chunking.Chunker`
     (made only when something must be chunked); ``progress(done, total)``
@@ -123,6 +147,7 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
     report.lines_skipped = list(plan.conflicts)
     report.duplicates_skipped, report.duplicates_merged = plan.duplicates_skipped, plan.duplicates_merged
     report.papers_unchanged = plan.unchanged
+    report.notes += _unsure_notes(plan.kept_unsure, stored)
     if plan.removals:
         report.chunks_removed += writer.delete_papers(plan.removals)
         report.papers_removed = len(plan.removals)
@@ -148,7 +173,7 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
             sentences: dict[str, tuple[list[str], np.ndarray, str]] = {}
             if todo:
                 made = embed_papers([(p.abstract, [c.text for c in chunks]) for p, chunks in todo], embedder.embed,
-                                    embedder.count_tokens)
+                                    embedder.count_tokens, _within(progress, done, group, total))
                 for (paper, _chunks), (sent_vecs, chunk_vecs) in zip(todo, made):
                     vectors[paper.paper_id] = chunk_vecs
                     sentences[paper.paper_id] = (split_sentences(paper.abstract), sent_vecs, short_hash(paper.abstract))

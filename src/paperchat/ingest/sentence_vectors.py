@@ -34,6 +34,8 @@ import numpy as np
 from paperchat.core.text import split_sentences
 
 POOLING = "sentence-mean-tokens"  # recorded in the store as ``chunk_vectors``
+#: Texts embedded per call when progress is asked for (a very long abstract), with progress after each call.
+EMBED_SLICE = 128
 
 
 def _norm(text: str) -> str:
@@ -57,14 +59,17 @@ def embed_papers(
     items: Sequence[tuple[str, Sequence[str]]],
     embed: Callable[[list[str]], np.ndarray],
     count_tokens: Callable[[str], int] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Sentence vectors and pooled chunk vectors for ``(abstract, chunk texts)`` pairs.
 
     ``embed(texts) -> (n, dim)`` unit-norm float32, called once for all the
     sentences of all the papers (plus chunk sentences that match no abstract
     sentence); ``count_tokens(text) -> int`` gives the pooling weights (equal
-    weights when ``None``). Returns, per paper, ``(sentence_vectors
-    (n_sentences, dim), chunk_vectors (n_chunks, dim))``; rows are unit-norm float32.
+    weights when ``None``). With ``on_progress``, the texts go to ``embed``
+    :data:`EMBED_SLICE` at a time and ``on_progress(texts embedded, texts)`` is
+    called after each slice but the last; without, in one call. Returns, per paper, ``(sentence_vectors (n_sentences, dim),
+    chunk_vectors (n_chunks, dim))``; rows are unit-norm float32.
     """
     texts: list[str] = []
     plans = []
@@ -87,7 +92,7 @@ def embed_papers(
                 rows.append(row)
             chunk_rows.append(rows)
         plans.append((first, len(sents), chunk_rows))
-    vectors = embed(texts) if texts else np.zeros((0, 0), dtype=np.float32)
+    vectors = _embed_in_slices(texts, embed, on_progress)
     out = []
     for first, count, chunk_rows in plans:
         sentence_vecs = np.asarray(vectors[first : first + count], dtype=np.float32)
@@ -95,6 +100,20 @@ def embed_papers(
                               dtype=np.float32)
         out.append((sentence_vecs, chunk_vecs))
     return out
+
+
+def _embed_in_slices(texts: list[str], embed: Callable[[list[str]], np.ndarray],
+                     on_progress: Callable[[int, int], None] | None) -> np.ndarray:
+    if not texts:
+        return np.zeros((0, 0), dtype=np.float32)
+    if on_progress is None or len(texts) <= EMBED_SLICE:
+        return embed(texts)
+    parts = []
+    for start in range(0, len(texts), EMBED_SLICE):
+        parts.append(np.asarray(embed(texts[start:start + EMBED_SLICE]), dtype=np.float32))
+        if on_progress is not None and start + EMBED_SLICE < len(texts):
+            on_progress(start + EMBED_SLICE, len(texts))
+    return np.concatenate(parts)
 
 
 def pool_chunks(

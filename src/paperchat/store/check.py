@@ -1,24 +1,33 @@
-"""Checking a store (``paperchat check``): do its collections agree, do its vector indexes load?
+"""Checking a store (``paperchat check``): is it whole, do its collections agree, do its vector indexes load?
 
+:func:`folder_findings` reads an embedded store's files before Chroma does:
+its database (missing, empty or not SQLite is damage), its index files
+(cut short is damage) and index folders of dropped collections (a note).
 :func:`check_store` reads everything a damaged store would get wrong and
 returns one :class:`Finding` per check: the database and the store's state
-can be read; the current generation's three collections exist; every paper's
+can be read; no ingest was interrupted part-way (a partial store is never
+called sound); the current generation's three collections exist; every paper's
 chunks are stored and every chunk belongs to a stored paper; every chunk
 has a vector; every paper has its sentence vectors; each collection's vector
 index answers a query (a truncated index file fails here); the BM25 cache
 is the current revision's (a stale one is only rebuilt, so it is a note).
-:func:`snapshot_finding` says whether the read snapshot is current and
-readable (a note otherwise: it is a cache).
+:func:`snapshot_finding` compares what readers use (the read snapshot) with
+Chroma: current, readable and the same counts, else a note (it is a cache,
+and one that does not match is marked stale so readers use Chroma).
+Anything a check raises is a failed finding, worded by
+:func:`paperchat.store.failures.explain`, never a bare exception.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from paperchat.core.errors import PaperchatError
-from paperchat.store.chroma import KINDS, PAGE, ChromaStore
+from paperchat.store.chroma import KINDS, ChromaStore
+from paperchat.store.failures import StoreUnavailable, store_error
 
 
 @dataclass
@@ -28,6 +37,9 @@ class Finding:
     check: str
     ok: bool | None
     detail: str
+    #: a failure that is damage (False: the store could not be reached, read or changed now; see
+    #: :class:`paperchat.store.failures.StoreUnavailable`), so the verdict does not advise a rebuild
+    damage: bool = True
 
     def to_json(self) -> dict:
         return {"check": self.check, "ok": self.ok, "detail": self.detail}
@@ -35,24 +47,28 @@ class Finding:
 
 def _vectors(store: ChromaStore, kind: str) -> dict[str, bool]:
     """``{id: has a vector}`` for every record of a collection."""
-    col = store.collection(kind)
     out: dict[str, bool] = {}
     with store.guarded():
-        for offset in range(0, col.count(), PAGE):
-            got = col.get(include=["embeddings"], limit=PAGE, offset=offset)
+        for got in store.pages(kind, ["embeddings"]):
             for rid, vec in zip(got["ids"], got["embeddings"]):
                 out[rid] = vec is not None and len(vec) > 0
     return out
 
 
-def _runner(findings: list[Finding]):
-    """``run(name, fn)``: record ``fn()``'s ``(ok, detail)`` (a :class:`PaperchatError` is a failure); False when it failed."""
+def _runner(findings: list[Finding], store: ChromaStore):
+    """``run(name, fn)``: record ``fn()``'s ``(ok, detail)`` (anything raised is a failure, in one line); False
+    when it failed."""
     def run(name: str, fn) -> bool:
+        damage = True
         try:
-            ok, detail = fn()
+            with store.guarded():
+                ok, detail = fn()
         except PaperchatError as exc:
-            ok, detail = False, str(exc)
-        findings.append(Finding(name, ok, detail))
+            ok, detail, damage = False, str(exc), not isinstance(exc, StoreUnavailable)
+        except Exception as exc:  # noqa: BLE001 - check reports, it never crashes
+            error = store_error(exc, None if store.remote else store.local_dir, store.remote)
+            ok, detail, damage = False, str(error), not isinstance(error, StoreUnavailable)
+        findings.append(Finding(name, ok, detail, damage))
         return ok is not False
 
     return run
@@ -61,18 +77,60 @@ def _runner(findings: list[Finding]):
 def check_store(store: ChromaStore) -> list[Finding]:
     """Every check of the module docstring, in order; stops early when the store cannot be read at all."""
     findings: list[Finding] = []
-    run = _runner(findings)
+    run = _runner(findings, store)
     if not run("store state", lambda: (True, f"generation {store.current or 'none'}, revision {store.revision()}")):
         return findings
+    run("ingest", lambda: _ingest_state(store))
     return findings + _collection_checks(store)
 
 
-def snapshot_finding(store: ChromaStore) -> Finding:
-    """The read snapshot (:mod:`paperchat.store.snapshot`) of an embedded store: current and readable, else a note.
+def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
+    """Whether an ingest is recorded as under way (a note) or interrupted (a failure: the store is partial)."""
+    from paperchat.store.runs import describe, is_writing
 
-    Never a failure: the snapshot is a cache of what Chroma holds. A file
-    that cannot be read marks it stale, so readers use Chroma until an ingest
-    rewrites it.
+    runs = store.runs()
+    meta = store.read_meta()
+    if runs:
+        writing = is_writing(store.local_dir)
+        return (None if writing else False), describe(runs, writing, store.counts()[0], store.where())
+    if int(meta.get("pending") or 0):
+        return None, (f"a rebuild was stopped part-way; the store readers use is whole, and the next "
+                      f"`paperchat ingest --rebuild` drops the half-built generation {meta['pending']}")
+    return True, "no ingest was interrupted"
+
+
+def folder_findings(store_dir: Path) -> list[Finding]:
+    """An embedded store's files, read before Chroma opens them: the database, the index files, leftovers."""
+    from paperchat.store.integrity import DENIED, database_damage, folder_bytes, leftover_folders
+
+    chroma = Path(store_dir) / "chroma"
+    damage = database_damage(chroma)
+    if damage is not None and damage.endswith(DENIED):
+        return [Finding("database", False, f"{damage}. Give this user read and write access to the store folder",
+                        damage=False)]
+    if damage is not None:
+        return [Finding("database", False, f"{damage}. Restore the store from a backup, or start afresh with "
+                                           "`paperchat ingest --rebuild FILES` (the stored papers are lost)")]
+    findings = [Finding("database", True, f"{chroma / 'chroma.sqlite3'} is a SQLite database")]
+    findings += index_file_findings(chroma)
+    left = leftover_folders(chroma)
+    if left:
+        size = sum(folder_bytes(p) for p in left)
+        findings.append(Finding("leftover index folders", None, (
+            f"{len(left)} folder{'s' if len(left) != 1 else ''} of dropped collections ({size / 1e6:.1f} MB) in "
+            f"{chroma}, e.g. {left[0].name}; the next `paperchat ingest` that writes removes "
+            f"{'them' if len(left) != 1 else 'it'}")))
+    return findings
+
+
+def snapshot_finding(store: ChromaStore) -> Finding:
+    """The read snapshot (:mod:`paperchat.store.snapshot`) of an embedded store against Chroma: current (the
+    same revision and counts) and readable, else a note.
+
+    Never a failure: the snapshot is a cache of what Chroma holds. One that
+    cannot be read, or does not match Chroma (a ``chroma/`` folder restored
+    under a newer snapshot), is marked stale, so readers use Chroma until an
+    ingest rewrites it.
     """
     from paperchat.store.snapshot import folder_of, mark_stale, read_state
     from paperchat.store.snapshot_files import UNREADABLE, SnapshotFiles
@@ -81,8 +139,14 @@ def snapshot_finding(store: ChromaStore) -> Finding:
     state = read_state(store.local_dir)
     if state is None:
         return Finding("read snapshot", None, f"absent or stale: {rewrite}")
-    if str(state.get("revision")) != store.revision():
-        return Finding("read snapshot", None, f"older than the store: {rewrite}")
+    store.refresh()
+    have = (str(state.get("revision")), tuple(state.get("counts") or ()))
+    want = (store.revision(), tuple(store.counts()))
+    if have != want:
+        mark_stale(store.local_dir)
+        return Finding("read snapshot", None, f"does not match the store (revision {have[0]} with {have[1][0]} papers; "
+                                              f"the store: revision {want[0]} with {want[1][0]} papers), now marked "
+                                              f"stale: {rewrite}")
     try:
         snap = SnapshotFiles(folder_of(store.local_dir), state)
         snap.papers, snap.chunks, snap.vectors  # noqa: B018 - loading is the check
@@ -103,20 +167,22 @@ def index_file_findings(chroma_dir) -> list[Finding]:
 
 def _collection_checks(store: ChromaStore) -> list[Finding]:
     findings: list[Finding] = []
-    run = _runner(findings)
+    run = _runner(findings, store)
     if not store.current:
         findings.append(Finding("papers", None, "the store is empty (paperchat ingest adds papers)"))
         return findings
-    info = store.info()
     if not run("collections", lambda: (True, ", ".join(f"{k} {store.collection(k).count()}" for k in KINDS))):
         return findings
-    try:
-        papers = store.papers(abstracts=False)
-        chunks = _vectors(store, "chunks")
-        sentences = store.sentence_vectors(list(papers))
-    except PaperchatError as exc:
-        findings.append(Finding("read the collections", False, str(exc)))
+    read: dict = {}
+
+    def read_all():
+        read.update(info=store.info(), papers=store.papers(abstracts=False), chunks=_vectors(store, "chunks"))
+        read["sentences"] = store.sentence_vectors(list(read["papers"]))
+        return True, f"{len(read['papers'])} papers, {len(read['chunks'])} chunks"
+
+    if not run("read the collections", read_all):
         return findings
+    info, papers, chunks, sentences = read["info"], read["papers"], read["chunks"], read["sentences"]
     wanted = {cid for rec in papers.values() for cid in rec.chunk_ids}
     missing = sorted(wanted - set(chunks))
     orphans = sorted(set(chunks) - wanted)
@@ -153,8 +219,12 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
 def verdict(findings: list[Finding], where: str) -> str:
     """One line: what the checks found and what to do."""
     bad = [f for f in findings if f.ok is False]
+    if not bad and any(f.check == "ingest" and f.ok is None for f in findings):
+        return f"the store at {where} is being written: what it holds so far is consistent; check it again when the ingest has finished"
     if not bad:
         return f"the store at {where} is sound"
+    if not any(f.damage for f in bad):
+        return f"the store at {where} could not be checked: " + "; ".join(dict.fromkeys(f.detail for f in bad))
     return (f"the store at {where} has {len(bad)} problem(s): " + "; ".join(f"{f.check}: {f.detail}" for f in bad)
             + ". If an ingest was interrupted, run it again (it resumes); if problems remain, rebuild with "
             "`paperchat ingest --rebuild FILES` (or restore a backup)")

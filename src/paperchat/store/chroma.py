@@ -41,25 +41,25 @@ import numpy as np
 from paperchat.core.errors import StoreError
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.bm25 import BM25Index, load_or_build, write_json_atomic
+from paperchat.store.failures import damage_message, is_unreachable, store_error
+
+__all__ = ["ChromaStore", "collection_name", "damage_message", "raise_if_incompatible"]
 
 META = "paperchat_meta"
 KINDS = ("chunks", "papers", "sentences")
 LEGACY = ("paperchat_chunks", "paperchat_papers", "paperchat_sentences")  # format 2 and before
 MARKER = "paperchat.json"
 FORMAT = 3
+#: Chroma's largest write batch is capped at this.
 PAGE = 5000
+#: Rows per Chroma read (a get by ids, or a page of a filtered get): Chroma turns a read into SQL with a
+#: variable per row, and SQLite allows 32,766; a paper with 57,000 sentences once broke every read of it.
+READ_PAGE = 2000
 
 
 def collection_name(generation: int, kind: str) -> str:
     """The Chroma collection of one kind (``chunks``, ``papers``, ``sentences``) in a generation."""
     return f"paperchat_g{generation}_{kind}"
-
-
-def damage_message(where: str, exc: BaseException) -> str:
-    """The one line for a Chroma failure: what broke, and what to do."""
-    detail = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
-    return (f"the store at {where} is damaged or unreadable ({type(exc).__name__}: {detail}); "
-            "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)")
 
 
 def raise_if_incompatible(where: str, have: StoreInfo, wanted: StoreInfo) -> None:
@@ -95,15 +95,18 @@ class ChromaStore:
 
     @contextlib.contextmanager
     def guarded(self) -> Iterator[None]:
-        """Turn Chroma's errors inside the block into one-line :class:`StoreError` s."""
+        """Turn Chroma's errors inside the block into one-line :class:`StoreError` s
+        (:func:`paperchat.store.failures.explain`: unreachable server, full disk, read-only folder, damage)."""
         try:
             yield
         except StoreError:
             raise
         except Exception as exc:
-            if type(exc).__module__.split(".")[0] != "chromadb":
+            ours = (type(exc).__module__.split(".")[0] == "chromadb" or isinstance(exc, OSError)
+                    or (self.remote is not None and is_unreachable(exc)))
+            if not ours:
                 raise
-            raise StoreError(damage_message(self.where(), exc)) from None
+            raise store_error(exc, self.local_dir, self.remote) from None
 
     # -- state --------------------------------------------------------------
     def read_meta(self) -> dict[str, Any]:
@@ -129,6 +132,12 @@ class ChromaStore:
             except OSError:
                 pass
 
+    def runs(self) -> dict[str, str]:
+        """Ingests under way or interrupted in this store: ``{run key: command}`` (:mod:`paperchat.store.runs`)."""
+        from paperchat.store.runs import runs_of
+
+        return runs_of(self.read_meta())
+
     def refresh(self) -> bool:
         """Re-read the state; when another process wrote since, reopen what is cached. Returns whether it changed."""
         meta = self.read_meta()
@@ -149,10 +158,12 @@ class ChromaStore:
 
     @property
     def current(self) -> int:
-        """The generation readers use (0: the store is empty)."""
+        """The generation readers use (0: the store is empty); an earlier paperchat's interrupted first ingest
+        (a pending generation and no current one) is read as the store, partial as it is."""
         if self._state is None:
             self.refresh()
-        return int((self._state or {}).get("current") or 0)
+        state = self._state or {}
+        return int(state.get("current") or 0) or int(state.get("pending") or 0)
 
     def revision(self) -> str:
         """An id that changes on every write to the store, by any process (``"empty"`` for an empty store)."""
@@ -204,24 +215,36 @@ class ChromaStore:
         with self.guarded():
             return self.collection("papers").count(), self.collection("chunks").count()
 
-    def _get(self, kind: str, ids: Sequence[str] | None, include: list[str], where: dict | None = None,
-             generation: int | None = None) -> list[tuple[str, Any, Any]]:
-        """``(id, document, metadata)`` rows of a collection (all rows, paged, when ``ids`` is ``None``)."""
+    def pages(self, kind: str, include: list[str], ids: Sequence[str] | None = None, where: dict | None = None,
+              generation: int | None = None) -> Iterator[dict[str, Any]]:
+        """Chroma ``get`` results of a collection in pages of at most :data:`READ_PAGE` rows: by ``ids``, else
+        every row (filtered by ``where``) by limit and offset. Call inside :meth:`guarded`; nothing when the
+        store is empty."""
         col = self.collection(kind, generation)
         if col is None:
-            return []
+            return
+        if ids is not None:
+            ids = list(ids)
+            for start in range(0, len(ids), READ_PAGE):
+                yield col.get(ids=ids[start:start + READ_PAGE], include=include, where=where)
+            return
+        offset = 0
+        while True:
+            got = col.get(include=include, where=where, limit=READ_PAGE, offset=offset)
+            yield got
+            if len(got["ids"]) < READ_PAGE:
+                return
+            offset += READ_PAGE
+
+    def _get(self, kind: str, ids: Sequence[str] | None, include: list[str], where: dict | None = None,
+             generation: int | None = None) -> list[tuple[str, Any, Any]]:
+        """``(id, document, metadata)`` rows of a collection (all rows when ``ids`` is ``None``), read in pages."""
         rows: list[tuple[str, Any, Any]] = []
         with self.guarded():
-            if ids is not None:
-                batches = [col.get(ids=list(ids[i:i + PAGE]), include=include, where=where)
-                           for i in range(0, len(ids), PAGE)]
-            else:
-                batches = [col.get(include=include, limit=PAGE, offset=o, where=where)
-                           for o in range(0, col.count(), PAGE)]
-        for got in batches:
-            docs = got.get("documents") or [None] * len(got["ids"])
-            metas = got.get("metadatas") or [None] * len(got["ids"])
-            rows += list(zip(got["ids"], docs, metas))
+            for got in self.pages(kind, include, ids, where, generation):
+                docs = got.get("documents") or [None] * len(got["ids"])
+                metas = got.get("metadatas") or [None] * len(got["ids"])
+                rows += list(zip(got["ids"], docs, metas))
         return rows
 
     def papers(self, ids: Sequence[str] | None = None, abstracts: bool = True,
@@ -248,12 +271,11 @@ class ChromaStore:
 
     def chunk_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """``{chunk id: unit vector (dim,)}`` for the given chunk ids."""
-        col = self.collection("chunks")
-        if col is None or not ids:
-            return {}
+        out: dict[str, np.ndarray] = {}
         with self.guarded():
-            got = col.get(ids=list(ids), include=["embeddings"])
-        return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], got["embeddings"])}
+            for got in self.pages("chunks", ["embeddings"], list(ids)):
+                out.update((cid, np.asarray(vec, dtype=np.float32)) for cid, vec in zip(got["ids"], got["embeddings"]))
+        return out
 
     def nearest_chunks(self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
         """The ``n`` chunks nearest to the unit vector ``qvec``: ``(chunk id, cosine)``, best first.
@@ -288,9 +310,11 @@ class ChromaStore:
         rows: dict[str, list[tuple[int, str, list[float]]]] = {}
         with self.guarded():
             for start in range(0, len(ids), 500):
-                got = col.get(where={"paper_id": {"$in": ids[start:start + 500]}}, include=["metadatas", "embeddings"])
-                for meta, vec in zip(got["metadatas"], got["embeddings"]):
-                    rows.setdefault(meta["paper_id"], []).append((int(meta["position"]), str(meta.get("text_hash", "")), vec))
+                where = {"paper_id": {"$in": ids[start:start + 500]}}
+                for got in self.pages("sentences", ["metadatas", "embeddings"], where=where, generation=generation):
+                    for meta, vec in zip(got["metadatas"], got["embeddings"]):
+                        rows.setdefault(meta["paper_id"], []).append(
+                            (int(meta["position"]), str(meta.get("text_hash", "")), vec))
         out = {}
         for pid, items in rows.items():
             items.sort(key=lambda x: x[0])

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from paperchat.core.errors import StoreError
+from paperchat.store.failures import StoreUnavailable, read_only_message
 
 
 @contextlib.contextmanager
@@ -30,7 +31,7 @@ def file_lock(path: Path, timeout_s: float, busy: str, wait_note: str | None = N
     from filelock import FileLock, Timeout
 
     if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise StoreError(f"the store at {path.parent} is read-only here; it can be read but not changed")
+        raise StoreUnavailable(read_only_message(path.parent))
     lock = FileLock(str(path))
     try:
         try:
@@ -42,7 +43,7 @@ def file_lock(path: Path, timeout_s: float, busy: str, wait_note: str | None = N
     except Timeout:
         raise StoreError(busy) from None
     except PermissionError:
-        raise StoreError(f"the store at {path.parent} is read-only here; it can be read but not changed") from None
+        raise StoreUnavailable(read_only_message(path.parent)) from None
     try:
         yield
     finally:

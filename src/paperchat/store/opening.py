@@ -4,12 +4,15 @@ or a Chroma server."""
 from __future__ import annotations
 
 import os
+import sys
+import time
 from pathlib import Path
 
 from paperchat.core.errors import StoreError
 from paperchat.core.text import short_hash
-from paperchat.store.chroma import MARKER, ChromaStore, damage_message
-from paperchat.store.integrity import index_damage
+from paperchat.store.chroma import MARKER, ChromaStore
+from paperchat.store.failures import StoreUnavailable, store_error, unreachable
+from paperchat.store.integrity import DENIED, database_damage, index_damage
 from paperchat.store.locks import open_guard
 
 OPEN_WAIT_S = 30.0
@@ -31,8 +34,25 @@ def _parse_url(url: str) -> tuple[str, int, bool]:
     return parsed.hostname, parsed.port or (443 if ssl else 8000), ssl
 
 
+def _database_damage(store_dir: Path) -> str | None:
+    """What is wrong with the store's Chroma database, waiting once for a process that is creating it."""
+    chroma = store_dir / "chroma"
+    if not (chroma.is_dir() or (store_dir / MARKER).exists()):
+        return None  # not a store yet
+    damage = database_damage(chroma)
+    if damage is not None and os.access(store_dir, os.W_OK | os.X_OK):
+        # Another process may be creating the store: Chroma makes the folder, then an empty database, then fills
+        # it, all under the open lock. Once the lock is free, what is still wrong is damage.
+        with open_guard(store_dir, OPEN_WAIT_S):
+            damage = database_damage(chroma)
+    return damage
+
+
 def check_folder(store_dir: Path, create: bool) -> None:
-    """Refuse a store folder that cannot be one, or that holds a damaged store (never treated as empty)."""
+    """Refuse a store folder that cannot be one, or that holds a damaged store (never treated as empty).
+
+    Damage: Chroma's ``chroma.sqlite3`` missing, unreadable, empty or not a database; an index file cut short.
+    """
     if store_dir.exists() and not store_dir.is_dir():
         raise StoreError(f"store path {store_dir} exists and is not a folder")
     if not store_dir.exists():
@@ -43,9 +63,13 @@ def check_folder(store_dir: Path, create: bool) -> None:
         except OSError as exc:
             raise StoreError(f"cannot create the store folder {store_dir} ({exc.strerror})") from None
     chroma = store_dir / "chroma"
-    if (chroma.is_dir() or (store_dir / MARKER).exists()) and not (chroma / "chroma.sqlite3").is_file():
-        raise StoreError(f"the store at {store_dir} is damaged: {chroma / 'chroma.sqlite3'} is missing. Restore it from "
-                         "a backup, or start afresh with `paperchat ingest --rebuild` (the stored papers are lost)")
+    damage = _database_damage(store_dir)
+    if damage is not None and damage.endswith(DENIED):
+        raise StoreUnavailable(f"the store at {store_dir} cannot be opened: {damage}. Give this user read and write "
+                               "access to the store folder")
+    if damage is not None:
+        raise StoreError(f"the store at {store_dir} is damaged: {damage}. Restore it from a backup, or start "
+                         "afresh with `paperchat ingest --rebuild` (the stored papers are lost)")
     if create and not any(store_dir.iterdir()) and not os.access(store_dir, os.W_OK | os.X_OK):
         raise StoreError(f"the store folder {store_dir} is not writable")
     damage = index_damage(chroma) if chroma.is_dir() else []
@@ -53,6 +77,19 @@ def check_folder(store_dir: Path, create: bool) -> None:
         more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
         raise StoreError(f"the store at {store_dir} is damaged: {damage[0]}{more}. Rebuild it with "
                          "`paperchat ingest --rebuild FILES` (or restore a backup); `paperchat check` lists the problems")
+
+
+def _set_damaged_aside(store_dir: Path) -> None:
+    """Before a rebuild: move a ``chroma/`` folder whose database is empty or not a database aside (kept, not
+    deleted), so Chroma starts a new one (the rebuild's writer marks the old snapshot stale as it opens)."""
+    chroma = store_dir / "chroma"
+    damage = database_damage(chroma) if chroma.is_dir() else None
+    if damage is None or not (damage.endswith("(0 bytes)") or damage.endswith("not a SQLite database")):
+        return
+    aside = store_dir / f"chroma.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+    os.replace(chroma, aside)
+    print(f"note: {damage}; the damaged folder was moved to {aside} (delete it when you no longer need it)",
+          file=sys.stderr, flush=True)
 
 
 def open_store(store_dir: Path | None = None, chroma_url: str | None = None, create: bool = True,
@@ -80,8 +117,7 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
         try:
             return ChromaStore(connect_server, local, remote=chroma_url)
         except Exception as exc:
-            reason = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
-            raise StoreError(f"cannot reach the Chroma server at {chroma_url}: {reason}") from None
+            raise StoreUnavailable(unreachable(chroma_url, exc)) from None
 
     assert store_dir is not None
     store_dir = Path(store_dir).expanduser()
@@ -89,6 +125,7 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
         check_folder(store_dir, create)
     else:
         store_dir.mkdir(parents=True, exist_ok=True)
+        _set_damaged_aside(store_dir)
 
     def connect_local():
         with open_guard(store_dir, OPEN_WAIT_S):
@@ -99,4 +136,4 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
     except StoreError:
         raise
     except Exception as exc:
-        raise StoreError(f"cannot open the Chroma store in {store_dir}: {damage_message(str(store_dir), exc)}") from None
+        raise store_error(exc, store_dir) from None

@@ -6,12 +6,20 @@ for the generation to write:
 * an ingest into a store that has a current generation writes into it (a
   run stopped part-way leaves the papers it finished; the next run embeds
   only the rest), and bumps the revision;
-* a rebuild (``ingest --rebuild``), and the first ingest into an empty
-  store, write a new *pending* generation while readers keep the current
-  one (or see an empty store); when the writer finishes, ``current`` points
-  at it in one write and the old generation is deleted. A rebuild stopped
-  part-way leaves the old store as it was; an interrupted first ingest is
-  resumed by the next ingest.
+* the first ingest into an empty store (``--rebuild`` or not) makes a new
+  generation current at once, then writes into it: there is no old store
+  to keep, and readers see the papers finished so far;
+* a rebuild (``ingest --rebuild``) of a store that holds a generation
+  writes a new *pending* generation while readers keep the current one;
+  when the writer finishes, ``current`` points at it in one write and the
+  old generation is deleted. A rebuild stopped part-way leaves the old
+  store as it was.
+
+An ingest that writes in place records itself in the store's state first
+and removes itself when it ends well (:mod:`paperchat.store.runs`), so a
+store an ingest was interrupted in is known to be partial. Index folders
+Chroma leaves behind for dropped collections are deleted whenever the
+writer opens and after a rebuild.
 
 An embedded store's snapshot (:mod:`paperchat.store.snapshot`) is marked
 stale before readers could see a change and rewritten after the commit,
@@ -29,8 +37,11 @@ import numpy as np
 from paperchat.core.errors import StoreError
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
+from paperchat.store import chroma as chroma_module
 from paperchat.store.chroma import KINDS, LEGACY, PAGE, ChromaStore, collection_name
+from paperchat.store.integrity import remove_leftovers
 from paperchat.store.locks import file_lock
+from paperchat.store.runs import UNKNOWN, UNKNOWN_COMMAND, encode, runs_of
 from paperchat.store.snapshot import mark_stale, read_state, update_manifest, write_snapshot
 
 LOCK_WAIT_S = 10.0
@@ -42,18 +53,44 @@ def _unit_mean(vectors: np.ndarray) -> list[float]:
 
 
 class StoreWriter:
-    """Writes one generation of a store (see the module docstring); ``changed`` says whether it wrote."""
+    """Writes one generation of a store (see the module docstring); ``changed`` says whether it wrote.
 
-    def __init__(self, store: ChromaStore, generation: int, info: StoreInfo):
+    ``run``: ``(key, command)`` of the ingest writing (:mod:`paperchat.store.runs`), recorded in the
+    store's state before the first change; ``runs``: the runs recorded when the writer opened.
+    """
+
+    def __init__(self, store: ChromaStore, generation: int, info: StoreInfo, run: tuple[str, str] | None = None,
+                 runs: dict[str, str] | None = None):
         self.store = store
         self.generation = generation
         self.info = info
         self.changed = False
+        self.run = run or ("(unnamed)", UNKNOWN_COMMAND)
+        self.runs = dict(runs or {})
+        self.began = False
         #: manifest entries of the files this ingest read (:mod:`paperchat.ingest.manifest`), set by the caller
         self.manifest: dict[str, dict] = {}
 
     def _col(self, kind: str):
         return self.store.collection(kind, self.generation)
+
+    def _begin(self) -> None:
+        """Record this run in the store's state before its first change (an interrupted run stays recorded)."""
+        if self.began:
+            return
+        self.began = True
+        if self.run[0] not in self.runs:
+            self.runs[self.run[0]] = self.run[1]
+            self.store.write_meta(writing=encode(self.runs))
+
+    def fresh_for(self, key: str) -> bool:
+        """Whether the generation holds nothing but what run ``key`` wrote: no papers, or an interrupted ``key``."""
+        if set(self.runs) - {key}:
+            return False
+        if key in self.runs:
+            return True
+        with self.store.guarded():
+            return self._col("papers").count() == 0
 
     @property
     def max_batch(self) -> int:
@@ -65,52 +102,68 @@ class StoreWriter:
         """Every paper record of the generation (without abstracts)."""
         return self.store.papers(abstracts=False, generation=self.generation)
 
+    def _ids_where(self, kind: str, field: str, values: Sequence[str]) -> list[str]:
+        """Ids of the records of ``kind`` whose ``field`` is one of ``values`` (read in pages)."""
+        out: list[str] = []
+        with self.store.guarded():
+            for start in range(0, len(values), 500):
+                where = {field: {"$in": list(values[start:start + 500])}}
+                for got in self.store.pages(kind, [], where=where, generation=self.generation):
+                    out += got["ids"]
+        return out
+
     def chunk_ids_of(self, paper_ids: Sequence[str]) -> set[str]:
         """The stored chunk ids of the given papers."""
-        out: set[str] = set()
-        with self.store.guarded():
-            for start in range(0, len(paper_ids), 500):
-                batch = list(paper_ids[start:start + 500])
-                out |= set(self._col("chunks").get(where={"paper_id": {"$in": batch}}, include=[])["ids"])
-        return out
+        return set(self._ids_where("chunks", "paper_id", list(paper_ids)))
 
     def sentence_vectors(self, paper_ids: Sequence[str]) -> dict[str, tuple[str, np.ndarray]]:
         """Stored sentence vectors of the given papers: ``{paper id: (text hash, (n, dim))}``."""
         return self.store.sentence_vectors(paper_ids, generation=self.generation)
 
-    def _delete_sentences(self, paper_ids: Sequence[str]) -> None:
+    def _delete_ids(self, kind: str, ids: Sequence[str]) -> None:
+        ids = list(ids)
         with self.store.guarded():
-            for start in range(0, len(paper_ids), 500):
-                self._col("sentences").delete(where={"paper_id": {"$in": list(paper_ids[start:start + 500])}})
+            page = chroma_module.READ_PAGE
+            for start in range(0, len(ids), page):
+                self._col(kind).delete(ids=ids[start:start + page])
+
+    def _delete_sentences(self, paper_ids: Sequence[str]) -> None:
+        self._delete_ids("sentences", self._ids_where("sentences", "paper_id", list(paper_ids)))
 
     def delete_chunks(self, ids: Sequence[str]) -> None:
+        """Remove chunks by id."""
         if ids:
-            with self.store.guarded():
-                self._col("chunks").delete(ids=list(ids))
+            self._begin()
+            self._delete_ids("chunks", ids)
             self.changed = True
 
     def delete_papers(self, paper_ids: Sequence[str]) -> int:
         """Remove papers with their chunks and sentence vectors; returns the chunks removed."""
+        if paper_ids:
+            self._begin()
         removed = 0
         for start in range(0, len(paper_ids), 500):
             batch = list(paper_ids[start:start + 500])
             chunk_ids = sorted(self.chunk_ids_of(batch))
             self.delete_chunks(chunk_ids)
             removed += len(chunk_ids)
-            with self.store.guarded():
-                self._col("papers").delete(ids=batch)
+            self._delete_ids("papers", batch)
             self._delete_sentences(batch)
         self.changed = self.changed or bool(paper_ids)
         return removed
 
     def update_papers(self, records: Sequence[PaperRecord]) -> None:
         """Write new metadata for papers (their chunks get the paper-level fields), embedding nothing."""
+        if records:
+            self._begin()
         with self.store.guarded():
             for rec in records:
-                got = self._col("chunks").get(where={"paper_id": rec.paper_id}, include=["metadatas"])
-                if got["ids"]:
-                    chunk_meta = rec.chunk_meta()
-                    self._col("chunks").update(ids=got["ids"], metadatas=[{**m, **chunk_meta} for m in got["metadatas"]])
+                chunk_meta = rec.chunk_meta()
+                for got in self.store.pages("chunks", ["metadatas"], where={"paper_id": rec.paper_id},
+                                            generation=self.generation):
+                    if got["ids"]:
+                        self._col("chunks").update(ids=got["ids"],
+                                                   metadatas=[{**m, **chunk_meta} for m in got["metadatas"]])
                 self._col("papers").update(ids=[rec.paper_id], metadatas=[rec.to_meta()])
         self.changed = self.changed or bool(records)
 
@@ -125,6 +178,7 @@ class StoreWriter:
         stored paper record means all its chunks are stored. Returns the
         number of chunks written.
         """
+        self._begin()
         have = self.chunk_ids_of([r.paper_id for r in records])
         ids, docs, vecs, metas = [], [], [], []
         for rec in records:
@@ -196,54 +250,105 @@ def _new_revision() -> str:
     return f"{time.time_ns():x}"
 
 
+def _tidy(store: ChromaStore) -> None:
+    """Delete index folders Chroma left behind for dropped collections (embedded stores; write lock held)."""
+    if not store.remote:
+        try:
+            remove_leftovers(store.local_dir / "chroma")
+        except OSError:
+            pass  # left for the next writer; `paperchat check` lists them
+
+
 @contextlib.contextmanager
-def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False,
-                wait_s: float | None = None, wait_note: str | None = None) -> Iterator[StoreWriter]:
+def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False, wait_s: float | None = None,
+                wait_note: str | None = None, run: tuple[str, str] | None = None) -> Iterator[StoreWriter]:
     """Hold the store's write lock and yield the :class:`StoreWriter` (see the module docstring).
 
-    Waits up to ``wait_s`` seconds (default :data:`LOCK_WAIT_S`) for another writer. Raises
-    :class:`StoreError` when the store is locked, read-only, or (without
-    ``rebuild``) built with other settings.
+    Waits up to ``wait_s`` seconds (default :data:`LOCK_WAIT_S`) for another writer. ``run`` is
+    ``(key, command)`` of the ingest (:mod:`paperchat.store.runs`). Raises :class:`StoreError` when the
+    store is locked, read-only, or (without ``rebuild``) built with other settings.
     """
     busy = f"another paperchat process is writing the store at {store.where()}; try again when it has finished"
     with file_lock(store.local_dir / "write.lock", LOCK_WAIT_S if wait_s is None else wait_s, busy, wait_note):
         store.refresh()
         meta = store.read_meta()
         current, pending = int(meta.get("current") or 0), int(meta.get("pending") or 0)
-        if current and not rebuild:
-            store.check_compatible(info)
-            before = read_state(store.local_dir) if not store.remote else None
-            if not store.remote:
-                mark_stale(store.local_dir)
-            writer = StoreWriter(store, current, info)
-            try:
-                yield writer
-            finally:
-                if writer.changed:
-                    store.write_meta(revision=_new_revision())
-                    store.refresh()
-            # A run that changed the store voids the other recorded runs: it may have removed papers they added.
-            earlier = {} if writer.changed else ((before or {}).get("manifest") or {})
-            _publish(store, {**earlier, **writer.manifest}, None if writer.changed else before)
+        _tidy(store)
+        if rebuild and current:
+            yield from _rebuild(store, info, meta, current, pending, run)
             return
         if not current and not rebuild and store.has_legacy_collections():
             store.check_compatible(info)  # raises: built by an earlier paperchat
-        if pending and (rebuild or _info_or_none(store, pending) != info):
-            _drop_generation(store, pending)
-            pending = 0
-        if not pending:
-            pending = max(current, int(meta.get("last") or 0)) + 1
-            _create_generation(store, pending, info)
-            store.write_meta(pending=pending, last=pending)
-        writer = StoreWriter(store, pending, info)
-        yield writer  # an exception leaves the pending generation for a resume (or the next rebuild to drop)
+        created = not current
+        if created:
+            current = _first_generation(store, info, meta, pending, rebuild, run)
+        else:
+            store.check_compatible(info)
+        runs = runs_of(store.read_meta())
+        before = read_state(store.local_dir) if not store.remote else None
         if not store.remote:
             mark_stale(store.local_dir)
-        store.write_meta(current=pending, pending=0, revision=_new_revision())
-        _drop_generation(store, current)
-        _drop(store, LEGACY)
+        writer = StoreWriter(store, current, info, run, runs)
+        try:
+            yield writer
+        finally:
+            if writer.changed:
+                store.write_meta(revision=_new_revision())
+                store.refresh()
+        if writer.began or writer.run[0] in runs:  # this run wrote, or finished an interrupted run of itself
+            done = {writer.run[0], UNKNOWN} if writer.began else {writer.run[0]}
+            store.write_meta(writing=encode({k: v for k, v in writer.runs.items() if k not in done}))
+        if created:
+            _drop(store, LEGACY)
+        # A run that changed the store voids the other recorded runs: it may have removed papers they added.
+        earlier = {} if writer.changed else ((before or {}).get("manifest") or {})
+        _publish(store, {**earlier, **writer.manifest}, None if writer.changed else before)
+
+
+def _first_generation(store: ChromaStore, info: StoreInfo, meta: dict, pending: int, rebuild: bool,
+                      run: tuple[str, str] | None) -> int:
+    """The generation an ingest into an empty store writes, made current at once (there is no old store to keep
+    for readers, and they should see the papers finished so far); returns it.
+
+    An earlier paperchat's interrupted first ingest (a pending generation with these settings) is taken over.
+    """
+    if pending and not rebuild and _info_or_none(store, pending) == info:
+        runs = runs_of(meta)
+        store.write_meta(current=pending, pending=0, writing=encode(runs), revision=_new_revision())
         store.refresh()
-        _publish(store, dict(writer.manifest))
+        return pending
+    if pending:
+        _drop_generation(store, pending)
+        _tidy(store)
+    generation = max(pending, int(meta.get("last") or 0)) + 1
+    _create_generation(store, generation, info)
+    key, command = run or ("(unnamed)", UNKNOWN_COMMAND)
+    store.write_meta(current=generation, pending=0, last=generation, writing=encode({key: command}),
+                     revision=_new_revision())
+    store.refresh()
+    return generation
+
+
+def _rebuild(store: ChromaStore, info: StoreInfo, meta: dict, current: int, pending: int,
+             run: tuple[str, str] | None) -> Iterator[StoreWriter]:
+    """Write a new generation aside while readers keep ``current``; switch to it when the writer is done."""
+    if pending:
+        _drop_generation(store, pending)
+        _tidy(store)
+    pending = max(current, int(meta.get("last") or 0)) + 1
+    _create_generation(store, pending, info)
+    store.write_meta(pending=pending, last=pending)
+    writer = StoreWriter(store, pending, info, run)
+    writer.began = True  # an interrupted rebuild leaves the current generation as it was: nothing to record
+    yield writer  # an exception leaves the pending generation for the next rebuild to drop
+    if not store.remote:
+        mark_stale(store.local_dir)
+    store.write_meta(current=pending, pending=0, writing="", revision=_new_revision())  # the files, exactly
+    _drop_generation(store, current)
+    _drop(store, LEGACY)
+    _tidy(store)
+    store.refresh()
+    _publish(store, dict(writer.manifest))
 
 
 def _publish(store: ChromaStore, manifest: dict, unchanged: dict | None = None) -> None:

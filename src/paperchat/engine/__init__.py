@@ -9,7 +9,6 @@ per request (:func:`paperchat.answer.mode.decide_mode`).
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -17,8 +16,8 @@ from typing import Callable
 from paperchat.answer.mode import decide_mode
 from paperchat.core import phases
 from paperchat.core.background import background as _background
-from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
-from paperchat.core.errors import LLMConnectionError, PaperchatError
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer
+from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
 from paperchat.core.settings import Settings
 from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
@@ -104,8 +103,13 @@ class Engine:
             self._embedder = get_embedder(self.settings.embed_model, self.settings.llm_api_key, self.settings.llm_base_url)
         return self._embedder
 
-    def preload(self) -> None:
-        """Load the embedding model on a background thread while the caller opens the store (they overlap)."""
+    def preload(self, mode: str | None = None) -> None:
+        """Load the embedding model on a background thread while the caller opens the store (they overlap); in
+        LLM ``mode``, also start importing the openai client (:func:`paperchat.answer.llm_client.get_client`)."""
+        if mode == LLM:
+            from paperchat.answer.llm_client import get_client
+
+            get_client(self.settings)
         _background(self.embedder.load, "paperchat-model-load")
 
     def wanted_info(self) -> StoreInfo:
@@ -143,7 +147,7 @@ class Engine:
         if self._checker is None:
             from paperchat.cite.checker import SupportChecker
 
-            self._checker = SupportChecker(self.embedder)
+            self._checker = SupportChecker(self.embedder, stored=self.sentences.get)  # vectors stored at ingest
         return self._checker
 
     # -- ingest -----------------------------------------------------------------
@@ -172,12 +176,14 @@ class Engine:
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
 
-        papers, names, skipped = [], [], []
+        command = manifest.repeat_command(paths, metadata, encoding, on_error, bundled=key == self._bundled_run()[0])
+        papers, files, skipped, notes = [], [], [], []
         for path in paths:
             loaded, report = load_file(path, on_error=on_error, encoding=encoding)
             papers.extend(loaded)
-            names.append(Path(path).name)
+            files.append(manifest.file_key(path))
             skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
+            notes.extend(report.notes)
         if metadata is not None:
             join_metadata(papers, load_metadata(metadata))
         # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
@@ -195,11 +201,11 @@ class Engine:
 
             return Chunker(self.chunk, self.embedder.tokenize)
 
-        with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note) as writer:
-            if only_if_empty and store.current:
+        with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)) as writer:
+            if only_if_empty and not writer.fresh_for(key):
                 return None
-            report = run_ingest(writer, papers, names, info, chunker, self.embedder, on_error, progress)
-            report.lines_skipped = skipped + report.lines_skipped
+            report = run_ingest(writer, papers, files, info, chunker, self.embedder, on_error, progress)
+            report.lines_skipped, report.notes = skipped + report.lines_skipped, notes + report.notes
             kept = report.papers_added + report.papers_updated + report.papers_unchanged
             writer.manifest = {key: manifest.record(paths, metadata, {
                 "files": report.files, "papers_seen": report.papers_seen, "papers_unchanged": kept,
@@ -208,22 +214,39 @@ class Engine:
         report.total_papers, report.total_chunks = store.counts()
         return report
 
-    def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
-        """Ingest the bundled corpus when the store is empty; ``None`` when it was not."""
-        self.store.refresh()
-        if self.store.counts()[1] > 0:
-            return None
+    @staticmethod
+    def _bundled_run() -> tuple[str, list[Path], Path]:
+        """``(run key, files, metadata file)`` of ingesting the bundled corpus."""
         from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+        from paperchat.ingest.manifest import run_key
 
-        return self.ingest(bundled_corpus_files(), bundled_metadata(), progress=progress, only_if_empty=True)
+        return run_key(bundled_corpus_files(), bundled_metadata(), None, "stop"), bundled_corpus_files(), bundled_metadata()
+
+    def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
+        """Ingest the bundled corpus when the store is empty (an interrupted first run is resumed); else ``None``.
+
+        A store an ingest of other files is writing, or was interrupted in, never gets the bundled corpus:
+        with no paper stored yet that is a :class:`StoreError` saying which ingest to wait for or run again.
+        """
+        from paperchat.store.runs import refuse_first_run
+
+        self.store.refresh()
+        if self.store.counts()[0] and getattr(self.store, "from_snapshot", False):
+            return None  # a current snapshot: no ingest is under way or was interrupted
+        chroma = self.open_store()
+        chroma.refresh()
+        key, files, metadata = self._bundled_run()
+        if refuse_first_run(chroma, key):
+            return None
+        return self.ingest(files, metadata, progress=progress, only_if_empty=True)
 
     # -- papers -------------------------------------------------------------------
     def papers(self, filters: Filters | None = None) -> list[PaperRecord]:
-        """Every stored paper (no abstracts) that passes ``filters``, by origin (file, position)."""
+        """Every stored paper (no abstracts) that passes ``filters``, by origin (file name, path, position)."""
         records, ids = self.store.papers(abstracts=False), self.paper_ids(filters)
         phases.mark("store read")
         chosen = [r for r in records.values() if ids is None or r.paper_id in ids]
-        return sorted(chosen, key=lambda r: (r.source_path, r.source_index))
+        return sorted(chosen, key=lambda r: (r.source_path, r.source_file, r.source_index))
 
     def paper_ids(self, filters: Filters | None) -> frozenset[str] | None:
         """The ids of the papers ``filters`` lets through (:func:`~paperchat.retrieve.filters.matching_ids`);
@@ -301,8 +324,9 @@ class Engine:
         calls this with hits restricted to the papers a follow-up refers to.
         In LLM mode the LLM is not asked when retrieval found nothing relevant
         (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
-        ``fallback`` (``--mode auto``): an LLM that cannot be reached gives the
-        offline answer, with a note, instead of an error.
+        ``fallback`` (``--mode auto``): an LLM that cannot be reached, or that
+        returns an empty answer, gives the offline answer, with a note, instead
+        of an error.
         """
         from paperchat.answer.subjects import missing_names
         from paperchat.answer.offline import offline_answer
@@ -321,7 +345,7 @@ class Engine:
 
                 try:
                     answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
-                except LLMConnectionError as exc:
+                except (LLMConnectionError, LLMEmptyAnswer) as exc:
                     if not fallback:
                         raise
                     answer = self.answer_from_hits(question, hits, records, qvec, EXTRACTIVE, t0=t0)
@@ -341,55 +365,17 @@ class Engine:
         return answer
 
     def summarize_record(self, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None) -> Answer:
-        """A cited summary of one paper: written by the LLM, or its own first, method and result sentences."""
-        t0 = time.perf_counter()
-        if mode == LLM:
-            from paperchat.answer.llm_answer import summarize_paper
+        """A cited summary of one stored paper (:func:`paperchat.engine.summaries.summarize_record`)."""
+        from paperchat.engine.summaries import summarize_record
 
-            return summarize_paper(record, self.settings, self.checker, on_token)
-        from paperchat.answer.offline import summary_answer
-
-        answer = summary_answer(f"Summarize {record.name}", record, [], self.store.chunk_texts)
-        answer.retrieved = [Retrieved(record.paper_id, s.chunk_id, 1.0) for s in answer.sources]
-        answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
-        return answer
+        return summarize_record(self, record, mode, on_token)
 
     def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
                   filters: Filters | None = None) -> Answer:
-        """A cited summary of TARGET: a paper (id, label, title or words of it), else a topic (top-k papers);
-        with ``filters``, a paper or topic papers among those it lets through.
+        """A cited summary of a paper or a topic (:func:`paperchat.engine.summaries.summarize`)."""
+        from paperchat.engine.summaries import summarize
 
-        Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
-        (``p-`` and 12 hex digits) that no stored paper has, a filter that
-        matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
-        """
-        from paperchat.answer.summaries import find_paper
-
-        if not (target or "").strip():
-            raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
-        target = clean_question(target)
-        answer_mode = self.mode(mode)
-        self.store.refresh()
-        ids = self.paper_ids(filters)
-        paper_id = find_paper({p: r for p, r in self.store.papers(abstracts=False).items() if not ids or p in ids}, target)
-        if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
-            raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
-        if paper_id is not None:
-            answer = self.summarize_record(self.store.papers([paper_id])[paper_id], answer_mode, on_token)
-            answer.question = f"Summarize {target}"
-        elif answer_mode == LLM:
-            from paperchat.answer.llm_answer import summarize_topic
-
-            hits = self.retrieve(target, top_k, paper_ids=ids)
-            records = self.store.papers([h.paper_id for h in hits])
-            answer = summarize_topic(target, hits, records, self.settings, self.checker, on_token)
-        else:
-            answer = self.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters)
-            if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
-                raise PaperchatError(f"no paper with id or label {target!r}, and no paper on that topic; "
-                                     "`paperchat papers` lists them")
-        answer.target = target
-        return answer
+        return summarize(self, target, top_k, mode, on_token, filters)
 
     def condense(self, history: list[tuple[str, str]], question: str, mode: str) -> str | None:
         """A chat follow-up rewritten as a standalone question by the LLM; ``None`` offline (rules resolve it)."""

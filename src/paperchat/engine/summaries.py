@@ -1,0 +1,79 @@
+"""Cited summaries: of one stored paper, or of a topic (the papers retrieval finds for it).
+
+:func:`summarize` reads TARGET as a paper id, label or title (or words only
+one title holds), else as a topic; offline, a paper's summary is its own
+problem, method and result sentences, a topic's the "which papers" answer.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Callable
+
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
+from paperchat.core.errors import PaperchatError
+from paperchat.core.text import clean_question
+from paperchat.ingest.records import PaperRecord
+from paperchat.retrieve.filters import Filters
+
+OnToken = Callable[[str], None]
+
+
+def summarize_record(engine, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None) -> Answer:
+    """A cited summary of one paper by ``engine`` (a :class:`paperchat.engine.Engine`): written by the LLM, or
+    offline its own problem, method and result sentences."""
+    t0 = time.perf_counter()
+    if mode == LLM:
+        from paperchat.answer.llm_answer import summarize_paper
+
+        return summarize_paper(record, engine.settings, engine.checker, on_token)
+    from paperchat.answer.offline import summary_answer
+
+    answer = summary_answer(f"Summarize {record.name}", record, [], engine.store.chunk_texts)
+    answer.retrieved = [Retrieved(record.paper_id, s.chunk_id, 1.0) for s in answer.sources]
+    answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+    return answer
+
+
+def summarize(engine, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
+              filters: Filters | None = None) -> Answer:
+    """A cited summary of TARGET: a paper (id, label, title or words of it, named in a note), else a topic (top-k
+    papers; also when several papers fit TARGET though one title holds its words); with ``filters``, among the
+    papers it lets through. ``engine`` is a :class:`paperchat.engine.Engine`.
+
+    Raises :class:`PaperchatError` for an empty TARGET, a derived paper id
+    (``p-`` and 12 hex digits) that no stored paper has, a filter that
+    matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
+    """
+    from paperchat.answer.summaries import find_paper, papers_on_topic, title_note
+
+    if not (target or "").strip():
+        raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
+    target = clean_question(target)
+    answer_mode = engine.mode(mode)
+    engine.store.refresh()
+    ids = engine.paper_ids(filters)
+    paper_id, how = find_paper({p: r for p, r in engine.store.papers(abstracts=False).items() if not ids or p in ids},
+                               target, lambda t: [p for p in papers_on_topic(t, engine.store.bm25(), engine.store.papers)
+                                                  if not ids or p in ids])
+    if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
+        raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
+    if paper_id is not None:
+        record = engine.store.papers([paper_id])[paper_id]
+        answer = engine.summarize_record(record, answer_mode, on_token)
+        answer.question = f"Summarize {target}"
+        answer.notes += [note] if (note := title_note(target, record, how)) else []
+    elif answer_mode == LLM:
+        from paperchat.answer.llm_answer import summarize_topic
+
+        hits = engine.retrieve(target, top_k, paper_ids=ids)
+        records = engine.store.papers([h.paper_id for h in hits])
+        answer = summarize_topic(target, hits, records, engine.settings, engine.checker, on_token)
+    else:
+        answer = engine.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters)
+        if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
+            raise PaperchatError(f"no paper with id or label {target!r}, and no paper on that topic; "
+                                 "`paperchat papers` lists them")
+    answer.target = target
+    return answer

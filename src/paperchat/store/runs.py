@@ -1,0 +1,96 @@
+"""Ingests under way or interrupted, recorded in the store's state, so a partial store is never taken for a whole one.
+
+Before an ingest changes anything, the writer (:mod:`paperchat.store.writer`)
+records the run in the ``writing`` field of the store's state: its key (the
+files and options, :func:`paperchat.ingest.manifest.run_key`) and the command
+that repeats it. A run that ends well removes itself. A run still recorded
+is either under way (another process holds the write lock) or was
+interrupted (killed, Ctrl-C, a crash, a full disk): the store then holds the
+papers it finished and readers see them, ``paperchat check`` says the store
+is partial and which command finishes it, and a first-run ``ask`` never adds
+the bundled corpus to it.
+
+A store written by an earlier paperchat whose first ingest was interrupted
+(a pending generation and no current one) counts as one interrupted run of
+unknown files (:data:`UNKNOWN`), which the next run that ends well clears.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+FIELD = "writing"
+#: the key of a run whose files are not known (an earlier paperchat's interrupted first ingest)
+UNKNOWN = "?"
+UNKNOWN_COMMAND = "paperchat ingest FILES"
+
+
+def runs_of(meta: dict[str, Any]) -> dict[str, str]:
+    """The recorded runs in the store's state ``meta``: ``{run key: command that repeats it}``."""
+    raw = meta.get(FIELD) or ""
+    try:
+        parsed = json.loads(raw) if raw else {}
+    except (TypeError, ValueError):
+        parsed = {UNKNOWN: UNKNOWN_COMMAND}
+    out = {str(k): str(v) for k, v in parsed.items()} if isinstance(parsed, dict) else {UNKNOWN: UNKNOWN_COMMAND}
+    if not int(meta.get("current") or 0) and int(meta.get("pending") or 0):
+        out.setdefault(UNKNOWN, UNKNOWN_COMMAND)
+    return out
+
+
+def encode(runs: dict[str, str]) -> str:
+    """``runs`` as the state's ``writing`` field (a JSON object; ``""`` when none)."""
+    return json.dumps(runs, sort_keys=True) if runs else ""
+
+
+def is_writing(store_dir: Path) -> bool:
+    """Whether a process holds the write lock of the store whose lock files live in ``store_dir`` now."""
+    from filelock import FileLock, Timeout
+
+    path = Path(store_dir) / "write.lock"
+    if not path.exists():
+        return False
+    lock = FileLock(str(path))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return True
+    except OSError:
+        return False  # a read-only folder: nobody writes it
+    lock.release()
+    return False
+
+
+def _commands(runs: dict[str, str]) -> str:
+    return " and ".join(f"`{cmd}`" for cmd in dict.fromkeys(runs.values()))
+
+
+def describe(runs: dict[str, str], writing: bool, papers: int, where: str) -> str:
+    """One line about recorded ``runs`` of the store at ``where`` holding ``papers`` papers: under way
+    (``writing``: another process holds the write lock) or interrupted, and what to do."""
+    stored = f"{papers} paper{'s' if papers != 1 else ''} stored so far"
+    if writing:
+        return f"an ingest is writing the store at {where} now ({_commands(runs)}; {stored})"
+    return (f"an ingest of the store at {where} was interrupted ({stored}): run {_commands(runs)} again to finish it "
+            "(it resumes)")
+
+
+def refuse_first_run(store, key: str) -> bool:
+    """Whether a first run must not ingest the bundled corpus (run ``key``) into ``store`` (a
+    :class:`~paperchat.store.chroma.ChromaStore`): it holds papers, or another ingest is recorded.
+
+    Raises :class:`~paperchat.core.errors.StoreError` when another ingest is recorded and no paper is stored
+    yet: there is nothing to answer from, and the message says which ingest to wait for or run again.
+    """
+    from paperchat.core.errors import StoreError
+
+    runs = store.runs()
+    papers = store.counts()[0]
+    if set(runs) - {key}:
+        if papers:
+            return True
+        raise StoreError(describe(runs, is_writing(store.local_dir), 0, store.where())
+                         + "; until then there is nothing to answer from")
+    return bool(papers and not runs)
