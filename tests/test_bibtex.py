@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 
 import latexcodec  # noqa: F401  (registers the "ulatex" codec pybtex's writer encodes with)
 import pytest
@@ -19,10 +20,15 @@ CONFPO = "p-abe9274a3783"
 
 
 def read_back(path) -> dict[str, tuple[str, str, dict[str, str], list[str]]]:
-    """``{key: (entry type, decoded title, fields, author last names)}`` of a .bib file, parsed by pybtex."""
+    """``{key: (entry type, decoded title, fields, author last names)}`` of a .bib file, parsed by pybtex; the
+    title without the braces that keep its capitals (``{ConfPO}``)."""
     bib = parse_file(str(path), "bibtex")
-    return {key: (e.type, codecs.decode(e.fields["title"], "ulatex"), dict(e.fields),
+    return {key: (e.type, _unbraced(codecs.decode(e.fields["title"], "ulatex")), dict(e.fields),
                   ["".join(p.last_names) for p in e.persons.get("author", [])]) for key, e in bib.entries.items()}
+
+
+def _unbraced(title: str) -> str:
+    return re.sub(r"\{([^{}$]*)\}", r"\1", title)
 
 
 def test_ask_bibtex_writes_the_cited_papers(bundled_store, tmp_path):
@@ -57,7 +63,8 @@ def test_summarize_and_papers_bibtex(two_venue_store, tmp_path):
     assert sorted(t for _k, t, _f, _a in entries.values()) == sorted(r["title"] or r["label"] for r in listing.values())
     # a paper with no metadata at all still gives a valid entry: its label as title, no author, year or venue
     bare = [e for e in entries.values() if e[0] == "misc"]
-    assert bare == [("misc", listing[untitled_id()]["label"], {"title": listing[untitled_id()]["label"]}, [])]
+    label = listing[untitled_id()]["label"]
+    assert [(k, t, {f: _unbraced(v) for f, v in fs.items()}, a) for k, t, fs, a in bare] == [("misc", label, {"title": label}, [])]
 
     neurips = tmp_path / "neurips.bib"
     run(two_venue_store, "papers", "--venue", "NeurIPS", "--year", "2024", "--bibtex", str(neurips))
@@ -113,3 +120,12 @@ def test_a_year_that_is_not_one_stops_the_ingest_at_its_line(tmp_path):
     assert out.returncode == 1
     assert out.stderr == (f"error: {bad}:2: malformed record ('year' must be a year such as 2025, not 'soon'); "
                           "fix it or pass --on-error skip\n")
+
+
+def test_titles_keep_their_capitals_in_bibtex_styles():
+    """Styles lower-case titles: words with capitals inside are braced; math and braced text stay as they are."""
+    from paperchat.cite.bibtex import protect_case
+
+    assert protect_case("ConfPO: Exploiting Policy Model Confidence") == "{ConfPO}: Exploiting Policy Model Confidence"
+    assert protect_case("GPT-4 and {BERT} in $O(nK)$ time") == "{GPT-4} and {BERT} in $O(nK)$ time"
+    assert protect_case("A Study of Things") == "A Study of Things"

@@ -90,6 +90,35 @@ def _balanced(text: str) -> str:
     return text if depth == 0 else text.replace("{", "").replace("}", "")
 
 
+_INNER_CAPS = re.compile(r"(?<![\w{\\])([A-Za-z0-9][\w+-]*?[A-Z][\w+-]*)")
+
+
+def protect_case(title: str) -> str:
+    """``title`` with each word that has a capital after its first letter braced (``{ConfPO}``, ``{GPT}-4``), so
+    BibTeX styles that lower-case titles keep it; inline math and text already in braces stay as they are."""
+    parts = _MATH.split(title)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:  # math
+            out.append(part)
+            continue
+        depth, chunks, start = 0, [], 0
+        for j, ch in enumerate(part):
+            if ch == "{":
+                if depth == 0:
+                    chunks.append(_INNER_CAPS.sub(r"{\1}", part[start:j]))
+                    start = j
+                depth += 1
+            elif ch == "}" and depth:
+                depth -= 1
+                if depth == 0:
+                    chunks.append(part[start:j + 1])
+                    start = j + 1
+        chunks.append(part[start:] if depth else _INNER_CAPS.sub(r"{\1}", part[start:]))
+        out.append("".join(chunks))
+    return "".join(out)
+
+
 def _writer():
     """pybtex's BibTeX writer, encoding text outside inline math and leaving urls as they are."""
     from pybtex.database.output.bibtex import Writer
@@ -119,7 +148,7 @@ def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
         rec = records.get(pid)
         if rec is None:
             continue
-        fields = {"title": _balanced(rec.name)}
+        fields = {"title": protect_case(_balanced(rec.name))}
         if rec.venue:
             fields["booktitle"] = _balanced(rec.venue)
         if rec.year:
