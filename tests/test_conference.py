@@ -44,6 +44,27 @@ def test_the_conference_eval_passes_its_baseline(engine, tmp_path):
     assert "### test split (report this one)" in (tmp_path / "report.md").read_text(encoding="utf-8")
 
 
+def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
+    """Three sets written independently (eval/generalization): general-a tuned on, b and c held out; each split
+    against eval/baseline_generalization.json, and the report shows the abstention sweep per split."""
+    from paperchat.evaluation import report
+    from paperchat.evaluation.questions import resolve_set
+    from paperchat.evaluation.runner import run_eval
+
+    results = run_eval(engine, "generalization", baselines=())
+    baseline = report.load_baseline(resolve_set("bundled")[0].parent / "baseline_generalization.json")
+    assert report.check_baseline(results, baseline) == []
+    assert set(results["by_split"]) == {"a-tune", "b-heldout", "c-heldout"} and results["config"]["questions"] == 144
+    assert set(results["sweep"]) == {"all", "a-tune", "b-heldout", "c-heldout"}
+    first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
+    answered = sum(not r["abstained"] for r in results["questions"]) / 144
+    assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
+    report.write_outputs(results, tmp_path, [])
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "### a-tune split (tuned on)" in text and "### c-heldout split (report this one)" in text
+    assert "## Abstention sweep" in text
+
+
 def test_authors_come_from_the_stored_metadata(engine):
     res = engine.ask("Who are the authors of PARM, the preference-aware autoregressive reward model?")
     assert not res.abstained and res.sources[0].text.startswith("Title: ")

@@ -165,10 +165,9 @@ def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list
         for query in ([name, clause_of(question, name)] if holder is None else []):
             found = retrieve(query, SUBJECT_TOP_K)
             holder = next((h for h in found if mentions(text_of(h.paper_id), name)), None)
-            if holder is not None:
-                break
             if holder is not None:  # its score came from another query: rank it with the question's best
                 holder = dataclasses.replace(holder, score=top)
+                break
         if holder is not None and all(h.paper_id != holder.paper_id for h in named):
             named.append(holder)
     if len(named) < 2:
