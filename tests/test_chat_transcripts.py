@@ -107,7 +107,10 @@ def test_slash_commands_before_and_after_a_question(store):
     assert seen["/frobnicate"] == "Unknown command /frobnicate. Type /help for the commands."
     assert [ln.split()[0] for ln in seen["/help"].splitlines() if ln.startswith("  /")] == [
         "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/export", "/reset", "/help", "/quit"]
-    assert seen["/papers"].splitlines()[-1] == "38 papers, 73 chunks"
+    listing = seen["/papers"].splitlines()
+    assert listing[-3] == "38 papers, 73 chunks from 2 files:"
+    assert [ln.rsplit("/", 1)[-1] for ln in listing[-2:]] == ["000_215d12c2ee2986f8.txt: 19 papers",
+                                                             "003_0d78137218bc382c.txt: 19 papers"]
     answer = seen[lines[6]]
     assert titles(answer)[0] == CONFPO and "[1]" in answer.split("Sources:")[0]
 

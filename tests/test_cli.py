@@ -19,6 +19,7 @@ ASK_SCHEMA = {
         "answer": {"type": "string"},
         "mode": {"enum": ["extractive", "llm"]},
         "abstained": {"type": "boolean"},
+        "evidence": {"type": "number"},
         "sources": {
             "type": "array",
             "items": {
@@ -72,7 +73,8 @@ def test_ask_json_follows_the_contract(bundled_store):
     confpo = " ".join(paragraphs[3].split())
     cited = " ".join(data["sources"][0]["text"].split())
     assert len(cited) > 100 and cited in confpo  # the cited chunk is a piece of the ConfPO abstract
-    assert list(data) == ["question", "answer", "mode", "abstained", "sources", "retrieved"]
+    assert list(data) == ["question", "answer", "mode", "abstained", "sources", "retrieved", "evidence"]
+    assert 0.27 <= data["evidence"] <= 1.0  # the best quoted sentence's relevance, at least the abstention bar
     assert list(data["sources"][0]) == ["n", "paper_id", "title", "label", "url", "origin", "chunk_id", "text"]
 
 
