@@ -143,3 +143,15 @@ def test_filters_unit():
     with pytest.raises(PaperchatError, match=r'^no paper matches --venue "EMNLP" \(stored venues: Findings of ACL, NAACL\)$'):
         matching_ids(Filters.of(venue="EMNLP"), records)
     assert matching_ids(Filters.of(year=2024), records) == {"a", "b"}
+
+
+def test_a_question_without_content_words_on_one_filtered_paper_gets_its_summary(bundled_engine):
+    """"What does it propose?" with --paper ID: nothing to quote by relevance, so the paper's own summary (a
+    newcomer's first try with filters); a question with a content word the paper lacks still abstains."""
+    from paperchat.retrieve.filters import Filters
+
+    one = Filters.of(papers=["p-abe9274a3783"])
+    answer = bundled_engine.ask("What does it propose?", mode="extractive", filters=one)
+    assert not answer.abstained and [s.paper_id for s in answer.sources] == ["p-abe9274a3783"]
+    assert answer.notes == ["the filters let one paper through: its summary"] and "ConfPO" in answer.answer
+    assert bundled_engine.ask("Which GPU cluster did they train on?", mode="extractive", filters=one).abstained

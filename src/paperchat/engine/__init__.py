@@ -19,7 +19,7 @@ from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
 from paperchat.core.settings import Settings
-from paperchat.core.text import clean_question
+from paperchat.core.text import clean_question, terms
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
@@ -311,6 +311,10 @@ class Engine:
         phases.mark("retrieved")
         answer = self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
                                        fallback=fallback)
+        if answer.abstained and answer.mode == EXTRACTIVE and paper_ids and len(paper_ids) == 1 and \
+                not terms(question):  # "What does it propose?" --paper ID: no content word, one paper
+            answer = self.summarize_record(self.store.papers(list(paper_ids))[next(iter(paper_ids))])
+            answer.question, answer.notes = question, ["the filters let one paper through: its summary"]
         phases.mark("answered")
         return answer
 
