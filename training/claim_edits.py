@@ -27,7 +27,35 @@ _SYNONYMS = [
     ("remarkable", "notable"), ("extensive", "broad"), ("effectively", "successfully"), ("obtain", "get"),
     ("considerably", "markedly"), ("capabilities", "abilities"), ("tasks", "problems"), ("outperforms", "beats"),
     ("surpasses", "outperforms"), ("comprehensive", "thorough"), ("investigate", "study"), ("examine", "study"),
+    ("state-of-the-art", "leading"), ("existing", "current"), ("methods", "techniques"), ("models", "networks"),
+    ("introduce", "present"), ("introduces", "presents"), ("substantial", "large"), ("substantially", "markedly"),
+    ("various", "diverse"), ("performance", "results"), ("requires", "needs"), ("require", "need"),
+    ("allows", "lets"), ("enables", "allows"), ("provides", "gives"), ("provide", "give"), ("address", "tackle"),
+    ("addresses", "tackles"), ("challenging", "difficult"), ("commonly", "often"), ("widely", "broadly"),
+    ("rapidly", "quickly"), ("accurately", "precisely"), ("robustness", "reliability"), ("crucial", "key"),
+    ("fundamental", "basic"), ("framework", "approach"), ("paradigm", "approach"), ("empirical", "experimental"),
+    ("empirically", "experimentally"), ("theoretically", "formally"), ("derive", "obtain"), ("derives", "obtains"),
+    ("establish", "show"), ("establishes", "shows"), ("reveal", "show"), ("reveals", "shows"),
 ]
+_WRAPPER = re.compile(r"^(?:(?:Extensive |Our |Empirical |Comprehensive )?(?:experiments|results|evaluations|"
+                      r"experimental results|empirical results|analyses|we|the authors)\b[^,;]{0,80}?\b"
+                      r"(?:show|shows|demonstrate|demonstrates|reveal|reveals|find|finds|confirm|confirms|indicate|"
+                      r"indicates) that )", re.I)
+_APPOSITION = re.compile(r"^(?:We|The authors|This (?:paper|work)|The paper) (?:propose|proposes|introduce|introduces|"
+                         r"present|presents|develop|develops) (?:\*+)?([A-Z][\w\-+.]*(?: [A-Z][\w\-+.]*)?)(?:\*+)?"
+                         r"(?: \([^)]*\))?, (an?|the) ")
+
+
+def restate(sentence: str) -> str | None:
+    """A restatement without the reporting wrapper ("Experiments show that X ..." -> "X ...") or with the
+    apposition made a copula ("We propose X, a method that ..." -> "X is a method that ...")."""
+    m = _APPOSITION.match(sentence)
+    if m:
+        return _cap(f"{m.group(1)} is {m.group(2)} " + sentence[m.end():])
+    m = _WRAPPER.match(sentence)
+    if m and len(sentence[m.end():].split()) >= 6:
+        return _cap(sentence[m.end():])
+    return None
 _THIRD_PERSON = [
     (r"^We ([a-z]+)", lambda m, r: (lambda who: f"{who} {m.group(1) if who == 'The authors' else _third(m.group(1), r)}")(
         r.choice(["The authors", "The paper", "This work", "The study"]))),

@@ -37,13 +37,20 @@ def encode(tokenizer, pairs: Sequence[tuple[str, str]], max_len: int):
     """Token ids, attention mask and type ids for ``pairs``, padded to the longest (numpy int64 arrays).
 
     ``tokenizer`` is a :class:`tokenizers.Tokenizer` (the model's tokenizer.json); the second text is
-    truncated first so the pair fits ``max_len`` tokens. The runtime encodes the same way.
+    cut so the pair fits ``max_len`` tokens (both, when the first alone is longer). The runtime
+    (:class:`paperchat.cite.verifier.Verifier`) encodes the same way.
     """
     import numpy as np
 
-    tokenizer.enable_truncation(max_length=max_len, strategy="only_second")
     tokenizer.no_padding()
-    encs = tokenizer.encode_batch([(a, b) for a, b in pairs])
+    encs = []
+    for a, b in pairs:
+        try:
+            tokenizer.enable_truncation(max_length=max_len, strategy="only_second")
+            encs.append(tokenizer.encode(a, b))
+        except Exception:  # text_a alone is longer than max_len: cut both
+            tokenizer.enable_truncation(max_length=max_len, strategy="longest_first")
+            encs.append(tokenizer.encode(a, b))
     width = max(len(e.ids) for e in encs)
     ids = np.zeros((len(encs), width), dtype=np.int64)
     mask = np.zeros_like(ids)
@@ -54,13 +61,46 @@ def encode(tokenizer, pairs: Sequence[tuple[str, str]], max_len: int):
     return ids, mask, types
 
 
+def mean_pool_model(base_dir: Path):
+    """The encoder in ``base_dir`` with a one-logit head on the mean of its token states (the pooling a
+    sentence-embedding base such as all-MiniLM-L6-v2 was trained with), as a ``torch.nn.Module`` whose
+    ``forward(input_ids, attention_mask, token_type_ids)`` returns logits ``(batch, 1)``."""
+    import torch
+    from transformers import AutoModel
+
+    class MeanPoolClassifier(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = AutoModel.from_pretrained(str(base_dir))
+            self.dropout = torch.nn.Dropout(0.1)
+            self.classifier = torch.nn.Linear(self.encoder.config.hidden_size, 1)
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            states = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
+                                  token_type_ids=token_type_ids).last_hidden_state
+            weights = attention_mask.unsqueeze(-1).to(states.dtype)
+            pooled = (states * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
+            return self.classifier(self.dropout(pooled))
+
+    return MeanPoolClassifier()
+
+
+def logits_of(out):
+    """The ``(batch, 1)`` logits of a model output (a Hugging Face output object or a tensor)."""
+    return getattr(out, "logits", out)
+
+
 def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: float = 1.0, batch_size: int = 16,
-          lr: float = 5e-5, seed: int = 13, threads: int = 2, log=print):
+          lr: float = 5e-5, head_lr: float | None = None, pooling: str = "cls", seed: int = 13, threads: int = 1,
+          log=print):
     """Fine-tune the encoder in ``base_dir`` (a Hugging Face model folder) on ``pairs``; returns the model.
 
-    Deterministic for a given seed, data and thread count: shuffling is seeded, batches are sorted into
-    length buckets (less padding on CPU), linear warm-up (6%) then linear decay. ``epochs`` may be
-    fractional. Prints the running loss every 50 steps through ``log``.
+    ``pooling`` is ``"cls"`` (Hugging Face's sequence-classification head on [CLS]) or ``"mean"``
+    (:func:`mean_pool_model`); ``head_lr`` (default ``lr``) is the new head's learning rate.
+    Deterministic for a given seed, data and thread count (one thread by default: on a 2-core machine
+    shared with other work, two torch threads ran a step 2-3x slower than one): shuffling is seeded,
+    batches are sorted into length buckets (less padding on CPU), linear warm-up (6%) then linear decay.
+    ``epochs`` may be fractional. Prints the running loss every 50 steps through ``log``.
     """
     import numpy as np
     import torch
@@ -71,12 +111,17 @@ def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: flo
     torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True)
     tokenizer = Tokenizer.from_file(str(base_dir / "tokenizer.json"))
-    model = AutoModelForSequenceClassification.from_pretrained(str(base_dir), num_labels=1)
+    if pooling == "mean":
+        model = mean_pool_model(base_dir)
+    else:
+        model = AutoModelForSequenceClassification.from_pretrained(str(base_dir), num_labels=1)
     model.train()
     rng = random.Random(seed)
     order = list(range(len(pairs)))
     steps_total = math.ceil(len(pairs) * epochs / batch_size)
-    optim = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    head = [p for n, p in model.named_parameters() if n.startswith("classifier")]
+    body = [p for n, p in model.named_parameters() if not n.startswith("classifier")]
+    optim = torch.optim.AdamW([{"params": body, "lr": lr}, {"params": head, "lr": head_lr or lr}], weight_decay=0.01)
     warm = max(1, int(0.06 * steps_total))
     sched = torch.optim.lr_scheduler.LambdaLR(
         optim, lambda s: min((s + 1) / warm, max(0.0, (steps_total - s) / max(1, steps_total - warm))))
@@ -98,7 +143,7 @@ def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: flo
             labels = torch.tensor([float(pairs[i].label) for i in batch])
             out = model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask),
                         token_type_ids=torch.from_numpy(types))
-            loss = loss_fn(out.logits.squeeze(-1), labels)
+            loss = loss_fn(logits_of(out).squeeze(-1), labels)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optim.step()
@@ -145,8 +190,8 @@ def predict_torch(model, tokenizer_path: Path, pairs: Sequence[tuple[str, str]],
     with torch.no_grad():
         for start in range(0, len(pairs), batch_size):
             ids, mask, types = encode(tokenizer, pairs[start:start + batch_size], max_len)
-            logits = model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask),
-                           token_type_ids=torch.from_numpy(types)).logits[:, 0]
+            logits = logits_of(model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask),
+                                     token_type_ids=torch.from_numpy(types)))[:, 0]
             out += torch.sigmoid(logits).tolist()
     return out
 

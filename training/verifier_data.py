@@ -22,7 +22,8 @@ from pathlib import Path
 
 from training import claim_edits as ed
 
-SUPPORTED_KINDS = {"verbatim": 0.15, "reworded": 0.3, "compressed": 0.25, "fused": 0.3}
+SUPPORTED_KINDS = {"verbatim": 0.08, "reworded": 0.22, "compressed": 0.2, "fused": 0.22, "restated": 0.1,
+                   "summarised": 0.18}
 UNSUPPORTED_KINDS = {"negation": 0.2, "swapped-entity": 0.17, "comparison": 0.1, "certainty": 0.14,
                      "unmentioned": 0.17, "changed-number": 0.08, "wrong-source": 0.14}
 
@@ -65,7 +66,7 @@ def _pick(rng: random.Random, weights: dict[str, float]) -> str:
 
 def claims_for(paper: dict, sentences: list[str], neighbours: list[str], sentences_of: dict[str, list[str]],
                per_paper: int, seed: int) -> list[Claim]:
-    """``per_paper`` claims citing ``paper`` (half supported), each made by one rule; ``neighbours`` are the ids
+    """``per_paper`` claims citing ``paper`` (half supported, alternating), each made by one rule; ``neighbours`` are the ids
     of similar papers (donors of wrong-source claims and added details)."""
     from paperchat.cite.facts import names
 
@@ -77,7 +78,7 @@ def claims_for(paper: dict, sentences: list[str], neighbours: list[str], sentenc
     entities = sorted(names(abstract))
     out: list[Claim] = []
     for n in range(per_paper):
-        supported = n % 2 == 0
+        supported = (n + zlib.crc32(paper["id"].encode())) % 2 == 0  # odd counts alternate across papers
         kind = _pick(rng, SUPPORTED_KINDS if supported else UNSUPPORTED_KINDS)
         candidates = rng.sample(good, len(good))
         if kind == "changed-number":
@@ -86,7 +87,7 @@ def claims_for(paper: dict, sentences: list[str], neighbours: list[str], sentenc
             if supported:
                 claim = _supported(kind, s, good, rng)
             else:
-                base = s if rng.random() < 0.35 else (ed.compress(s, rng) if rng.random() < 0.3 else None) or ed.reword(s, rng)
+                base = _base(s, good, rng)
                 donor_id = rng.choice(neighbours) if neighbours else None
                 claim = _unsupported(kind, base, abstract, entities, donor_id, sentences_of, rng)
                 if claim and clean(claim).rstrip(".") == clean(base).rstrip("."):
@@ -97,6 +98,24 @@ def claims_for(paper: dict, sentences: list[str], neighbours: list[str], sentenc
     return out
 
 
+def _base(s: str, good: list[str], rng: random.Random) -> str:
+    """What an unsupported claim is edited from: made the way supported claims are (so that rewording alone
+    never tells the label): the sentence itself, reworded, compressed, restated or fused with another."""
+    roll = rng.random()
+    if roll < 0.15:
+        return s
+    if roll < 0.35:
+        return ed.compress(s, rng) or ed.reword(s, rng)
+    if roll < 0.45:
+        return ed.restate(s) or ed.reword(s, rng, strength=0.9)
+    if roll < 0.65:
+        other = rng.choice(good)
+        fused = other != s and ed.fuse(*((s, other) if good.index(s) < good.index(other) else (other, s)), rng)
+        if fused:
+            return ed.reword(fused, rng, strength=0.9)
+    return ed.reword(s, rng, strength=rng.choice([0.5, 0.9]))
+
+
 def _supported(kind: str, s: str, good: list[str], rng: random.Random) -> str | None:
     if kind == "verbatim":
         return s
@@ -105,11 +124,19 @@ def _supported(kind: str, s: str, good: list[str], rng: random.Random) -> str | 
     if kind == "compressed":
         short = ed.compress(s, rng)
         return short and (ed.reword(short, rng) if rng.random() < 0.7 else short)
+    if kind == "restated":
+        again = ed.restate(s) or ed.restate(ed.reword(s, rng, strength=0.0))
+        return again and ed.reword(again, rng, strength=0.9)
     i = good.index(s)
     j = i + 1 if i + 1 < len(good) and rng.random() < 0.6 else rng.randrange(len(good))
     if j == i:
         return None
     a, b = sorted((i, j))
+    if kind == "summarised":  # both sentences compressed (or restated), then fused and reworded strongly
+        first = ed.restate(good[a]) or ed.compress(good[a], rng) or good[a]
+        second = ed.compress(good[b], rng) or ed.restate(good[b]) or good[b]
+        fused = ed.fuse(first, second, rng)
+        return fused and ed.reword(fused, rng, strength=0.9)
     fused = ed.fuse(good[a], good[b], rng)
     return fused and ed.reword(fused, rng)
 

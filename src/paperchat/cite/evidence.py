@@ -15,7 +15,7 @@ from typing import Sequence
 from paperchat.core.text import split_sentences, terms
 
 #: cited sentences the verifier reads per claim
-EVIDENCE_SENTENCES = 2
+EVIDENCE_SENTENCES = 3
 
 
 def rank_sentences(claim: str, sentences: Sequence[str]) -> list[int]:
