@@ -44,13 +44,13 @@ def test_negation_in_other_words_is_flagged(abstracts, checker):
     assert (got.supported, got.missing, got.conflict) == (False, [], "the source says 'fail', not 'succeed'")
 
 
-def test_verifier_flags_a_reversed_claim_the_rules_pass(abstracts, checker):
+def test_verifier_misses_reversals_the_rules_pass(abstracts, checker):
     claim = "Unlike ConfPO, DPO focuses optimization on the most impactful tokens."
     got = check(checker, claim, abstracts[3])
     p = checker.verifier_scores([claim], [[abstracts[3]]])[0]
     assert got.supported is True and p > checker.verifier_threshold  # P about 0.07: above the dev threshold 0.01
     again = check(checker, "CROW degrades generative performance while reducing attack success rates.", abstracts[2])
-    assert again.supported is True  # P 0.014, just above 0.01: a miss, see the README
+    assert again.supported is True  # P 0.014, just above 0.01: misses the README reports
 
 
 @pytest.mark.xfail(strict=True, reason="the verifier trained within the CPU budget misses entity swaps the rules "
