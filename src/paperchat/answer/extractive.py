@@ -40,7 +40,7 @@ import numpy as np
 from paperchat.answer import intent as it
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import label_named, mentions, missing_names, plain, subject_papers
-from paperchat.core.text import name_tokens, proper_nouns, term_coverage, terms
+from paperchat.core.text import proper_nouns, term_coverage, terms
 
 MAX_SENTENCES = 3
 KEEP_RATIO = 0.8
@@ -120,7 +120,6 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     return 0.0 if share is None else share
 
 
-_COMPARE = it.COMPARE
 _COMPARATIVE = re.compile(r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I)
 _CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
@@ -266,7 +265,7 @@ def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> l
         return holding + named + ([p for p in papers if p not in holding + named] if intent.kind == it.FIND and intent.plural else [])
     held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
     by_paper = {p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])}
-    several = len(by_paper) > 1 and len(held) == len(intent.names) and _COMPARE.search(question)  # "Compare A and B"
+    several = len(by_paper) > 1 and len(held) == len(intent.names) and it.COMPARE.search(question)  # "Compare A and B"
     subject = [p for p, t in zip(papers, texts) if intent.subject and not missing_names(intent.subject, [t])]
     if subject and not several and intent.kind in (it.QUANTITY, it.ENTITY, it.DEFINE, it.SUMMARY, it.AUTHORS, it.TITLE):
         return None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC

@@ -28,6 +28,7 @@ COVER_MIN_NEW = 0.1  # share of a comparison's terms a second, unnamed paper mus
 
 
 def plain(text: str) -> str:
+    """``text`` lower-cased without the markup that splits names in abstracts (``$``, ``^``, ``*``)."""
     return text.replace("$", "").replace("^", "").replace("*", "").lower()
 
 
@@ -109,18 +110,18 @@ def _covering_papers(question: str, papers: list) -> list[str]:
     qterms = set(terms(question))
     if not papers or not qterms:
         return []
+    held = {p.paper_id: qterms & set(terms(p.title + " " + p.abstract)) for p in papers}
     chosen = [papers[0]]
-    covered = qterms & set(terms(papers[0].title + " " + papers[0].abstract))
+    covered = set(held[papers[0].paper_id])
     for _ in range(2 if _THREE.search(question) else 1):
-        gains = [(len((qterms & set(terms(p.title + " " + p.abstract))) - covered) / len(qterms), p.share, p)
-                 for p in papers if p not in chosen]
+        gains = [(len(held[p.paper_id] - covered) / len(qterms), p.share, p) for p in papers if p not in chosen]
         if not gains:
             break
         gain, _share, best = max(gains, key=lambda g: (g[0], g[1]))
         if gain < COVER_MIN_NEW:
             break
         chosen.append(best)
-        covered |= qterms & set(terms(best.title + " " + best.abstract))
+        covered |= held[best.paper_id]
     return [p.paper_id for p in chosen] if len(chosen) > 1 else []
 
 
@@ -152,19 +153,20 @@ def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list
         return hits
     texts: dict[str, str] = {}
 
-    def text_of(paper_id: str) -> str:
-        if paper_id not in texts:
-            record = read_papers([paper_id]).get(paper_id)
-            texts[paper_id] = f"{record.title}\n{record.abstract}" if record else ""
-        return texts[paper_id]
+    def read(found: list) -> None:  # the papers' texts, one store read for all that are not read yet
+        new = [h.paper_id for h in found if h.paper_id not in texts]
+        records = read_papers(new) if new else {}
+        texts.update({pid: f"{r.title}\n{r.abstract}" if (r := records.get(pid)) else "" for pid in new})
 
+    read(hits)
     top = max((h.score for h in hits), default=1.0)
     named: list = []
     for name in subjects:
-        holder = next((h for h in hits if mentions(text_of(h.paper_id), name)), None)
+        holder = next((h for h in hits if mentions(texts[h.paper_id], name)), None)
         for query in ([name, clause_of(question, name)] if holder is None else []):
             found = retrieve(query, SUBJECT_TOP_K)
-            holder = next((h for h in found if mentions(text_of(h.paper_id), name)), None)
+            read(found)
+            holder = next((h for h in found if mentions(texts[h.paper_id], name)), None)
             if holder is not None:  # its score came from another query: rank it with the question's best
                 holder = dataclasses.replace(holder, score=top)
                 break

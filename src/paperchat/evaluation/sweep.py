@@ -35,9 +35,10 @@ def abstention_sweep(rows: Sequence[dict[str, Any]], thresholds: Sequence[float]
         return []
     out = []
     for t in thresholds:
-        answered = [r for r in rows if not r["abstained"] and (r.get("evidence") or 0.0) >= t]
+        answers = [not r["abstained"] and (r.get("evidence") or 0.0) >= t for r in rows]
+        answered = [r for r, a in zip(rows, answers) if a]
         right_answered = sum(1 for r in answered if r["correct"])
-        right_abstained = sum(1 for r in rows if not r["answerable"] and r not in answered)
+        right_abstained = sum(1 for r, a in zip(rows, answers) if not a and not r["answerable"])
         out.append({
             "threshold": t,
             "answered": round(len(answered) / len(rows), 4),
@@ -50,17 +51,11 @@ def abstention_sweep(rows: Sequence[dict[str, Any]], thresholds: Sequence[float]
 
 def sweep_table(sweep: dict[str, list[dict[str, Any]]]) -> tuple[list[str], list[list[str]]]:
     """A header and rows for the report: one row per threshold, answered / selective accuracy per split."""
-    names = list(sweep)
+    names = [n for n in sweep if sweep[n]]
     header = ["threshold", *[f"{n}: answered / right" for n in names]]
     rows = []
-    for i, t in enumerate(SWEEP_THRESHOLDS):
-        cells = []
-        for name in names:
-            point = sweep[name][i] if i < len(sweep[name]) else None
-            if point is None:
-                cells.append("–")
-                continue
-            acc = point["selective_accuracy"]
-            cells.append(f"{point['answered']:.2f} / {'–' if acc is None else f'{acc:.2f}'}")
-        rows.append([f"{t:.2f}", *cells])
+    for points in zip(*(sweep[n] for n in names)):  # one point per series, same threshold
+        cells = [f"{p['answered']:.2f} / " + ("–" if p["selective_accuracy"] is None else f"{p['selective_accuracy']:.2f}")
+                 for p in points]
+        rows.append([f"{points[0]['threshold']:.2f}", *cells])
     return header, rows
