@@ -115,9 +115,10 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
       paperchat papers --venue ICML --year 2025 --bibtex icml2025.bib
     """
     from paperchat.cli.forward import forward
-    from paperchat.cli.render import render_papers
 
     forward(obj)
+    from paperchat.cli.render import render_papers
+
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:

@@ -2,7 +2,7 @@
 
 A daemon serves one store. Its files sit in a per-user runtime folder (mode
 0700): ``$XDG_RUNTIME_DIR/paperchat``, else ``<temp dir>/paperchat-<uid>``,
-named by a short hash of the store (:func:`paperchat.engine.warm.store_key`)
+named by a short hash of the store (its resolved folder, or its server URL)
 so socket paths stay under the 107-byte limit of Unix sockets:
 ``<hash>.sock`` (the socket, mode 0600), ``<hash>.json`` (pid, store,
 version, started, requests served, last request: what ``daemon status``
@@ -87,10 +87,9 @@ class DaemonFiles:
 
 def daemon_files(settings) -> DaemonFiles | None:
     """The daemon files for the store ``settings`` name; ``None`` when no private folder or short path exists."""
-    from paperchat.engine.warm import store_key
-
+    key = f"url:{settings.chroma_url}" if settings.chroma_url else f"dir:{settings.store_path.resolve()}"
     try:
-        files = DaemonFiles(store_key(settings), runtime_folder())
+        files = DaemonFiles(key, runtime_folder())
     except OSError:
         return None
     return files if len(os.fsencode(files.socket)) <= MAX_SOCKET_PATH else None

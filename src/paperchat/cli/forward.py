@@ -157,13 +157,16 @@ def forward(obj) -> None:
         _note("no private runtime folder with a short enough path; running here")
         return
     ctx = click.get_current_context()
-    sock = connect(files)
-    if sock is None and settings.daemon == "on":
-        sock = connect(files) if wait_for(files, spawn(settings, files)) else None
-    if sock is None:
-        if settings.daemon == "auto":
-            ctx.call_on_close(lambda: spawn(settings, files))  # after this command: the next one is fast
-        return
-    status = _relay(sock, _request(ctx))
+    status = _try(files, ctx)
+    if status is None and settings.daemon == "on" and wait_for(files, spawn(settings, files)):
+        status = _try(files, ctx)
     if status is not None:
         ctx.exit(status)
+    if settings.daemon == "auto":
+        ctx.call_on_close(lambda: spawn(settings, files))  # after this command: the next one is fast
+
+
+def _try(files: link.DaemonFiles, ctx: click.Context) -> int | None:
+    """The exit status of the command run by the store's daemon; ``None`` when none ran it."""
+    sock = connect(files)
+    return None if sock is None else _relay(sock, _request(ctx))
