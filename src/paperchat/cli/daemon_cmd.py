@@ -119,7 +119,8 @@ def status(obj: AppContext, as_json):
         click.echo(f"no daemon runs for {_where(obj)}")
     else:
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info["started"]))
-        click.echo(f"daemon pid {info['pid']} serves {info['store']}\n"
+        serves = "serves" if info.get("state") == "serving" else "is warming up for"
+        click.echo(f"daemon pid {info['pid']} {serves} {info['store']}\n"
                    f"  version {info['version']}, started {started}, {info['requests']} requests served, "
                    f"exits after {info['idle_s_left']:g} s more without a request\n"
                    f"  socket {info['socket']}\n  log {info['log']}")

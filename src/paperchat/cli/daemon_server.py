@@ -117,13 +117,14 @@ class Daemon:
         self.idle_s = float(settings.daemon_idle)
         self.requests = 0
         self.started = self.last = time.time()
+        self.state = "starting"
 
     def write_info(self) -> None:
         """Write the info file ``daemon status`` reads (atomically)."""
         from paperchat import __version__
 
         info = {"pid": os.getpid(), "store": self.files.key.split(":", 1)[1], "version": __version__,
-                "stamp": self.stamp, "started": self.started, "requests": self.requests, "last_request": self.last,
+                "stamp": self.stamp, "state": self.state, "started": self.started, "requests": self.requests, "last_request": self.last,
                 "idle_s": self.idle_s, "socket": str(self.files.socket), "log": str(self.files.log)}
         tmp = self.files.info.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(info), encoding="utf-8")
@@ -154,6 +155,7 @@ class Daemon:
                 time.sleep(0.1)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         try:
+            self.write_info()  # "starting": `daemon stop` can stop it while it warms up
             from paperchat.engine.warm import keep_warm
 
             keep_warm()
@@ -168,7 +170,8 @@ class Daemon:
         return 0
 
     def _serve(self) -> None:
-        self._remove_files()
+        if self.files.socket.exists():  # a daemon that was killed left it; this one holds the lock
+            self.files.socket.unlink()
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old_mask = os.umask(0o177)
         try:
@@ -176,6 +179,7 @@ class Daemon:
         finally:
             os.umask(old_mask)
         server.listen(16)
+        self.state, self.last = "serving", time.time()
         self.write_info()
         print(f"serving {self.files.key} on {self.files.socket} (pid {os.getpid()})", file=sys.stderr, flush=True)
         with server:
