@@ -16,6 +16,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 _EMPTY_CONFIG = Path(tempfile.mkdtemp(prefix="paperchat-test-")) / "config.toml"
 _EMPTY_CONFIG.write_text("", encoding="utf-8")
 os.environ["PAPERCHAT_CONFIG"] = str(_EMPTY_CONFIG)
+# No command of the suite uses or starts a daemon (tests/test_daemon.py starts its own, in temp folders).
+os.environ["PAPERCHAT_DAEMON"] = "off"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,9 @@ from paperchat.core import phases
 from paperchat.cli.answer_cmds import ask, config_cmd, summarize
 from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
+from paperchat.cli import forward
 from paperchat.cli.corpus_cmds import check, ingest, papers
+from paperchat.cli.daemon_cmd import daemon
 from paperchat.cli.eval_cmd import eval_command
 from paperchat.cli.mcp_cmd import mcp_command
 from paperchat.cli.options import AppContext, setting_option
@@ -33,6 +35,7 @@ from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, des
 @setting_option("store", type=click.Path(file_okay=False))
 @setting_option("chroma_url")
 @setting_option("embed_model")
+@setting_option("daemon")
 @click.pass_context
 def cli(ctx: click.Context, **flags):
     """Ask questions about research-paper abstracts and get answers with checkable citations.
@@ -57,15 +60,17 @@ def cli(ctx: click.Context, **flags):
         ctx.exit(0)
 
 
-for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_command, chat, history, mcp_command):
+for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_command, chat, history, mcp_command,
+                daemon):
     cli.add_command(command)
 
 
-def run(group: click.Group) -> NoReturn:
-    """Run ``group``: every exception becomes an exit status and one line on stderr, never a traceback."""
-    phases.mark("cli")
+def invoke(group: click.Group, args: list[str] | None = None, prog_name: str | None = None) -> int:
+    """Run ``group`` on ``args`` (default: the command line) and return its exit status: every exception becomes
+    a status and one line on stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). The daemon runs
+    forwarded commands through this too."""
     try:
-        status = group.main(standalone_mode=False)  # a command's ctx.exit(n) comes back as n
+        status = group.main(args, prog_name=prog_name, standalone_mode=False)  # ctx.exit(n) comes back as n
         status = status if isinstance(status, int) else ExitStatus.OK
     except click.exceptions.Abort:  # Click's form of Ctrl-C
         click.echo("interrupted", err=True)
@@ -86,13 +91,21 @@ def run(group: click.Group) -> NoReturn:
             raise
         click.echo(f"error: {describe(exc)}", err=True)
         status = ExitStatus.ERROR
+    return int(status)
+
+
+def run(group: click.Group) -> NoReturn:
+    """Run ``group`` on the command line (:func:`invoke`) and exit with its status."""
+    phases.mark("cli")
+    forward.ARGV = sys.argv[1:]  # what a forwardable command sends to the daemon
+    status = invoke(group)
     background = sys.modules.get("paperchat.core.background")
     if background is not None:
         background.join_background()  # never exit while a model is loading on a thread (the runtime would abort)
     phases.write()
     if "chromadb" not in sys.modules:  # a reading command: exit's garbage collections may skip what is left
         gc.freeze()  # (0.3 s of teardown after openai's import); a process that opened Chroma leaves as it was
-    sys.exit(int(status))
+    sys.exit(status)
 
 
 def main() -> NoReturn:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from paperchat.cli.corpus_cmds import echo_json, export_bibtex, progress
+from paperchat.cli.forward import forward
 from paperchat.cli.options import AppContext, answer_options, bibtex_option, filter_options, setting_option, take_filters
 
 
@@ -135,6 +136,8 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
 
     filters = take_filters(flags)
     obj.take(flags)
+    if question not in (None, "-"):  # a question read from stdin is answered here
+        forward(obj)
     show_notes(not quiet)
     question = clean_question(read_question_arg(question))
     engine = obj.engine()
@@ -175,6 +178,7 @@ def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
     """
     filters = take_filters(flags)
     obj.take(flags)
+    forward(obj)
     engine = obj.engine()
     mode = engine.mode()
     first_run(obj, as_json)

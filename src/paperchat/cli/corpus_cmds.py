@@ -114,6 +114,9 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
       paperchat papers --json | jq '.[].label'
       paperchat papers --venue ICML --year 2025 --bibtex icml2025.bib
     """
+    from paperchat.cli.forward import forward
+
+    forward(obj)
     from paperchat.cli.render import render_papers
 
     engine = obj.engine()

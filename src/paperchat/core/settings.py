@@ -40,6 +40,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 APP = "paperchat"
 MODES = ("auto", "llm", "extractive")
+DAEMON_MODES = ("auto", "on", "off")
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,12 @@ SETTINGS: tuple[Setting, ...] = (
             "answer, cached); a sentence is then supported only when both checks agree.",
             flag="--verify-llm/--no-verify-llm"),
     Setting("history", "PAPERCHAT_HISTORY", "history", True, bool, "Log chat turns to <store>/history.sqlite3."),
+    Setting("daemon", "PAPERCHAT_DAEMON", "daemon", "auto", str,
+            "ask, summarize and papers run in a warm local daemon (`paperchat daemon --help`): auto uses one when "
+            "it runs and starts one for the next command, on waits for one, off never uses one.",
+            flag="--daemon", choices=DAEMON_MODES),
+    Setting("daemon_idle", "PAPERCHAT_DAEMON_IDLE", "daemon_idle", 900.0, float,
+            "A daemon exits after this long without a request.", unit="s", low=1.0, high=604800.0),
 )
 
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
@@ -195,6 +202,8 @@ class Settings:
     context_window: int = 8192
     verify_llm: bool = False
     history: bool = True
+    daemon: str = "auto"
+    daemon_idle: float = 900.0
     origins: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property

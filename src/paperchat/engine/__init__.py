@@ -71,9 +71,9 @@ class Engine:
     def open_store(self, allow_damaged: bool = False):
         """Open the Chroma store now, for writing (``allow_damaged``: a folder whose database is gone, for a rebuild)."""
         if self._store is None:
-            from paperchat.store import open_store
+            from paperchat.engine.warm import open_engine_store
 
-            self._store = open_store(self.settings.store_path, self.settings.chroma_url, allow_damaged=allow_damaged)
+            self._store = open_engine_store(self.settings, allow_damaged)  # the daemon's kept store, refreshed
         return self._store
 
     @property

@@ -1,0 +1,230 @@
+"""The daemon's side: warm up on one store, then run forwarded commands one at a time until idle for too long.
+
+A request is run as the same Click command line, in this process, with the
+client's environment, working folder and terminal (whether stdout/stderr are
+terminals, their encodings, the width); what the command writes to stdout and
+stderr goes back over the socket as it is written (a streamed LLM answer
+streams), then the exit status. A client that went away (Ctrl-C) makes the
+next write raise :class:`ClientGone`, which abandons the request.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import os
+import signal
+import socket
+import sys
+import time
+
+from paperchat.cli import daemon_link as link
+
+#: how long the daemon waits for a connected client's request
+REQUEST_WAIT_S = 10.0
+#: how long a starting daemon waits for one that is exiting (its lock) before giving up
+LOCK_WAIT_S = 5.0
+
+
+class ClientGone(BaseException):
+    """The client closed the socket mid-request (a BaseException, so no command's ``except Exception`` keeps going)."""
+
+
+class _Channel(io.RawIOBase):
+    """A writable binary stream whose writes go to the client as frames of one kind."""
+
+    def __init__(self, sock: socket.socket, kind: bytes, tty: bool):
+        super().__init__()
+        self.sock, self.kind, self.tty = sock, kind, tty
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        if data:
+            try:
+                link.send(self.sock, self.kind, data)
+            except OSError:
+                raise ClientGone() from None
+        return len(data)
+
+
+def _text_stream(sock, kind: bytes, tty: bool, encoding: str, errors: str) -> io.TextIOWrapper:
+    return io.TextIOWrapper(_Channel(sock, kind, tty), encoding=encoding, errors=errors, write_through=True)
+
+
+def run_request(sock: socket.socket, request: dict) -> None:
+    """Run one forwarded command line with the request's environment, folder and streams; send its exit status."""
+    from paperchat.cli import cli, invoke
+
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    term = request["terminal"]
+    out = _text_stream(sock, b"O", term["stdout_tty"], term["stdout_encoding"], term["stdout_errors"])
+    err = _text_stream(sock, b"E", term["stderr_tty"], term["stderr_encoding"], term["stderr_errors"])
+    try:
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        sys.stdin, sys.stdout, sys.stderr = open(os.devnull, encoding="utf-8"), out, err
+        try:
+            status = invoke(cli, request["argv"], prog_name=request["prog"])
+        except ClientGone:
+            raise
+        except BaseException as exc:  # PAPERCHAT_DEBUG re-raises: the traceback goes to the client
+            import traceback
+
+            traceback.print_exception(exc, file=err)
+            status = 1
+        background = sys.modules.get("paperchat.core.background")
+        if background is not None:
+            background.join_background()
+        link.send(sock, b"X", json.dumps(int(status)).encode())
+    except (ClientGone, OSError):
+        pass  # the client is gone: the request is abandoned
+    finally:
+        sys.stdin.close()
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.chdir(saved_cwd)
+
+
+def warm_up(settings) -> None:
+    """Open the store, load the embedding model, the indexes and the answer code once, by answering a question."""
+    from paperchat.engine import Engine
+
+    engine = Engine(settings)
+    engine.open_store()
+    mode = engine.mode()
+    engine.preload(mode)
+    if engine.store.counts()[0]:
+        engine.ask("What problem does this paper address?", mode="extractive")
+        engine.papers()
+    import paperchat.cli.render  # noqa: F401  (what printing an answer imports)
+
+
+class Daemon:
+    """One store's daemon: its files, its info and the serving loop (see the module docstring)."""
+
+    def __init__(self, files: link.DaemonFiles, settings, stamp: str):
+        self.files, self.settings, self.stamp = files, settings, stamp
+        self.idle_s = float(settings.daemon_idle)
+        self.requests = 0
+        self.started = self.last = time.time()
+        self.state = "starting"
+
+    def write_info(self) -> None:
+        """Write the info file ``daemon status`` reads (atomically)."""
+        from paperchat import __version__
+
+        info = {"pid": os.getpid(), "store": self.files.key.split(":", 1)[1], "version": __version__,
+                "stamp": self.stamp, "state": self.state, "started": self.started, "requests": self.requests, "last_request": self.last,
+                "idle_s": self.idle_s, "socket": str(self.files.socket), "log": str(self.files.log)}
+        tmp = self.files.info.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(info), encoding="utf-8")
+        os.replace(tmp, self.files.info)
+
+    def _remove_files(self) -> None:
+        for path in (self.files.socket, self.files.info):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+
+    def run(self) -> int:
+        """Serve until idle for ``daemon_idle`` seconds, stopped, or asked by a client with other code; returns 0.
+
+        Returns 1 at once when another daemon holds this store's lock.
+        """
+        lock = open(self.files.lock, "a")
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    print(f"a daemon already serves {self.files.key}", file=sys.stderr)
+                    return 1
+                time.sleep(0.1)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            self.write_info()  # "starting": `daemon stop` can stop it while it warms up
+            from paperchat.engine.warm import keep_warm
+
+            keep_warm()
+            try:
+                warm_up(self.settings)
+            except Exception as exc:  # a broken store still gets served: each request then reports it
+                print(f"warm-up: {exc}", file=sys.stderr, flush=True)
+            self._serve()
+        finally:
+            self._remove_files()
+            lock.close()
+        return 0
+
+    def _serve(self) -> None:
+        if self.files.socket.exists():  # a daemon that was killed left it; this one holds the lock
+            self.files.socket.unlink()
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old_mask = os.umask(0o177)
+        try:
+            server.bind(str(self.files.socket))  # mode 0600
+        finally:
+            os.umask(old_mask)
+        server.listen(16)
+        self.state, self.last = "serving", time.time()
+        self.write_info()
+        print(f"serving {self.files.key} on {self.files.socket} (pid {os.getpid()})", file=sys.stderr, flush=True)
+        with server:
+            while True:
+                left = self.last + self.idle_s - time.time()
+                if left <= 0:
+                    print("idle: exiting", file=sys.stderr, flush=True)
+                    return
+                server.settimeout(left)
+                try:
+                    conn, _ = server.accept()
+                except socket.timeout:
+                    continue
+                with conn:
+                    if not self._handle(conn):
+                        return
+
+    def _handle(self, conn: socket.socket) -> bool:
+        """Serve one connection; ``False`` when the daemon should exit."""
+        conn.settimeout(REQUEST_WAIT_S)
+        try:
+            frame = link.receive(conn.makefile("rb"))
+            request = json.loads(frame[1]) if frame and frame[0] == b"Q" else None
+        except (OSError, ValueError):
+            request = None
+        if not isinstance(request, dict):
+            return True
+        conn.settimeout(None)
+        if request.get("kind") == "stop":
+            _try_send(conn, b"X", b"0")
+            print("stopped by a client", file=sys.stderr, flush=True)
+            return False
+        if request.get("stamp") != self.stamp:
+            _try_send(conn, b"M", json.dumps(f"daemon runs {self.stamp}, client {request.get('stamp')}").encode())
+            print(f"a client runs other code ({request.get('stamp')}): exiting", file=sys.stderr, flush=True)
+            return False
+        run_request(conn, request)
+        self.requests += 1
+        self.last = time.time()
+        self.write_info()
+        return True
+
+
+def _try_send(conn: socket.socket, kind: bytes, payload: bytes) -> None:
+    try:
+        link.send(conn, kind, payload)
+    except OSError:
+        pass
