@@ -237,3 +237,54 @@ def test_two_concurrent_ingests_leave_a_consistent_store(tmp_path, icml_subset):
     chunk_ids = {cid for cid, _text, _title in store.all_chunks()}
     assert len(papers) == 20
     assert chunk_ids == {cid for rec in papers.values() for cid in rec.chunk_ids}
+
+
+RANKING_QUESTIONS = ["What does ConfPO use to pick preference-critical tokens?",
+                     "Which papers study time series forecasting?",
+                     "How do the papers handle preference optimization for language models?"]
+
+
+def _top10(args: list[str], env: dict | None = None) -> list[str]:
+    """Paper ids of ``ask --json --top-k 10``'s retrieved list, in rank order."""
+    out = subprocess.run([sys.executable, "-m", "paperchat", *args, "--json", "--top-k", "10"],
+                         capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return list(dict.fromkeys(hit["paper_id"] for hit in json.loads(out.stdout)["retrieved"]))
+
+
+def test_one_ranking_in_ask_chat_eval_and_server_mode(chroma_server, bundled_store, tmp_path):
+    """Chroma answers every nearest-neighbour query: ask, chat and eval on the embedded store and ask on a
+    `chroma run` server holding the same corpus give the same top 10 for the same question."""
+    store = tmp_path / "store"
+    shutil.copytree(bundled_store, store)  # chat writes its history here
+    embedded = {q: _top10(["--store", str(store), "ask", q]) for q in RANKING_QUESTIONS}
+    assert embedded[RANKING_QUESTIONS[0]][0] == "p-abe9274a3783"
+    assert all(len(ids) == 10 for ids in embedded.values())
+
+    home = {"HOME": str(tmp_path)}
+    ingest = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
+                            capture_output=True, text=True, env={**os.environ, **home}, timeout=600)
+    assert ingest.returncode == 0, ingest.stderr
+    for q in RANKING_QUESTIONS:
+        assert _top10(["--chroma-url", chroma_server, "ask", q], home) == embedded[q], q
+
+    chat = subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "chat", "--top-k", "10"],
+                          input="\n".join(RANKING_QUESTIONS) + "\n", capture_output=True, text=True, timeout=300)
+    assert chat.returncode == 0, chat.stderr
+    turns = json.loads(subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "history", "--json"],
+                                      capture_output=True, text=True, check=True).stdout)
+    chat_ranks = {t["question"]: list(dict.fromkeys(h["paper_id"] for h in t["retrieved"]))[:10] for t in turns}
+    for q in RANKING_QUESTIONS:
+        assert chat_ranks[q] == embedded[q], q
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("".join(json.dumps({"id": f"r{i}", "question": q, "gold": [embedded[q][0]], "kind": "lookup"})
+                                 + "\n" for i, q in enumerate(RANKING_QUESTIONS)), encoding="utf-8")
+    ev = subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "eval", "--set", str(questions),
+                         "--top-k", "10", "--json", "--out", str(tmp_path / "eval")],
+                        capture_output=True, text=True, timeout=600)
+    assert ev.returncode == 0, ev.stderr
+    ranked = {r["question"]: r["ranked"][:10]
+              for r in json.loads((tmp_path / "eval" / "results.json").read_text())["questions"]}
+    for q in RANKING_QUESTIONS:
+        assert ranked[q] == embedded[q], q
