@@ -86,13 +86,11 @@ def test_two_files_of_the_same_name_in_two_folders_keep_their_own_papers(tmp_pat
 def _forget_paths(store: Path) -> None:
     """Make the store's records look like an earlier paperchat's: origin by file name only."""
     from paperchat.store.opening import open_store
-    from paperchat.store.snapshot import mark_stale
 
     chroma = open_store(store, create=False)
     col = chroma.collection("papers")
     got = col.get(include=["metadatas"])
     col.update(ids=got["ids"], metadatas=[{**m, "source_file": ""} for m in got["metadatas"]])
-    mark_stale(store)
 
 
 def test_a_store_that_knows_files_by_name_only_never_loses_another_folders_papers(tmp_path):
@@ -131,7 +129,7 @@ def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(tmp_path, b
     assert check.returncode == 1
     assert (f"FAIL  database: {reason}. Restore the store from a backup, or start afresh with `paperchat ingest "
             "--rebuild FILES` (the stored papers are lost)") in check.stdout.splitlines()
-    for args in (("papers",), ("ask", "What does ConfPO do?")):  # never read from the snapshot beside it
+    for args in (("papers",), ("ask", "What does ConfPO do?")):
         out = cli(store, *args)
         assert (out.returncode, out.stdout, out.stderr.strip()) == (1, "", message), args
     two = write_jsonl(tmp_path / "two.jsonl", A_ROWS)
