@@ -189,8 +189,8 @@ def test_an_old_snapshot_folder_is_named_by_check_and_deleted_by_the_next_write(
 @pytest.mark.slow
 def test_a_store_beyond_33k_chunks_keeps_its_fast_path_and_checks_sound(store, tmp_path):
     """2,100 synthetic papers of 16 chunks each (33,600 chunks, written through the StoreWriter with a few real
-    vectors reused), then a real ingest: repeating it is answered from the manifest, and the store checks sound.
-    (The read snapshot this replaced was silently not written at this size.)"""
+    vectors reused), then a real ingest: repeating it is answered from the manifest, and the store checks sound
+    (past SQLite's 32,766 variables per statement, where an unpaged read of every chunk would fail)."""
     from paperchat.ingest.chunking import ChunkText, chunk_id
     from paperchat.ingest.records import PaperRecord
     from paperchat.store import open_writer
