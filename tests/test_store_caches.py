@@ -73,6 +73,9 @@ def test_an_unchanged_reingest_never_imports_chroma_and_a_changed_file_takes_the
     assert (report["papers_seen"], report["papers_unchanged"], report["papers_added"]) == (1, 1, 0)
     assert (report["total_papers"], report["total_chunks"]) == (39, 74)
     assert "chromadb" not in again.stderr
+    text = cli(store, "ingest", str(data))
+    assert text.returncode == 0 and "chromadb" not in text.stderr and text.stdout.strip().endswith(
+        f"Store: 39 papers, 74 chunks ({store}).")
     data.write_text(data.read_text(encoding="utf-8").replace("well", "fine"), encoding="utf-8")
     changed = cli(store, "ingest", str(data), "--json")
     assert json.loads(changed.stdout)["papers_updated"] == 1 and "chromadb" in changed.stderr

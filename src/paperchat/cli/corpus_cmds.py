@@ -93,7 +93,7 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         f"{report.papers_removed} removed" + (f", {dups} duplicates kept once" if dups else "")
         + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded "
         f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
-        f"{plural(report.total_chunks, 'chunk')} ({engine.store.where()})."
+        f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened
     )
 
 
