@@ -125,7 +125,6 @@ def test_changed_embedding_model_or_chunks_without_rebuild_fails_clearly(bundled
 
 
 def test_bm25_works_after_reopen_and_rebuilds_a_lost_index(bundled_store):
-
     from paperchat.retrieve.hybrid import HybridRetriever
 
     engine = _engine(bundled_store)
