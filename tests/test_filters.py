@@ -71,7 +71,7 @@ def test_paper_author_and_year_filters(two_venue_store):
     assert [p.paper_id for p in engine.papers(Filters.of(venue="NeurIPS", author="Shuo He"))] == ["DWCDyGl6k8"]
 
 
-def test_retrieval_is_restricted_in_the_snapshot_in_chroma_and_in_bm25(two_venue_store):
+def test_retrieval_is_restricted_in_chroma_and_in_bm25(two_venue_store):
     """Every search (dense chunks, dense sentences, BM25) returns only the allowed papers, k of them when it can."""
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
@@ -80,18 +80,34 @@ def test_retrieval_is_restricted_in_the_snapshot_in_chroma_and_in_bm25(two_venue
     engine = Engine(load_settings({"store": str(two_venue_store)}))
     allowed = frozenset(SECOND_VENUE + [CROW])
     qvec = engine.embedder.embed_one("removing backdoors from a trained model")
-    snapshot, chroma = engine.store, engine.open_store()
-    assert snapshot.from_snapshot
-    for store in (snapshot, chroma):
-        chunks = store.nearest_chunks(qvec, 6, allowed)
-        assert len(chunks) == 6 and {paper_of(c) for c, _ in chunks} <= allowed
-        sentences = store.nearest_sentences(qvec, 12, allowed)
-        assert len(sentences) == 12 and {p for p, _ in sentences} <= allowed
-        assert all(a >= b for (_, a), (_, b) in zip(chunks, chunks[1:]))
-    assert [c for c, _ in snapshot.nearest_chunks(qvec, 6, allowed)] == [c for c, _ in chroma.nearest_chunks(qvec, 6, allowed)]
-    bm25 = snapshot.bm25().search("backdoor", 3, allowed)
+    store = engine.store
+    chunks = store.nearest_chunks(qvec, 6, allowed)
+    assert len(chunks) == 6 and {paper_of(c) for c, _ in chunks} <= allowed
+    sentences = store.nearest_sentences(qvec, 12, allowed)
+    assert len(sentences) == 12 and {p for p, _ in sentences} <= allowed
+    assert all(a >= b for (_, a), (_, b) in zip(chunks, chunks[1:]))
+    bm25 = store.bm25().search("backdoor", 3, allowed)
     assert len(bm25) == 3 and {p for p, _ in bm25} <= allowed
-    assert snapshot.bm25().search("backdoor", 3, frozenset([ARORA])) == [(ARORA, pytest.approx(bm25_score(snapshot, ARORA)))]
+    assert store.bm25().search("backdoor", 3, frozenset([ARORA])) == [(ARORA, pytest.approx(bm25_score(store, ARORA)))]
+
+
+def test_a_filter_on_more_papers_than_sqlite_has_variables_is_queried_in_pages(two_venue_store, monkeypatch):
+    """Chroma turns ``paper_id $in [...]`` into one SQL variable per id (SQLite allows 32,766): a filter on 40,000
+    ids is queried a page at a time and the pages merged, exactly as one query over the allowed papers."""
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+    from paperchat.store import chroma as chroma_module
+
+    engine = Engine(load_settings({"store": str(two_venue_store)}))
+    store = engine.store
+    qvec = engine.embedder.embed_one("removing backdoors from a trained model")
+    allowed = frozenset(SECOND_VENUE + [CROW, ARORA])
+    whole = (store.nearest_chunks(qvec, 5, allowed), store.nearest_sentences(qvec, 9, allowed))
+    assert whole[0][0][0] == "dqYO5LVyYh:0:598f25bc" and {p for p, _ in whole[1]} <= allowed  # a NeurIPS copy
+    many = allowed | frozenset(f"not-stored-{i}" for i in range(40_000))
+    assert (store.nearest_chunks(qvec, 5, many), store.nearest_sentences(qvec, 9, many)) == whole
+    monkeypatch.setattr(chroma_module, "READ_PAGE", 2)  # the six papers in three pages, each page its own query
+    assert (store.nearest_chunks(qvec, 5, allowed), store.nearest_sentences(qvec, 9, allowed)) == whole
 
 
 def bm25_score(store, paper_id: str) -> float:

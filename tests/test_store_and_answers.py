@@ -125,8 +125,6 @@ def test_changed_embedding_model_or_chunks_without_rebuild_fails_clearly(bundled
 
 
 def test_bm25_works_after_reopen_and_rebuilds_a_lost_index(bundled_store):
-    import shutil
-
     from paperchat.retrieve.hybrid import HybridRetriever
 
     engine = _engine(bundled_store)
@@ -286,7 +284,6 @@ def test_a_store_whose_chunk_vectors_were_made_another_way_asks_for_a_rebuild(tm
     meta = dict(chunks.metadata)
     meta.pop("chunk_vectors")  # a store written before chunk vectors were pooled from sentences
     chunks.modify(metadata=meta)
-    shutil.rmtree(tmp_path / "store" / "snapshot")  # (such a store had no snapshot either)
     with pytest.raises(PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"):
         _engine(tmp_path / "store").retrieve("sparse attention")
     assert _engine(tmp_path / "store").ingest([one], rebuild=True).total_papers == 1

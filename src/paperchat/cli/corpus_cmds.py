@@ -93,7 +93,7 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         f"{report.papers_removed} removed" + (f", {dups} duplicates kept once" if dups else "")
         + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded "
         f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
-        f"{plural(report.total_chunks, 'chunk')} ({engine.store.where()})."
+        f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened
     )
 
 
@@ -144,7 +144,7 @@ def check(obj: AppContext, as_json):
       paperchat check
     """
     from paperchat.core.errors import ExitStatus, PaperchatError, StoreError
-    from paperchat.store.check import Finding, check_store, folder_findings, snapshot_finding, verdict
+    from paperchat.store.check import Finding, cache_findings, check_store, folder_findings, verdict
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
@@ -157,8 +157,8 @@ def check(obj: AppContext, as_json):
 
             store = open_store(settings.store_path, settings.chroma_url, create=False)
             findings += check_store(store)
-            if not settings.chroma_url and store.current and all(f.ok is not False for f in findings):
-                findings.append(snapshot_finding(store))
+            if all(f.ok is not False for f in findings):
+                findings += cache_findings(store)
         except StoreError as exc:
             from paperchat.store.failures import StoreUnavailable
 

@@ -60,7 +60,6 @@ class Engine:
         self.retriever_mode = retriever
         self.fusion = fusion
         self._store = None
-        self._reader = None
         self._embedder = None
         self._retriever = None
         self._sentences = None
@@ -78,21 +77,9 @@ class Engine:
 
     @property
     def store(self):
-        """The store for reading: the embedded store's snapshot while it is current, else Chroma.
-
-        See :mod:`paperchat.store.snapshot`: a one-shot command that only
-        reads then never imports Chroma.
-        """
-        if self._reader is None and self._store is None and not self.settings.chroma_url:
-            from paperchat.store.snapshot import ReadStore, read_state
-
-            state = read_state(self.settings.store_path)
-            if state is not None:
-                from paperchat.store.opening import check_folder
-
-                check_folder(self.settings.store_path, create=False)  # damage is reported, never read around
-                self._reader = ReadStore(self.settings.store_path, state, self.open_store)
-        return self._reader if self._reader is not None else self.open_store()
+        """The store (the :class:`~paperchat.store.chroma.ChromaStore`, opened on first use): Chroma answers
+        every read and every nearest-neighbour query, in every command, the eval and server mode."""
+        return self.open_store()
 
     @property
     def embedder(self):
@@ -104,12 +91,17 @@ class Engine:
         return self._embedder
 
     def preload(self, mode: str | None = None) -> None:
-        """Load the embedding model on a background thread while the caller opens the store (they overlap); in
-        LLM ``mode``, also start importing the openai client (:func:`paperchat.answer.llm_client.get_client`)."""
+        """Start ``import chromadb`` (0.6-0.9 s) and load the embedding model on background threads, so they
+        overlap each other and the caller's work; in LLM ``mode``, also start importing the openai client
+        (:func:`paperchat.answer.llm_client.get_client`)."""
         if mode == LLM:
             from paperchat.answer.llm_client import get_client
 
             get_client(self.settings)
+        if self._store is None:
+            from paperchat.store.opening import import_chroma
+
+            _background(import_chroma, "paperchat-chroma-import")
         _background(self.embedder.load, "paperchat-model-load")
 
     def wanted_info(self) -> StoreInfo:
@@ -164,7 +156,7 @@ class Engine:
         t0 = time.perf_counter()
         key = manifest.run_key(paths, metadata, encoding, on_error)
         if not rebuild and not only_if_empty:
-            from paperchat.store.snapshot import unchanged_report
+            from paperchat.engine.repeat import unchanged_report
 
             repeat = None if self.settings.chroma_url else unchanged_report(
                 self.settings.store_path, self.wanted_info(), key)
@@ -211,6 +203,7 @@ class Engine:
                 "files": report.files, "papers_seen": report.papers_seen, "papers_unchanged": kept,
                 "duplicates_skipped": report.duplicates_skipped, "duplicates_merged": report.duplicates_merged,
                 "lines_skipped": report.lines_skipped})}
+        report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
         report.total_papers, report.total_chunks = store.counts()
         return report
 
@@ -230,9 +223,6 @@ class Engine:
         """
         from paperchat.store.runs import refuse_first_run
 
-        self.store.refresh()
-        if self.store.counts()[0] and getattr(self.store, "from_snapshot", False):
-            return None  # a current snapshot: no ingest is under way or was interrupted
         chroma = self.open_store()
         chroma.refresh()
         key, files, metadata = self._bundled_run()

@@ -1,24 +1,36 @@
 """The ingest manifest: what each ingest read, by content hash, so repeating an unchanged one is a no-op.
 
-After each ingest the store's snapshot (:mod:`paperchat.store.snapshot`)
-records the run: the files it read (absolute path, SHA-256, size), the
-options it read them with (the metadata file's hash, the encoding, what to
-do on a malformed line) and its counts. ``paperchat ingest FILES`` repeating
-a recorded run on files whose sizes and hashes match, into a store whose
-snapshot is current and was built with the same settings, reports the run as
-unchanged without parsing the files or opening Chroma. Anything else (a
-changed byte, another option or file list, ``--rebuild``, a stale snapshot)
-takes the full path, which re-reads and diffs every record. A run that
-changes the store forgets every other recorded run (it may have removed
-papers they added), so only runs since the last change are trusted.
+After each ingest the writer (:mod:`paperchat.store.writer`, under the write
+lock, after the commit) saves the manifest beside the store, in
+``<store>/ingest-manifest.json`` (:data:`FILE`): the store revision it was
+written at, the settings the store was built with, its counts, and every
+recorded run: the files it read (absolute path, SHA-256, size), the options
+it read them with (the metadata file's hash, the encoding, what to do on a
+malformed line) and its counts. ``paperchat ingest FILES`` repeating a
+recorded run on files whose sizes and hashes match reports the run as
+unchanged without parsing the files or opening Chroma, but only when the
+revision Chroma has committed (read from its database,
+:func:`paperchat.store.committed.committed_revision`) is the manifest's: a
+manifest of another revision (a ``chroma/`` folder restored from a backup, a
+write whose manifest could not be saved) is not trusted. Anything else (a
+changed byte, another option or file list, ``--rebuild``) takes the full
+path, which re-reads and diffs every record. A run that changes the store
+forgets every other recorded run (it may have removed papers they added), so
+only runs since the last change are trusted.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 from pathlib import Path
 from typing import Any
 
+#: the manifest's file in the store folder
+FILE = "ingest-manifest.json"
+#: bumped when the file's fields change (a manifest of another format is not read)
+FORMAT = 1
 #: runs kept in the manifest (the most recent ones)
 MAX_RUNS = 32
 #: bumped when paper records gain fields a re-read of unchanged files fills in (2: venue and year), so runs
@@ -92,3 +104,40 @@ def unchanged(runs: dict[str, Any], key: str) -> dict[str, Any] | None:
         return None  # the full path reports what is wrong with the file
     return entry.get("report")
 
+
+
+def path_of(store_dir: Path | str) -> Path:
+    """Where the ingest manifest of the embedded store in ``store_dir`` lives."""
+    return Path(store_dir) / FILE
+
+
+def load(store_dir: Path | str) -> dict[str, Any] | None:
+    """The saved manifest: ``{"format", "revision", "info", "counts", "runs"}``, or ``None`` when there is none
+    or it does not parse or has fields of the wrong type (then the full path runs). Reads only."""
+    try:
+        data = json.loads(path_of(store_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    counts = data.get("counts")
+    ok = (isinstance(data.get("revision"), str) and isinstance(data.get("runs"), dict)
+          and isinstance(data.get("info"), (dict, type(None))) and isinstance(counts, list) and len(counts) == 2
+          and all(isinstance(c, int) for c in counts))
+    return data if ok else None
+
+
+def save(store_dir: Path | str, revision: str, info: dict[str, Any] | None, counts: tuple[int, int],
+         runs: dict[str, Any]) -> None:
+    """Write the manifest of ``revision`` atomically (a temporary file, then a rename; the writer calls this
+    under the write lock). ``info``: the store's StoreInfo as metadata; ``counts``: (papers, chunks).
+    Raises ``OSError`` when it cannot be written (the caller reports it)."""
+    path = path_of(store_dir)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    data = {"format": FORMAT, "revision": revision, "info": info, "counts": [int(c) for c in counts],
+            "runs": dict(list(runs.items())[-MAX_RUNS:])}
+    try:
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

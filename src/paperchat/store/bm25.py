@@ -7,10 +7,14 @@ index beat chunk-level BM25 on the eval questions (README, "Retrieval").
 The index also keeps each term's document frequency, so retrieval can
 tell a rare term of the question (:meth:`BM25Index.rare_term_papers`).
 
-It is saved in ``<store>/bm25/`` (in server mode, a per-URL cache folder)
-with the store revision it was built from; :func:`load_or_build` rebuilds it
-from the store's papers whenever the revision differs, so it works on a
-store reopened after a restart, or written by another process.
+It is a cache, saved in ``<store>/bm25/`` (in server mode, a per-URL cache
+folder; one index, replaced whole) with the store revision it was built
+from. :func:`load_or_build` is given the revision Chroma has committed and
+rebuilds the index from the store's papers whenever the saved one differs,
+so it is right on a store reopened after a restart, written by another
+process or restored from a backup. A cache that cannot be saved (a
+read-only folder, a full disk) is a note on stderr, and the index is used
+from memory.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -80,13 +85,16 @@ class BM25Index:
 
     def save(self, folder: Path) -> None:
         """Write the index to ``folder`` (replaced whole, via a temporary folder)."""
-        tmp = folder.with_name(folder.name + ".tmp")
+        tmp = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")  # two readers may build it at once
         shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        self.retriever.save(str(tmp), show_progress=False)
-        write_json_atomic(tmp / "paperchat.json", {"revision": self.revision, "ids": self.ids, "df": self.df})
-        shutil.rmtree(folder, ignore_errors=True)
-        tmp.rename(folder)
+        try:
+            tmp.mkdir(parents=True)
+            self.retriever.save(str(tmp), show_progress=False)
+            write_json_atomic(tmp / "paperchat.json", {"revision": self.revision, "ids": self.ids, "df": self.df})
+            shutil.rmtree(folder, ignore_errors=True)
+            tmp.rename(folder)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     @classmethod
     def load(cls, folder: Path, revision: str) -> "BM25Index | None":
@@ -154,12 +162,25 @@ class BM25Index:
                 and t not in CONVERSATIONAL]
 
 
+def saved_revision(folder: Path) -> str | None:
+    """The revision the index saved in ``folder`` was built at (``None``: none saved, or unreadable)."""
+    try:
+        revision = json.loads((folder / "paperchat.json").read_text(encoding="utf-8")).get("revision")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return revision if isinstance(revision, str) else None
+
+
+_NOTED: set[str] = set()
+
+
 def load_or_build(folder: Path, revision: str, papers: Callable[[], Iterable[tuple[str, str, str]]]) -> BM25Index:
     """The index for ``revision``: loaded from ``folder``, else built from ``papers()`` and saved.
 
     ``papers()`` yields ``(paper id, title, abstract)``. A folder that cannot
-    be written (a read-only store) still answers: the index is kept in memory
-    and rebuilt next time.
+    be written (a read-only store, a full disk) still answers: the index is
+    kept in memory, a note says so on stderr (once per folder and process),
+    and it is built again next time.
     """
     index = BM25Index.load(folder, revision)
     if index is not None:
@@ -171,6 +192,9 @@ def load_or_build(folder: Path, revision: str, papers: Callable[[], Iterable[tup
     index = BM25Index.build(ids, texts, revision)
     try:
         index.save(folder)
-    except OSError:
-        pass
+    except OSError as exc:
+        if str(folder) not in _NOTED:
+            _NOTED.add(str(folder))
+            print(f"note: the BM25 index could not be saved in {folder} ({exc.strerror or type(exc).__name__}); "
+                  "it is built again by each command until it can be", file=sys.stderr, flush=True)
     return index

@@ -11,9 +11,11 @@ chunks are stored and every chunk belongs to a stored paper; every chunk
 has a vector; every paper has its sentence vectors; each collection's vector
 index answers a query (a truncated index file fails here); the BM25 cache
 is the current revision's (a stale one is only rebuilt, so it is a note).
-:func:`snapshot_finding` compares what readers use (the read snapshot) with
-Chroma: current, readable and the same counts, else a note (it is a cache,
-and one that does not match is marked stale so readers use Chroma).
+:func:`cache_findings` names the files beside an embedded store that are
+only caches: an ingest manifest saved at another revision (a note: the next
+ingest re-reads its files) and the ``snapshot/`` folder earlier paperchats
+kept (unused now; the next ingest that writes deletes it). Checking writes
+nothing.
 Anything a check raises is a failed finding, worded by
 :func:`paperchat.store.failures.explain`, never a bare exception.
 """
@@ -123,37 +125,32 @@ def folder_findings(store_dir: Path) -> list[Finding]:
     return findings
 
 
-def snapshot_finding(store: ChromaStore) -> Finding:
-    """The read snapshot (:mod:`paperchat.store.snapshot`) of an embedded store against Chroma: current (the
-    same revision and counts) and readable, else a note.
+def cache_findings(store: ChromaStore) -> list[Finding]:
+    """Notes on the caches beside an embedded store (see the module docstring); never failures, never writes."""
+    if store.remote:
+        return []
+    from paperchat.ingest import manifest
+    from paperchat.store.integrity import folder_bytes
 
-    Never a failure: the snapshot is a cache of what Chroma holds. One that
-    cannot be read, or does not match Chroma (a ``chroma/`` folder restored
-    under a newer snapshot), is marked stale, so readers use Chroma until an
-    ingest rewrites it.
-    """
-    from paperchat.store.snapshot import folder_of, mark_stale, read_state
-    from paperchat.store.snapshot_files import UNREADABLE, SnapshotFiles
-
-    rewrite = "readers use Chroma until `paperchat ingest` rewrites it"
-    state = read_state(store.local_dir)
-    if state is None:
-        return Finding("read snapshot", None, f"absent or stale: {rewrite}")
-    store.refresh()
-    have = (str(state.get("revision")), tuple(state.get("counts") or ()))
-    want = (store.revision(), tuple(store.counts()))
-    if have != want:
-        mark_stale(store.local_dir)
-        return Finding("read snapshot", None, f"does not match the store (revision {have[0]} with {have[1][0]} papers; "
-                                              f"the store: revision {want[0]} with {want[1][0]} papers), now marked "
-                                              f"stale: {rewrite}")
-    try:
-        snap = SnapshotFiles(folder_of(store.local_dir), state)
-        snap.papers, snap.chunks, snap.vectors  # noqa: B018 - loading is the check
-    except UNREADABLE as exc:
-        mark_stale(store.local_dir)
-        return Finding("read snapshot", None, f"cannot be read ({type(exc).__name__}), now marked stale: {rewrite}")
-    return Finding("read snapshot", True, f"current (revision {state.get('revision')})")
+    findings: list[Finding] = []
+    path = manifest.path_of(store.local_dir)
+    saved = manifest.load(store.local_dir)
+    if saved is not None and saved["revision"] != store.revision():
+        findings.append(Finding("ingest manifest", None, (
+            f"{path} was saved at revision {saved['revision']}, the store is at {store.revision()} (a restored "
+            "`chroma/` folder, or a write whose manifest could not be saved): not trusted, the next "
+            "`paperchat ingest` re-reads its files and saves it again")))
+    elif saved is not None:
+        findings.append(Finding("ingest manifest", True, f"current ({len(saved['runs'])} recorded run(s))"))
+    elif path.exists():
+        findings.append(Finding("ingest manifest", None, f"{path} cannot be read: the next `paperchat ingest` "
+                                                         "re-reads its files and saves it again"))
+    old = store.local_dir / "snapshot"
+    if old.is_dir():
+        findings.append(Finding("unused snapshot folder", None, (
+            f"{old} ({folder_bytes(old) / 1e6:.1f} MB) is the read snapshot of an earlier paperchat, unused now "
+            "(Chroma answers every query); the next `paperchat ingest` that writes deletes it")))
+    return findings
 
 
 def index_file_findings(chroma_dir) -> list[Finding]:
@@ -205,12 +202,15 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
     for kind in KINDS:
         run(f"{kind} vector index", lambda kind=kind: query(kind))
     folder = store.local_dir / "bm25"
-    from paperchat.store.bm25 import BM25Index
+    from paperchat.store.bm25 import BM25Index, saved_revision
 
     cached = BM25Index.load(folder, store.revision())
     same = cached is not None and bool(cached.ids) and set(cached.ids) == set(papers)
+    saved = saved_revision(folder)
     findings.append(Finding("BM25 index", None if cached is None else same,
-                            "stale or missing: rebuilt on the next question" if cached is None
+                            "missing: built on the next question" if cached is None and saved is None
+                            else f"stale (built at revision {saved}, the store is at {store.revision()}): rebuilt "
+                                 "on the next question" if cached is None
                             else f"current ({len(cached.ids)} papers)" if same
                             else f"holds {len(cached.ids)} papers, the store {len(papers)}"))
     return findings

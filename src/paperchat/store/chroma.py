@@ -5,7 +5,8 @@ user data folder)::
 
     <store>/paperchat.json   marks the folder as a paperchat store (format version)
     <store>/chroma/          Chroma's persistent database
-    <store>/bm25/            the BM25 index (rebuilt whenever the store's revision changes)
+    <store>/bm25/            the BM25 index, a cache (rebuilt whenever the store's revision changes)
+    <store>/ingest-manifest.json  what recorded ingests read, at a revision (:mod:`paperchat.ingest.manifest`)
     <store>/write.lock       held by the one process that writes
     <store>/open.lock        held briefly while Chroma opens (creates, migrates) the folder
 
@@ -285,18 +286,29 @@ class ChromaStore:
         return self._nearest("chunks", qvec, n, paper_ids)
 
     def _nearest(self, kind: str, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None) -> list[tuple[str, float]]:
-        """``(record id, cosine)`` of the ``n`` records of ``kind`` nearest to ``qvec`` (of ``paper_ids`` only, when given)."""
+        """``(record id, cosine)`` of the ``n`` records of ``kind`` nearest to ``qvec`` (of ``paper_ids`` only, when given).
+
+        A filter on more than :data:`READ_PAGE` papers is queried a page of papers at a time (Chroma turns
+        the ``$in`` into one SQL variable per id) and the pages' results are merged: the ``n`` best of the union.
+        """
         col = self.collection(kind)
         if col is None or n <= 0 or (paper_ids is not None and not paper_ids):
             return []
-        where = None if paper_ids is None else {"paper_id": {"$in": sorted(paper_ids)}}
+        query = np.asarray(qvec, dtype=np.float32).tolist()
+        ids = sorted(paper_ids) if paper_ids is not None else None
+        pages = [None] if ids is None else [ids[i:i + READ_PAGE] for i in range(0, len(ids), READ_PAGE)]
+        found: list[tuple[float, str]] = []
         with self.guarded():
             n = min(n, col.count())
             if n <= 0:
                 return []
-            res = col.query(query_embeddings=[np.asarray(qvec, dtype=np.float32).tolist()], n_results=n,
-                            where=where, include=["distances"])
-        return [(rid, 1.0 - float(dist)) for rid, dist in zip(res["ids"][0], res["distances"][0])]
+            for page in pages:
+                where = None if page is None else {"paper_id": {"$in": page}}
+                res = col.query(query_embeddings=[query], n_results=n, where=where, include=["distances"])
+                found += [(float(dist), rid) for rid, dist in zip(res["ids"][0], res["distances"][0])]
+        if len(pages) > 1:
+            found.sort()
+        return [(rid, 1.0 - dist) for dist, rid in found[:n]]
 
     def sentence_vectors(self, ids: Sequence[str], generation: int | None = None) -> dict[str, tuple[str, np.ndarray]]:
         """Stored sentence vectors by paper id: ``(text hash, float32 (n_sentences, dim))`` in sentence order.

@@ -109,8 +109,8 @@ def _read_only_mount(folder: Path) -> bool:
 
 def read_only_message(folder: Path | str) -> str:
     """The one line for a store folder this process cannot write."""
-    return (f"the store folder {folder} is read-only here: paperchat can read it but not change it. Make it "
-            "writable, or copy it to a writable place and pass --store")
+    return (f"the store folder {folder} is read-only here, and Chroma writes to its database even to read it. "
+            "Make it writable, or copy it to a writable place and pass --store")
 
 
 def disk_full_message(folder: Path | str) -> str:

@@ -21,14 +21,18 @@ store an ingest was interrupted in is known to be partial. Index folders
 Chroma leaves behind for dropped collections are deleted whenever the
 writer opens and after a rebuild.
 
-An embedded store's snapshot (:mod:`paperchat.store.snapshot`) is marked
-stale before readers could see a change and rewritten after the commit,
-with the ingest manifest the engine hands over in ``StoreWriter.manifest``.
+After the commit the writer saves the ingest manifest the engine hands over
+in ``StoreWriter.manifest`` (:mod:`paperchat.ingest.manifest`, in
+``<store>/ingest-manifest.json``), stamped with the store's revision, and
+removes the ``snapshot/`` folder earlier paperchats kept beside the store.
+A file that cannot be written is a note in ``StoreWriter.notes`` (the
+ingest reports it), never an error: the store itself is committed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import shutil
 import time
 from typing import Iterator, Sequence
 
@@ -39,12 +43,14 @@ from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store import chroma as chroma_module
 from paperchat.store.chroma import KINDS, LEGACY, PAGE, ChromaStore, collection_name
+from paperchat.store.hnsw import HNSW, widen_search
 from paperchat.store.integrity import remove_leftovers
 from paperchat.store.locks import file_lock
 from paperchat.store.runs import UNKNOWN, UNKNOWN_COMMAND, encode, runs_of
-from paperchat.store.snapshot import mark_stale, read_state, update_manifest, write_snapshot
 
 LOCK_WAIT_S = 10.0
+#: the read snapshot earlier paperchats kept beside the store (and its temporary folders): never read now
+OLD_SNAPSHOT = ("snapshot", "snapshot.tmp", "snapshot.old")
 
 
 def _unit_mean(vectors: np.ndarray) -> list[float]:
@@ -70,6 +76,8 @@ class StoreWriter:
         self.began = False
         #: manifest entries of the files this ingest read (:mod:`paperchat.ingest.manifest`), set by the caller
         self.manifest: dict[str, dict] = {}
+        #: what could not be done after the commit (a file beside the store not written), for the report
+        self.notes: list[str] = []
 
     def _col(self, kind: str):
         return self.store.collection(kind, self.generation)
@@ -218,7 +226,7 @@ class StoreWriter:
 
 
 def _create_generation(store: ChromaStore, generation: int, info: StoreInfo) -> None:
-    cfg = {"hnsw": {"space": "cosine"}}
+    cfg = {"hnsw": dict(HNSW)}
     with store.guarded():
         for kind in KINDS:
             store.client.get_or_create_collection(collection_name(generation, kind), metadata=info.as_metadata(),
@@ -251,12 +259,15 @@ def _new_revision() -> str:
 
 
 def _tidy(store: ChromaStore) -> None:
-    """Delete index folders Chroma left behind for dropped collections (embedded stores; write lock held)."""
+    """Delete index folders Chroma left behind for dropped collections, and the read snapshot earlier
+    paperchats kept (``<store>/snapshot/``, unused now), in embedded stores; the write lock is held."""
     if not store.remote:
         try:
             remove_leftovers(store.local_dir / "chroma")
         except OSError:
             pass  # left for the next writer; `paperchat check` lists them
+        for name in OLD_SNAPSHOT:
+            shutil.rmtree(store.local_dir / name, ignore_errors=True)  # what stays, `paperchat check` names
 
 
 @contextlib.contextmanager
@@ -284,10 +295,9 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False, wait
             current = _first_generation(store, info, meta, pending, rebuild, run)
         else:
             store.check_compatible(info)
+            widen_search(store, current)
         runs = runs_of(store.read_meta())
-        before = read_state(store.local_dir) if not store.remote else None
-        if not store.remote:
-            mark_stale(store.local_dir)
+        before = _manifest_runs(store)
         writer = StoreWriter(store, current, info, run, runs)
         try:
             yield writer
@@ -301,8 +311,7 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False, wait
         if created:
             _drop(store, LEGACY)
         # A run that changed the store voids the other recorded runs: it may have removed papers they added.
-        earlier = {} if writer.changed else ((before or {}).get("manifest") or {})
-        _publish(store, {**earlier, **writer.manifest}, None if writer.changed else before)
+        _publish(store, writer, {} if writer.changed else before)
 
 
 def _first_generation(store: ChromaStore, info: StoreInfo, meta: dict, pending: int, rebuild: bool,
@@ -341,27 +350,39 @@ def _rebuild(store: ChromaStore, info: StoreInfo, meta: dict, current: int, pend
     writer = StoreWriter(store, pending, info, run)
     writer.began = True  # an interrupted rebuild leaves the current generation as it was: nothing to record
     yield writer  # an exception leaves the pending generation for the next rebuild to drop
-    if not store.remote:
-        mark_stale(store.local_dir)
     store.write_meta(current=pending, pending=0, writing="", revision=_new_revision())  # the files, exactly
     _drop_generation(store, current)
     _drop(store, LEGACY)
     _tidy(store)
     store.refresh()
-    _publish(store, dict(writer.manifest))
+    _publish(store, writer, {})
 
 
-def _publish(store: ChromaStore, manifest: dict, unchanged: dict | None = None) -> None:
-    """Write the snapshot readers use after a committed write (embedded stores only; see the module docstring).
+def _manifest_runs(store: ChromaStore) -> dict:
+    """The runs of the saved ingest manifest when it was written at the store's committed revision, else ``{}``
+    (a manifest of another revision says nothing about what the store holds now)."""
+    if store.remote:
+        return {}
+    from paperchat.ingest import manifest
 
-    ``unchanged``: the snapshot's state from before a run that wrote nothing; then only its manifest is updated.
-    """
+    saved = manifest.load(store.local_dir)
+    return dict(saved["runs"]) if saved is not None and saved["revision"] == store.revision() else {}
+
+
+def _publish(store: ChromaStore, writer: StoreWriter, earlier: dict) -> None:
+    """After a committed write of an embedded store: save the ingest manifest (``earlier`` runs still true,
+    then this writer's run) at the store's revision. A failure is a note in ``writer.notes``."""
     if store.remote:
         return
+    from paperchat.ingest import manifest
+
+    runs = dict(earlier)
+    for key, entry in writer.manifest.items():
+        runs = manifest.merge(runs, key, entry)
+    info = store.info()
     try:
-        if unchanged is not None:
-            update_manifest(store.local_dir, unchanged, manifest)
-        else:
-            write_snapshot(store, manifest)
-    except (OSError, StoreError):
-        pass  # the marker stays: readers use Chroma until a write succeeds
+        manifest.save(store.local_dir, store.revision(), info.as_metadata() if info else None, store.counts(), runs)
+    except OSError as exc:
+        writer.notes.append(f"the ingest manifest {manifest.path_of(store.local_dir)} could not be written "
+                            f"({exc.strerror or type(exc).__name__}); the next unchanged `paperchat ingest` "
+                            "re-reads its files")
