@@ -31,14 +31,23 @@ HERE = Path(__file__).resolve().parent
 
 
 def questions(n: int) -> list[str]:
-    rows = [json.loads(line) for line in (HERE / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
-    picked = [r["question"] for r in rows if r.get("answerable") and r.get("kind") not in ("follow-up",)]
+    rows = [
+        json.loads(line)
+        for line in (HERE / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    picked = [
+        r["question"] for r in rows if r.get("answerable") and r.get("kind") not in ("follow-up",)
+    ]
     return picked[: n + 1]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--store", help="existing store folder (default: a fresh temporary one with the bundled corpus)")
+    ap.add_argument(
+        "--store",
+        help="existing store folder (default: a fresh temporary one with the bundled corpus)",
+    )
     ap.add_argument("--turns", type=int, default=20, help="timed turns (after one warm-up turn)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
@@ -46,20 +55,40 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="paperchat-bench-chat-"))
     try:
         store = Path(args.store) if args.store else tmp / "store"
-        env = {**os.environ, "PAPERCHAT_STORE": str(store), "PAPERCHAT_HISTORY": "1",
-               "PAPERCHAT_MODE": "extractive", "PAPERCHAT_CONFIG": str(tmp / "none.toml")}
+        env = {
+            **os.environ,
+            "PAPERCHAT_STORE": str(store),
+            "PAPERCHAT_HISTORY": "1",
+            "PAPERCHAT_MODE": "extractive",
+            "PAPERCHAT_CONFIG": str(tmp / "none.toml"),
+        }
         (tmp / "none.toml").write_text("", encoding="utf-8")
         if not args.store:
-            subprocess.run([sys.executable, "-m", "paperchat", "ingest", "--quiet"], env=env, check=True)
+            subprocess.run(
+                [sys.executable, "-m", "paperchat", "ingest", "--quiet"], env=env, check=True
+            )
         qs = questions(args.turns)
         # A small parent process runs the chat, so ru_maxrss covers the chat alone (not the ingest above).
-        wrapper = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-                   "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-        done = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-m", "paperchat", "chat"],
-                              input="\n".join(qs) + "\n", env=env, text=True, capture_output=True, check=True)
+        wrapper = (
+            "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", wrapper, sys.executable, "-m", "paperchat", "chat"],
+            input="\n".join(qs) + "\n",
+            env=env,
+            text=True,
+            capture_output=True,
+            check=True,
+        )
         peak_mib = int(done.stdout.strip().splitlines()[-1]) / 1024
-        out = subprocess.run([sys.executable, "-m", "paperchat", "history", "--json", "-n", str(len(qs))], env=env,
-                             text=True, capture_output=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", "paperchat", "history", "--json", "-n", str(len(qs))],
+            env=env,
+            text=True,
+            capture_output=True,
+            check=True,
+        ).stdout
         turns = json.loads(out)
         firsts = [float(t["timings"]["first_output_s"]) * 1000 for t in turns[1:]]
         if not firsts:

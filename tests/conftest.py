@@ -34,6 +34,8 @@ def sigint_default() -> None:
     KeyboardInterrupt; the tests must not depend on how pytest was started.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 SEED_000 = "000_215d12c2ee2986f8.txt"
 SEED_003 = "003_0d78137218bc382c.txt"
 
@@ -41,8 +43,15 @@ SEED_003 = "003_0d78137218bc382c.txt"
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch):
     """No user key, base URL or store setting leaks into tests."""
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_STORE", "PAPERCHAT_CHROMA_URL", "PAPERCHAT_EMBED_MODEL",
-                "PAPERCHAT_MODE", "PAPERCHAT_LLM_MODEL"):
+    for var in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "PAPERCHAT_STORE",
+        "PAPERCHAT_CHROMA_URL",
+        "PAPERCHAT_EMBED_MODEL",
+        "PAPERCHAT_MODE",
+        "PAPERCHAT_LLM_MODEL",
+    ):
         monkeypatch.delenv(var, raising=False)
 
 
@@ -71,7 +80,11 @@ def seed_ids() -> dict[tuple[str, int], str]:
     """Paper ids of the bundled corpus by (file name, position)."""
     from paperchat.ingest.corpus import bundled_corpus_files, load_file
 
-    return {(p.source_path, p.source_index): p.paper_id for f in bundled_corpus_files() for p in load_file(f)[0]}
+    return {
+        (p.source_path, p.source_index): p.paper_id
+        for f in bundled_corpus_files()
+        for p in load_file(f)[0]
+    }
 
 
 @pytest.fixture(scope="session")
@@ -93,8 +106,10 @@ def icml_store(tmp_path_factory) -> Path:
 #: ICML 2025 papers on backdoors (none of them in the bundled corpus) that ``two_venue_store`` stores as NeurIPS 2024
 SECOND_VENUE = ["DWCDyGl6k8", "yTsbZQTsAu", "JKzS7zJRep", "dqYO5LVyYh"]
 #: the one abstract of ``two_venue_store``'s seed-text file: no title, authors, url, venue or year
-UNTITLED_ABSTRACT = ("We study quokka counting from drone imagery. We introduce QuokkaNet, a detector trained on "
-                     "synthetic burrows, and report a 12% gain in counting accuracy over prior detectors.")
+UNTITLED_ABSTRACT = (
+    "We study quokka counting from drone imagery. We introduce QuokkaNet, a detector trained on "
+    "synthetic burrows, and report a 12% gain in counting accuracy over prior detectors."
+)
 
 
 @pytest.fixture(scope="session")
@@ -107,11 +122,24 @@ def two_venue_store(tmp_path_factory) -> Path:
     from paperchat.engine import Engine
 
     folder = tmp_path_factory.mktemp("two-venues")
-    rows = {r["id"]: r for r in map(json.loads, ICML_JSONL.read_text(encoding="utf-8").splitlines())}
+    rows = {
+        r["id"]: r for r in map(json.loads, ICML_JSONL.read_text(encoding="utf-8").splitlines())
+    }
     second = folder / "neurips_papers.jsonl"
-    second.write_text("".join(json.dumps({**{k: rows[i][k] for k in ("id", "title", "authors", "abstract", "url")},
-                                          "venue": "NeurIPS", "year": 2024}) + "\n" for i in SECOND_VENUE),
-                      encoding="utf-8")
+    second.write_text(
+        "".join(
+            json.dumps(
+                {
+                    **{k: rows[i][k] for k in ("id", "title", "authors", "abstract", "url")},
+                    "venue": "NeurIPS",
+                    "year": 2024,
+                }
+            )
+            + "\n"
+            for i in SECOND_VENUE
+        ),
+        encoding="utf-8",
+    )
     untitled = folder / "untitled.txt"
     untitled.write_text("My notes\n\n" + UNTITLED_ABSTRACT + "\n", encoding="utf-8")
     engine = Engine(load_settings({"store": str(folder / "store")}))

@@ -45,7 +45,7 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Optional, Union
+from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -89,8 +89,8 @@ class Reply:
     """
 
     content: str
-    finish_reason: Optional[str] = "stop"
-    chunk_size: Optional[int] = None
+    finish_reason: str | None = "stop"
+    chunk_size: int | None = None
     chunk_delay: float = 0.0
     done: bool = True
 
@@ -114,11 +114,13 @@ class Fault:
 
     status: int
     body: Any = None
-    headers: Optional[dict] = None
-    message: Optional[str] = None
-    code: Optional[str] = None
-    type: Optional[str] = None
-    content_type: str = "text/plain; charset=utf-8"  # of a str/bytes body (e.g. "text/html" for a proxy page)
+    headers: dict | None = None
+    message: str | None = None
+    code: str | None = None
+    type: str | None = None
+    content_type: str = (
+        "text/plain; charset=utf-8"  # of a str/bytes body (e.g. "text/html" for a proxy page)
+    )
 
 
 @dataclass
@@ -134,7 +136,7 @@ class Drop:
 
     content: str
     after_chars: int = 0
-    chunk_size: Optional[int] = None
+    chunk_size: int | None = None
 
 
 @dataclass
@@ -164,7 +166,7 @@ class StreamError:
     after_chars: int = 0
     message: str = "The server had an error while processing your request."
     type: str = "server_error"
-    code: Optional[str] = None
+    code: str | None = None
 
 
 @dataclass
@@ -179,37 +181,54 @@ class Malformed:
 
     content: str = ""
     after_chars: int = 0
-    chunk_size: Optional[int] = None
+    chunk_size: int | None = None
     event: bytes = b'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content": "vi\n\n'
 
 
 _FAULT_DEFAULTS = {
-    400: ("invalid_request_error", "context_length_exceeded",
-          "This model's maximum context length is 8192 tokens. However, your "
-          "messages resulted in 9000 tokens. Please reduce the length of the "
-          "messages."),
-    401: ("invalid_request_error", "invalid_api_key",
-          "Incorrect API key provided. You can find your API key at "
-          "https://platform.openai.com/account/api-keys."),
-    403: ("permission_denied", "permission_denied",
-          "You are not allowed to access this resource."),
-    404: ("invalid_request_error", "model_not_found",
-          "The model `{model}` does not exist or you do not have access to it."),
-    429: ("rate_limit_error", "rate_limit_exceeded",
-          "Rate limit reached for requests. Please try again later."),
-    500: ("server_error", "server_error",
-          "The server had an error while processing your request. Sorry about that!"),
-    503: ("server_error", "overloaded",
-          "The engine is currently overloaded, please try again later."),
+    400: (
+        "invalid_request_error",
+        "context_length_exceeded",
+        "This model's maximum context length is 8192 tokens. However, your "
+        "messages resulted in 9000 tokens. Please reduce the length of the "
+        "messages.",
+    ),
+    401: (
+        "invalid_request_error",
+        "invalid_api_key",
+        "Incorrect API key provided. You can find your API key at "
+        "https://platform.openai.com/account/api-keys.",
+    ),
+    403: ("permission_denied", "permission_denied", "You are not allowed to access this resource."),
+    404: (
+        "invalid_request_error",
+        "model_not_found",
+        "The model `{model}` does not exist or you do not have access to it.",
+    ),
+    429: (
+        "rate_limit_error",
+        "rate_limit_exceeded",
+        "Rate limit reached for requests. Please try again later.",
+    ),
+    500: (
+        "server_error",
+        "server_error",
+        "The server had an error while processing your request. Sorry about that!",
+    ),
+    503: (
+        "server_error",
+        "overloaded",
+        "The engine is currently overloaded, please try again later.",
+    ),
 }
 
 
-def _split(text: str, chunk_size: Optional[int]) -> list:
+def _split(text: str, chunk_size: int | None) -> list:
     """Split ``text`` into stream pieces; ``"".join(result) == text``."""
     if not text:
         return []
     if chunk_size:
-        return [text[i:i + chunk_size] for i in range(0, len(text), chunk_size)]
+        return [text[i : i + chunk_size] for i in range(0, len(text), chunk_size)]
     return re.findall(r"^\s+|\S+\s*", text)
 
 
@@ -254,7 +273,7 @@ class _ClientGone(Exception):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "openai-stub/1.0"
-    stub: "StubServer"  # set on a per-server subclass
+    stub: StubServer  # set on a per-server subclass
 
     # -- plumbing ---------------------------------------------------------
     def setup(self):
@@ -275,7 +294,7 @@ class _Handler(BaseHTTPRequestHandler):
     def handle_one_request(self):
         try:
             super().handle_one_request()
-        except (_ClientGone, ConnectionError, socket.timeout, OSError):
+        except (TimeoutError, _ClientGone, ConnectionError, OSError):
             self.close_connection = True
 
     def _read_body(self):
@@ -288,7 +307,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             return raw, None
 
-    def _send_json(self, status: int, obj: Any, headers: Optional[dict] = None):
+    def _send_json(self, status: int, obj: Any, headers: dict | None = None):
         data = json.dumps(obj).encode()
         self._send_bytes(status, data, "application/json", headers)
 
@@ -336,8 +355,9 @@ class _Handler(BaseHTTPRequestHandler):
         if method == "POST" and path.rstrip("/").endswith("/chat/completions"):
             self._chat(raw, body)
         elif method == "GET" and path.rstrip("/").endswith("/models"):
-            self._send_json(200, {"object": "list",
-                                  "data": [self._model_obj(m) for m in self.stub.models()]})
+            self._send_json(
+                200, {"object": "list", "data": [self._model_obj(m) for m in self.stub.models()]}
+            )
         elif method == "GET" and "/models/" in path:
             model = path.split("/models/", 1)[1]
             if model in self.stub.models():
@@ -345,8 +365,10 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._fault(Fault(404), {"model": model})
         else:
-            self._fault(Fault(404, message=f"Unknown request URL: {method} {path}",
-                              code="unknown_url"), body)
+            self._fault(
+                Fault(404, message=f"Unknown request URL: {method} {path}", code="unknown_url"),
+                body,
+            )
 
     @staticmethod
     def _model_obj(model: str) -> dict:
@@ -363,19 +385,30 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(fault.status, fault.body, headers)
             return
         typ, code, msg = _FAULT_DEFAULTS.get(
-            fault.status, ("api_error", None, f"HTTP {fault.status} from stub server"))
+            fault.status, ("api_error", None, f"HTTP {fault.status} from stub server")
+        )
         model = body.get("model") if isinstance(body, dict) else None
         msg = (fault.message or msg).replace("{model}", str(model or DEFAULT_MODEL))
-        err = {"error": {"message": msg,
-                         "type": fault.type or typ,
-                         "param": None,
-                         "code": fault.code or code}}
+        err = {
+            "error": {
+                "message": msg,
+                "type": fault.type or typ,
+                "param": None,
+                "code": fault.code or code,
+            }
+        }
         self._send_json(fault.status, err, headers)
 
     def _chat(self, raw: bytes, body: Any):
         if not isinstance(body, dict):
-            self._fault(Fault(400, message="We could not parse the JSON body of your request.",
-                              code="invalid_json"), None)
+            self._fault(
+                Fault(
+                    400,
+                    message="We could not parse the JSON body of your request.",
+                    code="invalid_json",
+                ),
+                None,
+            )
             return
         action = self.stub._next_action()
         stream = bool(body.get("stream"))
@@ -394,28 +427,59 @@ class _Handler(BaseHTTPRequestHandler):
         elif isinstance(action, Drop):
             if not stream:
                 self._abort()
-            self._stream(body, action.content[:max(action.after_chars, 0)],
-                         action.chunk_size, 0.0, finish=None, drop=True)
+            self._stream(
+                body,
+                action.content[: max(action.after_chars, 0)],
+                action.chunk_size,
+                0.0,
+                finish=None,
+                drop=True,
+            )
         elif isinstance(action, StreamError):
             if not stream:
-                self._fault(Fault(500, message=action.message, type=action.type,
-                                  code=action.code), body)
+                self._fault(
+                    Fault(500, message=action.message, type=action.type, code=action.code), body
+                )
                 return
-            err = {"error": {"message": action.message, "type": action.type,
-                             "param": None, "code": action.code}}
-            self._stream(body, action.content[:max(action.after_chars, 0)], None,
-                         0.0, finish=None, error=err)
+            err = {
+                "error": {
+                    "message": action.message,
+                    "type": action.type,
+                    "param": None,
+                    "code": action.code,
+                }
+            }
+            self._stream(
+                body,
+                action.content[: max(action.after_chars, 0)],
+                None,
+                0.0,
+                finish=None,
+                error=err,
+            )
         elif isinstance(action, Malformed):
             if not stream:
                 self._send_bytes(200, action.event, "application/json")
                 return
             cut = max(action.after_chars, 0)
-            self._stream(body, action.content[:cut], action.chunk_size, 0.0, finish="stop",
-                         malformed=(action.event, action.content[cut:]))
+            self._stream(
+                body,
+                action.content[:cut],
+                action.chunk_size,
+                0.0,
+                finish="stop",
+                malformed=(action.event, action.content[cut:]),
+            )
         elif isinstance(action, Reply):
             if stream:
-                self._stream(body, action.content, action.chunk_size,
-                             action.chunk_delay, finish=action.finish_reason, done=action.done)
+                self._stream(
+                    body,
+                    action.content,
+                    action.chunk_size,
+                    action.chunk_delay,
+                    finish=action.finish_reason,
+                    done=action.done,
+                )
             else:
                 self._completion(body, action)
         else:
@@ -432,13 +496,14 @@ class _Handler(BaseHTTPRequestHandler):
             "created": int(time.time()),
             "model": body.get("model") or DEFAULT_MODEL,
             "system_fingerprint": "fp_stub",
-            "choices": [{
-                "index": 0,
-                "message": {"role": "assistant", "content": reply.content,
-                            "refusal": None},
-                "logprobs": None,
-                "finish_reason": reply.finish_reason,
-            }],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply.content, "refusal": None},
+                    "logprobs": None,
+                    "finish_reason": reply.finish_reason,
+                }
+            ],
             "usage": self._usage(body, reply.content),
         }
         self._send_json(200, obj)
@@ -447,9 +512,18 @@ class _Handler(BaseHTTPRequestHandler):
         """Write one HTTP/1.1 chunk (chunked transfer encoding)."""
         self.wfile.write(b"%X\r\n%s\r\n" % (len(data), data))
 
-    def _stream(self, body: dict, content: str, chunk_size, delay: float,
-                finish: Optional[str], drop: bool = False, error: Optional[dict] = None,
-                done: bool = True, malformed: Optional[tuple] = None):
+    def _stream(
+        self,
+        body: dict,
+        content: str,
+        chunk_size,
+        delay: float,
+        finish: str | None,
+        drop: bool = False,
+        error: dict | None = None,
+        done: bool = True,
+        malformed: tuple | None = None,
+    ):
         cid = self.stub._new_id()
         created = int(time.time())
         model = body.get("model") or DEFAULT_MODEL
@@ -457,10 +531,18 @@ class _Handler(BaseHTTPRequestHandler):
         include_usage = isinstance(opts, dict) and bool(opts.get("include_usage"))
 
         def chunk(delta: dict, finish_reason=None, usage=None, choices=True) -> bytes:
-            obj = {"id": cid, "object": "chat.completion.chunk", "created": created,
-                   "model": model, "system_fingerprint": "fp_stub",
-                   "choices": [{"index": 0, "delta": delta, "logprobs": None,
-                                "finish_reason": finish_reason}] if choices else []}
+            obj = {
+                "id": cid,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "system_fingerprint": "fp_stub",
+                "choices": [
+                    {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}
+                ]
+                if choices
+                else [],
+            }
             if include_usage:
                 obj["usage"] = usage
             return b"data: " + json.dumps(obj).encode() + b"\n\n"
@@ -515,7 +597,7 @@ class StubServer:
     ``requests`` (list of recorded request dicts, see :meth:`count`).
     """
 
-    def __init__(self, require_key: Optional[str] = None, default: Any = None):
+    def __init__(self, require_key: str | None = None, default: Any = None):
         self.require_key = require_key
         self.default = default if default is not None else Reply("OK [1].")
         #: Every request received: dicts with keys ``path``, ``method``,
@@ -528,12 +610,12 @@ class StubServer:
         self._ids = itertools.count(1)
         self._stop_event = threading.Event()
         self._conns: set = set()
-        self._httpd: Optional[ThreadingHTTPServer] = None
-        self._thread: Optional[threading.Thread] = None
-        self.port: Optional[int] = None
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.port: int | None = None
 
     # -- lifecycle --------------------------------------------------------
-    def start(self) -> "StubServer":
+    def start(self) -> StubServer:
         """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
         if self._httpd is not None:
             return self
@@ -544,9 +626,12 @@ class StubServer:
         httpd.block_on_close = False
         self._httpd = httpd
         self.port = httpd.server_address[1]
-        self._thread = threading.Thread(target=httpd.serve_forever,
-                                        kwargs={"poll_interval": 0.05},
-                                        name=f"openai-stub:{self.port}", daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=f"openai-stub:{self.port}",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -570,7 +655,7 @@ class StubServer:
         self._httpd = None
         self._thread = None
 
-    def __enter__(self) -> "StubServer":
+    def __enter__(self) -> StubServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -584,7 +669,9 @@ class StubServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # -- scripting --------------------------------------------------------
-    def script(self, *replies: Union[Reply, Fault, Drop, Hang, StreamError, Malformed, str]) -> "StubServer":
+    def script(
+        self, *replies: Reply | Fault | Drop | Hang | StreamError | Malformed | str
+    ) -> StubServer:
         """Append actions to the queue; each chat request pops one.
 
         A plain ``str`` is shorthand for ``Reply(str)``.  When the queue is
@@ -606,15 +693,17 @@ class StubServer:
             self.requests.clear()
 
     # -- inspection -------------------------------------------------------
-    def count(self, path: Optional[str] = _CHAT_PATH, method: Optional[str] = None) -> int:
+    def count(self, path: str | None = _CHAT_PATH, method: str | None = None) -> int:
         """Number of recorded requests to ``path`` (``None``: any path),
         optionally only those with HTTP ``method``."""
         with self._lock:
-            return sum(1 for r in self.requests
-                       if (path is None or r["path"] == path)
-                       and (method is None or r["method"] == method))
+            return sum(
+                1
+                for r in self.requests
+                if (path is None or r["path"] == path) and (method is None or r["method"] == method)
+            )
 
-    def last_request(self, path: Optional[str] = _CHAT_PATH) -> Optional[dict]:
+    def last_request(self, path: str | None = _CHAT_PATH) -> dict | None:
         """The most recent recorded request to ``path`` (``None``: any), or None."""
         with self._lock:
             for r in reversed(self.requests):
@@ -631,8 +720,7 @@ class StubServer:
     # -- internals --------------------------------------------------------
     def _record(self, path, method, headers, body) -> None:
         hdrs = _Headers((k.lower(), v) for k, v in headers.items())
-        entry = {"path": path, "method": method, "headers": hdrs,
-                 "body": body, "time": time.time()}
+        entry = {"path": path, "method": method, "headers": hdrs, "body": body, "time": time.time()}
         with self._lock:
             self.requests.append(entry)
             model = body.get("model") if isinstance(body, dict) else None

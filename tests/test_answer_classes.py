@@ -13,8 +13,14 @@ from paperchat.engine import Engine
 
 pytestmark = pytest.mark.slow
 
-PRIME, TABSDS = "hvaPL2DMpQ", "UtlFqRDJKl"  # imbalanced regression with proxies; non-parametric tabular synthesis
-LDMOL, DIME = "l6mkb1LBVP", "Aw6dBR7Vxj"  # text-to-molecule latent diffusion; diffusion-based MaxEnt RL
+PRIME, TABSDS = (
+    "hvaPL2DMpQ",
+    "UtlFqRDJKl",
+)  # imbalanced regression with proxies; non-parametric tabular synthesis
+LDMOL, DIME = (
+    "l6mkb1LBVP",
+    "Aw6dBR7Vxj",
+)  # text-to-molecule latent diffusion; diffusion-based MaxEnt RL
 
 
 @pytest.fixture(scope="module")
@@ -26,59 +32,103 @@ def _cited(answer) -> list[str]:
     return [s.paper_id for s in answer.sources]
 
 
-@pytest.mark.parametrize("question, papers", [
-    ("How do PRIME and TabSDS differ in what they learn or generate?", {PRIME, TABSDS}),
-    ("ldmol vs dime difusion model use?", {LDMOL, DIME}),  # lower case, a typo: no coined name to match
-    ("How do the framework that arranges learnable proxies uniformly in feature space for imbalanced regression and "
-     "the non-parametric generator of synthetic tabular data via rank and shuffling transformations differ in their "
-     "objectives?", {PRIME, TABSDS}),
-    ("Which of the two, the latent diffusion model for text-conditioned molecule generation or the diffusion-based "
-     "maximum entropy RL method, is evaluated on continuous control?", {LDMOL, DIME}),
-])
+@pytest.mark.parametrize(
+    "question, papers",
+    [
+        ("How do PRIME and TabSDS differ in what they learn or generate?", {PRIME, TABSDS}),
+        (
+            "ldmol vs dime difusion model use?",
+            {LDMOL, DIME},
+        ),  # lower case, a typo: no coined name to match
+        (
+            "How do the framework that arranges learnable proxies uniformly in feature space for imbalanced regression and "
+            "the non-parametric generator of synthetic tabular data via rank and shuffling transformations differ in their "
+            "objectives?",
+            {PRIME, TABSDS},
+        ),
+        (
+            "Which of the two, the latent diffusion model for text-conditioned molecule generation or the diffusion-based "
+            "maximum entropy RL method, is evaluated on continuous control?",
+            {LDMOL, DIME},
+        ),
+    ],
+)
 def test_a_comparison_cites_every_paper_it_names(engine, question, papers):
     answer = engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert papers <= set(_cited(answer))
 
 
-@pytest.mark.parametrize("question, paper, fact", [
-    ("With how many tokens does LongRoPE2 extend Llama-3-8B to a 128K effective context?", "jwMjzGpzi4", "10B"),
-    ("Against which GPT-4 web agents does AdvAgent's red-teaming reach high success rates?", "bwidSkOyWF",
-     "GPT-4-based web agents"),
-])
+@pytest.mark.parametrize(
+    "question, paper, fact",
+    [
+        (
+            "With how many tokens does LongRoPE2 extend Llama-3-8B to a 128K effective context?",
+            "jwMjzGpzi4",
+            "10B",
+        ),
+        (
+            "Against which GPT-4 web agents does AdvAgent's red-teaming reach high success rates?",
+            "bwidSkOyWF",
+            "GPT-4-based web agents",
+        ),
+    ],
+)
 def test_a_name_matches_across_hyphens(engine, question, paper, fact):
-    """"Llama-3-8B" is "LLaMA3-8B"; "GPT-4" is in "GPT-4-based": neither is a name the papers lack."""
+    """ "Llama-3-8B" is "LLaMA3-8B"; "GPT-4" is in "GPT-4-based": neither is a name the papers lack."""
     answer = engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert _cited(answer)[0] == paper and fact in answer.answer
 
 
-@pytest.mark.parametrize("question, paper, fact", [
-    ("How much faster is inference with SHARP-Distill, the hypergraph-distilled recommender, than with HGNN?",
-     "3hYrORJndz", "68×"),
-    ("How much faster does the grammar-constrained decoding algorithm make offline preprocessing compared with "
-     "existing approaches?", "L6CYAzpO1k", "17.71x"),
-])
+@pytest.mark.parametrize(
+    "question, paper, fact",
+    [
+        (
+            "How much faster is inference with SHARP-Distill, the hypergraph-distilled recommender, than with HGNN?",
+            "3hYrORJndz",
+            "68×",
+        ),
+        (
+            "How much faster does the grammar-constrained decoding algorithm make offline preprocessing compared with "
+            "existing approaches?",
+            "L6CYAzpO1k",
+            "17.71x",
+        ),
+    ],
+)
 def test_how_much_faster_is_a_number_not_a_count(engine, question, paper, fact):
     answer = engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert _cited(answer)[0] == paper and fact in answer.answer
 
 
-@pytest.mark.parametrize("question, paper", [
-    ("Which paper arranges learnable proxies uniformly in the feature space for imbalanced regression?", PRIME),
-    ("Is there work that trains reward models to score each token, giving convergence about 12 times faster than "
-     "outcome reward models on GSM8K?", "aq3YxKPZBk"),
-])
+@pytest.mark.parametrize(
+    "question, paper",
+    [
+        (
+            "Which paper arranges learnable proxies uniformly in the feature space for imbalanced regression?",
+            PRIME,
+        ),
+        (
+            "Is there work that trains reward models to score each token, giving convergence about 12 times faster than "
+            "outcome reward models on GSM8K?",
+            "aq3YxKPZBk",
+        ),
+    ],
+)
 def test_which_paper_names_the_paper_it_quotes(engine, question, paper):
     answer = engine.ask(question, mode="extractive")
     assert not answer.abstained and _cited(answer)[0] == paper
 
 
-@pytest.mark.parametrize("question", [
-    "How many GPUs did TabSDS need to train its generator?",
-    "What learning rate does LDMol use for its latent diffusion model?",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many GPUs did TabSDS need to train its generator?",
+        "What learning rate does LDMol use for its latent diffusion model?",
+    ],
+)
 def test_details_an_abstract_does_not_give_abstain(engine, question):
     answer = engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []

@@ -12,19 +12,26 @@ from paperchat.core.contract import ABSTENTION
 from paperchat.core.text import name_tokens
 
 
-@pytest.mark.parametrize("question, kind, plural", [
-    ("Summarize WGFormer.", "summary", False),
-    ("Give me an overview of Vintix.", "summary", False),
-    ("Who are the authors of PARM?", "authors", False),
-    ("What is the full title of the paper that introduces EMMA?", "title", False),
-    ("Which papers use the Lean theorem prover?", "find", True),
-    ("Is there work on inferring constraint sets from decisions?", "find", False),
-    ("What is ConfPO?", "define", False),
-    ("How many problems does LLM-SRBench contain?", "quantity", False),
-    ("What ARI does Spotscape achieve on the DLPFC dataset?", "quantity", False),
-    ("Which deepfake benchmarks are used to evaluate it?", "entity", False),
-    ("How do classic GNNs compare with graph transformers on graph-level tasks?", "finding", False),
-])
+@pytest.mark.parametrize(
+    "question, kind, plural",
+    [
+        ("Summarize WGFormer.", "summary", False),
+        ("Give me an overview of Vintix.", "summary", False),
+        ("Who are the authors of PARM?", "authors", False),
+        ("What is the full title of the paper that introduces EMMA?", "title", False),
+        ("Which papers use the Lean theorem prover?", "find", True),
+        ("Is there work on inferring constraint sets from decisions?", "find", False),
+        ("What is ConfPO?", "define", False),
+        ("How many problems does LLM-SRBench contain?", "quantity", False),
+        ("What ARI does Spotscape achieve on the DLPFC dataset?", "quantity", False),
+        ("Which deepfake benchmarks are used to evaluate it?", "entity", False),
+        (
+            "How do classic GNNs compare with graph transformers on graph-level tasks?",
+            "finding",
+            False,
+        ),
+    ],
+)
 def test_questions_are_read_by_what_they_ask(question, kind, plural):
     intent = read_question(question)
     assert (intent.kind, intent.plural) == (kind, plural)
@@ -37,12 +44,16 @@ def test_a_resolution_is_not_a_made_up_name():
 
 def test_what_is_x_starts_with_the_sentence_that_defines_it(bundled_engine):
     res = bundled_engine.ask("What is ConfPO?")
-    assert res.answer.startswith("We introduce ConfPO, a method for preference learning in Large Language Models")
+    assert res.answer.startswith(
+        "We introduce ConfPO, a method for preference learning in Large Language Models"
+    )
     assert [s.paper_id for s in res.sources] == ["p-abe9274a3783"]
 
 
 def test_a_comparison_quotes_the_finding_not_the_premise(bundled_engine):
-    res = bundled_engine.ask("How do classic GNNs compare with graph transformers on graph-level tasks?")
+    res = bundled_engine.ask(
+        "How do classic GNNs compare with graph transformers on graph-level tasks?"
+    )
     assert "these classic GNNs consistently match or surpass the performance of GTs" in res.answer
     assert "Literature frequently suggests" not in res.answer
     assert [s.label for s in res.sources] == ["GNN+"]
@@ -51,47 +62,63 @@ def test_a_comparison_quotes_the_finding_not_the_premise(bundled_engine):
 def test_which_papers_lists_every_paper_above_the_bar_with_its_name(bundled_engine):
     res = bundled_engine.ask("Which papers propose methods for large language models?")
     assert len(res.sources) > 3
-    for source in res.sources:  # each paper is named (its short label, else its title) before why it fits
+    for (
+        source
+    ) in res.sources:  # each paper is named (its short label, else its title) before why it fits
         assert f"{source.label}: " in res.answer or f"{source.title.split('?')[0]}" in res.answer
     assert "p-abe9274a3783" in {s.paper_id for s in res.sources}  # ConfPO
 
 
 def test_a_comparison_of_two_named_papers_cites_both(bundled_engine):
-    res = bundled_engine.ask("How do KEA and SENSEI differ in where their exploration signal comes from?")
+    res = bundled_engine.ask(
+        "How do KEA and SENSEI differ in where their exploration signal comes from?"
+    )
     assert {s.label for s in res.sources} == {"KEA", "SENSEI"}
 
 
 def test_a_detail_the_abstract_does_not_give_is_an_abstention(bundled_engine):
-    for question in ("What is the learning rate used by ConfPO?", "Which optimizer and batch size were used to train MABNet?"):
+    for question in (
+        "What is the learning rate used by ConfPO?",
+        "Which optimizer and batch size were used to train MABNet?",
+    ):
         res = bundled_engine.ask(question)
         assert res.abstained and res.answer == ABSTENTION and res.sources == []
 
 
 def test_a_question_with_a_resolution_in_it_is_answered(tmp_path):
-    """"256x256" once read as a made-up name "x256" that no abstract holds, so the answerer abstained."""
+    """ "256x256" once read as a made-up name "x256" that no abstract holds, so the answerer abstained."""
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
 
     wanted = {"2hEDcA7xy4", "pwNSUo7yUb", "DgdOkUUBzf", "asDx9sPAUN", "NQyqpK6d72"}
-    rows = [line for line in ICML_JSONL.read_text(encoding="utf-8").splitlines() if json.loads(line)["id"] in wanted]
+    rows = [
+        line
+        for line in ICML_JSONL.read_text(encoding="utf-8").splitlines()
+        if json.loads(line)["id"] in wanted
+    ]
     corpus = tmp_path / "five.jsonl"
     corpus.write_text("\n".join(rows) + "\n", encoding="utf-8")
     engine = Engine(load_settings({"store": str(tmp_path / "store")}))
     engine.ingest([corpus])
-    res = engine.ask("By how much does improving the diffusability of autoencoders reduce FID on ImageNet-1K 256x256?")
+    res = engine.ask(
+        "By how much does improving the diffusability of autoencoders reduce FID on ImageNet-1K 256x256?"
+    )
     assert not res.abstained
     assert res.sources[0].paper_id == "2hEDcA7xy4" and "reducing FID by 19%" in res.answer
 
 
-@pytest.mark.parametrize("question, noun", [
-    ("How many random bits does the sampler need?", "bit"),
-    ("How much memory does it save?", "memory"),
-    ("What percentage of evaluation prompts does the policy keep?", "prompt"),
-    ("For top quark tagging, what fraction of the parameters does EKAN need?", "parameter"),
-    ("What share of CTF-like versus real-world defenses does the agent break?", "ctf-like"),
-    ("How many papers are about diffusion?", "paper"),
-    ("What is LIFT?", None),
-])
+@pytest.mark.parametrize(
+    "question, noun",
+    [
+        ("How many random bits does the sampler need?", "bit"),
+        ("How much memory does it save?", "memory"),
+        ("What percentage of evaluation prompts does the policy keep?", "prompt"),
+        ("For top quark tagging, what fraction of the parameters does EKAN need?", "parameter"),
+        ("What share of CTF-like versus real-world defenses does the agent break?", "ctf-like"),
+        ("How many papers are about diffusion?", "paper"),
+        ("What is LIFT?", None),
+    ],
+)
 def test_the_counted_noun_is_what_a_number_must_be_a_number_of(question, noun):
     """An answer to "what percentage of evaluation prompts" must hold a number of prompts: a sentence giving
     "MMLU scores up 1.2 percentage points" (another paper's figure) is not one, and the answer abstains."""

@@ -8,9 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from pybtex.database import parse_file
-
 from conftest import ROOT
+from pybtex.database import parse_file
 
 CONFPO = "p-abe9274a3783"
 CROW = "p-f951bc7f7256"
@@ -33,7 +32,9 @@ def test_the_readme_example_runs(bundled_store, tmp_path, monkeypatch, capsys):
     assert answer.answer.startswith("We introduce ConfPO, a method for preference learning")
     assert [s.paper_id for s in namespace["summary"].sources] == [CROW]
     assert [p.paper_id for p in namespace["papers"]] == [CONFPO]
-    assert [e for e in parse_file(str(tmp_path / "refs.bib"), "bibtex").entries] == ["yoon2025confpo"]
+    assert [e for e in parse_file(str(tmp_path / "refs.bib"), "bibtex").entries] == [
+        "yoon2025confpo"
+    ]
     printed = capsys.readouterr().out
     assert printed.startswith(answer.answer + "\n" + str([(1, CONFPO, answer.sources[0].title)]))
     assert "Backdoor Attacks in Token Selection of Attention Mechanism" in printed  # a search hit
@@ -43,13 +44,30 @@ def test_the_readme_example_runs(bundled_store, tmp_path, monkeypatch, capsys):
 
 def test_answer_renders_as_markdown_with_linked_citations_and_flags():
     from paperchat.api import Answer
-    from paperchat.core.contract import Answer as Plain, SentenceCheck, Source
+    from paperchat.core.contract import Answer as Plain
+    from paperchat.core.contract import SentenceCheck, Source
 
-    src = Source(1, CONFPO, "ConfPO: Exploiting [Policy] Confidence", "ConfPO", "https://openreview.net/forum?id=ZG7bkp6ScT",
-                 "000_215d12c2ee2986f8.txt", 3, f"{CONFPO}:0:aaaa", "text")
-    plain = Plain("q", "ConfPO uses the policy's confidence [1]. It is 5x faster [1].", "llm", sources=[src],
-                  sentences=[SentenceCheck("ConfPO uses the policy's confidence [1].", [1], True, 0.9),
-                             SentenceCheck("It is 5x faster [1].", [1], False, 0.31, missing=["5x"])])
+    src = Source(
+        1,
+        CONFPO,
+        "ConfPO: Exploiting [Policy] Confidence",
+        "ConfPO",
+        "https://openreview.net/forum?id=ZG7bkp6ScT",
+        "000_215d12c2ee2986f8.txt",
+        3,
+        f"{CONFPO}:0:aaaa",
+        "text",
+    )
+    plain = Plain(
+        "q",
+        "ConfPO uses the policy's confidence [1]. It is 5x faster [1].",
+        "llm",
+        sources=[src],
+        sentences=[
+            SentenceCheck("ConfPO uses the policy's confidence [1].", [1], True, 0.9),
+            SentenceCheck("It is 5x faster [1].", [1], False, 0.31, missing=["5x"]),
+        ],
+    )
     md = Answer.of(plain)._repr_markdown_()
     assert md == (
         "ConfPO uses the policy's confidence [[1](https://openreview.net/forum?id=ZG7bkp6ScT)]. "
@@ -57,22 +75,29 @@ def test_answer_renders_as_markdown_with_linked_citations_and_flags():
         "**Citation checks**\n\n"
         "- ⚠ sentence 2 ([1], support 0.31; not in the cited source: 5x): It is 5x faster [1].\n\n"
         "**Sources**\n\n"
-        f"1. [ConfPO: Exploiting \\[Policy\\] Confidence](https://openreview.net/forum?id=ZG7bkp6ScT) · `{CONFPO}`")
+        f"1. [ConfPO: Exploiting \\[Policy\\] Confidence](https://openreview.net/forum?id=ZG7bkp6ScT) · `{CONFPO}`"
+    )
     assert Answer.of(Plain.abstention("q", "extractive"))._repr_markdown_() == (
-        "*The indexed abstracts do not contain an answer to this question.*")
+        "*The indexed abstracts do not contain an answer to this question.*"
+    )
 
 
 def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
     from paperchat import Paperchat
     from paperchat.core.errors import PaperchatError, StoreError
 
-    with pytest.raises(StoreError, match=rf"^no store at {re.escape(str(tmp_path / 'x'))}; run `paperchat ingest` first$"):
+    with pytest.raises(
+        StoreError,
+        match=rf"^no store at {re.escape(str(tmp_path / 'x'))}; run `paperchat ingest` first$",
+    ):
         Paperchat(tmp_path / "x").ask("What is ConfPO?")
     assert not (tmp_path / "x").exists()
     with pytest.raises(PaperchatError, match=r"^unknown setting\(s\) colour "):
         Paperchat(bundled_store, colour="red")
     pc = Paperchat(bundled_store)
-    with pytest.raises(PaperchatError, match=r"^no paper matches --venue \"NeurIPS\" \(stored venues: ICML\)$"):
+    with pytest.raises(
+        PaperchatError, match=r"^no paper matches --venue \"NeurIPS\" \(stored venues: ICML\)$"
+    ):
         pc.search("backdoors", venue="NeurIPS")
     with pytest.raises(PaperchatError, match="^no paper with id p-000000000000 in the store"):
         pc.paper("p-000000000000")
@@ -85,9 +110,11 @@ def test_ingest_creates_a_store(tmp_path):
     from paperchat import Paperchat
 
     corpus = tmp_path / "mine.jsonl"
-    corpus.write_text('{"id": "m1", "title": "Quokka Counting", "authors": ["Ada Lovelace"], "year": 2023, '
-                      '"venue": "UAI", "abstract": "We count quokkas from drone images with a small detector."}\n',
-                      encoding="utf-8")
+    corpus.write_text(
+        '{"id": "m1", "title": "Quokka Counting", "authors": ["Ada Lovelace"], "year": 2023, '
+        '"venue": "UAI", "abstract": "We count quokkas from drone images with a small detector."}\n',
+        encoding="utf-8",
+    )
     pc = Paperchat(tmp_path / "store")
     report = pc.ingest(corpus)
     assert (report.papers_added, report.total_papers) == (1, 1)
@@ -112,5 +139,7 @@ pc.as_retriever()
 print("llama_index" in loaded())
 """
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120
+    )
     assert out.stdout.splitlines() == ["[]", "[]", "False", "True"], out.stderr

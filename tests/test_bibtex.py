@@ -11,9 +11,8 @@ import re
 
 import latexcodec  # noqa: F401  (registers the "ulatex" codec pybtex's writer encodes with)
 import pytest
-from pybtex.database import parse_file
-
 from conftest import SECOND_VENUE
+from pybtex.database import parse_file
 from test_filters import run, untitled_id
 
 CONFPO = "p-abe9274a3783"
@@ -23,8 +22,15 @@ def read_back(path) -> dict[str, tuple[str, str, dict[str, str], list[str]]]:
     """``{key: (entry type, decoded title, fields, author last names)}`` of a .bib file, parsed by pybtex; the
     title without the braces that keep its capitals (``{ConfPO}``)."""
     bib = parse_file(str(path), "bibtex")
-    return {key: (e.type, _unbraced(codecs.decode(e.fields["title"], "ulatex")), dict(e.fields),
-                  ["".join(p.last_names) for p in e.persons.get("author", [])]) for key, e in bib.entries.items()}
+    return {
+        key: (
+            e.type,
+            _unbraced(codecs.decode(e.fields["title"], "ulatex")),
+            dict(e.fields),
+            ["".join(p.last_names) for p in e.persons.get("author", [])],
+        )
+        for key, e in bib.entries.items()
+    }
 
 
 def _unbraced(title: str) -> str:
@@ -33,8 +39,14 @@ def _unbraced(title: str) -> str:
 
 def test_ask_bibtex_writes_the_cited_papers(bundled_store, tmp_path):
     bib = tmp_path / "refs.bib"
-    out = run(bundled_store, "ask", "What does ConfPO use to pick preference-critical tokens?", "--json",
-              "--bibtex", str(bib))
+    out = run(
+        bundled_store,
+        "ask",
+        "What does ConfPO use to pick preference-critical tokens?",
+        "--json",
+        "--bibtex",
+        str(bib),
+    )
     answer = json.loads(out.stdout)  # stdout is still only the answer
     assert [s["paper_id"] for s in answer["sources"]] == [CONFPO]
     assert out.stderr == f"wrote 1 BibTeX entry to {bib}\n"
@@ -42,29 +54,51 @@ def test_ask_bibtex_writes_the_cited_papers(bundled_store, tmp_path):
     assert list(entries) == ["yoon2025confpo"]
     kind, title, fields, authors = entries["yoon2025confpo"]
     assert kind == "inproceedings" and title == answer["sources"][0]["title"]
-    assert (fields["booktitle"], fields["year"], fields["url"]) == ("ICML", "2025", "https://openreview.net/forum?id=ZG7bkp6ScT")
+    assert (fields["booktitle"], fields["year"], fields["url"]) == (
+        "ICML",
+        "2025",
+        "https://openreview.net/forum?id=ZG7bkp6ScT",
+    )
     assert authors == ["Yoon", "Yoon", "Hasegawa-Johnson", "Kim", "Yoo"]
 
 
 def test_summarize_and_papers_bibtex(two_venue_store, tmp_path):
     bib = tmp_path / "summary.bib"
-    summary = json.loads(run(two_venue_store, "summarize", "backdoor defenses", "--venue", "NeurIPS", "--json",
-                             "--bibtex", str(bib)).stdout)
+    summary = json.loads(
+        run(
+            two_venue_store,
+            "summarize",
+            "backdoor defenses",
+            "--venue",
+            "NeurIPS",
+            "--json",
+            "--bibtex",
+            str(bib),
+        ).stdout
+    )
     cited = {s["paper_id"]: s["title"] for s in summary["sources"]}
     entries = read_back(bib)
-    assert cited and sorted(title for _k, title, _f, _a in entries.values()) == sorted(cited.values())
+    assert cited and sorted(title for _k, title, _f, _a in entries.values()) == sorted(
+        cited.values()
+    )
 
     every = tmp_path / "all.bib"
     out = run(two_venue_store, "papers", "--bibtex", str(every))
     assert out.stdout == "" and out.stderr == f"wrote 43 BibTeX entries to {every}\n"
     entries = read_back(every)
     assert len(entries) == 43  # keys are unique: pybtex refuses a repeated key
-    listing = {r["paper_id"]: r for r in json.loads(run(two_venue_store, "papers", "--json").stdout)}
-    assert sorted(t for _k, t, _f, _a in entries.values()) == sorted(r["title"] or r["label"] for r in listing.values())
+    listing = {
+        r["paper_id"]: r for r in json.loads(run(two_venue_store, "papers", "--json").stdout)
+    }
+    assert sorted(t for _k, t, _f, _a in entries.values()) == sorted(
+        r["title"] or r["label"] for r in listing.values()
+    )
     # a paper with no metadata at all still gives a valid entry: its label as title, no author, year or venue
     bare = [e for e in entries.values() if e[0] == "misc"]
     label = listing[untitled_id()]["label"]
-    assert [(k, t, {f: _unbraced(v) for f, v in fs.items()}, a) for k, t, fs, a in bare] == [("misc", label, {"title": label}, [])]
+    assert [(k, t, {f: _unbraced(v) for f, v in fs.items()}, a) for k, t, fs, a in bare] == [
+        ("misc", label, {"title": label}, [])
+    ]
 
     neurips = tmp_path / "neurips.bib"
     run(two_venue_store, "papers", "--venue", "NeurIPS", "--year", "2024", "--bibtex", str(neurips))
@@ -74,9 +108,13 @@ def test_summarize_and_papers_bibtex(two_venue_store, tmp_path):
 
 def test_chat_export(bundled_store, tmp_path):
     bib = tmp_path / "chat.bib"
-    out = run(bundled_store, "chat", "--no-history",
-              stdin=f"What does ConfPO use to pick preference-critical tokens?\nHow does CROW remove backdoors?\n"
-                    f"/export {bib}\n/export {bib}\n")
+    out = run(
+        bundled_store,
+        "chat",
+        "--no-history",
+        stdin=f"What does ConfPO use to pick preference-critical tokens?\nHow does CROW remove backdoors?\n"
+        f"/export {bib}\n/export {bib}\n",
+    )
     assert f"Exported 2 BibTeX entries to {bib}" in out.stdout
     assert f"{bib} exists; /export {bib} --force replaces it." in out.stdout
     assert [k for k in read_back(bib)] == ["yoon2025confpo", "min2025crow"]
@@ -88,25 +126,46 @@ def test_keys_are_stable_and_unique():
 
     records = {
         "b": PaperRecord("b", title="Transformers Learn Faster", authors=["Tao Tao"], year=2025),
-        "a": PaperRecord("a", title="(How) Can Transformers Predict Pseudo-Random Numbers?", authors=["Tao Tao"],
-                         year=2025, venue="ICML"),
-        "c": PaperRecord("c", title="On the $K^2$ Bound: 100% of Cases", authors=["Ludwig van Beethoven"]),
+        "a": PaperRecord(
+            "a",
+            title="(How) Can Transformers Predict Pseudo-Random Numbers?",
+            authors=["Tao Tao"],
+            year=2025,
+            venue="ICML",
+        ),
+        "c": PaperRecord(
+            "c", title="On the $K^2$ Bound: 100% of Cases", authors=["Ludwig van Beethoven"]
+        ),
         "d": PaperRecord("d", label="QuokkaNet"),
     }
     keys = cite_keys(records)
-    assert keys == {"a": "tao2025transformers", "b": "tao2025transformersb", "c": "beethovenk2", "d": "anonquokkanet"}
+    assert keys == {
+        "a": "tao2025transformers",
+        "b": "tao2025transformersb",
+        "c": "beethovenk2",
+        "d": "anonquokkanet",
+    }
     assert cite_keys({k: records[k] for k in ("a", "c")})["a"] == "tao2025transformers"
     text = entries(["c"], records)
-    assert 'title = "On the $K^2$ Bound: 100\\% of Cases"' in text  # math kept, the rest LaTeX-encoded
+    assert (
+        'title = "On the $K^2$ Bound: 100\\% of Cases"' in text
+    )  # math kept, the rest LaTeX-encoded
 
 
-@pytest.mark.parametrize("fields, file_name, expected", [
-    ({"pmlr_url": "https://proceedings.mlr.press/v267/yoon25b.html"}, "000_215d12c2ee2986f8.txt", ("ICML", 2025)),
-    ({}, "icml2025_abstracts.jsonl", ("ICML", 2025)),
-    ({}, "neurips-2024.csv", ("NeurIPS", 2024)),
-    ({"venue": "TMLR", "year": "2023"}, "icml2025_abstracts.jsonl", ("TMLR", 2023)),
-    ({}, "my_papers.jsonl", ("", 0)),
-])
+@pytest.mark.parametrize(
+    "fields, file_name, expected",
+    [
+        (
+            {"pmlr_url": "https://proceedings.mlr.press/v267/yoon25b.html"},
+            "000_215d12c2ee2986f8.txt",
+            ("ICML", 2025),
+        ),
+        ({}, "icml2025_abstracts.jsonl", ("ICML", 2025)),
+        ({}, "neurips-2024.csv", ("NeurIPS", 2024)),
+        ({"venue": "TMLR", "year": "2023"}, "icml2025_abstracts.jsonl", ("TMLR", 2023)),
+        ({}, "my_papers.jsonl", ("", 0)),
+    ],
+)
 def test_venue_and_year(fields, file_name, expected):
     from paperchat.ingest.venue import publication
 
@@ -115,17 +174,25 @@ def test_venue_and_year(fields, file_name, expected):
 
 def test_a_year_that_is_not_one_stops_the_ingest_at_its_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"abstract": "We study A."}\n{"abstract": "We study B.", "year": "soon"}\n', encoding="utf-8")
+    bad.write_text(
+        '{"abstract": "We study A."}\n{"abstract": "We study B.", "year": "soon"}\n',
+        encoding="utf-8",
+    )
     out = run(tmp_path / "store", "ingest", str(bad))
     assert out.returncode == 1
-    assert out.stderr == (f"error: {bad}:2: malformed record ('year' must be a year such as 2025, not 'soon'); "
-                          "fix it or pass --on-error skip\n")
+    assert out.stderr == (
+        f"error: {bad}:2: malformed record ('year' must be a year such as 2025, not 'soon'); "
+        "fix it or pass --on-error skip\n"
+    )
 
 
 def test_titles_keep_their_capitals_in_bibtex_styles():
     """Styles lower-case titles: words with capitals inside are braced; math and braced text stay as they are."""
     from paperchat.cite.bibtex import protect_case
 
-    assert protect_case("ConfPO: Exploiting Policy Model Confidence") == "{ConfPO}: Exploiting Policy Model Confidence"
+    assert (
+        protect_case("ConfPO: Exploiting Policy Model Confidence")
+        == "{ConfPO}: Exploiting Policy Model Confidence"
+    )
     assert protect_case("GPT-4 and {BERT} in $O(nK)$ time") == "{GPT-4} and {BERT} in $O(nK)$ time"
     assert protect_case("A Study of Things") == "A Study of Things"

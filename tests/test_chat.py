@@ -38,14 +38,26 @@ def chat_store(bundled_store, tmp_path_factory):
 
 
 def _env(store, **extra) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_MODE", "PAPERCHAT_HISTORY")}
-    env.update({"PAPERCHAT_STORE": str(store), "PAPERCHAT_CONFIG": os.environ["PAPERCHAT_CONFIG"], **extra})
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_MODE", "PAPERCHAT_HISTORY")
+    }
+    env.update(
+        {"PAPERCHAT_STORE": str(store), "PAPERCHAT_CONFIG": os.environ["PAPERCHAT_CONFIG"], **extra}
+    )
     return env
 
 
 def run_chat(store, lines: list[str], *args: str, **extra_env) -> subprocess.CompletedProcess:
-    return subprocess.run([*chat_cmd(), "chat", *args], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                          env=_env(store, **extra_env), timeout=120)
+    return subprocess.run(
+        [*chat_cmd(), "chat", *args],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=_env(store, **extra_env),
+        timeout=120,
+    )
 
 
 def blocks(stdout: str) -> list[tuple[str, str]]:
@@ -60,7 +72,11 @@ def blocks(stdout: str) -> list[tuple[str, str]]:
 
 
 def source_lines(text: str) -> list[str]:
-    return [ln.strip().lstrip("- ").strip() for ln in text.splitlines() if re.match(r"^\s*(?:- )?\[\d+\] ", ln)]
+    return [
+        ln.strip().lstrip("- ").strip()
+        for ln in text.splitlines()
+        if re.match(r"^\s*(?:- )?\[\d+\] ", ln)
+    ]
 
 
 def answer_markers(text: str) -> list[str]:
@@ -69,16 +85,27 @@ def answer_markers(text: str) -> list[str]:
 
 
 def test_followup_rules_without_a_model():
-    ctx = [Source(1, "p-1", "", "LightGTS", "", "a.txt", 1, "p-1:0:x", ""),
-           Source(2, "p-2", "", "CROW", "", "a.txt", 2, "p-2:0:x", "")]
+    ctx = [
+        Source(1, "p-1", "", "LightGTS", "", "a.txt", 1, "p-1:0:x", ""),
+        Source(2, "p-2", "", "CROW", "", "a.txt", 2, "p-2:0:x", ""),
+    ]
     r = resolve(FOLLOW_UP, ctx)
-    assert (r.kind, r.target_ids, r.query) == (RESTRICT, ["p-1"], "Which two techniques does LightGTS introduce?")
+    assert (r.kind, r.target_ids, r.query) == (
+        RESTRICT,
+        ["p-1"],
+        "Which two techniques does LightGTS introduce?",
+    )
     assert resolve("What dataset does the second one use?", ctx).target_ids == ["p-2"]
     assert resolve("How do they differ?", ctx).target_ids == ["p-1", "p-2"]
     assert resolve("How does it compare to ConfPO?", ctx).kind == BOOST
-    for standalone in (CONFPO_Q, "Which papers study pseudo-labeling?", "How is fairness measured in job scheduling?",
-                       "Which paper proposes a periodic model and what does it achieve?", "Is it possible to train GNNs without labels?",
-                       "Where does SENSEI get its interestingness reward signal from?"):
+    for standalone in (
+        CONFPO_Q,
+        "Which papers study pseudo-labeling?",
+        "How is fairness measured in job scheduling?",
+        "Which paper proposes a periodic model and what does it achieve?",
+        "Is it possible to train GNNs without labels?",
+        "Where does SENSEI get its interestingness reward signal from?",
+    ):
         assert resolve(standalone, ctx).kind == STANDALONE, standalone
     assert resolve(FOLLOW_UP, []).kind == STANDALONE
     with pytest.raises(UnresolvedReference):
@@ -87,8 +114,20 @@ def test_followup_rules_without_a_model():
 
 def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, tmp_path):
     saved = tmp_path / "chat.md"
-    lines = [LIGHTGTS_Q, FOLLOW_UP, "/why", CONFPO_Q, "/show 1", "/summarize 1", "/bogus", "x" * 2500, "/sources",
-             f"/save {saved}", "/quit", "never answered"]
+    lines = [
+        LIGHTGTS_Q,
+        FOLLOW_UP,
+        "/why",
+        CONFPO_Q,
+        "/show 1",
+        "/summarize 1",
+        "/bogus",
+        "x" * 2500,
+        "/sources",
+        f"/save {saved}",
+        "/quit",
+        "never answered",
+    ]
     out = run_chat(chat_store, lines)
     assert out.returncode == 0, out.stderr
     got = dict(blocks(out.stdout))
@@ -97,7 +136,10 @@ def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, 
     assert LIGHTGTS_SOURCE in got[LIGHTGTS_Q]
     assert source_lines(got[FOLLOW_UP]) == [LIGHTGTS_SOURCE]
     assert answer_markers(got[FOLLOW_UP]) and set(answer_markers(got[FOLLOW_UP])) == {"[1]"}
-    assert "Which two techniques does LightGTS introduce?" in got["/why"] and "restricted" in got["/why"]
+    assert (
+        "Which two techniques does LightGTS introduce?" in got["/why"]
+        and "restricted" in got["/why"]
+    )
     assert "p-34c64e0fe1f8" in got["/why"] and "score" in got["/why"]
     # a new, self-contained question is not dragged back to LightGTS
     assert source_lines(got[CONFPO_Q]) == [CONFPO_SOURCE]
@@ -112,12 +154,18 @@ def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, 
     assert len(sentences) >= 2 and all(s.rstrip(".").endswith("[1]") for s in sentences)
     assert source_lines(got["/summarize 1"]) == [CONFPO_SOURCE]
     assert "Unknown command /bogus" in got["/bogus"] and "/help" in got["/bogus"]
-    assert got["x" * 200 + "… (2500 characters)"].startswith("the question is 2500 characters long; the limit is 2000")
+    assert got["x" * 200 + "… (2500 characters)"].startswith(
+        "the question is 2500 characters long; the limit is 2000"
+    )
     assert source_lines(got["/sources"]) == [CONFPO_SOURCE]
     # the transcript holds what was shown: same questions, same markers, same source lines
     md = saved.read_text(encoding="utf-8")
     sections = re.split(r"^## \d+\. ", md, flags=re.M)[1:]
-    shown = [(q, a) for q, a in blocks(out.stdout) if q in (LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q, "/summarize 1")]
+    shown = [
+        (q, a)
+        for q, a in blocks(out.stdout)
+        if q in (LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q, "/summarize 1")
+    ]
     assert [s.splitlines()[0] for s in sections] == [q for q, _ in shown]
     for section, (_q, answer) in zip(sections, shown):
         assert answer_markers(section) == answer_markers(answer)
@@ -126,40 +174,89 @@ def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, 
 
 
 def test_history_search_json_and_continue(bundled_store, tmp_path):
-    chat_store = tmp_path / "store"  # its own store and history: this test does not lean on another's turns
+    chat_store = (
+        tmp_path / "store"
+    )  # its own store and history: this test does not lean on another's turns
     shutil.copytree(bundled_store, chat_store)
     assert run_chat(chat_store, [LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q, "/summarize 1"]).returncode == 0
     base = [*chat_cmd(), "history"]
-    out = subprocess.run([*base, "-q", "LightGTS"], capture_output=True, text=True, env=_env(chat_store), timeout=60)
+    out = subprocess.run(
+        [*base, "-q", "LightGTS"], capture_output=True, text=True, env=_env(chat_store), timeout=60
+    )
     assert out.returncode == 0, out.stderr
-    assert FOLLOW_UP in out.stdout and "read as: Which two techniques does LightGTS introduce?" in out.stdout
-    out = subprocess.run([*base, "--json", "-q", "does it introduce"], capture_output=True, text=True, env=_env(chat_store), timeout=60)
+    assert (
+        FOLLOW_UP in out.stdout
+        and "read as: Which two techniques does LightGTS introduce?" in out.stdout
+    )
+    out = subprocess.run(
+        [*base, "--json", "-q", "does it introduce"],
+        capture_output=True,
+        text=True,
+        env=_env(chat_store),
+        timeout=60,
+    )
     rows = json.loads(out.stdout)
     assert [r["question"] for r in rows] == [FOLLOW_UP]
     row = rows[0]
-    assert row["mode"] == "extractive" and row["model"] is None and row["conversation_id"].startswith("c-")
+    assert (
+        row["mode"] == "extractive"
+        and row["model"] is None
+        and row["conversation_id"].startswith("c-")
+    )
     assert [s["paper_id"] for s in row["sources"]] == ["p-34c64e0fe1f8"]
-    assert row["retrieved"][0]["paper_id"] == "p-34c64e0fe1f8" and "first_output_s" in row["timings"]
+    assert (
+        row["retrieved"][0]["paper_id"] == "p-34c64e0fe1f8" and "first_output_s" in row["timings"]
+    )
     # --continue: the last turn (the ConfPO summary) is the context of "it"
     out = run_chat(chat_store, ["Which alignment benchmarks was it evaluated on?"], "--continue")
     assert out.returncode == 0, out.stderr
     assert "continuing conversation " + row["conversation_id"] in out.stderr
     assert source_lines(blocks(out.stdout)[0][1]) == [CONFPO_SOURCE]
     # --no-history logs nothing
-    before = len(json.loads(subprocess.run([*base, "--json", "-n", "1000"], capture_output=True, text=True, env=_env(chat_store)).stdout))
+    before = len(
+        json.loads(
+            subprocess.run(
+                [*base, "--json", "-n", "1000"],
+                capture_output=True,
+                text=True,
+                env=_env(chat_store),
+            ).stdout
+        )
+    )
     out = run_chat(chat_store, [CONFPO_Q], "--no-history")
     assert out.returncode == 0 and CONFPO_SOURCE in out.stdout
-    after = len(json.loads(subprocess.run([*base, "--json", "-n", "1000"], capture_output=True, text=True, env=_env(chat_store)).stdout))
+    after = len(
+        json.loads(
+            subprocess.run(
+                [*base, "--json", "-n", "1000"],
+                capture_output=True,
+                text=True,
+                env=_env(chat_store),
+            ).stdout
+        )
+    )
     assert after == before
 
 
 def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
     pexpect = pytest.importorskip("pexpect")
     pytest.importorskip("prompt_toolkit")
-    env = _env(chat_store, PAPERCHAT_TEST_SLOW_ANSWER="1.5", PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
+    env = _env(
+        chat_store,
+        PAPERCHAT_TEST_SLOW_ANSWER="1.5",
+        PROMPT_TOOLKIT_NO_CPR="1",
+        TERM="xterm-256color",
+    )
     cmd = chat_cmd()
-    child = pexpect.spawn(cmd[0], [*cmd[1:], "chat"], env=env, encoding="utf-8", timeout=30, dimensions=(40, 120),
-                          preexec_fn=sigint_default)
+    child = pexpect.spawn(
+        cmd[0],
+        [*cmd[1:], "chat"],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 120),
+        preexec_fn=sigint_default,
+    )
     try:
         child.expect("Ctrl-D to leave")
         child.expect_exact("paperchat>")
@@ -193,7 +290,10 @@ def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
     assert child.exitstatus == 0, child.before
     with sqlite3.connect(chat_store / "history.sqlite3") as db:
         cid = db.execute("SELECT conversation_id FROM turns ORDER BY id DESC LIMIT 1").fetchone()[0]
-        turns = db.execute("SELECT turn, question, answer, sources FROM turns WHERE conversation_id = ? ORDER BY id", (cid,)).fetchall()
+        turns = db.execute(
+            "SELECT turn, question, answer, sources FROM turns WHERE conversation_id = ? ORDER BY id",
+            (cid,),
+        ).fetchall()
     assert [t[1] for t in turns] == [LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q]
     assert [t[0] for t in turns] == [1, 2, 3]
     assert all(t[2] and json.loads(t[3]) for t in turns)

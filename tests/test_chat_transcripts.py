@@ -16,7 +16,9 @@ from openai_stub import Reply, StubServer
 from paperchat.cli import cli
 
 CONFPO = "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
-CROW = "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+CROW = (
+    "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+)
 BACKDOOR = "Backdoor Attacks in Token Selection of Attention Mechanism"
 KEY = "sk-test-SECRET-0123456789abcdef"
 
@@ -29,8 +31,13 @@ def store(bundled_store, tmp_path):
 
 
 def chat(store, lines, *args, **env):
-    result = CliRunner().invoke(cli, ["chat", *args], input="\n".join(lines) + "\n",
-                                env={"PAPERCHAT_STORE": str(store), **env}, catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["chat", *args],
+        input="\n".join(lines) + "\n",
+        env={"PAPERCHAT_STORE": str(store), **env},
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -53,9 +60,16 @@ def titles(block: str) -> list[str]:
 
 
 def test_ordinals_resolve_against_the_last_list_shown(store):
-    lines = ["Which papers study backdoor attacks?", "summarize the second one", "what does the first one propose?",
-             "What is the boiling point of tungsten?", "what about the second one?", "/sources", "/reset",
-             "what datasets did it use?"]
+    lines = [
+        "Which papers study backdoor attacks?",
+        "summarize the second one",
+        "what does the first one propose?",
+        "What is the boiling point of tungsten?",
+        "what about the second one?",
+        "/sources",
+        "/reset",
+        "what datasets did it use?",
+    ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert titles(seen[lines[0]]) == [BACKDOOR, CROW]
     assert titles(seen[lines[1]]) == [CROW]
@@ -65,13 +79,19 @@ def test_ordinals_resolve_against_the_last_list_shown(store):
     # After an abstention, an ordinal still means the last list shown; /sources agrees with what was answered.
     assert titles(seen[lines[4]]) == [CROW] and titles(seen["/sources"]) == [CROW]
     assert seen["/reset"] == "Conversation reset: follow-ups now start afresh."
-    assert seen[lines[7]] == ('Which paper do you mean by "it"? No earlier answer showed papers to refer to; ask with '
-                              "the paper's name, or ask a question first.")
+    assert seen[lines[7]] == (
+        'Which paper do you mean by "it"? No earlier answer showed papers to refer to; ask with '
+        "the paper's name, or ask a question first."
+    )
 
 
 def test_an_abstention_does_not_hide_the_one_paper_shown_before_it(store):
-    lines = ["What does ConfPO use to pick preference-critical tokens?", "What is the boiling point of tungsten?",
-             "/show 1", "summarize the first one"]
+    lines = [
+        "What does ConfPO use to pick preference-critical tokens?",
+        "What is the boiling point of tungsten?",
+        "/show 1",
+        "summarize the first one",
+    ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert titles(seen[lines[0]]) == [CONFPO]
     assert seen[lines[1]] == "The indexed abstracts do not contain an answer to this question."
@@ -82,42 +102,77 @@ def test_an_abstention_does_not_hide_the_one_paper_shown_before_it(store):
 def test_show_n_and_ordinals_count_one_list(store):
     """Issue 18, item 13: after an unrelated question, "the first one" and /show 1 mean the same paper: the first
     source of the last answer that cited papers; a follow-up about a paper of that list keeps the list."""
-    lines = ["Which papers study backdoor attacks?", "What does ConfPO use to pick preference-critical tokens?",
-             "/show 1", "summarize the first one"]
+    lines = [
+        "Which papers study backdoor attacks?",
+        "What does ConfPO use to pick preference-critical tokens?",
+        "/show 1",
+        "summarize the first one",
+    ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert titles(seen[lines[0]]) == [BACKDOOR, CROW]
     assert titles(seen[lines[1]]) == [CONFPO]
     assert seen["/show 1"].startswith(f"[1] {CONFPO}\n")
-    assert titles(seen[lines[3]]) == [CONFPO]  # not BACKDOOR, the first of the list two answers back
+    assert titles(seen[lines[3]]) == [
+        CONFPO
+    ]  # not BACKDOOR, the first of the list two answers back
 
-    lines = ["Which papers study backdoor attacks?", "summarize the second one", "/show 1", "/summarize 2"]
+    lines = [
+        "Which papers study backdoor attacks?",
+        "summarize the second one",
+        "/show 1",
+        "/summarize 2",
+    ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert titles(seen[lines[1]]) == [CROW]
     # /show 1 counts the same list as "the first one" would, and says which list that is
-    assert seen["/show 1"].startswith(f"[1] {BACKDOOR}\n(source 1 of the answer to \"{lines[0]}\")\n")
+    assert seen["/show 1"].startswith(f'[1] {BACKDOOR}\n(source 1 of the answer to "{lines[0]}")\n')
     assert titles(seen["/summarize 2"]) == [CROW]
 
 
 def test_slash_commands_before_and_after_a_question(store):
-    lines = ["/sources", "/show 1", "/history", "/frobnicate", "/help", "/papers",
-             "What does ConfPO use to pick preference-critical tokens?"]
+    lines = [
+        "/sources",
+        "/show 1",
+        "/history",
+        "/frobnicate",
+        "/help",
+        "/papers",
+        "What does ConfPO use to pick preference-critical tokens?",
+    ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert seen["/sources"] == seen["/show 1"] == "No sources yet: ask a question first."
     assert seen["/history"] == "No questions yet in this conversation."
     assert seen["/frobnicate"] == "Unknown command /frobnicate. Type /help for the commands."
     assert [ln.split()[0] for ln in seen["/help"].splitlines() if ln.startswith("  /")] == [
-        "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/export", "/reset", "/help", "/quit"]
+        "/sources",
+        "/show",
+        "/summarize",
+        "/why",
+        "/papers",
+        "/history",
+        "/save",
+        "/export",
+        "/reset",
+        "/help",
+        "/quit",
+    ]
     listing = seen["/papers"].splitlines()
     assert listing[-3] == "38 papers, 73 chunks from 2 files:"
-    assert [ln.rsplit("/", 1)[-1] for ln in listing[-2:]] == ["000_215d12c2ee2986f8.txt: 19 papers",
-                                                             "003_0d78137218bc382c.txt: 19 papers"]
+    assert [ln.rsplit("/", 1)[-1] for ln in listing[-2:]] == [
+        "000_215d12c2ee2986f8.txt: 19 papers",
+        "003_0d78137218bc382c.txt: 19 papers",
+    ]
     answer = seen[lines[6]]
     assert titles(answer)[0] == CONFPO and "[1]" in answer.split("Sources:")[0]
 
 
 def test_show_summarize_why_and_history_after_an_answer(store):
     question = "What does ConfPO use to pick preference-critical tokens?"
-    out = chat(store, [question, "/show 1", "/summarize 3", "/why", "/summarize 1", "/history"], PAPERCHAT_HISTORY="0")
+    out = chat(
+        store,
+        [question, "/show 1", "/summarize 3", "/why", "/summarize 1", "/history"],
+        PAPERCHAT_HISTORY="0",
+    )
     # Keyed by input line: the last occurrence of a repeated command wins, so read them in order instead.
     blocks = re.split(r"^> ", out, flags=re.M)[1:]
     show, bad, why, summary, history = (b.split("\n", 1)[1].strip("\n") for b in blocks[1:6])
@@ -133,58 +188,99 @@ def test_show_summarize_why_and_history_after_an_answer(store):
 def test_llm_chat_condenses_follow_ups_and_shows_the_citation_checks(store, tmp_path):
     transcript = tmp_path / "talk.md"
     with StubServer(require_key=KEY) as server:
-        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]. "
-                            "It improves AlpacaEval 2 by 95% [1]."))
+        server.script(
+            Reply(
+                "ConfPO selects tokens by the training policy's confidence [1]. "
+                "It improves AlpacaEval 2 by 95% [1]."
+            )
+        )
         server.script(Reply("What else does ConfPO do?"))  # the condensed follow-up
         server.script(Reply("It avoids overoptimization [1]."))
-        out = chat(store, ["What does ConfPO use to pick preference-critical tokens?", "What else does it do?",
-                           f"/save {transcript}", "/history"],
-                   OPENAI_API_KEY=KEY, OPENAI_BASE_URL=server.base_url, PAPERCHAT_LLM_MODEL="stub-model")
+        out = chat(
+            store,
+            [
+                "What does ConfPO use to pick preference-critical tokens?",
+                "What else does it do?",
+                f"/save {transcript}",
+                "/history",
+            ],
+            OPENAI_API_KEY=KEY,
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+        )
         bodies = [r["body"] for r in server.requests]
     seen = turns(out)
     first = seen["What does ConfPO use to pick preference-critical tokens?"]
-    assert first.startswith("ConfPO selects tokens by the training policy's confidence [1]. It improves AlpacaEval 2 by 95% [1].")
+    assert first.startswith(
+        "ConfPO selects tokens by the training policy's confidence [1]. It improves AlpacaEval 2 by 95% [1]."
+    )
     assert "Citation checks:" in first
     assert "⚠ sentence 2 ([1], support" in first and "not in the cited source: 95" in first
     assert titles(first) == [CONFPO]
     # The follow-up was condensed with the conversation so far, then answered from the paper it names.
     condense = bodies[1]["messages"]
-    assert "standalone question" in condense[0]["content"] and "What else does it do?" in condense[-1]["content"]
+    assert (
+        "standalone question" in condense[0]["content"]
+        and "What else does it do?" in condense[-1]["content"]
+    )
     assert "What else does ConfPO do?" in bodies[2]["messages"][-1]["content"]
     assert titles(seen["What else does it do?"]) == [CONFPO]
     saved = transcript.read_text(encoding="utf-8")
-    assert "- ⚠ sentence 2 ([1], support" in saved and "*Read as: What else does ConfPO do?*" in saved
+    assert (
+        "- ⚠ sentence 2 ([1], support" in saved and "*Read as: What else does ConfPO do?*" in saved
+    )
     assert KEY not in out + saved
 
 
 def test_a_short_placeholder_key_is_not_masked_inside_words(store):
     with StubServer() as server:
         server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]."))
-        out = chat(store, ["What does ConfPO use to pick preference-critical tokens?"], OPENAI_API_KEY="k",
-                   OPENAI_BASE_URL=server.base_url, PAPERCHAT_LLM_MODEL="stub-model", PAPERCHAT_HISTORY="0")
+        out = chat(
+            store,
+            ["What does ConfPO use to pick preference-critical tokens?"],
+            OPENAI_API_KEY="k",
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+            PAPERCHAT_HISTORY="0",
+        )
     assert "selects tokens by" in out and "***" not in out
 
 
 def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
     with StubServer(require_key=KEY) as server:
         server.script(Reply("ConfPO improves AlpacaEval 2 by 95% [1]."))
-        chat(store, ["What does ConfPO use to pick preference-critical tokens?"], OPENAI_API_KEY=KEY,
-             OPENAI_BASE_URL=server.base_url, PAPERCHAT_LLM_MODEL="stub-model")
+        chat(
+            store,
+            ["What does ConfPO use to pick preference-critical tokens?"],
+            OPENAI_API_KEY=KEY,
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+        )
     listed = CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)})
     assert listed.exit_code == 0, listed.output
     stored = json.loads(listed.output)
-    assert [t["question"] for t in stored] == ["What does ConfPO use to pick preference-critical tokens?"]
+    assert [t["question"] for t in stored] == [
+        "What does ConfPO use to pick preference-critical tokens?"
+    ]
     assert [(s["citations"], s["supported"]) for s in stored[0]["sentences"]] == [([1], False)]
     assert stored[0]["sentences"][0]["missing"] == ["95"]
     # With history off, nothing more is stored.
     chat(store, ["What does ConfPO use?"], PAPERCHAT_HISTORY="0")
-    again = json.loads(CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)}).output)
+    again = json.loads(
+        CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)}).output
+    )
     assert len(again) == 1
 
 
 def test_an_unreachable_llm_in_auto_mode_answers_offline_with_a_note(store):
-    out = chat(store, ["What does ConfPO use to pick preference-critical tokens?"], OPENAI_API_KEY=KEY,
-               OPENAI_BASE_URL="http://127.0.0.1:9/v1", PAPERCHAT_LLM_MODEL="stub-model", PAPERCHAT_HISTORY="0")
+    out = chat(
+        store,
+        ["What does ConfPO use to pick preference-critical tokens?"],
+        OPENAI_API_KEY=KEY,
+        OPENAI_BASE_URL="http://127.0.0.1:9/v1",
+        PAPERCHAT_LLM_MODEL="stub-model",
+        PAPERCHAT_HISTORY="0",
+    )
     answer = turns(out)["What does ConfPO use to pick preference-critical tokens?"]
     assert titles(answer)[0] == CONFPO and "[1]" in answer
     assert "answered offline" in out and "127.0.0.1:9" in out
@@ -195,6 +291,7 @@ def test_a_garbled_history_file_is_named_and_the_chat_goes_on(store):
     out = CliRunner().invoke(cli, ["history"], env={"PAPERCHAT_STORE": str(store)})
     assert out.exit_code == 1 and str(out.exception) == (
         f"the chat history {store / 'history.sqlite3'} cannot be read (file is not a database); move it aside to "
-        "start a new one (`chat --no-history` skips it)")
+        "start a new one (`chat --no-history` skips it)"
+    )
     seen = turns(chat(store, ["What does ConfPO use to pick preference-critical tokens?"]))
     assert titles(next(iter(seen.values()))) == [CONFPO]

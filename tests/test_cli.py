@@ -24,7 +24,16 @@ ASK_SCHEMA = {
             "type": "array",
             "items": {
                 "type": "object",
-                "required": ["n", "paper_id", "title", "label", "url", "origin", "chunk_id", "text"],
+                "required": [
+                    "n",
+                    "paper_id",
+                    "title",
+                    "label",
+                    "url",
+                    "origin",
+                    "chunk_id",
+                    "text",
+                ],
                 "properties": {
                     "n": {"type": "integer", "minimum": 1},
                     "paper_id": {"type": "string"},
@@ -34,7 +43,10 @@ ASK_SCHEMA = {
                     "origin": {
                         "type": "object",
                         "required": ["path", "index"],
-                        "properties": {"path": {"type": "string"}, "index": {"type": "integer", "minimum": 1}},
+                        "properties": {
+                            "path": {"type": "string"},
+                            "index": {"type": "integer", "minimum": 1},
+                        },
                     },
                     "chunk_id": {"type": "string"},
                     "text": {"type": "string"},
@@ -46,7 +58,11 @@ ASK_SCHEMA = {
             "items": {
                 "type": "object",
                 "required": ["paper_id", "chunk_id", "score"],
-                "properties": {"paper_id": {"type": "string"}, "chunk_id": {"type": "string"}, "score": {"type": "number"}},
+                "properties": {
+                    "paper_id": {"type": "string"},
+                    "chunk_id": {"type": "string"},
+                    "score": {"type": "number"},
+                },
             },
         },
     },
@@ -58,12 +74,22 @@ def run(*args, store=None, env=None, input=None):
     if store is not None:
         full_env["PAPERCHAT_STORE"] = str(store)
     return subprocess.run(
-        [sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=full_env, input=input, timeout=300
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        input=input,
+        timeout=300,
     )
 
 
 def test_ask_json_follows_the_contract(bundled_store):
-    out = run("ask", "What does ConfPO use to pick preference-critical tokens?", "--json", store=bundled_store)
+    out = run(
+        "ask",
+        "What does ConfPO use to pick preference-critical tokens?",
+        "--json",
+        store=bundled_store,
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     jsonschema.validate(data, ASK_SCHEMA)
@@ -73,9 +99,28 @@ def test_ask_json_follows_the_contract(bundled_store):
     confpo = " ".join(paragraphs[3].split())
     cited = " ".join(data["sources"][0]["text"].split())
     assert len(cited) > 100 and cited in confpo  # the cited chunk is a piece of the ConfPO abstract
-    assert list(data) == ["question", "answer", "mode", "abstained", "sources", "retrieved", "evidence"]
-    assert 0.27 <= data["evidence"] <= 1.0  # the best quoted sentence's relevance, at least the abstention bar
-    assert list(data["sources"][0]) == ["n", "paper_id", "title", "label", "url", "origin", "chunk_id", "text"]
+    assert list(data) == [
+        "question",
+        "answer",
+        "mode",
+        "abstained",
+        "sources",
+        "retrieved",
+        "evidence",
+    ]
+    assert (
+        0.27 <= data["evidence"] <= 1.0
+    )  # the best quoted sentence's relevance, at least the abstention bar
+    assert list(data["sources"][0]) == [
+        "n",
+        "paper_id",
+        "title",
+        "label",
+        "url",
+        "origin",
+        "chunk_id",
+        "text",
+    ]
 
 
 def test_ask_prints_answer_sources_and_the_no_llm_note_once(bundled_store, tmp_path):
@@ -84,11 +129,18 @@ def test_ask_prints_answer_sources_and_the_no_llm_note_once(bundled_store, tmp_p
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)
     (store / ".offline-note-shown").unlink(missing_ok=True)
-    quiet = run("ask", "What does ConfPO use to pick preference-critical tokens?", "--quiet", store=store)
-    assert quiet.returncode == 0 and quiet.stderr == ""  # --quiet: no note, and the note is still owed
+    quiet = run(
+        "ask", "What does ConfPO use to pick preference-critical tokens?", "--quiet", store=store
+    )
+    assert (
+        quiet.returncode == 0 and quiet.stderr == ""
+    )  # --quiet: no note, and the note is still owed
     out = run("ask", "What does ConfPO use to pick preference-critical tokens?", store=store)
     assert out.returncode == 0, out.stderr
-    assert "Sources:\n  [1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT" in out.stdout
+    assert (
+        "Sources:\n  [1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT"
+        in out.stdout
+    )
     assert out.stderr.startswith("note: no LLM configured")
     again = run("ask", "What does ConfPO use to pick preference-critical tokens?", store=store)
     assert again.stdout == out.stdout and again.stderr == ""  # once per store
@@ -100,9 +152,27 @@ def test_papers_json_lists_every_paper(bundled_store):
     assert len(rows) == 38
     confpo = [r for r in rows if r["paper_id"] == "p-abe9274a3783"][0]
     assert confpo["label"] == "ConfPO" and confpo["chunks"] == 2
-    assert confpo["origin"] == {"path": SEED_000, "index": 3, "file": str((ROOT / "data" / SEED_000).resolve())}
-    assert list(confpo) == ["paper_id", "title", "label", "chunks", "origin", "url", "authors", "aliases", "venue", "year"]
-    assert confpo["aliases"] == [] and (confpo["venue"], confpo["year"]) == ("ICML", 2025)  # from its PMLR v267 url
+    assert confpo["origin"] == {
+        "path": SEED_000,
+        "index": 3,
+        "file": str((ROOT / "data" / SEED_000).resolve()),
+    }
+    assert list(confpo) == [
+        "paper_id",
+        "title",
+        "label",
+        "chunks",
+        "origin",
+        "url",
+        "authors",
+        "aliases",
+        "venue",
+        "year",
+    ]
+    assert confpo["aliases"] == [] and (confpo["venue"], confpo["year"]) == (
+        "ICML",
+        2025,
+    )  # from its PMLR v267 url
 
 
 @pytest.mark.parametrize(
@@ -110,7 +180,10 @@ def test_papers_json_lists_every_paper(bundled_store):
     [
         (["ask", "   "], "error: the question is empty; ask something about the papers"),
         (["ingest", "/nonexistent/papers.jsonl"], "error: /nonexistent/papers.jsonl: no such file"),
-        (["ask", "q", "--top-k", "0"], "Error: Invalid value for '-k' / '--top-k': 0 is not in the range 1<=x<=100."),
+        (
+            ["ask", "q", "--top-k", "0"],
+            "Error: Invalid value for '-k' / '--top-k': 0 is not in the range 1<=x<=100.",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(tmp_path, args, message):
@@ -122,13 +195,19 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, args, message):
 
 def test_ingest_progress_in_a_log_is_plain_lines(tmp_path):
     papers = tmp_path / "two.jsonl"
-    papers.write_text(json.dumps({"id": "A", "abstract": "We study sparse attention in long documents."}) + "\n"
-                      + json.dumps({"id": "B", "abstract": "We prove bounds for private federated learning."}) + "\n")
+    papers.write_text(
+        json.dumps({"id": "A", "abstract": "We study sparse attention in long documents."})
+        + "\n"
+        + json.dumps({"id": "B", "abstract": "We prove bounds for private federated learning."})
+        + "\n"
+    )
     out = run("ingest", str(papers), store=tmp_path / "store")
     assert out.returncode == 0, out.stderr
     assert "\r" not in out.stderr  # stderr is a pipe here: no redrawn bar
     assert "embedding: 2/2 chunks (100%)" in out.stderr
-    assert out.stdout.startswith("2 added, 0 updated, 0 unchanged, 0 removed; 2 chunks and 2 sentences embedded")
+    assert out.stdout.startswith(
+        "2 added, 0 updated, 0 unchanged, 0 removed; 2 chunks and 2 sentences embedded"
+    )
 
 
 def test_ingest_binary_and_csv_errors(tmp_path):
@@ -143,7 +222,9 @@ def test_ingest_binary_and_csv_errors(tmp_path):
 
 
 def test_changed_model_names_rebuild(bundled_store):
-    out = run("--embed-model", "openai:text-embedding-3-small", "ask", "graphs", store=bundled_store)
+    out = run(
+        "--embed-model", "openai:text-embedding-3-small", "ask", "graphs", store=bundled_store
+    )
     assert out.returncode == 1
     assert "paperchat ingest --rebuild" in out.stderr and "Traceback" not in out.stderr
 
@@ -170,24 +251,44 @@ def test_unsupported_file_types_and_corpus_count_questions(tmp_path, bundled_sto
     pdf.write_text("%PDF-1.4 not really")
     out = run("ingest", str(pdf), store=tmp_path / "store")
     assert out.returncode == 1 and "unsupported file type .pdf" in out.stderr
-    tsv = tmp_path / "papers.tsv"  # JSONL under another name was read as seed text (one made-up abstract)
+    tsv = (
+        tmp_path / "papers.tsv"
+    )  # JSONL under another name was read as seed text (one made-up abstract)
     tsv.write_text('{"id": "a1", "abstract": "We study things."}\n', encoding="utf-8")
     out = run("ingest", str(tsv), store=tmp_path / "store")
     assert out.returncode == 1 and out.stderr.strip() == (
-        f"error: {tsv}: unsupported file type .tsv; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
-    ans = json.loads(run("ask", "How many papers use reinforcement learning?", "--json", store=bundled_store).stdout)
+        f"error: {tsv}: unsupported file type .tsv; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)"
+    )
+    ans = json.loads(
+        run(
+            "ask", "How many papers use reinforcement learning?", "--json", store=bundled_store
+        ).stdout
+    )
     assert ans["abstained"] is True
 
 
 def test_chat_takes_the_answer_mode_flag(bundled_store):
-    out = run("chat", "--mode", "extractive", "--no-history", store=bundled_store, input="What is LightGTS?\n")
+    out = run(
+        "chat",
+        "--mode",
+        "extractive",
+        "--no-history",
+        store=bundled_store,
+        input="What is LightGTS?\n",
+    )
     assert out.returncode == 0, out.stderr
-    assert "[1] LightGTS: A Lightweight General Time Series Forecasting Model — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14  https://openreview.net/forum?id=Z5FJsp1U3Z" in out.stdout
+    assert (
+        "[1] LightGTS: A Lightweight General Time Series Forecasting Model — p-34c64e0fe1f8 — 000_215d12c2ee2986f8.txt #14  https://openreview.net/forum?id=Z5FJsp1U3Z"
+        in out.stdout
+    )
 
 
 def test_summarize_an_unknown_paper_id_is_an_error(bundled_store):
     out = run("summarize", "p-000000000000", store=bundled_store)
     assert out.returncode == 1
-    assert out.stderr.strip() == "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+    assert (
+        out.stderr.strip()
+        == "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+    )
     known = run("summarize", "p-abe9274a3783", store=bundled_store)
     assert known.returncode == 0 and "ConfPO" in known.stdout and "[1]" in known.stdout

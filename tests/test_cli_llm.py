@@ -14,19 +14,45 @@ QUESTION = "What does ConfPO use to pick preference-critical tokens?"
 
 
 def run(store, server, *args):
-    env = {**os.environ, "PAPERCHAT_STORE": str(store), "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": server.base_url,
-           "PAPERCHAT_LLM_MODEL": "stub-model", "PAPERCHAT_MAX_RETRIES": "1", "PAPERCHAT_TIMEOUT": "5"}
-    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "PAPERCHAT_STORE": str(store),
+        "OPENAI_API_KEY": KEY,
+        "OPENAI_BASE_URL": server.base_url,
+        "PAPERCHAT_LLM_MODEL": "stub-model",
+        "PAPERCHAT_MAX_RETRIES": "1",
+        "PAPERCHAT_TIMEOUT": "5",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_llm_answer_streams_checks_and_cites(bundled_store):
     with StubServer(require_key=KEY) as server:
-        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]. It improves AlpacaEval 2 by 95% [1]. Also [7]."))
+        server.script(
+            Reply(
+                "ConfPO selects tokens by the training policy's confidence [1]. It improves AlpacaEval 2 by 95% [1]. Also [7]."
+            )
+        )
         out = run(bundled_store, server, "ask", QUESTION)
         assert out.returncode == 0, out.stderr
-        assert out.stdout.startswith("ConfPO selects tokens by the training policy's confidence [1].")
-        assert "Citation checks:" in out.stdout and "⚠ sentence 2 ([1]" in out.stdout and "95%" in out.stdout
-        assert "Sources:\n  [1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT" in out.stdout
+        assert out.stdout.startswith(
+            "ConfPO selects tokens by the training policy's confidence [1]."
+        )
+        assert (
+            "Citation checks:" in out.stdout
+            and "⚠ sentence 2 ([1]" in out.stdout
+            and "95%" in out.stdout
+        )
+        assert (
+            "Sources:\n  [1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT"
+            in out.stdout
+        )
         assert "removed citations to sources that do not exist: [7]" in out.stderr
         assert KEY not in out.stdout + out.stderr
         body = server.requests[-1]["body"]
@@ -35,7 +61,11 @@ def test_llm_answer_streams_checks_and_cites(bundled_store):
 
 def test_llm_json_has_mode_sentences_and_no_key(bundled_store):
     with StubServer() as server:
-        server.script(Reply("ConfPO uses the policy model's confidence to find preference-critical tokens [1]."))
+        server.script(
+            Reply(
+                "ConfPO uses the policy model's confidence to find preference-critical tokens [1]."
+            )
+        )
         out = run(bundled_store, server, "ask", QUESTION, "--json")
         data = json.loads(out.stdout)
         assert data["mode"] == "llm" and data["abstained"] is False
@@ -65,15 +95,22 @@ def test_config_shows_origins_and_probes_without_the_key(bundled_store):
     with StubServer() as server:
         out = run(bundled_store, server, "config", "--json")
         data = json.loads(out.stdout)
-        assert data["settings"]["llm_base_url"] == {"value": server.base_url, "from": "env:OPENAI_BASE_URL"}
+        assert data["settings"]["llm_base_url"] == {
+            "value": server.base_url,
+            "from": "env:OPENAI_BASE_URL",
+        }
         assert data["settings"]["llm_api_key"]["from"] == "env:OPENAI_API_KEY"
         assert data["llm"].startswith(f"answers at {server.base_url}")
         assert KEY not in out.stdout
 
 
 def test_summarize_paper_offline_is_cited(bundled_store):
-    out = subprocess.run([sys.executable, "-m", "paperchat", "summarize", "ConfPO", "--json"], capture_output=True,
-                         text=True, env={**os.environ, "PAPERCHAT_STORE": str(bundled_store)})
+    out = subprocess.run(
+        [sys.executable, "-m", "paperchat", "summarize", "ConfPO", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PAPERCHAT_STORE": str(bundled_store)},
+    )
     data = json.loads(out.stdout)
     assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
     assert data["answer"].startswith("We introduce ConfPO") and data["answer"].count("[1]") >= 2

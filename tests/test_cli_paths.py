@@ -14,7 +14,9 @@ from conftest import ROOT, SEED_003, SEED_METADATA
 
 from paperchat.cli import cli
 
-CROW = "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+CROW = (
+    "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+)
 BACKDOOR = "Backdoor Attacks in Token Selection of Attention Mechanism"
 
 
@@ -41,19 +43,31 @@ def test_ingest_with_metadata_and_skipping_malformed_lines(tmp_path):
     report = json.loads(out.stdout)
     assert report["papers_added"] == 19
     papers = json.loads(invoke(store, "papers", "--json").stdout)
-    assert "SUICA: Learning Super-high Dimensional Sparse Implicit Neural Representations for Spatial Transcriptomics" \
+    assert (
+        "SUICA: Learning Super-high Dimensional Sparse Implicit Neural Representations for Spatial Transcriptomics"
         in {p["title"] for p in papers}
+    )
     bad = tmp_path / "mixed.jsonl"
-    bad.write_text(json.dumps({"id": "ok-1", "title": "A fine paper", "abstract": "We study fine things. They work."})
-                   + "\n{not json\n" + json.dumps({"id": "ok-2", "abstract": "Another abstract about graphs. It helps."})
-                   + "\n", encoding="utf-8")
+    bad.write_text(
+        json.dumps(
+            {"id": "ok-1", "title": "A fine paper", "abstract": "We study fine things. They work."}
+        )
+        + "\n{not json\n"
+        + json.dumps({"id": "ok-2", "abstract": "Another abstract about graphs. It helps."})
+        + "\n",
+        encoding="utf-8",
+    )
     stopped = invoke(store, "ingest", str(bad))
     assert stopped.exit_code == 1 and str(stopped.exception).startswith(f"{bad}:2: malformed JSON")
     assert len(json.loads(invoke(store, "papers", "--json").stdout)) == 19  # the store is untouched
     skipped = invoke(store, "ingest", str(bad), "--on-error", "skip", "--json", "--quiet")
     assert skipped.exit_code == 0, skipped.output
     report = json.loads(skipped.stdout)
-    assert report["papers_added"] == 2 and len(report["lines_skipped"]) == 1 and ":2" in report["lines_skipped"][0]
+    assert (
+        report["papers_added"] == 2
+        and len(report["lines_skipped"]) == 1
+        and ":2" in report["lines_skipped"][0]
+    )
 
 
 def test_config_text_shows_each_setting_and_where_it_came_from(tmp_path):
@@ -69,7 +83,9 @@ def test_config_text_shows_each_setting_and_where_it_came_from(tmp_path):
     assert out.stdout.splitlines()[0] == f"config file: {config}"
 
 
-def test_eval_writes_eval_out_in_the_working_folder_and_limit_caps_the_questions(bundled_store, tmp_path):
+def test_eval_writes_eval_out_in_the_working_folder_and_limit_caps_the_questions(
+    bundled_store, tmp_path
+):
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)
     cwd = Path.cwd()
@@ -89,16 +105,28 @@ def test_eval_writes_eval_out_in_the_working_folder_and_limit_caps_the_questions
 
 def test_a_merged_duplicates_id_names_its_paper(tmp_path):
     """A duplicate merged at ingest keeps its id as an alias: `papers --json` lists it and `summarize` takes it."""
-    rows = [{"id": "pap-1", "title": "Sparse Routing for Mixture Models", "abstract": "We route tokens sparsely among "
-             "experts with a learned gate. It halves compute at equal perplexity."},
-            {"id": "pap-2", "title": "Graph Rewiring", "abstract": "We rewire graphs to reduce oversquashing in "
-             "message passing networks. Accuracy improves on long-range benchmarks."}]
+    rows = [
+        {
+            "id": "pap-1",
+            "title": "Sparse Routing for Mixture Models",
+            "abstract": "We route tokens sparsely among "
+            "experts with a learned gate. It halves compute at equal perplexity.",
+        },
+        {
+            "id": "pap-2",
+            "title": "Graph Rewiring",
+            "abstract": "We rewire graphs to reduce oversquashing in "
+            "message passing networks. Accuracy improves on long-range benchmarks.",
+        },
+    ]
     dup = {**rows[0], "id": "dup-1", "abstract": rows[0]["abstract"].upper()}
     src = tmp_path / "mine.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in [*rows, dup]), encoding="utf-8")
     store = tmp_path / "store"
     assert invoke(store, "ingest", str(src), "--quiet").exit_code == 0
-    listing = {p["paper_id"]: p["aliases"] for p in json.loads(invoke(store, "papers", "--json").stdout)}
+    listing = {
+        p["paper_id"]: p["aliases"] for p in json.loads(invoke(store, "papers", "--json").stdout)
+    }
     assert listing == {"pap-1": ["dup-1"], "pap-2": []}
     out = invoke(store, "summarize", "dup-1", "--json")
     assert out.exit_code == 0, out.output
@@ -108,36 +136,64 @@ def test_a_merged_duplicates_id_names_its_paper(tmp_path):
 def test_bad_targets_and_files_are_one_line_errors(bundled_store, tmp_path):
     out = invoke(bundled_store, "summarize", "zz-nonexistent-id")
     assert out.exit_code == 1 and str(out.exception) == (
-        "no paper with id or label 'zz-nonexistent-id', and no paper on that topic; `paperchat papers` lists them")
+        "no paper with id or label 'zz-nonexistent-id', and no paper on that topic; `paperchat papers` lists them"
+    )
     out = invoke(tmp_path / "never-made", "check")
     assert out.exit_code == 1 and str(out.exception) == (
-        f"no store at {tmp_path / 'never-made'}: nothing to check (`paperchat ingest` creates one)")
+        f"no store at {tmp_path / 'never-made'}: nothing to check (`paperchat ingest` creates one)"
+    )
     assert not (tmp_path / "never-made").exists()
     store = tmp_path / "store"
     good = tmp_path / "good.csv"
-    good.write_text('abstract,title\n"We study a thing, with commas, in depth.",T1\n', encoding="utf-8")
+    good.write_text(
+        'abstract,title\n"We study a thing, with commas, in depth.",T1\n', encoding="utf-8"
+    )
     assert invoke(store, "ingest", str(good), "--quiet").exit_code == 0
-    bad = tmp_path / "bad.csv"  # the quote never closes: Python's csv would take the rest of the file as one field
-    bad.write_text('abstract,title\nFine abstract about stuff,T2\n"unterminated quote, about things\n', encoding="utf-8")
+    bad = (
+        tmp_path / "bad.csv"
+    )  # the quote never closes: Python's csv would take the rest of the file as one field
+    bad.write_text(
+        'abstract,title\nFine abstract about stuff,T2\n"unterminated quote, about things\n',
+        encoding="utf-8",
+    )
     out = invoke(store, "ingest", str(bad))
     assert out.exit_code == 1 and str(out.exception) == (
-        f"{bad}:3: malformed CSV (unexpected end of data); check its quoting")
+        f"{bad}:3: malformed CSV (unexpected end of data); check its quoting"
+    )
     assert [p["title"] for p in json.loads(invoke(store, "papers", "--json").stdout)] == ["T1"]
 
 
 def test_config_says_when_its_file_is_not_there(tmp_path):
     """The default location may hold no file (a named one that is missing is an error instead)."""
-    out = invoke(tmp_path / "store", "config", "--no-check", PAPERCHAT_CONFIG=None, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    out = invoke(
+        tmp_path / "store",
+        "config",
+        "--no-check",
+        PAPERCHAT_CONFIG=None,
+        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
+    )
     assert out.exit_code == 0, out.output
     missing = tmp_path / "cfg" / "paperchat" / "config.toml"
-    assert out.stdout.splitlines()[0] == f"config file: {missing} (none there; defaults, flags and env apply)"
+    assert (
+        out.stdout.splitlines()[0]
+        == f"config file: {missing} (none there; defaults, flags and env apply)"
+    )
 
 
 def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
     src = tmp_path / "mine.jsonl"
-    src.write_text(json.dumps({"id": "cog-1", "title": "Corrective Unlearning for Graphs", "abstract":
-                               "We introduce a new graph unlearning method,**Cognac**, which can unlearn a manipulation "
-                               "set. It works with \\emph{partial knowledge} of the set."}) + "\n", encoding="utf-8")
+    src.write_text(
+        json.dumps(
+            {
+                "id": "cog-1",
+                "title": "Corrective Unlearning for Graphs",
+                "abstract": "We introduce a new graph unlearning method,**Cognac**, which can unlearn a manipulation "
+                "set. It works with \\emph{partial knowledge} of the set.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     store = tmp_path / "store"
     assert invoke(store, "ingest", str(src), "--quiet").exit_code == 0
     question = "What is the Cognac graph unlearning method?"
@@ -147,14 +203,20 @@ def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
     assert "method,**Cognac**, which can unlearn a manipulation set [1]." in quoted
 
 
-@pytest.mark.parametrize("text, shown", [
-    ("method,**Cognac**, which", "method,Cognac, which"),
-    ("include \\emph{graph feedback}, where", "include graph feedback, where"),
-    ("the *Internal Consistency Regularization (CROW)* term", "the Internal Consistency Regularization (CROW) term"),
-    ("a*b*c and 2*3 stay", "a*b*c and 2*3 stay"),
-    ("$O(n^*)$ and $x$ stay", "$O(n^*)$ and $x$ stay"),
-    ("call `torch.compile` first", "call torch.compile first"),
-])
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("method,**Cognac**, which", "method,Cognac, which"),
+        ("include \\emph{graph feedback}, where", "include graph feedback, where"),
+        (
+            "the *Internal Consistency Regularization (CROW)* term",
+            "the Internal Consistency Regularization (CROW) term",
+        ),
+        ("a*b*c and 2*3 stay", "a*b*c and 2*3 stay"),
+        ("$O(n^*)$ and $x$ stay", "$O(n^*)$ and $x$ stay"),
+        ("call `torch.compile` first", "call torch.compile first"),
+    ],
+)
 def test_plain_emphasis(text, shown):
     from paperchat.core.text import plain_emphasis
 
@@ -164,12 +226,23 @@ def test_plain_emphasis(text, shown):
 def test_papers_that_share_a_label_are_named_by_their_titles(tmp_path):
     """Two papers labelled "ICL" in one answer would read "ICL: … ICL: …"; their titles tell them apart, and
     `summarize ICL` is then a topic, not whichever paper comes first."""
-    rows = [{"id": "icl-1", "title": "ICL: Why In-Context Learning Emerges in Transformers", "abstract":
-             "We study in-context learning (ICL) in transformers. ICL emerges when the pretraining data is bursty."},
-            {"id": "icl-2", "title": "ICL: Task Vectors for In-Context Learning", "abstract":
-             "We explain in-context learning (ICL) with task vectors. A single vector steers the model to the task."},
-            {"id": "gnn-1", "title": "Oversquashing in Graph Networks", "abstract":
-             "We rewire graphs to reduce oversquashing in message passing networks."}]
+    rows = [
+        {
+            "id": "icl-1",
+            "title": "ICL: Why In-Context Learning Emerges in Transformers",
+            "abstract": "We study in-context learning (ICL) in transformers. ICL emerges when the pretraining data is bursty.",
+        },
+        {
+            "id": "icl-2",
+            "title": "ICL: Task Vectors for In-Context Learning",
+            "abstract": "We explain in-context learning (ICL) with task vectors. A single vector steers the model to the task.",
+        },
+        {
+            "id": "gnn-1",
+            "title": "Oversquashing in Graph Networks",
+            "abstract": "We rewire graphs to reduce oversquashing in message passing networks.",
+        },
+    ]
     src = tmp_path / "mine.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     store = tmp_path / "store"
@@ -180,4 +253,7 @@ def test_papers_that_share_a_label_are_named_by_their_titles(tmp_path):
     assert {s["paper_id"] for s in answer["sources"]} == {"icl-1", "icl-2"}
     assert all(f"{s['title']}: " in answer["answer"] for s in answer["sources"])
     topic = json.loads(invoke(store, "summarize", "ICL", "--json").stdout)
-    assert topic["target"] == "ICL" and {s["paper_id"] for s in topic["sources"]} == {"icl-1", "icl-2"}
+    assert topic["target"] == "ICL" and {s["paper_id"] for s in topic["sources"]} == {
+        "icl-1",
+        "icl-2",
+    }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from paperchat.core.settings import load_settings
@@ -17,10 +16,14 @@ def engine(icml_store):
 
 
 def test_a_rare_keyword_keeps_both_of_its_papers(engine):
-    """"wealth" occurs in two abstracts of the 2,732; BM25 alone ranks them 1st and 3rd. With BM25 min-max
+    """ "wealth" occurs in two abstracts of the 2,732; BM25 alone ranks them 1st and 3rd. With BM25 min-max
     normalised into the fusion, papers merely close in embedding space could push them out of the top 5."""
     question = "Which papers are about wealth?"
-    holders = {pid for pid, rec in engine.store.papers().items() if "wealth" in (rec.title + " " + rec.abstract).lower()}
+    holders = {
+        pid
+        for pid, rec in engine.store.papers().items()
+        if "wealth" in (rec.title + " " + rec.abstract).lower()
+    }
     assert len(holders) == 2
     bm25 = [pid for pid, _ in engine.store.bm25().search(question, 3)]
     assert bm25[0] in holders and bm25[2] in holders and bm25[1] not in holders
@@ -38,10 +41,14 @@ def test_the_conference_eval_passes_its_baseline(engine, tmp_path):
     baseline = report.load_baseline(resolve_set("bundled")[0].parent / "baseline_conference.json")
     assert report.check_baseline(results, baseline) == []
     assert results["config"]["questions"] == 232 and set(results["by_split"]) == {"dev", "test"}
-    summary = next(r for r in results["questions"] if r["id"] == "cq138")  # "Give me an overview of Vintix."
+    summary = next(
+        r for r in results["questions"] if r["id"] == "cq138"
+    )  # "Give me an overview of Vintix."
     assert summary["ranked"][0] == "gi9MOXNfw2" and not summary["abstained"]
     report.write_outputs(results, tmp_path, [])
-    assert "### test split (report this one)" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "### test split (report this one)" in (tmp_path / "report.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
@@ -52,9 +59,14 @@ def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
     from paperchat.evaluation.runner import run_eval
 
     results = run_eval(engine, "generalization", baselines=())
-    baseline = report.load_baseline(resolve_set("bundled")[0].parent / "baseline_generalization.json")
+    baseline = report.load_baseline(
+        resolve_set("bundled")[0].parent / "baseline_generalization.json"
+    )
     assert report.check_baseline(results, baseline) == []
-    assert set(results["by_split"]) == {"a-tune", "b-heldout", "c-heldout"} and results["config"]["questions"] == 144
+    assert (
+        set(results["by_split"]) == {"a-tune", "b-heldout", "c-heldout"}
+        and results["config"]["questions"] == 144
+    )
     assert set(results["sweep"]) == {"all", "a-tune", "b-heldout", "c-heldout"}
     first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
     answered = sum(not r["abstained"] for r in results["questions"]) / 144
@@ -66,6 +78,8 @@ def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
 
 
 def test_authors_come_from_the_stored_metadata(engine):
-    res = engine.ask("Who are the authors of PARM, the preference-aware autoregressive reward model?")
+    res = engine.ask(
+        "Who are the authors of PARM, the preference-aware autoregressive reward model?"
+    )
     assert not res.abstained and res.sources[0].text.startswith("Title: ")
     assert "Baijiong Lin" in res.answer and res.answer.endswith("[1].")

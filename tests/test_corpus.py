@@ -9,7 +9,13 @@ from conftest import SEED_000, SEED_003, SEED_METADATA
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text, split_sentences
-from paperchat.ingest.corpus import bundled_corpus_files, join_metadata, load_file, load_metadata, paper_id_for
+from paperchat.ingest.corpus import (
+    bundled_corpus_files,
+    join_metadata,
+    load_file,
+    load_metadata,
+    paper_id_for,
+)
 from paperchat.ingest.labels import derive_label
 
 
@@ -24,23 +30,29 @@ def test_bundled_corpus_has_38_papers_in_two_files():
 
 
 def test_labels_name_the_introduced_method():
-    papers = {(p.source_path, p.source_index): p for f in bundled_corpus_files() for p in load_file(f)[0]}
+    papers = {
+        (p.source_path, p.source_index): p for f in bundled_corpus_files() for p in load_file(f)[0]
+    }
     assert papers[(SEED_000, 1)].label == "GNN+"
     assert papers[(SEED_000, 2)].label == "CROW"
     assert papers[(SEED_000, 3)].label == "ConfPO"
     assert papers[(SEED_000, 14)].label == "LightGTS"
     assert papers[(SEED_003, 12)].label == "SOLD"
     # No name introduced: the opening words, cut with an ellipsis.
-    assert derive_label("We study tensor completion through the lens of low-rank tensor decomposition.") .startswith(
-        "We study tensor completion"
-    )
+    assert derive_label(
+        "We study tensor completion through the lens of low-rank tensor decomposition."
+    ).startswith("We study tensor completion")
 
 
 def test_ids_do_not_depend_on_order(tmp_path):
     a = tmp_path / "a.txt"
     b = tmp_path / "b.txt"
-    a.write_text("header\n\nFirst abstract about graphs.\n\nSecond abstract about flows.\n", encoding="utf-8")
-    b.write_text("header\n\nSecond abstract about flows.\n\nFirst abstract about graphs.\n", encoding="utf-8")
+    a.write_text(
+        "header\n\nFirst abstract about graphs.\n\nSecond abstract about flows.\n", encoding="utf-8"
+    )
+    b.write_text(
+        "header\n\nSecond abstract about flows.\n\nFirst abstract about graphs.\n", encoding="utf-8"
+    )
     ids_a = {p.abstract: (p.paper_id, p.source_index) for p in load_file(a)[0]}
     ids_b = {p.abstract: (p.paper_id, p.source_index) for p in load_file(b)[0]}
     assert {k: v[0] for k, v in ids_a.items()} == {k: v[0] for k, v in ids_b.items()}
@@ -51,8 +63,12 @@ def test_ids_do_not_depend_on_order(tmp_path):
 def test_jsonl_and_csv_records(tmp_path):
     jl = tmp_path / "p.jsonl"
     jl.write_text(
-        json.dumps({"id": "X1", "title": "T1", "authors": ["A", "B"], "abstract": "Abs one.", "url": "u1"}) + "\n"
-        + json.dumps({"abstract": "Abs two."}) + "\n",
+        json.dumps(
+            {"id": "X1", "title": "T1", "authors": ["A", "B"], "abstract": "Abs one.", "url": "u1"}
+        )
+        + "\n"
+        + json.dumps({"abstract": "Abs two."})
+        + "\n",
         encoding="utf-8",
     )
     papers, _ = load_file(jl)
@@ -61,9 +77,16 @@ def test_jsonl_and_csv_records(tmp_path):
         (paper_id_for("Abs two."), "", [], "", 2),
     ]
     cs = tmp_path / "p.csv"
-    cs.write_text('title,abstract,authors\n"T, with comma","Csv abstract.","A; B"\n', encoding="utf-8")
+    cs.write_text(
+        'title,abstract,authors\n"T, with comma","Csv abstract.","A; B"\n', encoding="utf-8"
+    )
     (paper,), _ = load_file(cs)
-    assert (paper.title, paper.abstract, paper.authors, paper.label) == ("T, with comma", "Csv abstract.", ["A", "B"], "T, with comma")
+    assert (paper.title, paper.abstract, paper.authors, paper.label) == (
+        "T, with comma",
+        "Csv abstract.",
+        ["A", "B"],
+        "T, with comma",
+    )
 
 
 @pytest.mark.parametrize(
@@ -87,7 +110,9 @@ def test_bad_files_fail_with_one_line(tmp_path, name, content, message):
 
 def test_malformed_jsonl_line_stop_or_skip(tmp_path):
     path = tmp_path / "m.jsonl"
-    path.write_text('{"abstract": "Good one."}\n{not json\n{"abstract": "Good two."}\n', encoding="utf-8")
+    path.write_text(
+        '{"abstract": "Good one."}\n{not json\n{"abstract": "Good two."}\n', encoding="utf-8"
+    )
     with pytest.raises(PaperchatError, match=r"m\.jsonl:2: malformed JSON"):
         load_file(path)
     papers, report = load_file(path, on_error="skip")
@@ -111,7 +136,9 @@ def test_metadata_join_gives_real_titles():
 def test_text_hygiene_keeps_latex_and_strips_what_breaks_storage(tmp_path):
     raw = "Cafe\u0301 uses $\\textit{de novo}$ and $K^2$ with *emphasis*\x00 and a lone \ud800surrogate."
     cleaned = clean_text(raw)
-    assert cleaned == "Café uses $\\textit{de novo}$ and $K^2$ with *emphasis* and a lone surrogate."
+    assert (
+        cleaned == "Café uses $\\textit{de novo}$ and $K^2$ with *emphasis* and a lone surrogate."
+    )
     papers = [p for f in bundled_corpus_files() for p in load_file(f)[0]]
     assert any("$\\textit{de novo}$" in p.abstract for p in papers)
     header = bundled_corpus_files()[0].read_text(encoding="utf-8").splitlines()[0]
@@ -120,13 +147,22 @@ def test_text_hygiene_keeps_latex_and_strips_what_breaks_storage(tmp_path):
 
 def test_sentence_splitter_respects_abbreviations_and_math():
     text = "We use e.g. graphs and $x. Y$ terms. Results improve by 3.5%. Next sentence here."
-    assert split_sentences(text) == ["We use e.g. graphs and $x. Y$ terms.", "Results improve by 3.5%.", "Next sentence here."]
+    assert split_sentences(text) == [
+        "We use e.g. graphs and $x. Y$ terms.",
+        "Results improve by 3.5%.",
+        "Next sentence here.",
+    ]
 
 
 def test_fields_that_are_not_text_are_malformed(tmp_path):
     path = tmp_path / "types.jsonl"
-    path.write_text('{"abstract": 12345}\n{"abstract": "ok", "title": ["a", "b"]}\n{"abstract": "fine", "id": 7}\n')
-    with pytest.raises(PaperchatError, match=r"types\.jsonl:1: malformed record \('abstract' must be text, not int\)"):
+    path.write_text(
+        '{"abstract": 12345}\n{"abstract": "ok", "title": ["a", "b"]}\n{"abstract": "fine", "id": 7}\n'
+    )
+    with pytest.raises(
+        PaperchatError,
+        match=r"types\.jsonl:1: malformed record \('abstract' must be text, not int\)",
+    ):
         load_file(path)
     papers, report = load_file(path, on_error="skip")
     assert [(p.paper_id, p.abstract) for p in papers] == [("7", "fine")]
@@ -137,7 +173,9 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
     from paperchat.core.settings import load_settings
 
     monkeypatch.setenv("PAPERCHAT_TOP_K", "0")
-    with pytest.raises(PaperchatError, match=r"setting top_k from env:PAPERCHAT_TOP_K: 0 is outside 1\.\.100"):
+    with pytest.raises(
+        PaperchatError, match=r"setting top_k from env:PAPERCHAT_TOP_K: 0 is outside 1\.\.100"
+    ):
         load_settings()
     monkeypatch.delenv("PAPERCHAT_TOP_K")
     cfg = tmp_path / "c.toml"

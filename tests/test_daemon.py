@@ -17,10 +17,13 @@ import pytest
 
 QUESTION = "What does ConfPO use to pick preference-critical tokens?"
 #: a paper no corpus holds, ingested while a daemon runs
-NEW_PAPER = {"id": "zebrafold-1", "title": "ZebraFold: Folding Striped Proteins with Stripe Attention",
-             "abstract": "We introduce ZebraFold, a protein structure predictor for striped proteins. ZebraFold uses "
-                         "stripe attention, which attends along alternating residue stripes, and improves folding "
-                         "accuracy by 9% over prior predictors on striped benchmarks."}
+NEW_PAPER = {
+    "id": "zebrafold-1",
+    "title": "ZebraFold: Folding Striped Proteins with Stripe Attention",
+    "abstract": "We introduce ZebraFold, a protein structure predictor for striped proteins. ZebraFold uses "
+    "stripe attention, which attends along alternating residue stripes, and improves folding "
+    "accuracy by 9% over prior predictors on striped benchmarks.",
+}
 
 
 @pytest.fixture
@@ -38,10 +41,21 @@ def runtime():
 
 def pc(*args, runtime: Path, store: Path, daemon: str = "on", idle: str = "60", env=None):
     """``paperchat ARGS`` in a fresh process (bytes out), with the daemon setting and the test's runtime folder."""
-    full_env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "PAPERCHAT_STORE": str(store),
-                "PAPERCHAT_DAEMON": daemon, "PAPERCHAT_DAEMON_IDLE": idle, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, env=full_env, input=b"",
-                          timeout=300)
+    full_env = {
+        **os.environ,
+        "XDG_RUNTIME_DIR": str(runtime),
+        "PAPERCHAT_STORE": str(store),
+        "PAPERCHAT_DAEMON": daemon,
+        "PAPERCHAT_DAEMON_IDLE": idle,
+        **(env or {}),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        env=full_env,
+        input=b"",
+        timeout=300,
+    )
 
 
 def status(runtime: Path, store: Path) -> dict:
@@ -59,18 +73,32 @@ def wait_until(predicate, what: str, limit_s: float = 120.0) -> None:
 def test_output_and_exit_status_through_the_daemon_are_the_in_process_ones(bundled_store, runtime):
     started = pc("daemon", "start", runtime=runtime, store=bundled_store)
     assert started.returncode == 0 and started.stdout.decode().startswith("daemon started (pid ")
-    for args in (["ask", QUESTION, "--json"], ["ask", QUESTION], ["papers", "--json"], ["papers", "--paper", "nonexistent"],
-                 ["summarize", "ConfPO", "--json"]):
+    for args in (
+        ["ask", QUESTION, "--json"],
+        ["ask", QUESTION],
+        ["papers", "--json"],
+        ["papers", "--paper", "nonexistent"],
+        ["summarize", "ConfPO", "--json"],
+    ):
         here = pc(*args, runtime=runtime, store=bundled_store, daemon="off")
         there = pc(*args, runtime=runtime, store=bundled_store)
-        assert (there.returncode, there.stdout, there.stderr) == (here.returncode, here.stdout, here.stderr), args
+        assert (there.returncode, there.stdout, there.stderr) == (
+            here.returncode,
+            here.stdout,
+            here.stderr,
+        ), args
     assert json.loads(there.stdout)["sources"][0]["label"] == "ConfPO"
     assert here.returncode == 0
     bad = pc("papers", "--paper", "nonexistent", runtime=runtime, store=bundled_store)
     assert bad.returncode == 1 and bad.stderr.decode() == (
-        "error: no paper with id nonexistent in the store (--paper); `paperchat papers` lists them\n")
+        "error: no paper with id nonexistent in the store (--paper); `paperchat papers` lists them\n"
+    )
     info = status(runtime, bundled_store)
-    assert info["requests"] == 6 and info["state"] == "serving" and info["store"] == str(bundled_store.resolve())
+    assert (
+        info["requests"] == 6
+        and info["state"] == "serving"
+        and info["store"] == str(bundled_store.resolve())
+    )
 
 
 def test_a_paper_ingested_by_another_process_is_answered(bundled_store, runtime, tmp_path):
@@ -80,15 +108,26 @@ def test_a_paper_ingested_by_another_process_is_answered(bundled_store, runtime,
     corpus = tmp_path / "new.jsonl"
     corpus.write_text(json.dumps(NEW_PAPER) + "\n", encoding="utf-8")
     assert pc("ingest", str(corpus), "-q", runtime=runtime, store=store).returncode == 0
-    answer = json.loads(pc("ask", "What does ZebraFold use to fold striped proteins?", "--json",
-                           runtime=runtime, store=store).stdout)
+    answer = json.loads(
+        pc(
+            "ask",
+            "What does ZebraFold use to fold striped proteins?",
+            "--json",
+            runtime=runtime,
+            store=store,
+        ).stdout
+    )
     assert answer["sources"][0]["paper_id"] == "zebrafold-1"
     listed = json.loads(pc("papers", "--json", runtime=runtime, store=store).stdout)
     assert len(listed) == 39 and "zebrafold-1" in [p["paper_id"] for p in listed]
-    assert status(runtime, store)["requests"] == 2  # both answered by the daemon that was started before the ingest
+    assert (
+        status(runtime, store)["requests"] == 2
+    )  # both answered by the daemon that was started before the ingest
 
 
-def test_other_code_runs_in_process_and_auto_starts_a_daemon_for_the_next_command(bundled_store, runtime):
+def test_other_code_runs_in_process_and_auto_starts_a_daemon_for_the_next_command(
+    bundled_store, runtime
+):
     import paperchat
 
     assert pc("daemon", "start", runtime=runtime, store=bundled_store).returncode == 0
@@ -96,11 +135,20 @@ def test_other_code_runs_in_process_and_auto_starts_a_daemon_for_the_next_comman
     here = pc("ask", QUESTION, "--json", runtime=runtime, store=bundled_store, daemon="off")
     source = Path(paperchat.__file__)
     before = source.stat()
-    os.utime(source, ns=(before.st_atime_ns, time.time_ns()))  # an edited checkout: another code stamp
+    os.utime(
+        source, ns=(before.st_atime_ns, time.time_ns())
+    )  # an edited checkout: another code stamp
     try:
         edited = pc("ask", QUESTION, "--json", runtime=runtime, store=bundled_store, daemon="auto")
-        assert (edited.returncode, edited.stdout, edited.stderr) == (here.returncode, here.stdout, here.stderr)
-        wait_until(lambda: status(runtime, bundled_store).get("pid") not in (None, old_pid), "the old daemon's exit")
+        assert (edited.returncode, edited.stdout, edited.stderr) == (
+            here.returncode,
+            here.stdout,
+            here.stderr,
+        )
+        wait_until(
+            lambda: status(runtime, bundled_store).get("pid") not in (None, old_pid),
+            "the old daemon's exit",
+        )
         wait_until(lambda: status(runtime, bundled_store).get("state") == "serving", "a new daemon")
         assert status(runtime, bundled_store)["requests"] == 0
         again = pc("ask", QUESTION, "--json", runtime=runtime, store=bundled_store, daemon="auto")
@@ -116,10 +164,15 @@ def test_stop_status_and_idle_exit(bundled_store, runtime):
     assert pc("daemon", "start", runtime=runtime, store=bundled_store).returncode == 0
     pid = status(runtime, bundled_store)["pid"]
     stopped = pc("daemon", "stop", runtime=runtime, store=bundled_store)
-    assert (stopped.returncode, stopped.stdout.decode()) == (0, f"daemon pid {pid} stopped for {where}\n")
+    assert (stopped.returncode, stopped.stdout.decode()) == (
+        0,
+        f"daemon pid {pid} stopped for {where}\n",
+    )
     after = pc("daemon", "status", runtime=runtime, store=bundled_store)
     assert (after.returncode, after.stdout.decode()) == (1, f"no daemon runs for {where}\n")
     assert not list((runtime / "paperchat").glob("*.sock"))
     assert pc("daemon", "start", runtime=runtime, store=bundled_store, idle="2").returncode == 0
     wait_until(lambda: not status(runtime, bundled_store), "the idle daemon to exit")
-    assert not list((runtime / "paperchat").glob("*.sock")) and not list((runtime / "paperchat").glob("*.json"))
+    assert not list((runtime / "paperchat").glob("*.sock")) and not list(
+        (runtime / "paperchat").glob("*.json")
+    )

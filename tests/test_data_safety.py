@@ -14,14 +14,22 @@ from pathlib import Path
 import pytest
 from conftest import ICML_JSONL
 
-ZH1 = "我们提出了一种新的图神经网络方法，用于分子性质预测。该方法在多个基准数据集上取得了最好的结果。"
+ZH1 = (
+    "我们提出了一种新的图神经网络方法，用于分子性质预测。该方法在多个基准数据集上取得了最好的结果。"
+)
 ZH2 = "本文研究大型语言模型中的强化学习对齐问题。我们发现奖励模型的过度优化会降低生成文本的多样性。"
 
 
 def cli(store, *args, stdin: str | None = None, timeout: float = 240, **extra_env):
     env = {**os.environ, "PAPERCHAT_STORE": str(store), **extra_env}
-    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env,
-                          input=stdin, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        timeout=timeout,
+    )
 
 
 def copy_store(src: Path, dst: Path) -> Path:
@@ -36,10 +44,19 @@ def test_two_chinese_abstracts_are_two_papers_and_a_chinese_question_finds_the_s
 
     assert content_key(ZH1) != content_key(ZH2)
     assert content_key("Ｔｈｅ　ＡＢＣ model.") == content_key("the abc model")  # NFKC + casefold
-    assert split_sentences(ZH2) == ["本文研究大型语言模型中的强化学习对齐问题。", "我们发现奖励模型的过度优化会降低生成文本的多样性。"]
+    assert split_sentences(ZH2) == [
+        "本文研究大型语言模型中的强化学习对齐问题。",
+        "我们发现奖励模型的过度优化会降低生成文本的多样性。",
+    ]
     data = tmp_path / "zh.jsonl"
-    data.write_text("\n".join(json.dumps({"id": i, "title": t, "abstract": a}, ensure_ascii=False) for i, t, a in
-                              [("zh1", "分子图网络", ZH1), ("zh2", "奖励过度优化", ZH2)]) + "\n", encoding="utf-8")
+    data.write_text(
+        "\n".join(
+            json.dumps({"id": i, "title": t, "abstract": a}, ensure_ascii=False)
+            for i, t, a in [("zh1", "分子图网络", ZH1), ("zh2", "奖励过度优化", ZH2)]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     engine = Engine(load_settings({"store": str(tmp_path / "store")}))
     report = engine.ingest([data])
     assert report.duplicates_merged == report.duplicates_skipped == 0 and report.papers_added == 2
@@ -48,7 +65,9 @@ def test_two_chinese_abstracts_are_two_papers_and_a_chinese_question_finds_the_s
     assert answer.sources and answer.sources[0].paper_id == "zh2"
 
 
-def test_a_store_missing_its_sqlite_file_is_an_error_and_nothing_is_reingested(tmp_path, bundled_store):
+def test_a_store_missing_its_sqlite_file_is_an_error_and_nothing_is_reingested(
+    tmp_path, bundled_store
+):
     store = copy_store(bundled_store, tmp_path / "store")
     (store / "chroma" / "chroma.sqlite3").unlink()
     for args in (("papers",), ("ask", "What does ConfPO do?"), ("ingest",)):
@@ -56,7 +75,8 @@ def test_a_store_missing_its_sqlite_file_is_an_error_and_nothing_is_reingested(t
         assert out.returncode == 1, (args, out.stderr)
         assert out.stderr.strip().splitlines() == [
             f"error: the store at {store} is damaged: {store / 'chroma' / 'chroma.sqlite3'} is missing. Restore it from a "
-            "backup, or start afresh with `paperchat ingest --rebuild` (the stored papers are lost)"]
+            "backup, or start afresh with `paperchat ingest --rebuild` (the stored papers are lost)"
+        ]
     assert not (store / "chroma" / "chroma.sqlite3").exists()  # nothing was created in its place
 
 
@@ -64,7 +84,10 @@ def test_a_truncated_index_segment_is_one_line_and_check_names_it(tmp_path):
     # Chroma writes a collection's HNSW index to disk once it holds 1,000 vectors (its sync threshold): 150 papers
     # give about 1,300 sentence vectors, so the sentence index is on disk with a real element count.
     corpus = tmp_path / "icml150.jsonl"
-    corpus.write_text("\n".join(ICML_JSONL.read_text(encoding="utf-8").splitlines()[:150]) + "\n", encoding="utf-8")
+    corpus.write_text(
+        "\n".join(ICML_JSONL.read_text(encoding="utf-8").splitlines()[:150]) + "\n",
+        encoding="utf-8",
+    )
     store = tmp_path / "store"
     assert cli(store, "ingest", str(corpus), "--quiet").returncode == 0
     assert cli(store, "check").returncode == 0
@@ -75,7 +98,11 @@ def test_a_truncated_index_segment_is_one_line_and_check_names_it(tmp_path):
         out = cli(store, *args)
         assert out.returncode == 1, (args, out.returncode, out.stderr)
         lines = out.stderr.strip().splitlines()
-        assert len(lines) == 1 and f"{segment} is cut short (1000 of " in lines[0] and "paperchat check" in lines[0]
+        assert (
+            len(lines) == 1
+            and f"{segment} is cut short (1000 of " in lines[0]
+            and "paperchat check" in lines[0]
+        )
     out = cli(store, "check", "--json")
     assert out.returncode == 1
     report = json.loads(out.stdout)
@@ -94,9 +121,13 @@ def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store)
     store = copy_store(bundled_store, tmp_path / "store")
     before = open_store(store, create=False)
     old = set(before.papers(abstracts=False))
-    proc = subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", "--rebuild", "--quiet"],
-                            env={**os.environ, "PAPERCHAT_STORE": str(store)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paperchat", "ingest", "--rebuild", "--quiet"],
+        env={**os.environ, "PAPERCHAT_STORE": str(store)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen: list[int] = []
     while proc.poll() is None:
         before.refresh()
@@ -112,8 +143,16 @@ def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store)
 def test_two_first_run_asks_on_an_empty_store_both_answer(tmp_path):
     store = tmp_path / "fresh"
     env = {**os.environ, "PAPERCHAT_STORE": str(store)}
-    procs = [subprocess.Popen([sys.executable, "-m", "paperchat", "ask", "What does ConfPO use?", "--json"], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "paperchat", "ask", "What does ConfPO use?", "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=400) for p in procs]
     for proc, (stdout, stderr) in zip(procs, outs):
         assert proc.returncode == 0, stderr
@@ -132,11 +171,19 @@ def test_a_chat_sees_papers_another_process_ingested(tmp_path, bundled_store):
     first = session.handle("Which paper studies protein folding with lattice field theory?")
     assert all(s.paper_id != "lattice-fold" for s in first.answer.sources)
     data = tmp_path / "new.jsonl"
-    data.write_text(json.dumps({"id": "lattice-fold", "title": "LatticeFold: protein folding as a lattice field theory",
-                                "abstract": "We cast protein folding as a lattice field theory. LatticeFold samples "
-                                            "conformations with a Hamiltonian Monte Carlo sampler on the lattice and "
-                                            "predicts folding free energies within 0.4 kcal/mol of experiment."}) + "\n",
-                    encoding="utf-8")
+    data.write_text(
+        json.dumps(
+            {
+                "id": "lattice-fold",
+                "title": "LatticeFold: protein folding as a lattice field theory",
+                "abstract": "We cast protein folding as a lattice field theory. LatticeFold samples "
+                "conformations with a Hamiltonian Monte Carlo sampler on the lattice and "
+                "predicts folding free energies within 0.4 kcal/mol of experiment.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     out = cli(store, "ingest", str(data))
     assert out.returncode == 0, out.stderr
     reply = session.handle("Which paper studies protein folding with lattice field theory?")
@@ -146,24 +193,33 @@ def test_a_chat_sees_papers_another_process_ingested(tmp_path, bundled_store):
 
 def test_ask_dash_and_piped_stdin_read_the_question(bundled_store):
     for args in (("ask", "-", "--json"), ("ask", "--json")):
-        out = cli(bundled_store, *args, stdin="What does ConfPO use to pick preference-critical tokens?\n")
+        out = cli(
+            bundled_store, *args, stdin="What does ConfPO use to pick preference-critical tokens?\n"
+        )
         assert out.returncode == 0, out.stderr
         answer = json.loads(out.stdout)
         assert answer["question"] == "What does ConfPO use to pick preference-critical tokens?"
         assert answer["sources"][0]["title"].startswith("ConfPO")
     out = cli(bundled_store, "ask", "-", stdin="")
-    assert out.returncode == 1 and out.stderr.strip() == "error: the question is empty; ask something about the papers"
+    assert (
+        out.returncode == 1
+        and out.stderr.strip() == "error: the question is empty; ask something about the papers"
+    )
 
 
 def test_a_latin1_csv_names_the_encoding_and_takes_encoding(tmp_path):
     data = tmp_path / "papers.csv"
-    data.write_bytes("title,abstract\nCafé models,Résumé: we study naïve Bayes classifiers for café menus. "
-                     "They are calibrated.\n".encode("latin-1"))
+    data.write_bytes(
+        "title,abstract\nCafé models,Résumé: we study naïve Bayes classifiers for café menus. "
+        "They are calibrated.\n".encode("latin-1")
+    )
     store = tmp_path / "store"
     out = cli(store, "ingest", str(data))
     assert out.returncode == 1
-    assert out.stderr.strip() == (f"error: {data}: not UTF-8 text (byte 18 is 0xe9); if the file is in another "
-                                  "encoding, say which with --encoding, e.g. --encoding latin-1")
+    assert out.stderr.strip() == (
+        f"error: {data}: not UTF-8 text (byte 18 is 0xe9); if the file is in another "
+        "encoding, say which with --encoding, e.g. --encoding latin-1"
+    )
     out = cli(store, "ingest", str(data), "--encoding", "latin-1", "--json")
     assert out.returncode == 0, out.stderr
     titles = [p["title"] for p in json.loads(cli(store, "papers", "--json").stdout)]
@@ -171,7 +227,9 @@ def test_a_latin1_csv_names_the_encoding_and_takes_encoding(tmp_path):
 
 
 def test_no_arguments_shows_the_help_and_exits_0():
-    out = subprocess.run([sys.executable, "-m", "paperchat"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "paperchat"], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0 and out.stdout.startswith("Usage: ") and "ask" in out.stdout
 
 
@@ -180,7 +238,10 @@ def test_a_fresh_install_lists_38_real_titles(tmp_path, seed_ids):
     assert cli(store, "ingest", "--quiet").returncode == 0
     papers = json.loads(cli(store, "papers", "--json").stdout)
     assert len(papers) == 38 and all(p["title"] and not p["title"].endswith("…") for p in papers)
-    metadata = [json.loads(line) for line in (Path(__file__).parent.parent / "data" / "seed_metadata.jsonl").open()]
+    metadata = [
+        json.loads(line)
+        for line in (Path(__file__).parent.parent / "data" / "seed_metadata.jsonl").open()
+    ]
     assert sorted(p["title"] for p in papers) == sorted(m["title"] for m in metadata)
     assert all(p["authors"] for p in papers)
 
@@ -188,17 +249,22 @@ def test_a_fresh_install_lists_38_real_titles(tmp_path, seed_ids):
 def test_acronym_names_get_labels_and_summarize_finds_the_paper(bundled_engine):
     from paperchat.ingest.labels import derive_label
 
-    assert derive_label("We propose SUICA, a foundation model for spatial transcriptomics.").startswith("SUICA")
+    assert derive_label(
+        "We propose SUICA, a foundation model for spatial transcriptomics."
+    ).startswith("SUICA")
     assert derive_label("We introduce DTM, a discrete-time model of sequences.").startswith("DTM")
     summary = bundled_engine.summarize("SUICA")
     assert len({s.paper_id for s in summary.sources}) == 1
     assert "SUICA" in summary.sources[0].title
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("A claim [9] that cites nothing.", "A claim that cites nothing."),
-    ("Trailing gap \ud800 here.", "Trailing gap here."),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("A claim [9] that cites nothing.", "A claim that cites nothing."),
+        ("Trailing gap \ud800 here.", "Trailing gap here."),
+    ],
+)
 def test_removals_leave_no_double_space(text, expected):
     from paperchat.cite.markers import tidy
     from paperchat.core.text import clean_text

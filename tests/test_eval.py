@@ -54,8 +54,15 @@ def test_ndcg_with_no_gold_retrieved():
 
 def test_retrieval_scores_and_first_gold_rank():
     s = measures.retrieval_scores(["x", "a"], {"a"})
-    assert s == pytest.approx({"recall@1": 0.0, "recall@5": 1.0, "recall@10": 1.0, "mrr@10": 0.5,
-                               "ndcg@10": 1 / math.log2(3)})
+    assert s == pytest.approx(
+        {
+            "recall@1": 0.0,
+            "recall@5": 1.0,
+            "recall@10": 1.0,
+            "mrr@10": 0.5,
+            "ndcg@10": 1 / math.log2(3),
+        }
+    )
     assert measures.first_gold_rank(["x", "y", "a"], {"a"}) == 3
     assert measures.first_gold_rank(["x"], {"a"}) is None
 
@@ -80,12 +87,21 @@ def test_fact_recall_groups_and_variants():
 
 
 def _result(answer, sources):
-    return Answer("q", answer, "extractive",
-                  sources=[Source(n, pid, "", pid, "", "f.txt", n, f"{pid}:0:x", text) for n, (pid, text) in enumerate(sources, 1)])
+    return Answer(
+        "q",
+        answer,
+        "extractive",
+        sources=[
+            Source(n, pid, "", pid, "", "f.txt", n, f"{pid}:0:x", text)
+            for n, (pid, text) in enumerate(sources, 1)
+        ],
+    )
 
 
 def test_citation_scores_without_checker():
-    res = _result("A first claim [1]. Another claim [3]. A claim without citation.", [("p1", "text")])
+    res = _result(
+        "A first claim [1]. Another claim [3]. A claim without citation.", [("p1", "text")]
+    )
     s = measures.citation_scores(res, {"p1", "p2"}, None)
     assert s["sentences"] == 3
     assert s["sentence_citation_rate"] == pytest.approx(2 / 3)
@@ -126,15 +142,31 @@ def test_citation_recall_and_precision_alce():
 def test_follow_up_is_asked_with_its_previous_question(tmp_path):
     path = tmp_path / "set.jsonl"
     rows = [
-        {"id": "a", "question": "Which paper proposes LightGTS?", "kind": "follow-up", "answerable": True,
-         "gold": [{"path": "f.txt", "index": 1}], "facts": []},
-        {"id": "b", "question": "How many benchmarks?", "kind": "follow-up", "answerable": True,
-         "gold": [{"path": "f.txt", "index": 1}], "facts": [["9", "nine"]], "follow_up_of": "a"},
+        {
+            "id": "a",
+            "question": "Which paper proposes LightGTS?",
+            "kind": "follow-up",
+            "answerable": True,
+            "gold": [{"path": "f.txt", "index": 1}],
+            "facts": [],
+        },
+        {
+            "id": "b",
+            "question": "How many benchmarks?",
+            "kind": "follow-up",
+            "answerable": True,
+            "gold": [{"path": "f.txt", "index": 1}],
+            "facts": [["9", "nine"]],
+            "follow_up_of": "a",
+        },
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     loaded = qs.load_questions(path)
     by_id = {q["id"]: q for q in loaded}
-    assert qs.asked_question(by_id["b"], by_id) == "Which paper proposes LightGTS? How many benchmarks?"
+    assert (
+        qs.asked_question(by_id["b"], by_id)
+        == "Which paper proposes LightGTS? How many benchmarks?"
+    )
     assert qs.asked_question(by_id["a"], by_id) == "Which paper proposes LightGTS?"
     rows[1]["follow_up_of"] = "zzz"
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
@@ -142,13 +174,24 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
         qs.load_questions(path)
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("kind", 5, "set.jsonl:1: 'kind' must be a string such as \"lookup\" or \"unanswerable\""),
-    ("answerable", "no", "set.jsonl:1: 'answerable' must be true or false"),  # "no" was scored as answerable
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("kind", 5, 'set.jsonl:1: \'kind\' must be a string such as "lookup" or "unanswerable"'),
+        (
+            "answerable",
+            "no",
+            "set.jsonl:1: 'answerable' must be true or false",
+        ),  # "no" was scored as answerable
+    ],
+)
 def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
     path = tmp_path / "set.jsonl"
-    row = {"id": "a", "question": "Which paper proposes LightGTS?", "gold": [{"path": "f.txt", "index": 1}]}
+    row = {
+        "id": "a",
+        "question": "Which paper proposes LightGTS?",
+        "gold": [{"path": "f.txt", "index": 1}],
+    }
     path.write_text(json.dumps({**row, field: value}) + "\n")
     with pytest.raises(PaperchatError) as err:
         qs.load_questions(path)
@@ -156,11 +199,18 @@ def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
 
 
 def test_check_baseline_names_each_metric():
-    results = {"overall": {"retrieval.mrr@10": {"value": 0.9}, "answers.fact_recall": {"value": 0.7},
-                           "abstention.false_abstention_rate": {"value": 0.2},
-                           "citations.recall": {"value": None}}}
-    baseline = {"min": {"retrieval.mrr@10": 0.95, "answers.fact_recall": 0.7, "citations.recall": 0.5},
-                "max": {"abstention.false_abstention_rate": 0.1}}
+    results = {
+        "overall": {
+            "retrieval.mrr@10": {"value": 0.9},
+            "answers.fact_recall": {"value": 0.7},
+            "abstention.false_abstention_rate": {"value": 0.2},
+            "citations.recall": {"value": None},
+        }
+    }
+    baseline = {
+        "min": {"retrieval.mrr@10": 0.95, "answers.fact_recall": 0.7, "citations.recall": 0.5},
+        "max": {"abstention.false_abstention_rate": 0.1},
+    }
     failures = er.check_baseline(results, baseline)
     assert len(failures) == 3
     assert any(f.startswith("retrieval.mrr@10 = 0.900 is below") for f in failures)
@@ -192,32 +242,61 @@ def results(engine):
 def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
     assert er.check_baseline(results, er.load_baseline(qs.default_baseline())) == []
     cfg = results["config"]
-    assert (cfg["questions"], cfg["answerable"], cfg["top_k"], cfg["retriever"]) == (100, 67, 5, "hybrid")
+    assert (cfg["questions"], cfg["answerable"], cfg["top_k"], cfg["retriever"]) == (
+        100,
+        67,
+        5,
+        "hybrid",
+    )
     assert cfg["set"] == "eval/questions.jsonl"
     for name, stat in results["overall"].items():
         assert stat["value"] is not None, name
         assert stat["ci"][0] - 1e-9 <= stat["value"] <= stat["ci"][1] + 1e-9, name
-    assert set(results["by_kind"]) == {"lookup", "paraphrase", "multi-paper", "comparison", "summary", "follow-up",
-                                       "unanswerable"}
+    assert set(results["by_kind"]) == {
+        "lookup",
+        "paraphrase",
+        "multi-paper",
+        "comparison",
+        "summary",
+        "follow-up",
+        "unanswerable",
+    }
     assert set(results["baselines"]) == {"bm25", "dense", "hybrid"}
     # the hybrid baseline is the pipeline's retriever
     for m in stats.RETRIEVAL_METRICS:
-        assert results["baselines"]["hybrid"][f"retrieval.{m}"] == results["overall"][f"retrieval.{m}"]
+        assert (
+            results["baselines"]["hybrid"][f"retrieval.{m}"] == results["overall"][f"retrieval.{m}"]
+        )
     follow = next(r for r in results["questions"] if r["id"] == "q063")
-    assert follow["asked"].startswith("Which paper proposes a lightweight") and follow["asked"].endswith("settings?")
+    assert follow["asked"].startswith("Which paper proposes a lightweight") and follow[
+        "asked"
+    ].endswith("settings?")
     files = er.write_outputs(results, tmp_path / "out", [])
     report = (tmp_path / "out" / "report.md").read_text()
     assert "## Overall" in report and "## Retrievers side by side" in report and "Passed." in report
     q_table = report.split("## Questions", 1)[1]
     assert q_table.index("| FAIL |") < q_table.index("| ok |")  # failures first
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
-    assert saved["overall"] == results["overall"] and saved["check"] == {"passed": True, "failures": []}
+    assert saved["overall"] == results["overall"] and saved["check"] == {
+        "passed": True,
+        "failures": [],
+    }
     assert set(files) == {"report", "results"}
 
 
 def test_results_are_deterministic(engine, results):
     again = runner.run_eval(engine, limit=12, baselines=())
-    keys = ("id", "asked", "ranked", "abstained", "answer", "cited", "correct", "citation_recall", "fact_recall")
+    keys = (
+        "id",
+        "asked",
+        "ranked",
+        "abstained",
+        "answer",
+        "cited",
+        "correct",
+        "citation_recall",
+        "fact_recall",
+    )
     for a, b in zip(again["questions"], results["questions"][:12]):
         assert {k: a.get(k) for k in keys} == {k: b.get(k) for k in keys}
 
@@ -254,8 +333,13 @@ def test_empty_rankings_fail_the_gate(fresh_engine, monkeypatch):
     broken = runner.run_eval(fresh_engine, limit=20, baselines=())
     failures = er.check_baseline(broken, er.load_baseline(qs.default_baseline()))
     failed = {f.split()[0].rstrip(":") for f in failures}
-    assert {"retrieval.recall@5", "answers.fact_recall", "abstention.accuracy", "citations.recall",
-            "abstention.false_abstention_rate"} <= failed
+    assert {
+        "retrieval.recall@5",
+        "answers.fact_recall",
+        "abstention.accuracy",
+        "citations.recall",
+        "abstention.false_abstention_rate",
+    } <= failed
     assert broken["overall"]["abstention.false_abstention_rate"]["value"] == 1.0
 
 
@@ -266,26 +350,40 @@ def test_eval_command_json_and_check(bundled_store, tmp_path):
     from paperchat.cli.eval_cmd import eval_command
     from paperchat.cli.options import AppContext
 
-    rows = [json.loads(line) for line in qs.default_question_set().read_text().splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in qs.default_question_set().read_text().splitlines()
+        if line.strip()
+    ]
     small = [q for q in rows if q["id"] in ("q001", "q062", "q063", "q068")]
     set_path = tmp_path / "small.jsonl"
     set_path.write_text("\n".join(json.dumps(q) for q in small) + "\n")
     lenient = tmp_path / "lenient.json"
     lenient.write_text(json.dumps({"min": {"retrieval.recall@5": 0.5}, "max": {}}))
     strict = tmp_path / "strict.json"
-    strict.write_text(json.dumps({"min": {"retrieval.recall@1": 1.01, "answers.fact_recall": 1.01}}))
+    strict.write_text(
+        json.dumps({"min": {"retrieval.recall@1": 1.01, "answers.fact_recall": 1.01}})
+    )
     runner = CliRunner()
     args = ["--set", str(set_path), "--out", str(tmp_path / "out"), "--check", "-q"]
 
-    ok = runner.invoke(eval_command, [*args, "--json", "--baseline", str(lenient)],
-                       obj=AppContext({"store": str(bundled_store)}))
+    ok = runner.invoke(
+        eval_command,
+        [*args, "--json", "--baseline", str(lenient)],
+        obj=AppContext({"store": str(bundled_store)}),
+    )
     assert ok.exit_code == 0, ok.output
     summary = json.loads(ok.stdout)
     assert summary["config"]["questions"] == 4 and summary["check"]["passed"] is True
-    assert (tmp_path / "out" / "report.md").is_file() and (tmp_path / "out" / "results.json").is_file()
+    assert (tmp_path / "out" / "report.md").is_file() and (
+        tmp_path / "out" / "results.json"
+    ).is_file()
 
-    bad = runner.invoke(eval_command, [*args, "--baseline", str(strict), "--no-verify"],
-                        obj=AppContext({"store": str(bundled_store)}))
+    bad = runner.invoke(
+        eval_command,
+        [*args, "--baseline", str(strict), "--no-verify"],
+        obj=AppContext({"store": str(bundled_store)}),
+    )
     assert bad.exit_code == 1
     lines = [line for line in bad.stderr.splitlines() if line.startswith("eval check failed:")]
     assert len(lines) == 2
@@ -299,7 +397,12 @@ def test_eval_command_missing_set_is_a_clear_error(bundled_store, tmp_path):
     from paperchat.cli.eval_cmd import eval_command
     from paperchat.cli.options import AppContext
 
-    res = CliRunner().invoke(eval_command, ["--set", str(tmp_path / "nope.jsonl"), "-q"],
-                             obj=AppContext({"store": str(bundled_store)}))
+    res = CliRunner().invoke(
+        eval_command,
+        ["--set", str(tmp_path / "nope.jsonl"), "-q"],
+        obj=AppContext({"store": str(bundled_store)}),
+    )
     assert res.exit_code != 0
-    assert isinstance(res.exception, PaperchatError) and "cannot read the eval set" in str(res.exception)
+    assert isinstance(res.exception, PaperchatError) and "cannot read the eval set" in str(
+        res.exception
+    )

@@ -28,18 +28,31 @@ SET_IDS = [f"q{i:03d}" for i in range(1, 15)] + [f"q{i:03d}" for i in range(68, 
 BROKEN = ["q001", "q002", "q003", "q005", "q007", "q008", "q010"]
 #: An unanswerable question A abstains on that B answers.
 ANSWERED = "q068"
-RETRIEVAL = ["retrieval.recall@1", "retrieval.recall@5", "retrieval.recall@10", "retrieval.mrr@10", "retrieval.ndcg@10"]
+RETRIEVAL = [
+    "retrieval.recall@1",
+    "retrieval.recall@5",
+    "retrieval.recall@10",
+    "retrieval.mrr@10",
+    "retrieval.ndcg@10",
+]
 
 
 @pytest.fixture(scope="module")
 def run_a(bundled_store, tmp_path_factory):
     """The folder of a real eval run (the 20 questions of SET_IDS) and its loaded results."""
     tmp = tmp_path_factory.mktemp("compare")
-    rows = [json.loads(line) for line in qs.default_question_set().read_text().splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in qs.default_question_set().read_text().splitlines()
+        if line.strip()
+    ]
     set_path = tmp / "small.jsonl"
     set_path.write_text("".join(json.dumps(q) + "\n" for q in rows if q["id"] in SET_IDS))
     out = tmp / "run-a"
-    res = CliRunner().invoke(cli, ["--store", str(bundled_store), "eval", "--set", str(set_path), "--out", str(out), "-q"])
+    res = CliRunner().invoke(
+        cli,
+        ["--store", str(bundled_store), "eval", "--set", str(set_path), "--out", str(out), "-q"],
+    )
     assert res.exit_code == 0, res.output
     return out, json.loads((out / "results.json").read_text())
 
@@ -52,8 +65,13 @@ def _broken(a: dict) -> dict:
     for row in b["questions"]:
         if row["id"] in BROKEN:
             row.update({m: 0.0 for m in ("recall@1", "recall@5", "recall@10", "mrr@10", "ndcg@10")})
-            row.update(first_gold_rank=None, gold_cited=0.0, first_cited_gold=0.0, correct=False,
-                       failure="cites no gold paper")
+            row.update(
+                first_gold_rank=None,
+                gold_cited=0.0,
+                first_cited_gold=0.0,
+                correct=False,
+                failure="cites no gold paper",
+            )
         elif row["id"] == ANSWERED:
             row.update(abstained=False, correct=False, failure="answered an unanswerable question")
         elif not row["correct"] and row["answerable"] and not fixed:
@@ -72,10 +90,17 @@ def _write(folder, results) -> str:
 def test_a_run_compared_with_itself_changes_nothing(run_a):
     out, a = run_a
     cmp = compare_runs(a, a)
-    assert cmp["paired"] == 20 and cmp["only_a"] == [] and cmp["only_b"] == [] and cmp["config_diff"] == {}
+    assert (
+        cmp["paired"] == 20
+        and cmp["only_a"] == []
+        and cmp["only_b"] == []
+        and cmp["config_diff"] == {}
+    )
     assert list(cmp["metrics"]) == [name for name, *_ in METRICS]
     for name, m in cmp["metrics"].items():
-        assert m["n"] == 0 or (m["diff"] == 0.0 and m["ci"] == [0.0, 0.0] and m["a"] == m["b"] == m["a_run"]), name
+        assert m["n"] == 0 or (
+            m["diff"] == 0.0 and m["ci"] == [0.0, 0.0] and m["a"] == m["b"] == m["a_run"]
+        ), name
         assert not m["significant"] and not m["regression"] and not m["improvement"]
     assert cmp["metrics"]["retrieval.recall@5"]["n"] == 14
     assert cmp["metrics"]["abstention.abstention_rate"]["n"] == 6
@@ -84,7 +109,11 @@ def test_a_run_compared_with_itself_changes_nothing(run_a):
 
     res = CliRunner().invoke(cli, ["eval", "compare", str(out), str(out), "--fail-on-regression"])
     assert res.exit_code == 0, res.output
-    assert "regressions: none" in res.stdout and "newly failing (0)" in res.stdout and "▼ worse" not in res.stdout
+    assert (
+        "regressions: none" in res.stdout
+        and "newly failing (0)" in res.stdout
+        and "▼ worse" not in res.stdout
+    )
     assert res.stderr == ""
 
 
@@ -93,23 +122,32 @@ def test_a_broken_run_shows_the_regressions_and_the_questions(run_a):
     _, a = run_a
     rows_a = {r["id"]: r for r in a["questions"]}
     # the premise: A gets BROKEN right with the gold paper first, and abstains on ANSWERED
-    assert all(rows_a[i]["correct"] and rows_a[i]["recall@1"] == 1.0 and rows_a[i]["mrr@10"] == 1.0 for i in BROKEN)
+    assert all(
+        rows_a[i]["correct"] and rows_a[i]["recall@1"] == 1.0 and rows_a[i]["mrr@10"] == 1.0
+        for i in BROKEN
+    )
     assert rows_a[ANSWERED]["abstained"] and rows_a[ANSWERED]["correct"]
     fixed = next(r for r in a["questions"] if r["answerable"] and not r["correct"])
     cmp = compare_runs(a, _broken(a))
 
     assert [r["id"] for r in cmp["newly_failing"]] == [*BROKEN, ANSWERED]
     failing = {r["id"]: r for r in cmp["newly_failing"]}
-    assert failing["q001"]["failure"] == "cites no gold paper" and failing["q001"]["failure_a"] == ""
+    assert (
+        failing["q001"]["failure"] == "cites no gold paper" and failing["q001"]["failure_a"] == ""
+    )
     assert failing["q001"]["question"] == rows_a["q001"]["question"]
     assert failing[ANSWERED]["failure"] == "answered an unanswerable question"
-    assert [(r["id"], r["failure"], r["failure_a"]) for r in cmp["newly_passing"]] == [(fixed["id"], "", fixed["failure"])]
+    assert [(r["id"], r["failure"], r["failure_a"]) for r in cmp["newly_passing"]] == [
+        (fixed["id"], "", fixed["failure"])
+    ]
     assert cmp["config_diff"] == {"retriever": {"a": "hybrid", "b": "bm25"}}
 
     for name in RETRIEVAL:  # 7 of the 14 answerable questions drop from 1 to 0
         m = cmp["metrics"][name]
         assert (m["n"], m["a"], m["b"], m["diff"]) == (14, 1.0, 0.5, -0.5), name
-        assert m["ci"][1] < 0 and m["significant"] and m["regression"] and not m["improvement"], name
+        assert m["ci"][1] < 0 and m["significant"] and m["regression"] and not m["improvement"], (
+            name
+        )
     acc = cmp["metrics"]["abstention.accuracy"]  # 8 questions newly wrong, 1 newly right, of 20
     assert acc["diff"] == round(-7 / 20, 4) and acc["regression"]
     rate = cmp["metrics"]["abstention.abstention_rate"]  # 1 of 6: too few to tell
@@ -120,8 +158,12 @@ def test_a_broken_run_shows_the_regressions_and_the_questions(run_a):
     # B's own figure, as its report gives it, also counts ANSWERED (answered, wrong)
     answered_a = [r for r in a["questions"] if not r["abstained"]]
     precision = cmp["metrics"]["abstention.precision"]
-    assert precision["n"] == cmp["metrics"]["citations.sentence_citation_rate"]["n"] == len(answered_a)
-    correct_b = len(answered_a) - sum(not r["correct"] for r in answered_a) - len(BROKEN) + 1  # + the fixed one
+    assert (
+        precision["n"] == cmp["metrics"]["citations.sentence_citation_rate"]["n"] == len(answered_a)
+    )
+    correct_b = (
+        len(answered_a) - sum(not r["correct"] for r in answered_a) - len(BROKEN) + 1
+    )  # + the fixed one
     assert precision["b"] == round(correct_b / len(answered_a), 4)
     assert precision["b_run"] == round(correct_b / (len(answered_a) + 1), 4)
     assert set(RETRIEVAL) | {"answers.gold_cited", "abstention.accuracy"} <= set(cmp["regressions"])
@@ -152,8 +194,13 @@ def test_compare_command_table_json_and_gate(run_a, tmp_path):
     gate = runner.invoke(cli, ["eval", "compare", str(out), run_b, "--fail-on-regression"])
     assert gate.exit_code == 1
     lines = gate.stderr.splitlines()
-    assert len(lines) == len(data["regressions"]) and all(line.startswith("eval compare: ") for line in lines)
-    assert any(line.startswith("eval compare: retrieval.recall@5 regressed: 1.000 → 0.500 (Δ -0.500") for line in lines)
+    assert len(lines) == len(data["regressions"]) and all(
+        line.startswith("eval compare: ") for line in lines
+    )
+    assert any(
+        line.startswith("eval compare: retrieval.recall@5 regressed: 1.000 → 0.500 (Δ -0.500")
+        for line in lines
+    )
     assert "metric" in gate.stdout  # the table is printed too
 
     # B as the reference: the same changes, the other way round
@@ -171,11 +218,20 @@ def test_runs_on_partly_different_questions(run_a):
     b["questions"].append(extra)
     b["questions"][0]["question"] += " (reworded)"
     cmp = compare_runs(a, b)
-    assert (cmp["paired"], cmp["only_a"], cmp["only_b"], cmp["reworded"]) == (18, ["q013", "q014"], ["q999"], ["q001"])
+    assert (cmp["paired"], cmp["only_a"], cmp["only_b"], cmp["reworded"]) == (
+        18,
+        ["q013", "q014"],
+        ["q999"],
+        ["q001"],
+    )
     assert cmp["metrics"]["retrieval.recall@5"]["n"] == 12
     assert all(not m["significant"] for m in cmp["metrics"].values())
     text = render_comparison(cmp)
-    assert "only in A: 2; only in B: 1" in text and "only in A (2): q013, q014" in text and "other wording" in text
+    assert (
+        "only in A: 2; only in B: 1" in text
+        and "only in A (2): q013, q014" in text
+        and "other wording" in text
+    )
 
     b["questions"] = [dict(extra, id=f"x{i}") for i in range(3)]
     with pytest.raises(PaperchatError, match="share no question"):
@@ -184,9 +240,18 @@ def test_runs_on_partly_different_questions(run_a):
 
 # -- the paired bootstrap on hand-made rows -----------------------------------
 def _rows(recall_a, recall_b):
-    base = {"kind": "lookup", "answerable": True, "abstained": False, "facts": [], "question": "?", "correct": True}
-    return ({"questions": [dict(base, id=f"h{i}", **{"recall@1": x}) for i, x in enumerate(recall_a)]},
-            {"questions": [dict(base, id=f"h{i}", **{"recall@1": y}) for i, y in enumerate(recall_b)]})
+    base = {
+        "kind": "lookup",
+        "answerable": True,
+        "abstained": False,
+        "facts": [],
+        "question": "?",
+        "correct": True,
+    }
+    return (
+        {"questions": [dict(base, id=f"h{i}", **{"recall@1": x}) for i, x in enumerate(recall_a)]},
+        {"questions": [dict(base, id=f"h{i}", **{"recall@1": y}) for i, y in enumerate(recall_b)]},
+    )
 
 
 def test_paired_bootstrap_interval():
@@ -196,7 +261,11 @@ def test_paired_bootstrap_interval():
     idx = np.random.default_rng(BOOTSTRAP_SEED).integers(0, 10, size=(1000, 10))
     lo, hi = np.quantile(diffs[idx].mean(axis=1), [0.025, 0.975])
     assert (m["n"], m["a"], m["b"], m["diff"]) == (10, 0.6, 0.8, 0.2)
-    assert m["ci"] == [round(lo, 4), round(hi, 4)] and m["ci"][0] <= 0 <= m["ci"][1] and not m["significant"]
+    assert (
+        m["ci"] == [round(lo, 4), round(hi, 4)]
+        and m["ci"][0] <= 0 <= m["ci"][1]
+        and not m["significant"]
+    )
 
     a, b = _rows([0] * 5, [1] * 5)  # every question better: the interval is the point
     m = compare_runs(a, b)["metrics"]["retrieval.recall@1"]
@@ -238,17 +307,29 @@ def test_missing_or_bad_results_are_one_line_errors(run_a, tmp_path):
     with pytest.raises(PaperchatError, match="q1 appears more than once"):
         load_run(bad)
 
-    proc = subprocess.run([sys.executable, "-m", "paperchat", "eval", "compare", str(out), str(tmp_path / "nope")],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "paperchat", "eval", "compare", str(out), str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr.splitlines() == [f"error: no eval run at {tmp_path / 'nope'}: {tmp_path / 'nope'} does not exist "
-                                        f"(write one with `paperchat eval --out {tmp_path / 'nope'}`)"]
+    assert proc.stderr.splitlines() == [
+        f"error: no eval run at {tmp_path / 'nope'}: {tmp_path / 'nope'} does not exist "
+        f"(write one with `paperchat eval --out {tmp_path / 'nope'}`)"
+    ]
 
 
 def test_help_is_fast_and_has_examples():
-    code = ("import sys; from click.testing import CliRunner; from paperchat.cli import cli; "
-            "r = CliRunner().invoke(cli, ['eval', 'compare', '--help']); print(r.output); "
-            "print('heavy:', [m for m in ('numpy', 'chromadb', 'onnxruntime') if m in sys.modules])")
+    code = (
+        "import sys; from click.testing import CliRunner; from paperchat.cli import cli; "
+        "r = CliRunner().invoke(cli, ['eval', 'compare', '--help']); print(r.output); "
+        "print('heavy:', [m for m in ('numpy', 'chromadb', 'onnxruntime') if m in sys.modules])"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert "Examples:" in proc.stdout and "--fail-on-regression" in proc.stdout and "--json" in proc.stdout
+    assert (
+        "Examples:" in proc.stdout
+        and "--fail-on-regression" in proc.stdout
+        and "--json" in proc.stdout
+    )
     assert "heavy: []" in proc.stdout

@@ -45,7 +45,9 @@ def papers(store):
 
 
 def draft(store, out, *args):
-    result = CliRunner().invoke(cli, ["--store", str(store), "eval", "draft", "--out", str(out), "--json", *args])
+    result = CliRunner().invoke(
+        cli, ["--store", str(store), "eval", "draft", "--out", str(out), "--json", *args]
+    )
     assert result.exit_code == 0, (result.output, result.exception)
     return json.loads(result.stdout)
 
@@ -66,26 +68,40 @@ def test_the_offline_draft_is_large_varied_and_grounded(offline, papers):
     assert dict(kinds) == summary["kept"] and min(kinds.values()) >= 8
     assert sum(summary["dropped"].values()) > 0 and "over the --n cap" in summary["dropped"]
     templates = {q["template"] for q in questions}
-    assert templates == {"introduces-description", "introduces-direct", "reports-number", "shared-term", "near-miss",
-                         "false-premise"}
+    assert templates == {
+        "introduces-description",
+        "introduces-direct",
+        "reports-number",
+        "shared-term",
+        "near-miss",
+        "false-premise",
+    }
     abstracts = {pid: rec.abstract for pid, rec in papers.items()}
     store_text = "\n".join((rec.title + "\n" + rec.abstract).lower() for rec in papers.values())
     sentences = [s for a in abstracts.values() for s in split_sentences(a)]
-    grams = {tuple(t[i:i + 8]) for s in sentences for t in [dt.tokens(s)] for i in range(len(t) - 7)}
+    grams = {
+        tuple(t[i : i + 8]) for s in sentences for t in [dt.tokens(s)] for i in range(len(t) - 7)
+    }
     for q in questions:
         gold = [g["id"] for g in q["gold"]]
         assert all(pid in abstracts for pid in gold), q
-        assert q["answerable"] == bool(gold) and q["drafted_by"] == "offline" and q["source"]["paper_id"] in abstracts
+        assert (
+            q["answerable"] == bool(gold)
+            and q["drafted_by"] == "offline"
+            and q["source"]["paper_id"] in abstracts
+        )
         for group in q["facts"]:  # every spelling kept occurs in a gold abstract
             assert all(any(v.lower() in abstracts[pid].lower() for pid in gold) for v in group), q
         assert not any(s.lower() in q["question"].lower() for s in sentences), q
         toks = dt.tokens(q["question"])
-        assert not any(tuple(toks[i:i + 8]) in grams for i in range(len(toks) - 7)), q
+        assert not any(tuple(toks[i : i + 8]) in grams for i in range(len(toks) - 7)), q
         if q["template"] == "near-miss":
             fake = q["note"].split("made-up name: ")[1]
             assert fake in q["question"] and fake.lower() not in store_text
         if q["kind"] == "multi-paper":
-            assert 2 <= len(gold) <= 5 and all(q["facts"][0][0] in abstracts[pid].lower() for pid in gold)
+            assert 2 <= len(gold) <= 5 and all(
+                q["facts"][0][0] in abstracts[pid].lower() for pid in gold
+            )
         if q["template"] == "introduces-description":  # asked by description, answered by the name
             assert q["facts"][0][0] not in q["question"]
 
@@ -93,21 +109,42 @@ def test_the_offline_draft_is_large_varied_and_grounded(offline, papers):
 def test_the_same_seed_gives_the_same_file_and_another_seed_another(store, offline, tmp_path):
     _summary, first, _questions = offline
     again = draft(store, tmp_path / "again.jsonl", "--mode", "offline")
-    assert (tmp_path / "again.jsonl").read_bytes() == first.read_bytes() and again["seed"] == dr.DEFAULT_SEED
+    assert (tmp_path / "again.jsonl").read_bytes() == first.read_bytes() and again[
+        "seed"
+    ] == dr.DEFAULT_SEED
     small = draft(store, tmp_path / "other.jsonl", "--mode", "offline", "--seed", "7", "--n", "20")
-    assert small["questions"] == 20 and max(small["kept"].values()) - min(small["kept"].values()) <= 1
+    assert (
+        small["questions"] == 20 and max(small["kept"].values()) - min(small["kept"].values()) <= 1
+    )
     assert (tmp_path / "other.jsonl").read_text() != first.read_text()
 
 
 def test_the_drafted_set_runs_through_the_eval(store, offline, tmp_path):
     _summary, path, _questions = offline
-    result = CliRunner().invoke(cli, ["--store", str(store), "eval", "--set", str(path), "--limit", "40", "--json",
-                                      "-q", "--out", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "--store",
+            str(store),
+            "eval",
+            "--set",
+            str(path),
+            "--limit",
+            "40",
+            "--json",
+            "-q",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     overall = json.loads((tmp_path / "out" / "results.json").read_text())["overall"]
     assert overall["retrieval.recall@5"]["value"] > 0.8
     assert overall["answers.gold_cited"]["value"] > 0.8
-    assert overall["abstention.abstention_rate"]["n"] >= 8 and overall["abstention.abstention_rate"]["value"] >= 0.6
+    assert (
+        overall["abstention.abstention_rate"]["n"] >= 8
+        and overall["abstention.abstention_rate"]["value"] >= 0.6
+    )
     assert overall["abstention.false_abstention_rate"]["value"] <= 0.2
 
 
@@ -115,31 +152,93 @@ def test_the_llm_path_keeps_good_questions_and_counts_why_bad_ones_go(store, pap
     corpus = dt.Corpus((r.paper_id, r.title, r.label, r.abstract) for r in papers.values())
     first, second = dr.pick_llm_papers(corpus, dr.DEFAULT_SEED, 2)
     assert dt.coined(second.label)
-    word = {p.paper_id: max(re.findall(r"[a-z]{6,}", p.sentences[1]), key=len) for p in (first, second)}
+    word = {
+        p.paper_id: max(re.findall(r"[a-z]{6,}", p.sentences[1]), key=len) for p in (first, second)
+    }
     line = json.dumps
     replies = [
-        "\n".join([  # plain JSON lines: two good questions and a fact the abstract does not hold
-            line({"kind": "paraphrase", "question": "Which study did I read that was about something like "
-                  f"{word[first.paper_id]}?", "facts": [[word[first.paper_id]]], "sentence": 1}),
-            line({"kind": "summary", "question": "Summarize the paper on this topic for me, please.",
-                  "facts": [[word[first.paper_id], "nonexistent spelling"]], "sentence": 0}),
-            line({"kind": "paraphrase", "question": "Which paper teaches robotic dogs to juggle?",
-                  "facts": [["juggling"]], "sentence": 2})]),
-        "Here are the questions:\n```json\n[\n" + ",\n".join([  # an array in a code fence, with prose around it
-            line({"kind": "paraphrase", "question": "Is there work that copies its abstract? "
-                  + second.sentences[1], "facts": [[word[second.paper_id]]], "sentence": 1}),
-            line({"kind": "paraphrase", "question": f"What does {second.label} improve on?",
-                  "facts": [[word[second.paper_id]]]}),
-            line({"kind": "paraphrase", "question": "Did some authors look into " + word[second.paper_id] + "?",
-                  "facts": word[second.paper_id], "sentence": 99}),
-            line({"kind": "lookup", "question": "A kind the prompt does not ask for?", "facts": [["x"]]}),
-        ]) + "\n]\n```\nHope this helps!",
+        "\n".join(
+            [  # plain JSON lines: two good questions and a fact the abstract does not hold
+                line(
+                    {
+                        "kind": "paraphrase",
+                        "question": "Which study did I read that was about something like "
+                        f"{word[first.paper_id]}?",
+                        "facts": [[word[first.paper_id]]],
+                        "sentence": 1,
+                    }
+                ),
+                line(
+                    {
+                        "kind": "summary",
+                        "question": "Summarize the paper on this topic for me, please.",
+                        "facts": [[word[first.paper_id], "nonexistent spelling"]],
+                        "sentence": 0,
+                    }
+                ),
+                line(
+                    {
+                        "kind": "paraphrase",
+                        "question": "Which paper teaches robotic dogs to juggle?",
+                        "facts": [["juggling"]],
+                        "sentence": 2,
+                    }
+                ),
+            ]
+        ),
+        "Here are the questions:\n```json\n[\n"
+        + ",\n".join(
+            [  # an array in a code fence, with prose around it
+                line(
+                    {
+                        "kind": "paraphrase",
+                        "question": "Is there work that copies its abstract? "
+                        + second.sentences[1],
+                        "facts": [[word[second.paper_id]]],
+                        "sentence": 1,
+                    }
+                ),
+                line(
+                    {
+                        "kind": "paraphrase",
+                        "question": f"What does {second.label} improve on?",
+                        "facts": [[word[second.paper_id]]],
+                    }
+                ),
+                line(
+                    {
+                        "kind": "paraphrase",
+                        "question": "Did some authors look into " + word[second.paper_id] + "?",
+                        "facts": word[second.paper_id],
+                        "sentence": 99,
+                    }
+                ),
+                line(
+                    {
+                        "kind": "lookup",
+                        "question": "A kind the prompt does not ask for?",
+                        "facts": [["x"]],
+                    }
+                ),
+            ]
+        )
+        + "\n]\n```\nHope this helps!",
     ]
     offline_run = draft(store, tmp_path / "offline.jsonl", "--mode", "offline", "--n", "60")
     with StubServer() as server:
         server.script(*[Reply(r) for r in replies])
-        summary = draft(store, tmp_path / "llm.jsonl", "--mode", "llm", "--n", "12", "--base-url", server.base_url,
-                        "--model", "stub-model")
+        summary = draft(
+            store,
+            tmp_path / "llm.jsonl",
+            "--mode",
+            "llm",
+            "--n",
+            "12",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "stub-model",
+        )
         assert server.count() == 2  # ceil(12 / 6) papers, one request each
         prompt = server.requests[0]["body"]["messages"]
     assert "0. " + first.sentences[0] in prompt[1]["content"] and "JSON" in prompt[0]["content"]
@@ -147,11 +246,20 @@ def test_the_llm_path_keeps_good_questions_and_counts_why_bad_ones_go(store, pap
     questions = load_questions(tmp_path / "llm.jsonl")
     by_llm = {q["question"]: q for q in questions if q["drafted_by"] == "stub-model"}
     summary_q = by_llm["Summarize the paper on this topic for me, please."]
-    assert summary_q["facts"] == [[word[first.paper_id]]]  # the spelling the abstract lacks was removed
-    assert summary_q["template"] == "draft" and summary_q["source"] == {"paper_id": first.paper_id, "sentence": 0}
+    assert summary_q["facts"] == [
+        [word[first.paper_id]]
+    ]  # the spelling the abstract lacks was removed
+    assert summary_q["template"] == "draft" and summary_q["source"] == {
+        "paper_id": first.paper_id,
+        "sentence": 0,
+    }
     assert summary_q["gold"] == [{"id": first.paper_id}]
     loose = "Did some authors look into " + word[second.paper_id] + "?"
-    assert loose in by_llm and by_llm[loose]["source"]["sentence"] is None and by_llm[loose]["kind"] == "paraphrase"
+    assert (
+        loose in by_llm
+        and by_llm[loose]["source"]["sentence"] is None
+        and by_llm[loose]["kind"] == "paraphrase"
+    )
     dropped, before = summary["dropped"], offline_run["dropped"]
     for reason in ("a fact is not in the gold abstract", "copies an abstract sentence"):
         assert dropped[reason] == before.get(reason, 0) + 1, reason
@@ -160,7 +268,11 @@ def test_the_llm_path_keeps_good_questions_and_counts_why_bad_ones_go(store, pap
 
 def test_parse_reply_finds_json_objects_anywhere():
     text = 'Sure!\n```json\n[{"kind": "summary", "question": "Q1?"},\n {"a": {"b": 1}}]\n```\n{bad json}\n{"q": 2}'
-    assert dr.parse_reply(text) == [{"kind": "summary", "question": "Q1?"}, {"a": {"b": 1}}, {"q": 2}]
+    assert dr.parse_reply(text) == [
+        {"kind": "summary", "question": "Q1?"},
+        {"a": {"b": 1}},
+        {"q": 2},
+    ]
     assert dr.parse_reply("no questions today") == []
 
 
@@ -169,8 +281,12 @@ def test_checks_and_near_misses(papers):
     checks = dr.Checks(corpus)
     confpo = next(p for p in corpus.papers if p.label == "ConfPO")
     assert checks.copies("Tell me: " + confpo.sentences[0])
-    assert checks.copies(" ".join(confpo.sentences[0].split()[2:10]) + "?")  # eight consecutive words
-    assert not checks.copies("Which method picks preference-critical tokens by the policy's confidence?")
+    assert checks.copies(
+        " ".join(confpo.sentences[0].split()[2:10]) + "?"
+    )  # eight consecutive words
+    assert not checks.copies(
+        "Which method picks preference-critical tokens by the policy's confidence?"
+    )
     rng = random.Random(1)
     fakes = {dr.perturb("ConfPO", rng) for _ in range(30)}
     assert "ConfPO" not in fakes and all(dt.coined(f) for f in fakes)
@@ -179,22 +295,54 @@ def test_checks_and_near_misses(papers):
     miss = dr.near_miss(corpus, confpo, intro, rng)[0]
     assert not corpus.anywhere(miss["absent"]) and checks.reason(miss) is None
     assert checks.reason({**miss, "absent": "ConfPO"}) == "near-miss name occurs in the store"
-    assert dr.near_duplicate(dr.word_set("Which papers use GPT-2?"), dr.word_set("which papers use gpt-2"))
-    assert not dr.near_duplicate(dr.word_set("What does ConfPO do?"), dr.word_set("What does CROW do?"))
+    assert dr.near_duplicate(
+        dr.word_set("Which papers use GPT-2?"), dr.word_set("which papers use gpt-2")
+    )
+    assert not dr.near_duplicate(
+        dr.word_set("What does ConfPO do?"), dr.word_set("What does CROW do?")
+    )
 
 
 def test_errors_are_one_line(store, tmp_path):
     existing = tmp_path / "exists.jsonl"
     existing.write_text("keep me\n")
-    run = subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "eval", "draft", "--out",
-                          str(existing)], capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paperchat",
+            "--store",
+            str(store),
+            "eval",
+            "draft",
+            "--out",
+            str(existing),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 1 and run.stderr.strip().count("\n") == 0, run.stderr
-    assert run.stderr.startswith(f"error: {existing} already exists; pass --force") and "Traceback" not in run.stderr
+    assert (
+        run.stderr.startswith(f"error: {existing} already exists; pass --force")
+        and "Traceback" not in run.stderr
+    )
     assert existing.read_text() == "keep me\n"
-    no_llm = CliRunner().invoke(cli, ["--store", str(store), "eval", "draft", "--mode", "llm", "--out",
-                                      str(tmp_path / "x.jsonl")])
+    no_llm = CliRunner().invoke(
+        cli,
+        [
+            "--store",
+            str(store),
+            "eval",
+            "draft",
+            "--mode",
+            "llm",
+            "--out",
+            str(tmp_path / "x.jsonl"),
+        ],
+    )
     assert no_llm.exit_code == 1 and "no API key" in str(no_llm.exception)
-    folder = CliRunner().invoke(cli, ["--store", str(store), "eval", "draft", "--out",
-                                      str(tmp_path / "no" / "x.jsonl")])
+    folder = CliRunner().invoke(
+        cli, ["--store", str(store), "eval", "draft", "--out", str(tmp_path / "no" / "x.jsonl")]
+    )
     assert folder.exit_code == 1 and "does not exist" in str(folder.exception)
     assert not (tmp_path / "x.jsonl").exists()

@@ -26,13 +26,31 @@ from paperchat.evaluation import questions as qs
 
 CHROMIUM = Path("/usr/bin/chromium")
 HAS_MATPLOTLIB = find_spec("matplotlib") is not None
-needs_matplotlib = pytest.mark.skipif(not HAS_MATPLOTLIB, reason="the HTML report needs matplotlib: "
-                                                                  "pip install 'paperchat[report]'")
+needs_matplotlib = pytest.mark.skipif(
+    not HAS_MATPLOTLIB, reason="the HTML report needs matplotlib: pip install 'paperchat[report]'"
+)
 #: Every kind, passes and failures (wrong facts, an abstention, an answered unanswerable), a follow-up and its
 #: parent, a sentence the checker does not support (q049).
-IDS = ("q001", "q004", "q031", "q037", "q045", "q049", "q053", "q058", "q062", "q063", "q068", "q072")
-CHARTS = ("key metrics by question kind", "recall at 1, 5 and 10", "answered and abstained",
-          "supported and unsupported answer sentences")
+IDS = (
+    "q001",
+    "q004",
+    "q031",
+    "q037",
+    "q045",
+    "q049",
+    "q053",
+    "q058",
+    "q062",
+    "q063",
+    "q068",
+    "q072",
+)
+CHARTS = (
+    "key metrics by question kind",
+    "recall at 1, 5 and 10",
+    "answered and abstained",
+    "supported and unsupported answer sentences",
+)
 
 
 @pytest.fixture(scope="module")
@@ -48,14 +66,30 @@ def run_dir(bundled_store, tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("eval-html")
     lines = qs.default_question_set().read_text(encoding="utf-8").splitlines()
     rows = {q["id"]: q for q in (json.loads(line) for line in lines if line.strip())}
-    assert set(IDS) <= set(rows), "the bundled eval set no longer holds the questions this test picks"
+    assert set(IDS) <= set(rows), (
+        "the bundled eval set no longer holds the questions this test picks"
+    )
     small = [{**rows[i], "split": "dev" if n % 2 == 0 else "test"} for n, i in enumerate(IDS)]
     (tmp / "small.jsonl").write_text("\n".join(json.dumps(q) for q in small) + "\n")
     (tmp / "strict.json").write_text(json.dumps({"min": {"answers.fact_recall": 1.01}}))
-    res = CliRunner().invoke(eval_command, ["--set", str(tmp / "small.jsonl"), "--out", str(tmp / "out"), "--html",
-                                            "--check", "--baseline", str(tmp / "strict.json"), "-q"],
-                             obj=AppContext({"store": str(bundled_store)}))
-    assert res.exit_code == 1, res.output  # the strict baseline fails: its failure is listed in the page
+    res = CliRunner().invoke(
+        eval_command,
+        [
+            "--set",
+            str(tmp / "small.jsonl"),
+            "--out",
+            str(tmp / "out"),
+            "--html",
+            "--check",
+            "--baseline",
+            str(tmp / "strict.json"),
+            "-q",
+        ],
+        obj=AppContext({"store": str(bundled_store)}),
+    )
+    assert res.exit_code == 1, (
+        res.output
+    )  # the strict baseline fails: its failure is listed in the page
     assert f"html: {tmp / 'out' / 'report.html'}" in res.stdout
     return tmp / "out"
 
@@ -68,25 +102,38 @@ def _row_positions(page: str) -> dict[str, int]:
 def test_report_holds_the_runs_values(run_dir):
     page = (run_dir / "report.html").read_text(encoding="utf-8")
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
-    assert page.startswith("<!DOCTYPE html>") and "http://" not in page.replace("http://www.w3.org/", "")
-    assert "<script" not in page and "@font-face" not in page and "<image" not in page  # self-contained, vector only
+    assert page.startswith("<!DOCTYPE html>") and "http://" not in page.replace(
+        "http://www.w3.org/", ""
+    )
+    assert (
+        "<script" not in page and "@font-face" not in page and "<image" not in page
+    )  # self-contained, vector only
     # one inline SVG per chart, text kept as text
     assert page.count("<svg") == 4
     for label in CHARTS:
-        assert re.search(r'<svg class="chart" role="img" aria-label="' + re.escape(label), page), label
+        assert re.search(r'<svg class="chart" role="img" aria-label="' + re.escape(label), page), (
+            label
+        )
     assert ">recall@k</text>" in page and ">hybrid</text>" in page
     # overall figures as the Markdown report prints them: value and 95% CI
     for name in ("abstention.accuracy", "retrieval.mrr@10", "answers.fact_recall"):
         stat = results["overall"][name]
         lo, hi = stat["ci"]
-        assert (f'<td>{name}</td><td class="num">{stat["value"]:.3f}</td>'
-                f'<td class="num">[{lo:.3f}, {hi:.3f}]</td>') in page
+        assert (
+            f'<td>{name}</td><td class="num">{stat["value"]:.3f}</td>'
+            f'<td class="num">[{lo:.3f}, {hi:.3f}]</td>'
+        ) in page
     hybrid = results["baselines"]["hybrid"]["retrieval.recall@5"]
-    assert f"{hybrid['value']:.3f} <span class=\"muted\">[{hybrid['ci'][0]:.3f}, {hybrid['ci'][1]:.3f}]" in page
+    assert (
+        f'{hybrid["value"]:.3f} <span class="muted">[{hybrid["ci"][0]:.3f}, {hybrid["ci"][1]:.3f}]'
+        in page
+    )
     # the baseline check's failure, the splits, the configuration
     fact = results["overall"]["answers.fact_recall"]["value"]
     assert f"answers.fact_recall = {fact:.3f} is below the baseline minimum 1.010" in page
-    assert "<h3>dev split (tuned on)</h3>" in page and "<h3>test split (report this one)</h3>" in page
+    assert (
+        "<h3>dev split (tuned on)</h3>" in page and "<h3>test split (report this one)</h3>" in page
+    )
     assert "small.jsonl" in page and "minilm-l6-int8" in page
     # every question, failures first
     rows = {r["id"]: r for r in results["questions"]}
@@ -113,16 +160,20 @@ def test_every_text_is_escaped(run_dir):
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     evil = copy.deepcopy(results)
     row = next(r for r in evil["questions"] if not r["abstained"])
-    row["question"] = "Is <b>bold</b> & \"quoted\" safe?"
+    row["question"] = 'Is <b>bold</b> & "quoted" safe?'
     row["answer"] = "First <script>alert(1)</script> claim [1]. Second claim [2]."
     row["unsupported"] = ["Second claim [2]."]
     row["gold"] = ["p-<img src=x>"]
     page = render_html(evil, ["<x> below"])
     assert "<script>alert" not in page and "<b>bold</b>" not in page and "<img src=x>" not in page
     assert "Is &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; safe?" in page
-    assert "First &lt;script&gt;alert(1)&lt;/script&gt; claim <span class=\"marker\">[1]</span>." in page
-    assert ('<mark class="unsupported" title="not supported by its cited sources">Second claim '
-            '<span class="marker">[2]</span>.</mark>') in page
+    assert (
+        'First &lt;script&gt;alert(1)&lt;/script&gt; claim <span class="marker">[1]</span>.' in page
+    )
+    assert (
+        '<mark class="unsupported" title="not supported by its cited sources">Second claim '
+        '<span class="marker">[2]</span>.</mark>'
+    ) in page
     assert "<li>&lt;x&gt; below</li>" in page and "p-&lt;img src=x&gt;" in page
 
 
@@ -138,17 +189,25 @@ def test_missing_matplotlib_is_a_clear_error_before_the_eval_runs(monkeypatch, t
         write_html({"config": {}, "questions": []}, tmp_path / "out")
     assert not (tmp_path / "out" / "report.html").exists()
     # From the CLI: refused before any question is asked (no store is even opened), nothing written.
-    res = CliRunner().invoke(cli, ["--store", str(tmp_path / "store"), "eval", "--html", "--out", str(tmp_path / "run")])
-    assert res.exit_code == 1 and isinstance(res.exception, PaperchatError) and hint in str(res.exception)
+    res = CliRunner().invoke(
+        cli, ["--store", str(tmp_path / "store"), "eval", "--html", "--out", str(tmp_path / "run")]
+    )
+    assert (
+        res.exit_code == 1
+        and isinstance(res.exception, PaperchatError)
+        and hint in str(res.exception)
+    )
     assert not (tmp_path / "run").exists() and not (tmp_path / "store").exists()
 
 
 def test_help_does_not_import_matplotlib():
-    code = ("import sys\nfrom click.testing import CliRunner\nfrom paperchat.cli import cli\n"
-            "import paperchat.evaluation.html_report\n"
-            "r = CliRunner().invoke(cli, ['eval', '--help'])\n"
-            "assert r.exit_code == 0 and '--html' in r.output, r.output\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n")
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom paperchat.cli import cli\n"
+        "import paperchat.evaluation.html_report\n"
+        "r = CliRunner().invoke(cli, ['eval', '--help'])\n"
+        "assert r.exit_code == 0 and '--html' in r.output, r.output\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
@@ -157,12 +216,28 @@ def test_help_does_not_import_matplotlib():
 # -- a real browser ----------------------------------------------------------
 def _chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess:
     """Run headless Chromium (as root: no sandbox), killing its whole process group if it hangs."""
-    cmd = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={tmp / 'profile'}", *args]
+    cmd = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp / 'profile'}",
+        *args,
+    ]
     env = {**os.environ, "HOME": str(tmp)}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -176,8 +251,12 @@ def _chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 def test_chromium_renders_the_report(run_dir, tmp_path):
     if not CHROMIUM.exists():
         if os.environ.get("PAPERCHAT_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"PAPERCHAT_REQUIRE_BROWSER=1 but {CHROMIUM} is missing (apt-get install chromium)")
-        pytest.skip(f"no {CHROMIUM} (Debian's chromium package); set PAPERCHAT_REQUIRE_BROWSER=1 to fail instead")
+            pytest.fail(
+                f"PAPERCHAT_REQUIRE_BROWSER=1 but {CHROMIUM} is missing (apt-get install chromium)"
+            )
+        pytest.skip(
+            f"no {CHROMIUM} (Debian's chromium package); set PAPERCHAT_REQUIRE_BROWSER=1 to fail instead"
+        )
     import numpy as np
     from matplotlib import image
 

@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, SECOND_VENUE, UNTITLED_ABSTRACT
 
 CROW = "p-f951bc7f7256"  # bundled: "CROW: Eliminating Backdoors from Large Language Models ..."
@@ -22,8 +21,14 @@ ARORA = "p-3c67db56192f"  # bundled: "Backdoor Attacks in Token Selection of Att
 
 def run(store, *args, stdin: str | None = None):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PAPERCHAT_PROGRESS_INTERVAL": "0"}
-    return subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), *args], capture_output=True,
-                          text=True, input=stdin, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", "--store", str(store), *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=env,
+        timeout=300,
+    )
 
 
 def untitled_id() -> str:
@@ -44,15 +49,33 @@ def test_venue_and_year_are_read_from_the_files(two_venue_store):
 def test_ask_with_a_venue_retrieves_and_cites_only_that_venue_and_fills_top_k(two_venue_store):
     question = "Which papers defend against backdoor attacks?"
     plain = json.loads(run(two_venue_store, "ask", question, "--json").stdout)
-    assert CROW in {s["paper_id"] for s in plain["sources"]}  # unfiltered, the ICML paper is the first answer
+    assert CROW in {
+        s["paper_id"] for s in plain["sources"]
+    }  # unfiltered, the ICML paper is the first answer
 
-    answer = json.loads(run(two_venue_store, "ask", question, "--venue", "neurips", "--json").stdout)
+    answer = json.loads(
+        run(two_venue_store, "ask", question, "--venue", "neurips", "--json").stdout
+    )
     assert answer["sources"] and {s["paper_id"] for s in answer["sources"]} <= set(SECOND_VENUE)
-    assert sorted(r["paper_id"] for r in answer["retrieved"]) == sorted(SECOND_VENUE)  # "which papers": all four
+    assert sorted(r["paper_id"] for r in answer["retrieved"]) == sorted(
+        SECOND_VENUE
+    )  # "which papers": all four
     # top-k is filled from the matching papers (cutting the unfiltered top 3 down would leave fewer)
-    three = json.loads(run(two_venue_store, "ask", "How can a backdoor be removed from a model?", "--venue", "NeurIPS",
-                           "--top-k", "3", "--json").stdout)
-    assert len(three["retrieved"]) == 3 and {r["paper_id"] for r in three["retrieved"]} <= set(SECOND_VENUE)
+    three = json.loads(
+        run(
+            two_venue_store,
+            "ask",
+            "How can a backdoor be removed from a model?",
+            "--venue",
+            "NeurIPS",
+            "--top-k",
+            "3",
+            "--json",
+        ).stdout
+    )
+    assert len(three["retrieved"]) == 3 and {r["paper_id"] for r in three["retrieved"]} <= set(
+        SECOND_VENUE
+    )
 
 
 def test_paper_author_and_year_filters(two_venue_store):
@@ -62,13 +85,19 @@ def test_paper_author_and_year_filters(two_venue_store):
 
     engine = Engine(load_settings({"store": str(two_venue_store)}))
     ask = engine.ask
-    by_paper = ask("How are backdoors removed?", top_k=5, filters=Filters.of(papers=["dqYO5LVyYh", ARORA]))
+    by_paper = ask(
+        "How are backdoors removed?", top_k=5, filters=Filters.of(papers=["dqYO5LVyYh", ARORA])
+    )
     assert {r.paper_id for r in by_paper.retrieved} == {"dqYO5LVyYh", ARORA}
     by_author = ask("What do they show about attention?", filters=Filters.of(author="RAMAN arora"))
     assert [r.paper_id for r in by_author.retrieved] == [ARORA]
-    assert {r.paper_id for r in ask("backdoor attacks", top_k=8, filters=Filters.of(year=2024)).retrieved} \
-        == set(SECOND_VENUE)
-    assert [p.paper_id for p in engine.papers(Filters.of(venue="NeurIPS", author="Shuo He"))] == ["DWCDyGl6k8"]
+    assert {
+        r.paper_id
+        for r in ask("backdoor attacks", top_k=8, filters=Filters.of(year=2024)).retrieved
+    } == set(SECOND_VENUE)
+    assert [p.paper_id for p in engine.papers(Filters.of(venue="NeurIPS", author="Shuo He"))] == [
+        "DWCDyGl6k8"
+    ]
 
 
 def test_retrieval_is_restricted_in_chroma_and_in_bm25(two_venue_store):
@@ -88,10 +117,14 @@ def test_retrieval_is_restricted_in_chroma_and_in_bm25(two_venue_store):
     assert all(a >= b for (_, a), (_, b) in zip(chunks, chunks[1:]))
     bm25 = store.bm25().search("backdoor", 3, allowed)
     assert len(bm25) == 3 and {p for p, _ in bm25} <= allowed
-    assert store.bm25().search("backdoor", 3, frozenset([ARORA])) == [(ARORA, pytest.approx(bm25_score(store, ARORA)))]
+    assert store.bm25().search("backdoor", 3, frozenset([ARORA])) == [
+        (ARORA, pytest.approx(bm25_score(store, ARORA)))
+    ]
 
 
-def test_a_filter_on_more_papers_than_sqlite_has_variables_is_queried_in_pages(two_venue_store, monkeypatch):
+def test_a_filter_on_more_papers_than_sqlite_has_variables_is_queried_in_pages(
+    two_venue_store, monkeypatch
+):
     """Chroma turns ``paper_id $in [...]`` into one SQL variable per id (SQLite allows 32,766): a filter on 40,000
     ids is queried a page at a time and the pages merged, exactly as one query over the allowed papers."""
     from paperchat.core.settings import load_settings
@@ -103,11 +136,18 @@ def test_a_filter_on_more_papers_than_sqlite_has_variables_is_queried_in_pages(t
     qvec = engine.embedder.embed_one("removing backdoors from a trained model")
     allowed = frozenset(SECOND_VENUE + [CROW, ARORA])
     whole = (store.nearest_chunks(qvec, 5, allowed), store.nearest_sentences(qvec, 9, allowed))
-    assert whole[0][0][0] == "dqYO5LVyYh:0:598f25bc" and {p for p, _ in whole[1]} <= allowed  # a NeurIPS copy
+    assert (
+        whole[0][0][0] == "dqYO5LVyYh:0:598f25bc" and {p for p, _ in whole[1]} <= allowed
+    )  # a NeurIPS copy
     many = allowed | frozenset(f"not-stored-{i}" for i in range(40_000))
     assert (store.nearest_chunks(qvec, 5, many), store.nearest_sentences(qvec, 9, many)) == whole
-    monkeypatch.setattr(chroma_module, "READ_PAGE", 2)  # the six papers in three pages, each page its own query
-    assert (store.nearest_chunks(qvec, 5, allowed), store.nearest_sentences(qvec, 9, allowed)) == whole
+    monkeypatch.setattr(
+        chroma_module, "READ_PAGE", 2
+    )  # the six papers in three pages, each page its own query
+    assert (
+        store.nearest_chunks(qvec, 5, allowed),
+        store.nearest_sentences(qvec, 9, allowed),
+    ) == whole
 
 
 def bm25_score(store, paper_id: str) -> float:
@@ -124,21 +164,35 @@ def test_a_filter_that_matches_nothing_is_one_line_naming_it(two_venue_store):
     out = run(two_venue_store, "summarize", "backdoors", "--author", "Nobody Known")
     assert out.stderr == 'error: no paper matches --author "Nobody Known"\n'
     out = run(two_venue_store, "ask", "backdoors?", "--venue", "NeurIPS", "--author", "Raman Arora")
-    assert out.stderr == ('error: no paper matches --author "Raman Arora" --venue "NeurIPS" together '
-                          "(each matches papers on its own)\n")
-    out = run(two_venue_store, "chat", "--no-history", "--paper", "p-000000000000", stdin="backdoors?\n")
+    assert out.stderr == (
+        'error: no paper matches --author "Raman Arora" --venue "NeurIPS" together '
+        "(each matches papers on its own)\n"
+    )
+    out = run(
+        two_venue_store, "chat", "--no-history", "--paper", "p-000000000000", stdin="backdoors?\n"
+    )
     assert out.returncode == 1
-    assert out.stderr.endswith("error: no paper with id p-000000000000 in the store (--paper); "
-                               "`paperchat papers` lists them\n")
+    assert out.stderr.endswith(
+        "error: no paper with id p-000000000000 in the store (--paper); "
+        "`paperchat papers` lists them\n"
+    )
 
 
 def test_papers_summarize_and_chat_take_filters(two_venue_store):
     listed = json.loads(run(two_venue_store, "papers", "--venue", "NeurIPS", "--json").stdout)
     assert sorted(r["paper_id"] for r in listed) == sorted(SECOND_VENUE)
-    summary = json.loads(run(two_venue_store, "summarize", "backdoor defenses", "--year", "2024", "--json").stdout)
+    summary = json.loads(
+        run(two_venue_store, "summarize", "backdoor defenses", "--year", "2024", "--json").stdout
+    )
     assert summary["sources"] and {s["paper_id"] for s in summary["sources"]} <= set(SECOND_VENUE)
-    chat = run(two_venue_store, "chat", "--no-history", "--venue", "NeurIPS",
-               stdin="Which papers defend against backdoor attacks?\n/papers\n")
+    chat = run(
+        two_venue_store,
+        "chat",
+        "--no-history",
+        "--venue",
+        "NeurIPS",
+        stdin="Which papers defend against backdoor attacks?\n/papers\n",
+    )
     assert chat.returncode == 0
     cited = [line.split(" — ")[1] for line in chat.stdout.splitlines() if line.startswith("  [")]
     assert cited and set(cited) <= set(SECOND_VENUE)
@@ -150,24 +204,37 @@ def test_filters_unit():
     from paperchat.ingest.records import PaperRecord
     from paperchat.retrieve.filters import Filters, matching_ids
 
-    records = {"a": PaperRecord("a", authors=["Sébastien Bubeck"], venue="Findings of ACL", year=2024),
-               "b": PaperRecord("b", authors=["Ann Lee"], venue="NAACL", year=2024, aliases=["b-old"])}
+    records = {
+        "a": PaperRecord("a", authors=["Sébastien Bubeck"], venue="Findings of ACL", year=2024),
+        "b": PaperRecord("b", authors=["Ann Lee"], venue="NAACL", year=2024, aliases=["b-old"]),
+    }
     assert matching_ids(Filters.of(author="sebastien"), records) == {"a"}
     assert matching_ids(Filters.of(venue="acl"), records) == {"a"}  # whole words: NAACL is not ACL
     assert matching_ids(Filters.of(papers=["b-old"], year=2024), records) == {"b"}
-    assert not Filters.of(author="  ", papers=[""]) and Filters.of(year=2024).describe() == "--year 2024"
-    with pytest.raises(PaperchatError, match=r'^no paper matches --venue "EMNLP" \(stored venues: Findings of ACL, NAACL\)$'):
+    assert (
+        not Filters.of(author="  ", papers=[""])
+        and Filters.of(year=2024).describe() == "--year 2024"
+    )
+    with pytest.raises(
+        PaperchatError,
+        match=r'^no paper matches --venue "EMNLP" \(stored venues: Findings of ACL, NAACL\)$',
+    ):
         matching_ids(Filters.of(venue="EMNLP"), records)
     assert matching_ids(Filters.of(year=2024), records) == {"a", "b"}
 
 
 def test_a_question_without_content_words_on_one_filtered_paper_gets_its_summary(bundled_engine):
-    """"What does it propose?" with --paper ID: nothing to quote by relevance, so the paper's own summary (a
+    """ "What does it propose?" with --paper ID: nothing to quote by relevance, so the paper's own summary (a
     newcomer's first try with filters); a question with a content word the paper lacks still abstains."""
     from paperchat.retrieve.filters import Filters
 
     one = Filters.of(papers=["p-abe9274a3783"])
     answer = bundled_engine.ask("What does it propose?", mode="extractive", filters=one)
     assert not answer.abstained and [s.paper_id for s in answer.sources] == ["p-abe9274a3783"]
-    assert answer.notes == ["the filters let one paper through: its summary"] and "ConfPO" in answer.answer
-    assert bundled_engine.ask("Which GPU cluster did they train on?", mode="extractive", filters=one).abstained
+    assert (
+        answer.notes == ["the filters let one paper through: its summary"]
+        and "ConfPO" in answer.answer
+    )
+    assert bundled_engine.ask(
+        "Which GPU cluster did they train on?", mode="extractive", filters=one
+    ).abstained

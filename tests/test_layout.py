@@ -10,7 +10,19 @@ from conftest import ROOT
 
 PKG = ROOT / "src" / "paperchat"
 #: The stages, lowest first: a module may import its own stage and the stages before it.
-LAYERS = ["core", "ingest", "store", "retrieve", "cite", "answer", "engine", "chat", "evaluation", "api", "cli"]
+LAYERS = [
+    "core",
+    "ingest",
+    "store",
+    "retrieve",
+    "cite",
+    "answer",
+    "engine",
+    "chat",
+    "evaluation",
+    "api",
+    "cli",
+]
 MAX_LINES = 400
 
 
@@ -36,7 +48,10 @@ def _imports(path: Path) -> set[str]:
 
 def _modules() -> dict[str, set[str]]:
     mods = {_module_name(p): _imports(p) for p in PKG.rglob("*.py")}
-    return {m: {i for i in imps if i in mods or i.split(".")[0] != "paperchat"} for m, imps in mods.items()}
+    return {
+        m: {i for i in imps if i in mods or i.split(".")[0] != "paperchat"}
+        for m, imps in mods.items()
+    }
 
 
 def _stage(module: str) -> str | None:
@@ -66,7 +81,7 @@ def test_no_import_cycle():
         state[node] = 1
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                cycles.append(path[path.index(nxt):] + [nxt])
+                cycles.append(path[path.index(nxt) :] + [nxt])
             elif nxt in graph and not state.get(nxt):
                 visit(nxt, path + [nxt])
         state[node] = 2
@@ -81,15 +96,25 @@ def test_no_import_cycle():
 
 def test_chroma_and_openai_each_behind_one_door():
     mods = _modules()
-    chroma = sorted(m for m, imps in mods.items() if any(i.split(".")[0] == "chromadb" for i in imps))
+    chroma = sorted(
+        m for m, imps in mods.items() if any(i.split(".")[0] == "chromadb" for i in imps)
+    )
     openai = sorted(m for m, imps in mods.items() if any(i.split(".")[0] == "openai" for i in imps))
     assert all(m.startswith("paperchat.store.") for m in chroma) and chroma
-    assert openai == ["paperchat.answer.llm_client", "paperchat.answer.llm_errors", "paperchat.answer.llm_stream",
-                      "paperchat.ingest.embedding_openai"]
+    assert openai == [
+        "paperchat.answer.llm_client",
+        "paperchat.answer.llm_errors",
+        "paperchat.answer.llm_stream",
+        "paperchat.ingest.embedding_openai",
+    ]
 
 
 def test_modules_are_small():
-    big = {p.name: n for p in PKG.rglob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    big = {
+        p.name: n
+        for p in PKG.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
     assert big == {}
 
 
@@ -98,8 +123,15 @@ def test_no_committed_file_names_an_absolute_machine_path():
     import subprocess
 
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
-    files = listed.stdout.splitlines() if listed.returncode == 0 else [
-        str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts]
+    files = (
+        listed.stdout.splitlines()
+        if listed.returncode == 0
+        else [
+            str(p.relative_to(ROOT))
+            for p in ROOT.rglob("*")
+            if p.is_file() and ".git" not in p.parts
+        ]
+    )
     machine = re.compile(r"(?<![\w.:/~-])/(work|home|Users|root)/[\w.-]")
     found = []
     for name in files:
@@ -110,5 +142,7 @@ def test_no_committed_file_names_an_absolute_machine_path():
             text = path.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue
-        found += [f"{name}:{n}" for n, line in enumerate(text.splitlines(), 1) if machine.search(line)]
+        found += [
+            f"{name}:{n}" for n, line in enumerate(text.splitlines(), 1) if machine.search(line)
+        ]
     assert found == []

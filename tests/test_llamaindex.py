@@ -11,7 +11,10 @@ def test_a_llamaindex_query_engine_retrieves_through_paperchat(bundled_engine):
     nodes = retriever.retrieve("What does ConfPO use to pick preference-critical tokens?")
     assert len(nodes) == 3
     assert nodes[0].node.metadata["paper_id"] == "p-abe9274a3783"
-    assert nodes[0].node.node_id.startswith("p-abe9274a3783:") and "ConfPO" in nodes[0].node.get_content()
+    assert (
+        nodes[0].node.node_id.startswith("p-abe9274a3783:")
+        and "ConfPO" in nodes[0].node.get_content()
+    )
     assert nodes[0].score >= nodes[1].score >= nodes[2].score
 
     engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())

@@ -29,15 +29,23 @@ from paperchat.core.settings import load_settings  # noqa: E402
 
 KEY = "sk-test-SECRETabcdef0123456789"
 QUESTION = "How many graph-level datasets were used to re-evaluate classic GNNs with GNN+?"
-FAST_RETRY = {"Retry-After": "0.01"}  # the client honours it; "0" would fall back to its 0.5 s backoff
+FAST_RETRY = {
+    "Retry-After": "0.01"
+}  # the client honours it; "0" would fall back to its 0.5 s backoff
 
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch, tmp_path):
     (tmp_path / "no-config.toml").write_text("", encoding="utf-8")
     monkeypatch.setenv("PAPERCHAT_CONFIG", str(tmp_path / "no-config.toml"))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERCHAT_LLM_MODEL", "PAPERCHAT_TIMEOUT",
-                "PAPERCHAT_MAX_RETRIES", "PAPERCHAT_CONTEXT_WINDOW"):
+    for var in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "PAPERCHAT_LLM_MODEL",
+        "PAPERCHAT_TIMEOUT",
+        "PAPERCHAT_MAX_RETRIES",
+        "PAPERCHAT_CONTEXT_WINDOW",
+    ):
         monkeypatch.delenv(var, raising=False)
 
 
@@ -71,16 +79,23 @@ def server():
 
 
 def settings_for(server, **over):
-    flags = {"llm_base_url": server.base_url, "llm_api_key": KEY, "llm_model": "stub-model",
-             "timeout": 0.5, "max_retries": 2, **over}
+    flags = {
+        "llm_base_url": server.base_url,
+        "llm_api_key": KEY,
+        "llm_model": "stub-model",
+        "timeout": 0.5,
+        "max_retries": 2,
+        **over,
+    }
     return load_settings(flags)
 
 
 def ask(server, retrieved, engine, *script, on_token=None, **over):
     server.script(*script)
     hits, records = retrieved
-    return llm_answer(QUESTION, hits, records, settings_for(server, **over), engine.checker,
-                      on_token=on_token).to_json(timings=True)
+    return llm_answer(
+        QUESTION, hits, records, settings_for(server, **over), engine.checker, on_token=on_token
+    ).to_json(timings=True)
 
 
 def no_key(obj) -> bool:
@@ -94,12 +109,20 @@ def no_key(obj) -> bool:
 def test_well_cited_answer(server, retrieved, engine, gnn_n):
     hits, records = retrieved
     tokens: list[str] = []
-    r = ask(server, retrieved, engine,
-            Reply(f"GNN+ integrates six widely used techniques [{gnn_n}]. "
-                  f"Classic GNNs enhanced by GNN+ were re-evaluated across 14 well-known graph-level datasets [{gnn_n}]."),
-            on_token=tokens.append)
-    assert r["answer"] == ("GNN+ integrates six widely used techniques [1]. "
-                           "Classic GNNs enhanced by GNN+ were re-evaluated across 14 well-known graph-level datasets [1].")
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(
+            f"GNN+ integrates six widely used techniques [{gnn_n}]. "
+            f"Classic GNNs enhanced by GNN+ were re-evaluated across 14 well-known graph-level datasets [{gnn_n}]."
+        ),
+        on_token=tokens.append,
+    )
+    assert r["answer"] == (
+        "GNN+ integrates six widely used techniques [1]. "
+        "Classic GNNs enhanced by GNN+ were re-evaluated across 14 well-known graph-level datasets [1]."
+    )
     assert "".join(tokens) == r["answer"]
     assert r["mode"] == "llm" and r["abstained"] is False and r["incomplete"] is False
     assert r["invalid_citations"] == [] and r["model"] == "stub-model" and r["notes"] == []
@@ -107,25 +130,42 @@ def test_well_cited_answer(server, retrieved, engine, gnn_n):
     src = r["sources"][0]
     assert src["paper_id"] == hits[gnn_n - 1].paper_id and src["label"] == "GNN+"
     assert src["origin"] == {"path": "000_215d12c2ee2986f8.txt", "index": 1}
-    assert src["chunk_id"] == hits[gnn_n - 1].chunk_id and "14 well-known graph-level datasets" in src["text"]
+    assert (
+        src["chunk_id"] == hits[gnn_n - 1].chunk_id
+        and "14 well-known graph-level datasets" in src["text"]
+    )
     assert [(s["citations"], s["supported"]) for s in r["sentences"]] == [([1], True), ([1], True)]
     assert all(0.6 <= s["score"] <= 1 for s in r["sentences"])
-    assert r["retrieved"] == [{"paper_id": h.paper_id, "chunk_id": h.chunk_id, "score": round(h.score, 6)} for h in hits]
+    assert r["retrieved"] == [
+        {"paper_id": h.paper_id, "chunk_id": h.chunk_id, "score": round(h.score, 6)} for h in hits
+    ]
     assert r["sources_sent"] == len(hits)
     assert set(r["timings"]) == {"prompt_s", "first_token_s", "llm_s", "verify_s", "total_s"}
     body = server.last_request()["body"]
     assert body["model"] == "stub-model" and body["stream"] is True and body["temperature"] == 0.0
     user = body["messages"][1]["content"]
-    assert f"[{gnn_n}] Can Classic GNNs Be Strong Baselines for Graph-level Tasks?" in user and user.endswith(f"Question: {QUESTION}")
+    assert (
+        f"[{gnn_n}] Can Classic GNNs Be Strong Baselines for Graph-level Tasks?" in user
+        and user.endswith(f"Question: {QUESTION}")
+    )
     assert ABSTENTION in body["messages"][0]["content"]
     assert no_key(r)
 
 
 def test_out_of_range_citation_removed_and_reported(server, retrieved, engine, gnn_n):
-    r = ask(server, retrieved, engine,
-            Reply(f"GNN+ integrates six widely used techniques [7]. Classic GNNs achieve first place in eight datasets [{gnn_n}, 7]."))
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(
+            f"GNN+ integrates six widely used techniques [7]. Classic GNNs achieve first place in eight datasets [{gnn_n}, 7]."
+        ),
+    )
     assert len(retrieved[0]) == 5
-    assert r["answer"] == "GNN+ integrates six widely used techniques. Classic GNNs achieve first place in eight datasets [1]."
+    assert (
+        r["answer"]
+        == "GNN+ integrates six widely used techniques. Classic GNNs achieve first place in eight datasets [1]."
+    )
     assert r["invalid_citations"] == [7]
     assert r["notes"] == ["removed citations to sources that do not exist: [7]"]
     assert [s["n"] for s in r["sources"]] == [1]
@@ -137,14 +177,28 @@ def test_out_of_range_citation_removed_and_reported(server, retrieved, engine, g
 
 def test_renumbered_by_first_use(server, retrieved, engine, gnn_n):
     other = 1 if gnn_n != 1 else 2
-    r = ask(server, retrieved, engine,
-            Reply(f"GNN+ integrates six techniques [{gnn_n}]. Another paper is cited too [{other}, {gnn_n}]."))
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(
+            f"GNN+ integrates six techniques [{gnn_n}]. Another paper is cited too [{other}, {gnn_n}]."
+        ),
+    )
     assert r["answer"] == "GNN+ integrates six techniques [1]. Another paper is cited too [2, 1]."
-    assert [s["paper_id"] for s in r["sources"]] == [retrieved[0][gnn_n - 1].paper_id, retrieved[0][other - 1].paper_id]
+    assert [s["paper_id"] for s in r["sources"]] == [
+        retrieved[0][gnn_n - 1].paper_id,
+        retrieved[0][other - 1].paper_id,
+    ]
 
 
 def test_number_not_in_source_is_unsupported(server, retrieved, engine, gnn_n):
-    r = ask(server, retrieved, engine, Reply(f"GNN+ was evaluated on 17 well-known graph-level datasets [{gnn_n}]."))
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(f"GNN+ was evaluated on 17 well-known graph-level datasets [{gnn_n}]."),
+    )
     assert r["answer"] == "GNN+ was evaluated on 17 well-known graph-level datasets [1]."
     [s] = r["sentences"]
     assert s["supported"] is False and s["citations"] == [1] and s["missing"] == ["17"]
@@ -154,8 +208,16 @@ def test_no_citations_is_unsupported(server, retrieved, engine):
     r = ask(server, retrieved, engine, Reply("GNN+ was evaluated on 14 graph-level datasets."))
     assert r["answer"] == "GNN+ was evaluated on 14 graph-level datasets."
     assert r["sources"] == [] and r["abstained"] is False
-    assert r["sentences"] == [{"text": "GNN+ was evaluated on 14 graph-level datasets.", "citations": [],
-                               "supported": False, "score": 0.0, "missing": [], "conflict": None}]
+    assert r["sentences"] == [
+        {
+            "text": "GNN+ was evaluated on 14 graph-level datasets.",
+            "citations": [],
+            "supported": False,
+            "score": 0.0,
+            "missing": [],
+            "conflict": None,
+        }
+    ]
 
 
 def test_abstention(server, retrieved, engine):
@@ -166,13 +228,23 @@ def test_abstention(server, retrieved, engine):
 
 
 def test_missing_finish_reason_is_complete_with_note(server, retrieved, engine, gnn_n):
-    r = ask(server, retrieved, engine, Reply(f"GNN+ integrates six techniques [{gnn_n}].", finish_reason=None))
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(f"GNN+ integrates six techniques [{gnn_n}].", finish_reason=None),
+    )
     assert r["incomplete"] is False and r["answer"] == "GNN+ integrates six techniques [1]."
     assert r["notes"] == ["the server sent no finish_reason; the answer was treated as complete"]
 
 
 def test_length_finish_reason_is_incomplete(server, retrieved, engine, gnn_n):
-    r = ask(server, retrieved, engine, Reply(f"GNN+ integrates six techniques [{gnn_n}]", finish_reason="length"))
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(f"GNN+ integrates six techniques [{gnn_n}]", finish_reason="length"),
+    )
     assert r["incomplete"] is True and r["notes"] == ["the answer was cut at the token limit"]
 
 
@@ -180,7 +252,13 @@ def test_length_finish_reason_is_incomplete(server, retrieved, engine, gnn_n):
 
 
 def test_rate_limit_then_success(server, retrieved, engine, gnn_n):
-    r = ask(server, retrieved, engine, Fault(429, headers=FAST_RETRY), Reply(f"GNN+ integrates six techniques [{gnn_n}]."))
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Fault(429, headers=FAST_RETRY),
+        Reply(f"GNN+ integrates six techniques [{gnn_n}]."),
+    )
     assert server.count() == 2
     assert r["answer"] == "GNN+ integrates six techniques [1]."
 
@@ -190,18 +268,31 @@ def test_server_error_until_retries_spent(server, retrieved, engine):
         ask(server, retrieved, engine, *[Fault(500, headers=FAST_RETRY)] * 5, max_retries=2)
     assert server.count() == 3
     msg = str(info.value)
-    assert msg == (f"the LLM at {server.base_url} failed (HTTP 500) after 3 attempts: "
-                   "The server had an error while processing your request. Sorry about that!")
+    assert msg == (
+        f"the LLM at {server.base_url} failed (HTTP 500) after 3 attempts: "
+        "The server had an error while processing your request. Sorry about that!"
+    )
     assert "\n" not in msg and no_key(msg)
 
 
 def test_dropped_stream_keeps_partial_answer(server, retrieved, engine, gnn_n):
-    text = f"GNN+ integrates six widely used techniques [{gnn_n}]. Classic GNNs were re-evaluated on"
+    text = (
+        f"GNN+ integrates six widely used techniques [{gnn_n}]. Classic GNNs were re-evaluated on"
+    )
     tokens: list[str] = []
-    r = ask(server, retrieved, engine, Drop(text + " 14 datasets.", after_chars=len(text)), on_token=tokens.append)
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Drop(text + " 14 datasets.", after_chars=len(text)),
+        on_token=tokens.append,
+    )
     assert server.count() == 1
     assert r["incomplete"] is True
-    assert r["answer"] == "GNN+ integrates six widely used techniques [1]. Classic GNNs were re-evaluated on"
+    assert (
+        r["answer"]
+        == "GNN+ integrates six widely used techniques [1]. Classic GNNs were re-evaluated on"
+    )
     assert "".join(tokens) == r["answer"]
     assert len(r["notes"]) == 1 and r["notes"][0].endswith("the answer is partial")
     assert [s["supported"] for s in r["sentences"]] == [True, False]
@@ -210,7 +301,9 @@ def test_dropped_stream_keeps_partial_answer(server, retrieved, engine, gnn_n):
 def test_stream_error_event_keeps_partial_answer(server, retrieved, engine, gnn_n):
     text = f"GNN+ integrates six widely used techniques [{gnn_n}]."
     r = ask(server, retrieved, engine, StreamError(text + " More.", after_chars=len(text)))
-    assert r["incomplete"] is True and r["answer"] == "GNN+ integrates six widely used techniques [1]."
+    assert (
+        r["incomplete"] is True and r["answer"] == "GNN+ integrates six widely used techniques [1]."
+    )
 
 
 def test_hung_server_times_out(server, retrieved, engine):
@@ -219,14 +312,28 @@ def test_hung_server_times_out(server, retrieved, engine):
         ask(server, retrieved, engine, Hang(5), Hang(5), timeout=0.5, max_retries=0)
     assert time.perf_counter() - t0 < 3
     assert server.count() == 1
-    assert str(info.value) == f"the LLM at {server.base_url} did not answer within 0.5 s (raise --timeout or PAPERCHAT_TIMEOUT)"
+    assert (
+        str(info.value)
+        == f"the LLM at {server.base_url} did not answer within 0.5 s (raise --timeout or PAPERCHAT_TIMEOUT)"
+    )
 
 
-@pytest.mark.parametrize("fault, error, text", [
-    (Fault(401, message=f"Incorrect API key provided: {KEY}."), LLMAuthError, "rejected the API key (HTTP 401)"),
-    (Fault(403), LLMAuthError, "denied access (HTTP 403): You are not allowed to access this resource."),
-    (Fault(404), LLMModelNotFound, "model 'stub-model' not found at"),
-])
+@pytest.mark.parametrize(
+    "fault, error, text",
+    [
+        (
+            Fault(401, message=f"Incorrect API key provided: {KEY}."),
+            LLMAuthError,
+            "rejected the API key (HTTP 401)",
+        ),
+        (
+            Fault(403),
+            LLMAuthError,
+            "denied access (HTTP 403): You are not allowed to access this resource.",
+        ),
+        (Fault(404), LLMModelNotFound, "model 'stub-model' not found at"),
+    ],
+)
 def test_http_errors_are_one_line(server, retrieved, engine, fault, error, text):
     with pytest.raises(error) as info:
         ask(server, retrieved, engine, fault)
@@ -239,12 +346,20 @@ def test_missing_key_for_openai_host():
     settings = load_settings({"llm_model": "gpt-4o-mini"})
     with pytest.raises(LLMConfigError) as info:
         get_client(settings)
-    assert str(info.value) == ("no API key for api.openai.com: set OPENAI_API_KEY, "
-                               "or OPENAI_BASE_URL for an OpenAI-compatible server")
+    assert str(info.value) == (
+        "no API key for api.openai.com: set OPENAI_API_KEY, "
+        "or OPENAI_BASE_URL for an OpenAI-compatible server"
+    )
 
 
 def test_base_url_without_key_sends_dummy_key(server, retrieved, engine, gnn_n):
-    r = ask(server, retrieved, engine, Reply(f"GNN+ integrates six techniques [{gnn_n}]."), llm_api_key=None)
+    r = ask(
+        server,
+        retrieved,
+        engine,
+        Reply(f"GNN+ integrates six techniques [{gnn_n}]."),
+        llm_api_key=None,
+    )
     assert r["answer"] == "GNN+ integrates six techniques [1]."
     assert server.last_request()["headers"]["Authorization"] == "Bearer not-needed"
 
@@ -252,7 +367,10 @@ def test_base_url_without_key_sends_dummy_key(server, retrieved, engine, gnn_n):
 def test_sources_trimmed_to_context_window(server, retrieved, engine):
     r = ask(server, retrieved, engine, Reply("Short answer [1]."), context_window=900)
     assert 1 <= r["sources_sent"] < 5
-    assert r["notes"][0] == f"{5 - r['sources_sent']} least relevant source(s) left out to fit the context window"
+    assert (
+        r["notes"][0]
+        == f"{5 - r['sources_sent']} least relevant source(s) left out to fit the context window"
+    )
     body = server.last_request()["body"]
     assert count_message_tokens(body["messages"]) + body["max_tokens"] <= 900
     assert body["max_tokens"] == 225
@@ -262,8 +380,13 @@ def test_context_overflow_from_server_retries_with_fewer_sources(server, retriev
     r = ask(server, retrieved, engine, Fault(400), Reply("Short answer [1]."))
     assert server.count() == 2
     assert r["answer"] == "Short answer [1]." and r["sources_sent"] == 2
-    assert r["notes"][0] == "the server reported a context overflow; retried with at most 2 sources within 8192 tokens"
-    assert len(server.requests[1]["body"]["messages"][1]["content"]) < len(server.requests[0]["body"]["messages"][1]["content"])
+    assert (
+        r["notes"][0]
+        == "the server reported a context overflow; retried with at most 2 sources within 8192 tokens"
+    )
+    assert len(server.requests[1]["body"]["messages"][1]["content"]) < len(
+        server.requests[0]["body"]["messages"][1]["content"]
+    )
 
 
 def test_nothing_leaks_the_key(server, retrieved, engine, gnn_n):
@@ -271,9 +394,11 @@ def test_nothing_leaks_the_key(server, retrieved, engine, gnn_n):
     assert no_key(r)
     client = get_client(settings_for(server))
     assert no_key(repr(client)) and no_key(str(vars(client).get("base_url")))
-    for fault in (Fault(401, message=f"Incorrect API key provided: {KEY[:7]}****{KEY[-4:]}"),
-                  Fault(400, message=f"bad key {KEY}", code="invalid_request"),
-                  Fault(500, message=f"upstream said {KEY}")):
+    for fault in (
+        Fault(401, message=f"Incorrect API key provided: {KEY[:7]}****{KEY[-4:]}"),
+        Fault(400, message=f"bad key {KEY}", code="invalid_request"),
+        Fault(500, message=f"upstream said {KEY}"),
+    ):
         server.script(*[fault] * 3)
         with pytest.raises(PaperchatError) as info:
             llm_answer(QUESTION, *retrieved, settings_for(server), engine.checker)
@@ -290,7 +415,10 @@ def test_condense_question(server):
     assert server.count() == 0
     server.script(Reply("Standalone question: How many datasets did GNN+ use?\n"))
     history = [("user", "What is GNN+?"), ("assistant", "GNN+ is a framework [1].")]
-    assert condense_question(history, "How many datasets did it use?", settings) == "How many datasets did GNN+ use?"
+    assert (
+        condense_question(history, "How many datasets did it use?", settings)
+        == "How many datasets did GNN+ use?"
+    )
     user = server.last_request()["body"]["messages"][1]["content"]
     assert "User: What is GNN+?\nAssistant: GNN+ is a framework." in user
 
@@ -298,10 +426,17 @@ def test_condense_question(server):
 def test_summarize_paper(server, retrieved, engine, gnn_n):
     hits, records = retrieved
     record = records[hits[gnn_n - 1].paper_id]
-    server.script(Reply("GNN+ integrates six widely used techniques [1]. It matches Graph Transformers [2]."))
+    server.script(
+        Reply("GNN+ integrates six widely used techniques [1]. It matches Graph Transformers [2].")
+    )
     r = summarize_paper(record, settings_for(server), engine.checker).to_json()
-    assert r["answer"] == "GNN+ integrates six widely used techniques [1]. It matches Graph Transformers."
-    assert r["invalid_citations"] == [2] and [s["paper_id"] for s in r["sources"]] == [record.paper_id]
+    assert (
+        r["answer"]
+        == "GNN+ integrates six widely used techniques [1]. It matches Graph Transformers."
+    )
+    assert r["invalid_citations"] == [2] and [s["paper_id"] for s in r["sources"]] == [
+        record.paper_id
+    ]
 
 
 # -- prompt files --------------------------------------------------------------
@@ -312,13 +447,25 @@ def test_bundled_prompts_load():
         assert load_prompt(name).system
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[system]\nUse {sources}.\n[user]\n{question} {bogus} {abstention}", "unknown placeholder {bogus}"),
-    ("[system]\nUse {sources}.\n[user]\n{abstention}", "required placeholder {question} is missing"),
-    ("[system]\nUse {sources.\n[user]\n{question} {abstention}", "malformed placeholder"),
-    ("[system]\nUse {sources!r}.\n[user]\n{question} {abstention}", "placeholder {sources!r} is not a plain {name}"),
-    ("[user]\n{question} {sources} {abstention}", "missing or empty [system] section"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "[system]\nUse {sources}.\n[user]\n{question} {bogus} {abstention}",
+            "unknown placeholder {bogus}",
+        ),
+        (
+            "[system]\nUse {sources}.\n[user]\n{abstention}",
+            "required placeholder {question} is missing",
+        ),
+        ("[system]\nUse {sources.\n[user]\n{question} {abstention}", "malformed placeholder"),
+        (
+            "[system]\nUse {sources!r}.\n[user]\n{question} {abstention}",
+            "placeholder {sources!r} is not a plain {name}",
+        ),
+        ("[user]\n{question} {sources} {abstention}", "missing or empty [system] section"),
+    ],
+)
 def test_broken_prompt_file(tmp_path, text, message):
     path = tmp_path / "answer.txt"
     path.write_text(text)

@@ -16,11 +16,23 @@ QUESTION = "What does ConfPO use to pick preference-critical tokens?"
 
 
 def run(store, base_url, *args, key=KEY):
-    env = {**os.environ, "PAPERCHAT_STORE": str(store), "OPENAI_BASE_URL": base_url, "PAPERCHAT_LLM_MODEL": "stub-model",
-           "PAPERCHAT_MAX_RETRIES": "3", "PAPERCHAT_TIMEOUT": "5"}
+    env = {
+        **os.environ,
+        "PAPERCHAT_STORE": str(store),
+        "OPENAI_BASE_URL": base_url,
+        "PAPERCHAT_LLM_MODEL": "stub-model",
+        "PAPERCHAT_MAX_RETRIES": "3",
+        "PAPERCHAT_TIMEOUT": "5",
+    }
     if key:
         env["OPENAI_API_KEY"] = key
-    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def free_port() -> int:
@@ -30,7 +42,9 @@ def free_port() -> int:
 
 
 def test_an_html_page_is_one_line_and_exit_1(bundled_store):
-    page = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+    page = (
+        "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+    )
     with StubServer() as server:
         for args in (("ask", QUESTION, "--mode", "llm"), ("summarize", "ConfPO", "--mode", "llm")):
             server.script(Fault(200, body=page, content_type="text/html"))
@@ -38,7 +52,8 @@ def test_an_html_page_is_one_line_and_exit_1(bundled_store):
             assert out.returncode == 1 and out.stdout == ""
             assert out.stderr.strip().splitlines() == [
                 f"error: the LLM at {server.base_url} did not answer with a Chat Completions stream "
-                "(HTTP 200, text/html: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')"]
+                "(HTTP 200, text/html: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')"
+            ]
 
 
 def test_a_refused_connection_fails_fast_and_auto_answers_offline(bundled_store):
@@ -47,14 +62,18 @@ def test_a_refused_connection_fails_fast_and_auto_answers_offline(bundled_store)
     out = run(bundled_store, url, "ask", QUESTION, "--mode", "llm")
     assert time.perf_counter() - t0 < 6  # the process start is most of it: no retries with backoff
     assert out.returncode == 1
-    assert out.stderr.strip() == (f"error: cannot reach the LLM at {url}: connection refused "
-                                  "(is the server running, and is the URL right?)")
+    assert out.stderr.strip() == (
+        f"error: cannot reach the LLM at {url}: connection refused "
+        "(is the server running, and is the URL right?)"
+    )
     auto = run(bundled_store, url, "ask", QUESTION, "--json")
     assert auto.returncode == 0, auto.stderr
     data = json.loads(auto.stdout)
     assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
-    assert data["notes"] == [f"cannot reach the LLM at {url}: connection refused (is the server running, and is the "
-                             "URL right?); answered offline by quoting the abstracts"]
+    assert data["notes"] == [
+        f"cannot reach the LLM at {url}: connection refused (is the server running, and is the "
+        "URL right?); answered offline by quoting the abstracts"
+    ]
 
 
 def test_a_refused_connection_in_process_takes_no_retries():
@@ -62,8 +81,15 @@ def test_a_refused_connection_in_process_takes_no_retries():
     from paperchat.core.errors import LLMConnectionError
     from paperchat.core.settings import load_settings
 
-    client = LLMClient(load_settings({"llm_base_url": f"http://127.0.0.1:{free_port()}/v1", "llm_model": "m",
-                                      "max_retries": 5}))
+    client = LLMClient(
+        load_settings(
+            {
+                "llm_base_url": f"http://127.0.0.1:{free_port()}/v1",
+                "llm_model": "m",
+                "max_retries": 5,
+            }
+        )
+    )
     t0 = time.perf_counter()
     try:
         client.stream([{"role": "user", "content": "hi"}])
@@ -79,7 +105,11 @@ def test_a_501_is_not_retried():
 
     with StubServer() as server:
         server.script(*[Fault(501, message="Not Implemented")] * 3)
-        client = LLMClient(load_settings({"llm_base_url": server.base_url, "llm_model": "stub-model", "max_retries": 3}))
+        client = LLMClient(
+            load_settings(
+                {"llm_base_url": server.base_url, "llm_model": "stub-model", "max_retries": 3}
+            )
+        )
         try:
             client.stream([{"role": "user", "content": "hi"}])
         except LLMServerError as exc:
@@ -95,7 +125,9 @@ def test_a_server_that_echoes_the_key_never_gets_it_shown(bundled_store, tmp_pat
         assert out.returncode == 0, out.stderr
         assert KEY not in out.stdout + out.stderr and "Your key is *** [1]." in out.stdout
         server.script(Reply(echo))
-        data = json.loads(run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm", "--json").stdout)
+        data = json.loads(
+            run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm", "--json").stdout
+        )
         assert KEY not in json.dumps(data) and "Your key is ***" in data["answer"]
 
 
@@ -106,8 +138,16 @@ def _client(server, **overrides):
     from paperchat.answer.llm_client import LLMClient
     from paperchat.core.settings import load_settings
 
-    return LLMClient(load_settings({"llm_base_url": server.base_url, "llm_model": "stub-model", "max_retries": 0,
-                                    **overrides}))
+    return LLMClient(
+        load_settings(
+            {
+                "llm_base_url": server.base_url,
+                "llm_model": "stub-model",
+                "max_retries": 0,
+                **overrides,
+            }
+        )
+    )
 
 
 def test_an_empty_stream_is_asked_again_without_streaming():
@@ -117,7 +157,9 @@ def test_an_empty_stream_is_asked_again_without_streaming():
         seen: list[str] = []
         completion = _client(server).stream([{"role": "user", "content": "hi"}], seen.append)
         assert completion.text == "Unstreamed answer [1]." and "".join(seen) == completion.text
-        assert completion.notes == ["the server's answer stream was empty; the answer was fetched again without streaming"]
+        assert completion.notes == [
+            "the server's answer stream was empty; the answer was fetched again without streaming"
+        ]
         assert [r["body"]["stream"] for r in server.requests] == [True, False]
 
 
@@ -126,23 +168,51 @@ def test_an_empty_stream_hiding_a_context_overflow_trims_the_sources(bundled_eng
     from paperchat.engine import Engine
 
     with StubServer() as server:
-        overflow = Fault(400, message="This model's maximum context length is 1024 tokens. However, you requested "
-                                      "2931 tokens (2931 in the messages, None in the completion).")
-        server.script(EMPTY_STREAM, overflow, Reply("ConfPO picks tokens by the policy's confidence [1]."))
-        engine = Engine(load_settings({"store": str(bundled_engine.settings.store_path), "llm_base_url": server.base_url,
-                                       "llm_model": "stub-model", "max_retries": 0}))
+        overflow = Fault(
+            400,
+            message="This model's maximum context length is 1024 tokens. However, you requested "
+            "2931 tokens (2931 in the messages, None in the completion).",
+        )
+        server.script(
+            EMPTY_STREAM, overflow, Reply("ConfPO picks tokens by the policy's confidence [1].")
+        )
+        engine = Engine(
+            load_settings(
+                {
+                    "store": str(bundled_engine.settings.store_path),
+                    "llm_base_url": server.base_url,
+                    "llm_model": "stub-model",
+                    "max_retries": 0,
+                }
+            )
+        )
         answer = engine.ask(QUESTION, top_k=10, mode="llm")
         assert answer.answer == "ConfPO picks tokens by the policy's confidence [1]."
-        assert answer.notes[0].startswith("the server reported a context overflow; retried with at most 10 sources "
-                                          "within 1024 tokens")
-        assert len(server.requests[2]["body"]["messages"][-1]["content"]) < len(server.requests[0]["body"]["messages"][-1]["content"])
+        assert answer.notes[0].startswith(
+            "the server reported a context overflow; retried with at most 10 sources "
+            "within 1024 tokens"
+        )
+        assert len(server.requests[2]["body"]["messages"][-1]["content"]) < len(
+            server.requests[0]["body"]["messages"][-1]["content"]
+        )
         assert server.requests[2]["body"]["max_tokens"] == 256
 
 
 def test_a_window_with_no_room_for_a_source_is_one_line(bundled_store):
     with StubServer() as server:
-        out = run(bundled_store, server.base_url, "ask", QUESTION, "--mode", "llm", "--context-window", "512")
+        out = run(
+            bundled_store,
+            server.base_url,
+            "ask",
+            QUESTION,
+            "--mode",
+            "llm",
+            "--context-window",
+            "512",
+        )
         assert out.returncode == 1 and server.count() == 0
-        assert out.stderr.strip() == ("error: a context window of 512 tokens leaves no room for a source after the prompt "
-                                      "and the answer; use a model with a larger context window (and state it with "
-                                      "PAPERCHAT_CONTEXT_WINDOW)")
+        assert out.stderr.strip() == (
+            "error: a context window of 512 tokens leaves no room for a source after the prompt "
+            "and the answer; use a model with a larger context window (and state it with "
+            "PAPERCHAT_CONTEXT_WINDOW)"
+        )

@@ -16,20 +16,40 @@ ANSWER = "ConfPO picks tokens by the policy's confidence [1]."
 
 
 def run(store, server, *args, key=KEY, retries="3"):
-    env = {**os.environ, "PAPERCHAT_STORE": str(store), "OPENAI_BASE_URL": server.base_url,
-           "PAPERCHAT_LLM_MODEL": "stub-model", "PAPERCHAT_MAX_RETRIES": retries, "PAPERCHAT_TIMEOUT": "5"}
+    env = {
+        **os.environ,
+        "PAPERCHAT_STORE": str(store),
+        "OPENAI_BASE_URL": server.base_url,
+        "PAPERCHAT_LLM_MODEL": "stub-model",
+        "PAPERCHAT_MAX_RETRIES": retries,
+        "PAPERCHAT_TIMEOUT": "5",
+    }
     if key:
         env["OPENAI_API_KEY"] = key
-    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def client_for(server, key=None, **over):
     from paperchat.answer.llm_client import LLMClient
     from paperchat.core.settings import load_settings
 
-    return LLMClient(load_settings({"llm_base_url": server.base_url, "llm_model": "stub-model", "max_retries": 0,
-                                    "llm_api_key": key, **over}))
+    return LLMClient(
+        load_settings(
+            {
+                "llm_base_url": server.base_url,
+                "llm_model": "stub-model",
+                "max_retries": 0,
+                "llm_api_key": key,
+                **over,
+            }
+        )
+    )
 
 
 HI = [{"role": "user", "content": "hi"}]
@@ -41,14 +61,19 @@ def test_an_empty_answer_is_an_error_under_llm_and_an_offline_answer_under_auto(
         server.script(Reply(""))
         out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
         assert out.returncode == 1 and out.stdout == ""
-        assert out.stderr.strip() == f"error: the LLM at {server.base_url} returned an empty answer (finish_reason 'stop')"
+        assert (
+            out.stderr.strip()
+            == f"error: the LLM at {server.base_url} returned an empty answer (finish_reason 'stop')"
+        )
         server.script(Reply("  \n"))
         auto = run(bundled_store, server, "ask", QUESTION, "--json")
         assert auto.returncode == 0, auto.stderr
         data = json.loads(auto.stdout)
         assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
-        assert data["notes"] == [f"the LLM at {server.base_url} returned an empty answer (finish_reason 'stop'); "
-                                 "answered offline by quoting the abstracts"]
+        assert data["notes"] == [
+            f"the LLM at {server.base_url} returned an empty answer (finish_reason 'stop'); "
+            "answered offline by quoting the abstracts"
+        ]
         assert server.count() == 2
 
 
@@ -58,13 +83,17 @@ def test_a_stream_without_done_or_finish_reason_is_incomplete():
         server.script(Reply(ANSWER, finish_reason=None, done=False))
         completion = client_for(server).stream(HI)
         assert completion.text == ANSWER and completion.incomplete is True
-        assert completion.notes == [f"the answer stream from {server.base_url} ended without a finish_reason or "
-                                    "[DONE]; the answer may be partial"]
+        assert completion.notes == [
+            f"the answer stream from {server.base_url} ended without a finish_reason or "
+            "[DONE]; the answer may be partial"
+        ]
         # [DONE] without a finish_reason (some servers) still counts as complete, with a note
         server.script(Reply(ANSWER, finish_reason=None))
         completion = client_for(server).stream(HI)
         assert completion.incomplete is False
-        assert completion.notes == ["the server sent no finish_reason; the answer was treated as complete"]
+        assert completion.notes == [
+            "the server sent no finish_reason; the answer was treated as complete"
+        ]
         # a finish_reason without [DONE] is complete
         server.script(Reply(ANSWER, done=False))
         completion = client_for(server).stream(HI)
@@ -79,14 +108,20 @@ def test_a_malformed_event_keeps_the_partial_answer_and_names_the_server():
         server.script(Malformed(ANSWER + " It also works across layers.", after_chars=len(ANSWER)))
         seen: list[str] = []
         completion = client_for(server).stream(HI, seen.append)
-        assert completion.text == ANSWER and "".join(seen) == ANSWER and completion.incomplete is True
-        assert completion.notes == [f"the answer stream from {server.base_url} broke off: it sent an event that is "
-                                    "not JSON (Unterminated string starting at: line 1 column 61); the answer is partial"]
+        assert (
+            completion.text == ANSWER and "".join(seen) == ANSWER and completion.incomplete is True
+        )
+        assert completion.notes == [
+            f"the answer stream from {server.base_url} broke off: it sent an event that is "
+            "not JSON (Unterminated string starting at: line 1 column 61); the answer is partial"
+        ]
         server.script(Malformed(ANSWER, after_chars=0))
         with pytest.raises(LLMBadResponse) as info:
             client_for(server).stream(HI)
-        assert str(info.value) == (f"the LLM at {server.base_url} sent an event that is not JSON (Unterminated string "
-                                   "starting at: line 1 column 61) before any text")
+        assert str(info.value) == (
+            f"the LLM at {server.base_url} sent an event that is not JSON (Unterminated string "
+            "starting at: line 1 column 61) before any text"
+        )
 
 
 def test_a_malformed_event_in_the_cli_is_a_partial_answer_then_a_note(bundled_store):
@@ -95,18 +130,25 @@ def test_a_malformed_event_in_the_cli_is_a_partial_answer_then_a_note(bundled_st
         out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith(ANSWER + "\n")
-        assert f"note: the answer stream from {server.base_url} broke off: it sent an event that is not JSON" in out.stderr
+        assert (
+            f"note: the answer stream from {server.base_url} broke off: it sent an event that is not JSON"
+            in out.stderr
+        )
         assert "error" not in out.stderr and "JSONDecodeError" not in out.stderr
 
 
 def test_an_error_after_streamed_text_starts_on_a_new_line(bundled_store):
     with StubServer() as server:
-        server.script(Reply(ANSWER), Fault(403))  # the answer streams, then the --verify-llm request fails
+        server.script(
+            Reply(ANSWER), Fault(403)
+        )  # the answer streams, then the --verify-llm request fails
         out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm", "--verify-llm")
         assert out.returncode == 1
         assert out.stdout == ANSWER + "\n"
-        assert out.stderr == (f"error: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to "
-                              "access this resource.\n")
+        assert out.stderr == (
+            f"error: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to "
+            "access this resource.\n"
+        )
 
 
 # -- 9: key redaction without a lag ---------------------------------------------------------------------------------
@@ -115,7 +157,19 @@ def test_the_key_guard_holds_back_only_what_could_still_become_the_key():
 
     out: list[str] = []
     guard = KeyGuard(KEY, out.append)
-    feeds = ["ConfPO ", "picks ", "tokens", " by ", "s", "k-", "test", " and ", KEY[:10], KEY[10:], " done."]
+    feeds = [
+        "ConfPO ",
+        "picks ",
+        "tokens",
+        " by ",
+        "s",
+        "k-",
+        "test",
+        " and ",
+        KEY[:10],
+        KEY[10:],
+        " done.",
+    ]
     emitted = []
     for piece in feeds:
         guard.feed(piece)
@@ -123,7 +177,19 @@ def test_the_key_guard_holds_back_only_what_could_still_become_the_key():
         out.clear()
     guard.close()
     # Only a tail that could still start the key waits ("s", "sk-", "sk-test"); nothing else does.
-    assert emitted == ["ConfPO ", "picks ", "token", "s by ", "", "", "", "sk-test and ", "", "***", " done."]
+    assert emitted == [
+        "ConfPO ",
+        "picks ",
+        "token",
+        "s by ",
+        "",
+        "",
+        "",
+        "sk-test and ",
+        "",
+        "***",
+        " done.",
+    ]
     assert out == []
 
 
@@ -139,8 +205,21 @@ def test_streamed_pieces_arrive_without_a_lag_and_the_key_never_shows():
     assert completion.text == masked and "".join(seen) == masked
     # Each 5-character piece is passed on as it arrives; only "sk-…" waits until it is known to be the key. (A
     # fixed lag of len(key) - 1 characters would pass on the same text, but the last 30 characters in one piece.)
-    assert seen == ["ConfP", "O ran", "ks to", "kens ", "by co", "nfide", "nce [", "1]. M", "y key", ": ", "*** [",
-                    "1]. D", "one."]
+    assert seen == [
+        "ConfP",
+        "O ran",
+        "ks to",
+        "kens ",
+        "by co",
+        "nfide",
+        "nce [",
+        "1]. M",
+        "y key",
+        ": ",
+        "*** [",
+        "1]. D",
+        "one.",
+    ]
     assert short == ["Yes ", "[1]."]  # not held back until the end
 
 
@@ -151,8 +230,10 @@ def test_a_rate_limit_says_how_long_it_waits(bundled_store):
         out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith(ANSWER)
-        assert out.stderr.splitlines()[0] == (f"note: rate limited; retrying in 1 s (HTTP 429 from the LLM at "
-                                              f"{server.base_url}; retry 1 of 3)")
+        assert out.stderr.splitlines()[0] == (
+            f"note: rate limited; retrying in 1 s (HTTP 429 from the LLM at "
+            f"{server.base_url}; retry 1 of 3)"
+        )
         assert server.count() == 2
 
 
@@ -166,9 +247,22 @@ def test_an_error_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)
     with StubServer() as server:
-        server.script(Reply(ANSWER), Fault(403))  # the answer streams, then the verification request fails
-        result = CliRunner().invoke(cli, ["chat", "--mode", "llm", "--verify-llm"], input=QUESTION + "\n",
-                                    env={"PAPERCHAT_STORE": str(store), "OPENAI_BASE_URL": server.base_url,
-                                         "PAPERCHAT_LLM_MODEL": "stub-model", "PAPERCHAT_HISTORY": "0"})
+        server.script(
+            Reply(ANSWER), Fault(403)
+        )  # the answer streams, then the verification request fails
+        result = CliRunner().invoke(
+            cli,
+            ["chat", "--mode", "llm", "--verify-llm"],
+            input=QUESTION + "\n",
+            env={
+                "PAPERCHAT_STORE": str(store),
+                "OPENAI_BASE_URL": server.base_url,
+                "PAPERCHAT_LLM_MODEL": "stub-model",
+                "PAPERCHAT_HISTORY": "0",
+            },
+        )
     assert result.exit_code == 0, result.output
-    assert f"> {QUESTION}\n{ANSWER}\nerror: the LLM at {server.base_url} denied access (HTTP 403)" in result.stdout
+    assert (
+        f"> {QUESTION}\n{ANSWER}\nerror: the LLM at {server.base_url} denied access (HTTP 403)"
+        in result.stdout
+    )

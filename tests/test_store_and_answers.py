@@ -90,11 +90,19 @@ def test_reingest_removes_papers_a_file_no_longer_holds(tmp_path):
     data.mkdir()
     a = data / "a.jsonl"
     b = data / "b.jsonl"
-    a.write_text("".join(json.dumps({"id": f"A{i}", "abstract": f"Graph paper {i} studies message passing."}) + "\n" for i in range(3)))
+    a.write_text(
+        "".join(
+            json.dumps({"id": f"A{i}", "abstract": f"Graph paper {i} studies message passing."})
+            + "\n"
+            for i in range(3)
+        )
+    )
     b.write_text(json.dumps({"id": "B0", "abstract": "A diffusion paper about guidance."}) + "\n")
     engine = _engine(tmp_path / "store")
     engine.ingest([a, b])
-    a.write_text(json.dumps({"id": "A0", "abstract": "Graph paper 0 studies message passing."}) + "\n")
+    a.write_text(
+        json.dumps({"id": "A0", "abstract": "Graph paper 0 studies message passing."}) + "\n"
+    )
     report = _engine(tmp_path / "store").ingest([a])
     assert (report.papers_removed, report.papers_unchanged, report.chunks_embedded) == (2, 1, 0)
     assert sorted(p.paper_id for p in _engine(tmp_path / "store").papers()) == ["A0", "B0"]
@@ -115,7 +123,9 @@ def test_malformed_file_leaves_the_store_untouched(tmp_path, bundled_store):
 
 
 def test_changed_embedding_model_or_chunks_without_rebuild_fails_clearly(bundled_store):
-    engine = Engine(load_settings({"store": str(bundled_store), "embed_model": "openai:text-embedding-3-small"}))
+    engine = Engine(
+        load_settings({"store": str(bundled_store), "embed_model": "openai:text-embedding-3-small"})
+    )
     with pytest.raises(PaperchatError, match=r"paperchat ingest --rebuild") as err:
         engine.retrieve("anything")
     assert "minilm-l6-int8" in str(err.value) and "openai:text-embedding-3-small" in str(err.value)
@@ -132,7 +142,9 @@ def test_bm25_works_after_reopen_and_rebuilds_a_lost_index(bundled_store):
     top = bm25.retrieve("LightGTS periodical tokenization time series", 3)
     assert top[0].paper_id == "p-34c64e0fe1f8" and top[0].bm25 > 0
     shutil.rmtree(bundled_store / "bm25")
-    again = HybridRetriever(_engine(bundled_store).store, engine.embedder, mode="bm25").retrieve("LightGTS", 1)
+    again = HybridRetriever(_engine(bundled_store).store, engine.embedder, mode="bm25").retrieve(
+        "LightGTS", 1
+    )
     assert again[0].paper_id == "p-34c64e0fe1f8"
     assert (bundled_store / "bm25" / "paperchat.json").exists()
 
@@ -147,7 +159,9 @@ def test_a_second_writer_fails_clearly_while_the_store_is_locked(tmp_path, monke
     engine = _engine(tmp_path / "store")
     engine.ingest([good])
     monkeypatch.setattr(writer_mod, "LOCK_WAIT_S", 0.2)
-    changed = tmp_path / "g2.jsonl"  # an unchanged file is answered from the manifest without the lock
+    changed = (
+        tmp_path / "g2.jsonl"
+    )  # an unchanged file is answered from the manifest without the lock
     changed.write_text(json.dumps({"id": "G2", "abstract": "Another paper."}) + "\n")
     with FileLock(str(tmp_path / "store" / "write.lock")):
         with pytest.raises(PaperchatError, match="another paperchat process is writing"):
@@ -159,9 +173,9 @@ def test_store_path_that_cannot_be_a_folder(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(PaperchatError, match="cannot create the store folder"):
-        _engine(blocker / "store").store
+        _engine(blocker / "store").store  # noqa: B018
     with pytest.raises(PaperchatError, match="exists and is not a folder"):
-        _engine(blocker).store
+        _engine(blocker).store  # noqa: B018
 
 
 def _icml_records(ids):
@@ -194,7 +208,9 @@ def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
     # Re-ingesting the title-less seed copy keeps the merged title; nothing is embedded.
     again = _engine(tmp_path / "a").ingest(bundled_corpus_files())
     assert (again.chunks_embedded, again.papers_updated) == (0, 0)
-    assert {p.paper_id: p for p in _engine(tmp_path / "a").papers()}["p-abe9274a3783"].label == "ConfPO"
+    assert {p.paper_id: p for p in _engine(tmp_path / "a").papers()}[
+        "p-abe9274a3783"
+    ].label == "ConfPO"
     assert _engine(tmp_path / "a").ingest([jsonl]).changed is False
 
     jsonl_first = _engine(tmp_path / "b")
@@ -207,20 +223,36 @@ def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
 
 def test_an_id_used_for_another_abstract_is_an_error_or_skipped(tmp_path):
     mine = tmp_path / "mine.jsonl"
-    mine.write_text(json.dumps({"id": "zeta-1", "abstract": "ZetaPrune prunes attention heads by zeta scores."}) + "\n")
+    mine.write_text(
+        json.dumps({"id": "zeta-1", "abstract": "ZetaPrune prunes attention heads by zeta scores."})
+        + "\n"
+    )
     _engine(tmp_path / "store").ingest([mine])
     clash = tmp_path / "clash.jsonl"
-    clash.write_text(json.dumps({"id": "zeta-1", "abstract": "A different paper about graph sparsification."}) + "\n"
-                     + json.dumps({"id": "other", "abstract": "Another paper about kernels."}) + "\n")
-    with pytest.raises(PaperchatError, match=r"clash.jsonl #1: id 'zeta-1' is already used by mine.jsonl #1"):
+    clash.write_text(
+        json.dumps({"id": "zeta-1", "abstract": "A different paper about graph sparsification."})
+        + "\n"
+        + json.dumps({"id": "other", "abstract": "Another paper about kernels."})
+        + "\n"
+    )
+    with pytest.raises(
+        PaperchatError, match=r"clash.jsonl #1: id 'zeta-1' is already used by mine.jsonl #1"
+    ):
         _engine(tmp_path / "store").ingest([clash])
     report = _engine(tmp_path / "store").ingest([clash], on_error="skip")
     assert report.papers_added == 1 and "id 'zeta-1' is already used" in report.lines_skipped[0]
     records = _engine(tmp_path / "store").store.papers(["zeta-1"])
     assert records["zeta-1"].abstract.startswith("ZetaPrune")  # the stored paper was not replaced
     twice = tmp_path / "twice.jsonl"
-    twice.write_text(json.dumps({"id": "d", "abstract": "Wren."}) + "\n" + json.dumps({"id": "d", "abstract": "Finch."}) + "\n")
-    with pytest.raises(PaperchatError, match=r"twice.jsonl #2: id 'd' is also used by twice.jsonl #1"):
+    twice.write_text(
+        json.dumps({"id": "d", "abstract": "Wren."})
+        + "\n"
+        + json.dumps({"id": "d", "abstract": "Finch."})
+        + "\n"
+    )
+    with pytest.raises(
+        PaperchatError, match=r"twice.jsonl #2: id 'd' is also used by twice.jsonl #1"
+    ):
         _engine(tmp_path / "store").ingest([twice])
 
 
@@ -242,18 +274,32 @@ def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engi
     confpo = seed_ids[(SEED_000, 3)]
     abstract = bundled_engine.store.papers([confpo])[confpo].abstract
     sents = split_sentences(abstract)
-    stored = {pid: vecs for pid, (_hash, vecs) in bundled_engine.store.sentence_vectors([confpo, "no-such-paper"]).items()}
+    stored = {
+        pid: vecs
+        for pid, (_hash, vecs) in bundled_engine.store.sentence_vectors(
+            [confpo, "no-such-paper"]
+        ).items()
+    }
     assert list(stored) == [confpo] and stored[confpo].shape == (len(sents), 384)
     fresh = bundled_engine.embedder.embed(sents)
     assert float(np.min(np.sum(fresh * stored[confpo], axis=1))) > 0.9999
     # the sentence collection answers max-similarity queries: ConfPO's own sentence comes first
-    assert bundled_engine.store.nearest_sentences(fresh[2], 3)[0] == (confpo, pytest.approx(1.0, abs=1e-3))
+    assert bundled_engine.store.nearest_sentences(fresh[2], 3)[0] == (
+        confpo,
+        pytest.approx(1.0, abs=1e-3),
+    )
     # Each stored chunk vector is the normalised, token-count-weighted mean of its sentences' vectors.
-    got = bundled_engine.store.collection("chunks").get(where={"paper_id": confpo}, include=["documents", "embeddings"])
-    pooled = pool_chunks(abstract, stored[confpo], got["documents"], bundled_engine.embedder.count_tokens)
+    got = bundled_engine.store.collection("chunks").get(
+        where={"paper_id": confpo}, include=["documents", "embeddings"]
+    )
+    pooled = pool_chunks(
+        abstract, stored[confpo], got["documents"], bundled_engine.embedder.count_tokens
+    )
     assert pooled is not None and pooled.shape == (len(got["ids"]), 384)
     assert np.allclose(pooled, np.array(got["embeddings"]), atol=2e-3)
-    assert not np.allclose(pool_chunks(abstract, stored[confpo], got["documents"]), pooled, atol=2e-3)
+    assert not np.allclose(
+        pool_chunks(abstract, stored[confpo], got["documents"]), pooled, atol=2e-3
+    )
 
 
 def test_an_offline_answer_embeds_only_the_question(bundled_store, seed_ids):
@@ -277,25 +323,41 @@ def test_an_offline_answer_embeds_only_the_question(bundled_store, seed_ids):
 
 def test_a_store_whose_chunk_vectors_were_made_another_way_asks_for_a_rebuild(tmp_path):
     one = tmp_path / "one.jsonl"
-    one.write_text(json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n")
+    one.write_text(
+        json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n"
+    )
     _engine(tmp_path / "store").ingest([one])
     engine = _engine(tmp_path / "store")
     chunks = engine.store.collection("chunks")
     meta = dict(chunks.metadata)
     meta.pop("chunk_vectors")  # a store written before chunk vectors were pooled from sentences
     chunks.modify(metadata=meta)
-    with pytest.raises(PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"):
+    with pytest.raises(
+        PaperchatError, match=r"chunk vectors made by 'direct'.*paperchat ingest --rebuild"
+    ):
         _engine(tmp_path / "store").retrieve("sparse attention")
     assert _engine(tmp_path / "store").ingest([one], rebuild=True).total_papers == 1
 
 
 def test_a_rebuild_whose_embedder_fails_keeps_the_store(tmp_path):
     one = tmp_path / "one.jsonl"
-    one.write_text(json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n")
+    one.write_text(
+        json.dumps({"id": "A1", "abstract": "We study sparse attention. It is fast."}) + "\n"
+    )
     _engine(tmp_path / "store").ingest([one])
-    unreachable = Engine(load_settings({"store": str(tmp_path / "store"), "embed_model": "openai:text-embedding-3-small",
-                                        "llm_api_key": "sk-test-not-real", "llm_base_url": "http://127.0.0.1:9/v1"}))
-    with pytest.raises(PaperchatError, match=r"the embeddings endpoint at http://127\.0\.0\.1:9/v1 failed"):
+    unreachable = Engine(
+        load_settings(
+            {
+                "store": str(tmp_path / "store"),
+                "embed_model": "openai:text-embedding-3-small",
+                "llm_api_key": "sk-test-not-real",
+                "llm_base_url": "http://127.0.0.1:9/v1",
+            }
+        )
+    )
+    with pytest.raises(
+        PaperchatError, match=r"the embeddings endpoint at http://127\.0\.0\.1:9/v1 failed"
+    ):
         unreachable.ingest([one], rebuild=True)
     kept = _engine(tmp_path / "store")
     assert [p.paper_id for p in kept.papers()] == ["A1"]

@@ -35,20 +35,37 @@ def _engine(folder) -> Engine:
 
 def cli(folder, *args):
     env = {**os.environ, "PAPERCHAT_STORE": str(folder)}
-    return subprocess.run([sys.executable, "-X", "importtime", "-m", "paperchat", *args], capture_output=True,
-                          text=True, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "paperchat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def _one_paper(path: Path, pid: str, words: str) -> Path:
-    path.write_text(json.dumps({"id": pid, "title": f"A paper on {words}",
-                                "abstract": f"We study {words}. It works well."}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "id": pid,
+                "title": f"A paper on {words}",
+                "abstract": f"We study {words}. It works well.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return path
 
 
 def _files(folder: Path) -> dict[str, tuple[int, int]]:
     """Every file under ``folder``: relative path -> (size, mtime in ns)."""
-    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_the_committed_revision_is_read_from_chromas_database_without_chroma(store, tmp_path):
@@ -61,7 +78,9 @@ def test_the_committed_revision_is_read_from_chromas_database_without_chroma(sto
     assert committed_revision(other) is None  # a surprise: the caller opens Chroma
 
 
-def test_an_unchanged_reingest_never_imports_chroma_and_a_changed_file_takes_the_full_path(store, tmp_path):
+def test_an_unchanged_reingest_never_imports_chroma_and_a_changed_file_takes_the_full_path(
+    store, tmp_path
+):
     data = _one_paper(tmp_path / "one.jsonl", "s1", "sparse attention")
     first = cli(store, "ingest", str(data), "--json")
     assert first.returncode == 0 and json.loads(first.stdout)["papers_added"] == 1
@@ -74,8 +93,11 @@ def test_an_unchanged_reingest_never_imports_chroma_and_a_changed_file_takes_the
     assert (report["total_papers"], report["total_chunks"]) == (39, 74)
     assert "chromadb" not in again.stderr
     text = cli(store, "ingest", str(data))
-    assert text.returncode == 0 and "chromadb" not in text.stderr and text.stdout.strip().endswith(
-        f"Store: 39 papers, 74 chunks ({store}).")
+    assert (
+        text.returncode == 0
+        and "chromadb" not in text.stderr
+        and text.stdout.strip().endswith(f"Store: 39 papers, 74 chunks ({store}).")
+    )
     data.write_text(data.read_text(encoding="utf-8").replace("well", "fine"), encoding="utf-8")
     changed = cli(store, "ingest", str(data), "--json")
     assert json.loads(changed.stdout)["papers_updated"] == 1 and "chromadb" in changed.stderr
@@ -83,8 +105,14 @@ def test_an_unchanged_reingest_never_imports_chroma_and_a_changed_file_takes_the
 
 def test_a_run_that_changes_the_store_voids_the_other_recorded_runs(store, tmp_path):
     """Recorded run A, then run B removes papers A added: repeating A must add them back, not say "unchanged"."""
-    rows = [{"id": f"m{i}", "title": f"Paper {i} on lattice folding", "abstract": f"We fold protein {i} on a lattice. "
-             f"It takes {i} steps."} for i in range(3)]
+    rows = [
+        {
+            "id": f"m{i}",
+            "title": f"Paper {i} on lattice folding",
+            "abstract": f"We fold protein {i} on a lattice. It takes {i} steps.",
+        }
+        for i in range(3)
+    ]
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
 
     def write(path, part):
@@ -113,7 +141,9 @@ def test_a_restored_older_chroma_folder_is_detected(store, tmp_path):
     backup = tmp_path / "chroma-backup"
     shutil.copytree(store / "chroma", backup)
     assert cli(store, "ingest", str(y)).returncode == 0
-    assert cli(store, "ask", "Which paper studies tidal turbines?").returncode == 0  # BM25 at the new revision
+    assert (
+        cli(store, "ask", "Which paper studies tidal turbines?").returncode == 0
+    )  # BM25 at the new revision
     new_revision = committed_revision(store)
     assert new_revision != old_revision and manifest.load(store)["revision"] == new_revision
     shutil.rmtree(store / "chroma")
@@ -124,9 +154,15 @@ def test_a_restored_older_chroma_folder_is_detected(store, tmp_path):
     assert check.returncode == 0, check.stdout
     notes = {f["check"]: f for f in json.loads(check.stdout)["findings"]}
     assert notes["ingest manifest"]["ok"] is None and notes["ingest manifest"]["detail"].startswith(
-        f"{store / 'ingest-manifest.json'} was saved at revision {new_revision}, the store is at {old_revision}")
-    assert notes["BM25 index"] == {"check": "BM25 index", "ok": None, "detail": (
-        f"stale (built at revision {new_revision}, the store is at {old_revision}): rebuilt on the next question")}
+        f"{store / 'ingest-manifest.json'} was saved at revision {new_revision}, the store is at {old_revision}"
+    )
+    assert notes["BM25 index"] == {
+        "check": "BM25 index",
+        "ok": None,
+        "detail": (
+            f"stale (built at revision {new_revision}, the store is at {old_revision}): rebuilt on the next question"
+        ),
+    }
 
     ask = cli(store, "ask", "Which paper studies lattice folding?", "--json")
     assert ask.returncode == 0 and json.loads(ask.stdout)["sources"][0]["paper_id"] == "x1"
@@ -142,10 +178,16 @@ def test_readers_never_write(store):
     the BM25 cache is the store's). Chroma's own folder is Chroma's: each client that opens it records itself in
     the database (a row of its ``acquire_write`` table) and may flush its index files, so only its listing is
     compared."""
-    assert cli(store, "ask", QUESTION).returncode == 0  # builds the BM25 cache of this revision (a reader may)
+    assert (
+        cli(store, "ask", QUESTION).returncode == 0
+    )  # builds the BM25 cache of this revision (a reader may)
     before = _files(store)
-    for args in (("ask", QUESTION, "--json"), ("papers", "--json"), ("check",), ("ask", "Which papers study "
-                                                                               "backdoor attacks?")):
+    for args in (
+        ("ask", QUESTION, "--json"),
+        ("papers", "--json"),
+        ("check",),
+        ("ask", "Which papers study backdoor attacks?"),
+    ):
         out = cli(store, *args)
         assert out.returncode == 0, (args, out.stderr)
     after = _files(store)
@@ -162,8 +204,10 @@ def test_a_bm25_cache_that_cannot_be_saved_is_a_note(store):
     out = cli(store, "ask", QUESTION, "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["sources"] == answer["sources"]  # the index is used from memory
-    assert (f"note: the BM25 index could not be saved in {store / 'bm25'} (Not a directory); it is built again "
-            "by each command until it can be") in out.stderr.splitlines()
+    assert (
+        f"note: the BM25 index could not be saved in {store / 'bm25'} (Not a directory); it is built again "
+        "by each command until it can be"
+    ) in out.stderr.splitlines()
 
 
 def test_a_manifest_that_cannot_be_written_is_a_note(store, tmp_path):
@@ -172,7 +216,8 @@ def test_a_manifest_that_cannot_be_written_is_a_note(store, tmp_path):
     report = _engine(store).ingest([_one_paper(tmp_path / "one.jsonl", "s1", "sparse attention")])
     assert report.papers_added == 1 and report.notes == [
         f"the ingest manifest {store / manifest.FILE} could not be written (Is a directory); the next unchanged "
-        "`paperchat ingest` re-reads its files"]
+        "`paperchat ingest` re-reads its files"
+    ]
 
 
 def test_an_old_snapshot_folder_is_named_by_check_and_deleted_by_the_next_write(store, tmp_path):
@@ -182,10 +227,17 @@ def test_an_old_snapshot_folder_is_named_by_check_and_deleted_by_the_next_write(
     (old / "vectors.npz").write_bytes(b"\0" * 2_000_000)
     check = cli(store, "check")
     assert check.returncode == 0
-    assert (f"note  unused snapshot folder: {old} (2.0 MB) is the read snapshot of an earlier paperchat, unused now "
-            "(Chroma answers every query); the next `paperchat ingest` that writes deletes it") in check.stdout.splitlines()
+    assert (
+        f"note  unused snapshot folder: {old} (2.0 MB) is the read snapshot of an earlier paperchat, unused now "
+        "(Chroma answers every query); the next `paperchat ingest` that writes deletes it"
+    ) in check.stdout.splitlines()
     assert cli(store, "ask", QUESTION).returncode == 0 and old.is_dir()  # a reader leaves it
-    assert _engine(store).ingest([_one_paper(tmp_path / "one.jsonl", "s1", "sparse attention")]).papers_added == 1
+    assert (
+        _engine(store)
+        .ingest([_one_paper(tmp_path / "one.jsonl", "s1", "sparse attention")])
+        .papers_added
+        == 1
+    )
     assert not old.exists()
 
 
@@ -210,10 +262,20 @@ def test_a_store_beyond_33k_chunks_keeps_its_fast_path_and_checks_sound(store, t
                 pid = f"syn{i:05d}"
                 texts = [f"Synthetic chunk {j} of paper {i}." for j in range(16)]
                 ids = [chunk_id(pid, j, t) for j, t in enumerate(texts)]
-                records.append(PaperRecord(paper_id=pid, abstract=" ".join(texts), title=f"Synthetic {i}",
-                                           chunking=info.chunking_key, chunk_ids=ids, text_hash=f"h{i}"))
-                chunks[pid] = [(ChunkText(cid, j, t), vecs[(i + j) % len(vecs)]) for j, (cid, t) in
-                               enumerate(zip(ids, texts))]
+                records.append(
+                    PaperRecord(
+                        paper_id=pid,
+                        abstract=" ".join(texts),
+                        title=f"Synthetic {i}",
+                        chunking=info.chunking_key,
+                        chunk_ids=ids,
+                        text_hash=f"h{i}",
+                    )
+                )
+                chunks[pid] = [
+                    (ChunkText(cid, j, t), vecs[(i + j) % len(vecs)])
+                    for j, (cid, t) in enumerate(zip(ids, texts))
+                ]
                 sentences[pid] = ([texts[0]], vecs[i % len(vecs)][None, :], f"h{i}")
             writer.write(records, chunks, sentences)
     assert chroma.counts() == (2138, 73 + 33_600)
@@ -222,7 +284,13 @@ def test_a_store_beyond_33k_chunks_keeps_its_fast_path_and_checks_sound(store, t
     assert first.returncode == 0 and json.loads(first.stdout)["papers_added"] == 1, first.stderr
     again = cli(store, "ingest", str(data), "--json")
     report = json.loads(again.stdout)
-    assert (report["papers_unchanged"], report["total_papers"], report["total_chunks"]) == (1, 2139, 33_674)
+    assert (report["papers_unchanged"], report["total_papers"], report["total_chunks"]) == (
+        1,
+        2139,
+        33_674,
+    )
     assert "chromadb" not in again.stderr  # the fast path: Chroma not opened
     check = cli(store, "check")
-    assert check.returncode == 0 and check.stdout.splitlines()[-1] == f"the store at {store} is sound", check.stdout
+    assert (
+        check.returncode == 0 and check.stdout.splitlines()[-1] == f"the store at {store} is sound"
+    ), check.stdout

@@ -13,7 +13,12 @@ from paperchat.retrieve.hybrid import Hit
 
 def test_names_match_across_hyphens_and_compounds_but_not_versions():
     assert missing_names("Does it speed up Llama-2-7B?", ["for LLaMA2-7B at 40% sparsity"]) == []
-    assert missing_names("an MNIST or ImageNet model", ["stitched into MNIST or ImageNet-trained models"]) == []
+    assert (
+        missing_names(
+            "an MNIST or ImageNet model", ["stitched into MNIST or ImageNet-trained models"]
+        )
+        == []
+    )
     assert missing_names("What does KEA-2 propose?", ["KEA is a method"]) == ["KEA-2"]
     assert missing_names("What does KEA propose?", ["KEA-2 is a method"]) == ["KEA"]
 
@@ -30,13 +35,21 @@ def test_a_comparison_names_its_papers_by_coined_name_or_quoted_phrase():
     assert comparison_subjects(q) == ["mechanistic unlearning", "ALKN"]
     assert comparison_subjects("What does ALKN propose?") == []  # not a comparison
     assert comparison_subjects("How do FlatQuant and HDRQ differ?") == ["FlatQuant", "HDRQ"]
-    assert clause_of("FlatQuant and HDRQ are both PTQ papers. How do they differ?", "HDRQ") == "HDRQ are both PTQ papers"
+    assert (
+        clause_of("FlatQuant and HDRQ are both PTQ papers. How do they differ?", "HDRQ")
+        == "HDRQ are both PTQ papers"
+    )
     assert mentions("Mechanistic Unlearning: robust knowledge removal", "mechanistic unlearning")
 
 
 def test_complete_hits_adds_the_named_paper_that_one_search_missed():
     hit = lambda pid, score: Hit(pid, f"{pid}:0", score, "", {})  # noqa: E731
-    texts = {"a": "FlatQuant flattens weights", "b": "HDRQ merges models", "c": "unrelated", "d": "also unrelated"}
+    texts = {
+        "a": "FlatQuant flattens weights",
+        "b": "HDRQ merges models",
+        "c": "unrelated",
+        "d": "also unrelated",
+    }
     records = {pid: SimpleNamespace(title="", abstract=t) for pid, t in texts.items()}
     asked: list[str] = []
 
@@ -44,8 +57,13 @@ def test_complete_hits_adds_the_named_paper_that_one_search_missed():
         asked.append(query)
         return [hit("c", 0.9), hit("b", 0.5)]
 
-    hits = complete_hits("How do FlatQuant and HDRQ differ?", [hit("a", 2.0), hit("c", 1.0), hit("d", 0.5)], retrieve,
-                         lambda ids: {i: records[i] for i in ids}, 3)
+    hits = complete_hits(
+        "How do FlatQuant and HDRQ differ?",
+        [hit("a", 2.0), hit("c", 1.0), hit("d", 0.5)],
+        retrieve,
+        lambda ids: {i: records[i] for i in ids},
+        3,
+    )
     assert [h.paper_id for h in hits] == ["a", "b", "c"]
     assert hits[1].score == 2.0  # ranked with the question's best, not its own query's scale
     assert asked == ["HDRQ"]  # the name alone found it; FlatQuant was already among the hits
@@ -59,7 +77,21 @@ def test_the_sweep_trades_coverage_for_accuracy():
         {"answerable": False, "abstained": True, "correct": True, "evidence": 0.1},
     ]
     points = {p["threshold"]: p for p in abstention_sweep(rows, thresholds=(0.0, 0.29, 0.5))}
-    assert points[0.0] == {"threshold": 0.0, "answered": 0.75, "selective_accuracy": 0.3333, "accuracy": 0.5, "n": 4}
-    assert points[0.29]["answered"] == 0.5 and points[0.29]["selective_accuracy"] == 0.5 and points[0.29]["accuracy"] == 0.75
-    assert points[0.5]["answered"] == 0.25 and points[0.5]["selective_accuracy"] == 1.0 and points[0.5]["accuracy"] == 0.75
+    assert points[0.0] == {
+        "threshold": 0.0,
+        "answered": 0.75,
+        "selective_accuracy": 0.3333,
+        "accuracy": 0.5,
+        "n": 4,
+    }
+    assert (
+        points[0.29]["answered"] == 0.5
+        and points[0.29]["selective_accuracy"] == 0.5
+        and points[0.29]["accuracy"] == 0.75
+    )
+    assert (
+        points[0.5]["answered"] == 0.25
+        and points[0.5]["selective_accuracy"] == 1.0
+        and points[0.5]["accuracy"] == 0.75
+    )
     assert abstention_sweep([]) == []

@@ -10,13 +10,17 @@ from conftest import ICML_JSONL
 
 from paperchat.cli import cli
 
-CROW = "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+CROW = (
+    "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization"
+)
 BACKDOOR = "Backdoor Attacks in Token Selection of Attention Mechanism"
 HETERO = "Accelerating LLM Inference with Lossless Speculative Decoding Algorithms for Heterogeneous Vocabularies"
 
 
 def summarize(store, target: str) -> dict:
-    out = CliRunner().invoke(cli, ["summarize", target, "--json"], env={"PAPERCHAT_STORE": str(store)})
+    out = CliRunner().invoke(
+        cli, ["summarize", target, "--json"], env={"PAPERCHAT_STORE": str(store)}
+    )
     assert out.exit_code == 0, out.output
     return json.loads(out.stdout)
 
@@ -32,13 +36,19 @@ def test_words_of_one_title_that_several_papers_share_are_a_topic(bundled_store)
 def test_a_title_chosen_for_the_target_is_named(bundled_store):
     answer = summarize(bundled_store, "Backdoor Attacks in Token Selection")
     assert [s["title"] for s in answer["sources"]] == [BACKDOOR]
-    assert answer["notes"] == [f"\"Backdoor Attacks in Token Selection\" read as the paper '{BACKDOOR}' (title match)"]
+    assert answer["notes"] == [
+        f"\"Backdoor Attacks in Token Selection\" read as the paper '{BACKDOOR}' (title match)"
+    ]
 
 
 def test_speculative_decoding_for_llm_inference_is_a_topic(tmp_path):
     """The issue's own example, on a small corpus of real ICML 2025 abstracts: the seven that speak of speculative
     decoding for LLM inference (one title holds all four words) and three on other things."""
-    rows = [json.loads(line) for line in ICML_JSONL.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in ICML_JSONL.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
     def says(row, *words):
         text = (row["title"] + " " + row["abstract"]).lower()
@@ -50,7 +60,12 @@ def test_speculative_decoding_for_llm_inference_is_a_topic(tmp_path):
     corpus = tmp_path / "small.jsonl"
     corpus.write_text("".join(json.dumps(r) + "\n" for r in spec + other), encoding="utf-8")
     store = tmp_path / "store"
-    assert CliRunner().invoke(cli, ["ingest", str(corpus), "--quiet"], env={"PAPERCHAT_STORE": str(store)}).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(cli, ["ingest", str(corpus), "--quiet"], env={"PAPERCHAT_STORE": str(store)})
+        .exit_code
+        == 0
+    )
 
     answer = summarize(store, "speculative decoding for LLM inference")
     cited = [s["title"] for s in answer["sources"]]
@@ -59,5 +74,7 @@ def test_speculative_decoding_for_llm_inference_is_a_topic(tmp_path):
     # words only that title holds still name it
     one = summarize(store, "lossless speculative decoding heterogeneous vocabularies")
     assert [s["title"] for s in one["sources"]] == [HETERO]
-    assert one["notes"] == [f"\"lossless speculative decoding heterogeneous vocabularies\" read as the paper '{HETERO}' "
-                            "(title match)"]
+    assert one["notes"] == [
+        f"\"lossless speculative decoding heterogeneous vocabularies\" read as the paper '{HETERO}' "
+        "(title match)"
+    ]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -46,28 +44,47 @@ def check_sentence(sentence, texts, checker):
 
 
 def test_numbers_and_names():
-    assert numbers("Pruning 70% of GPT-2 XL heads, 1,000 runs, 3.50 s, six techniques, 100x faster") == {
-        "70", "1000", "3.5", "6", "100"}
-    assert names("GNN+ beats GraphSAGE on QM9 and ZINC250k, unlike KernelSHAP's Atari results.") == {
-        "GNN+", "GraphSAGE", "QM9", "ZINC250k", "KernelSHAP", "Atari"}
-    assert missing_facts("K2IE uses RL on D4RL with MuJoCo-based tasks.",
-                         "reinforcement learning with K$^2$IE on D4RL in MuJoCo") == []
-    assert missing_facts("GPT-3 on Meta-World with 17 tasks", "GPT-2 on MuJoCo with 14 tasks") == ["17", "GPT-3", "Meta-World"]
+    assert numbers(
+        "Pruning 70% of GPT-2 XL heads, 1,000 runs, 3.50 s, six techniques, 100x faster"
+    ) == {"70", "1000", "3.5", "6", "100"}
+    assert names(
+        "GNN+ beats GraphSAGE on QM9 and ZINC250k, unlike KernelSHAP's Atari results."
+    ) == {"GNN+", "GraphSAGE", "QM9", "ZINC250k", "KernelSHAP", "Atari"}
+    assert (
+        missing_facts(
+            "K2IE uses RL on D4RL with MuJoCo-based tasks.",
+            "reinforcement learning with K$^2$IE on D4RL in MuJoCo",
+        )
+        == []
+    )
+    assert missing_facts("GPT-3 on Meta-World with 17 tasks", "GPT-2 on MuJoCo with 14 tasks") == [
+        "17",
+        "GPT-3",
+        "Meta-World",
+    ]
 
 
 def test_answer_sentences_keep_markers_with_their_sentence():
     assert answer_sentences("A holds [1]. B holds. [2] C holds [1, 3]. D.") == [
-        "A holds [1].", "B holds. [2]", "C holds [1, 3].", "D."]
+        "A holds [1].",
+        "B holds. [2]",
+        "C holds [1, 3].",
+        "D.",
+    ]
 
 
 def test_supported_sentence(gnn, checker):
-    check = check_sentence("GNN+ was evaluated on 14 well-known graph-level datasets [1].", [gnn], checker)
+    check = check_sentence(
+        "GNN+ was evaluated on 14 well-known graph-level datasets [1].", [gnn], checker
+    )
     assert check.supported and check.citations == [1] and check.missing == []
     assert 0.6 <= check.score <= 1.0
 
 
 def test_changed_number_is_unsupported(gnn, checker):
-    check = check_sentence("GNN+ was evaluated on 17 well-known graph-level datasets [1].", [gnn], checker)
+    check = check_sentence(
+        "GNN+ was evaluated on 17 well-known graph-level datasets [1].", [gnn], checker
+    )
     assert not check.supported and check.missing == ["17"]
 
 
@@ -78,8 +95,16 @@ def test_swapped_name_is_unsupported(gnn, checker):
 
 def test_sentence_without_citation_is_unsupported(gnn, checker):
     out = verify_answer("GNN+ integrates six widely used techniques.", {1: gnn}, checker)
-    assert out == [{"text": "GNN+ integrates six widely used techniques.", "citations": [], "supported": False,
-                    "score": 0.0, "missing": [], "conflict": None}]
+    assert out == [
+        {
+            "text": "GNN+ integrates six widely used techniques.",
+            "citations": [],
+            "supported": False,
+            "score": 0.0,
+            "missing": [],
+            "conflict": None,
+        }
+    ]
 
 
 def test_wrong_source_is_unsupported(abstracts, checker):
@@ -105,7 +130,11 @@ def test_checker_on_the_held_out_claims_keeps_its_reported_figures():
         rows = cc.judge(cc.load_claims("test"), SupportChecker(get_embedder(), learned=learned))
         stats = cc.confusion(rows)
         assert stats["n"] == 155 and stats["tp"] + stats["fn"] == 93
-        figures[learned] = (round(stats["accuracy"], 3), round(stats["precision"], 3), round(stats["recall"], 3))
+        figures[learned] = (
+            round(stats["accuracy"], 3),
+            round(stats["precision"], 3),
+            round(stats["recall"], 3),
+        )
         by_kind = {k: cc.confusion([r for r in rows if r["kind"] == k]) for k in cc.KINDS}
         assert by_kind["wrong-source"]["recall"] == 1.0 and by_kind["verbatim"]["fp"] == 0
     assert figures == {True: (0.774, 0.892, 0.71), False: (0.761, 0.912, 0.667)}
@@ -131,33 +160,63 @@ def test_is_abstention():
     assert not is_abstention(ABSTENTION + " But [1] mentions graphs.")
 
 
-@pytest.mark.parametrize("claim,source,reason", [
-    ("CROW requires a clean reference model to work.", "CROW works without requiring clean reference models.",
-     "the source says the opposite about 'clean' (does without it)"),
-    ("Low-rank OT can compute a one-to-one correspondence.", "Low-rank OT cannot compute a one-to-one correspondence.",
-     "the source says it cannot or does not 'compute'"),
-    ("Like DPO, ConfPO adjusts all token probabilities.", "Unlike DPO, which adjusts all token probabilities, ConfPO "
-     "focuses on critical tokens.", "the source contrasts what the claim likens ('dpo')"),
-    ("The method is always faster than baselines.", "The method is often faster than baselines.",
-     "'always' overstates the source"),
-    ("The authors prove that the method converges.", "Experiments show that the method converges quickly.",
-     "'prove': the source proves nothing"),
-    ("AnalogGenie-Lite is an encoder-only transformer.", "AnalogGenie-Lite is a decoder-only transformer.",
-     "the source says 'decoder-only', not 'encoder-only'"),
-    ("Traditional models beat the generative approach.", "The generative approach beats traditional models.",
-     "the source compares the other way round"),
-])
+@pytest.mark.parametrize(
+    "claim,source,reason",
+    [
+        (
+            "CROW requires a clean reference model to work.",
+            "CROW works without requiring clean reference models.",
+            "the source says the opposite about 'clean' (does without it)",
+        ),
+        (
+            "Low-rank OT can compute a one-to-one correspondence.",
+            "Low-rank OT cannot compute a one-to-one correspondence.",
+            "the source says it cannot or does not 'compute'",
+        ),
+        (
+            "Like DPO, ConfPO adjusts all token probabilities.",
+            "Unlike DPO, which adjusts all token probabilities, ConfPO focuses on critical tokens.",
+            "the source contrasts what the claim likens ('dpo')",
+        ),
+        (
+            "The method is always faster than baselines.",
+            "The method is often faster than baselines.",
+            "'always' overstates the source",
+        ),
+        (
+            "The authors prove that the method converges.",
+            "Experiments show that the method converges quickly.",
+            "'prove': the source proves nothing",
+        ),
+        (
+            "AnalogGenie-Lite is an encoder-only transformer.",
+            "AnalogGenie-Lite is a decoder-only transformer.",
+            "the source says 'decoder-only', not 'encoder-only'",
+        ),
+        (
+            "Traditional models beat the generative approach.",
+            "The generative approach beats traditional models.",
+            "the source compares the other way round",
+        ),
+    ],
+)
 def test_cues_name_the_contradiction(claim, source, reason):
     from paperchat.cite.cues import conflict
 
     assert conflict(claim, source, [source]) == reason
 
 
-@pytest.mark.parametrize("claim,source", [
-    ("ConfPO needs no auxiliary models.", "ConfPO requires no auxiliary models or compute."),
-    ("The method avoids post-hoc computation.", "Unlike post-hoc explainers, the method avoids post-hoc computation."),
-    ("It learns without supervision.", "It is an unsupervised method."),
-])
+@pytest.mark.parametrize(
+    "claim,source",
+    [
+        ("ConfPO needs no auxiliary models.", "ConfPO requires no auxiliary models or compute."),
+        (
+            "The method avoids post-hoc computation.",
+            "Unlike post-hoc explainers, the method avoids post-hoc computation.",
+        ),
+        ("It learns without supervision.", "It is an unsupervised method."),
+    ],
+)
 def test_cues_leave_faithful_paraphrases_alone(claim, source):
     from paperchat.cite.cues import conflict
 
@@ -165,8 +224,10 @@ def test_cues_leave_faithful_paraphrases_alone(claim, source):
 
 
 def test_bounds_complexities_counts_and_compound_names():
-    source = ("It achieves $5.15\\times$ gains and 23.5\\% improvements with $O(\\varepsilon^{-3})$ samples on four "
-              "commercial video games and five software applications, on Llama-2 and Mistral-7B.")
+    source = (
+        "It achieves $5.15\\times$ gains and 23.5\\% improvements with $O(\\varepsilon^{-3})$ samples on four "
+        "commercial video games and five software applications, on Llama-2 and Mistral-7B."
+    )
     assert missing_facts("It gains at least 5x and more than 20%.", source) == []
     assert missing_facts("It gains at least 6x.", source) == ["6"]
     assert missing_facts("It needs O(ε^-3) samples.", source) == []

@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,9 @@ def mean_pool_model(base_dir: Path):
             self.classifier = torch.nn.Linear(self.encoder.config.hidden_size, 1)
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            states = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
-                                  token_type_ids=token_type_ids).last_hidden_state
+            states = self.encoder(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
             weights = attention_mask.unsqueeze(-1).to(states.dtype)
             pooled = (states * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
             return self.classifier(self.dropout(pooled))
@@ -90,9 +91,19 @@ def logits_of(out):
     return getattr(out, "logits", out)
 
 
-def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: float = 1.0, batch_size: int = 16,
-          lr: float = 5e-5, head_lr: float | None = None, pooling: str = "cls", seed: int = 13, threads: int = 1,
-          log=print):
+def train(
+    pairs: Sequence[Pair],
+    base_dir: Path,
+    max_len: int = 128,
+    epochs: float = 1.0,
+    batch_size: int = 16,
+    lr: float = 5e-5,
+    head_lr: float | None = None,
+    pooling: str = "cls",
+    seed: int = 13,
+    threads: int = 1,
+    log=print,
+):
     """Fine-tune the encoder in ``base_dir`` (a Hugging Face model folder) on ``pairs``; returns the model.
 
     ``pooling`` is ``"cls"`` (Hugging Face's sequence-classification head on [CLS]) or ``"mean"``
@@ -121,10 +132,14 @@ def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: flo
     steps_total = math.ceil(len(pairs) * epochs / batch_size)
     head = [p for n, p in model.named_parameters() if n.startswith("classifier")]
     body = [p for n, p in model.named_parameters() if not n.startswith("classifier")]
-    optim = torch.optim.AdamW([{"params": body, "lr": lr}, {"params": head, "lr": head_lr or lr}], weight_decay=0.01)
+    optim = torch.optim.AdamW(
+        [{"params": body, "lr": lr}, {"params": head, "lr": head_lr or lr}], weight_decay=0.01
+    )
     warm = max(1, int(0.06 * steps_total))
     sched = torch.optim.lr_scheduler.LambdaLR(
-        optim, lambda s: min((s + 1) / warm, max(0.0, (steps_total - s) / max(1, steps_total - warm))))
+        optim,
+        lambda s: min((s + 1) / warm, max(0.0, (steps_total - s) / max(1, steps_total - warm))),
+    )
     loss_fn = torch.nn.BCEWithLogitsLoss()
     step, t0, running = 0, time.perf_counter(), []
     while step < steps_total:
@@ -133,16 +148,24 @@ def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: flo
         chunk = batch_size * 50
         batches = []
         for start in range(0, len(order), chunk):
-            part = sorted(order[start:start + chunk], key=lambda i: len(pairs[i].text_a) + len(pairs[i].text_b))
-            batches += [part[j:j + batch_size] for j in range(0, len(part), batch_size)]
+            part = sorted(
+                order[start : start + chunk],
+                key=lambda i: len(pairs[i].text_a) + len(pairs[i].text_b),
+            )
+            batches += [part[j : j + batch_size] for j in range(0, len(part), batch_size)]
         rng.shuffle(batches)
         for batch in batches:
             if step >= steps_total:
                 break
-            ids, mask, types = encode(tokenizer, [(pairs[i].text_a, pairs[i].text_b) for i in batch], max_len)
+            ids, mask, types = encode(
+                tokenizer, [(pairs[i].text_a, pairs[i].text_b) for i in batch], max_len
+            )
             labels = torch.tensor([float(pairs[i].label) for i in batch])
-            out = model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask),
-                        token_type_ids=torch.from_numpy(types))
+            out = model(
+                input_ids=torch.from_numpy(ids),
+                attention_mask=torch.from_numpy(mask),
+                token_type_ids=torch.from_numpy(types),
+            )
             loss = loss_fn(logits_of(out).squeeze(-1), labels)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -152,8 +175,10 @@ def train(pairs: Sequence[Pair], base_dir: Path, max_len: int = 128, epochs: flo
             running.append(float(loss.detach()))
             step += 1
             if step % 50 == 0 or step == steps_total:
-                log(f"step {step}/{steps_total}  loss {np.mean(running[-50:]):.4f}  "
-                    f"{time.perf_counter() - t0:.0f} s")
+                log(
+                    f"step {step}/{steps_total}  loss {np.mean(running[-50:]):.4f}  "
+                    f"{time.perf_counter() - t0:.0f} s"
+                )
     model.eval()
     return model
 
@@ -168,9 +193,16 @@ def export_onnx(model, path: Path, quantize: bool = True) -> Path:
     fp32 = path.with_suffix(".fp32.onnx")
     dummy = torch.ones(1, 16, dtype=torch.long)
     names = ["input_ids", "attention_mask", "token_type_ids"]
-    torch.onnx.export(model, (dummy, dummy, torch.zeros_like(dummy)), str(fp32), input_names=names,
-                      output_names=["logits"], dynamic_axes={n: {0: "batch", 1: "tokens"} for n in names},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        (dummy, dummy, torch.zeros_like(dummy)),
+        str(fp32),
+        input_names=names,
+        output_names=["logits"],
+        dynamic_axes={n: {0: "batch", 1: "tokens"} for n in names},
+        opset_version=17,
+        dynamo=False,
+    )
     if quantize:
         quantize_dynamic(str(fp32), str(path), weight_type=QuantType.QInt8)
         fp32.unlink()
@@ -179,8 +211,13 @@ def export_onnx(model, path: Path, quantize: bool = True) -> Path:
     return path
 
 
-def predict_torch(model, tokenizer_path: Path, pairs: Sequence[tuple[str, str]], max_len: int,
-                  batch_size: int = 32) -> list[float]:
+def predict_torch(
+    model,
+    tokenizer_path: Path,
+    pairs: Sequence[tuple[str, str]],
+    max_len: int,
+    batch_size: int = 32,
+) -> list[float]:
     """``sigmoid(logit)`` of each pair with the (fp32) torch model, for comparison with its ONNX export."""
     import torch
     from tokenizers import Tokenizer
@@ -189,15 +226,26 @@ def predict_torch(model, tokenizer_path: Path, pairs: Sequence[tuple[str, str]],
     out: list[float] = []
     with torch.no_grad():
         for start in range(0, len(pairs), batch_size):
-            ids, mask, types = encode(tokenizer, pairs[start:start + batch_size], max_len)
-            logits = logits_of(model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask),
-                                     token_type_ids=torch.from_numpy(types)))[:, 0]
+            ids, mask, types = encode(tokenizer, pairs[start : start + batch_size], max_len)
+            logits = logits_of(
+                model(
+                    input_ids=torch.from_numpy(ids),
+                    attention_mask=torch.from_numpy(mask),
+                    token_type_ids=torch.from_numpy(types),
+                )
+            )[:, 0]
             out += torch.sigmoid(logits).tolist()
     return out
 
 
-def predict(onnx_path: Path, tokenizer_path: Path, pairs: Sequence[tuple[str, str]], max_len: int,
-            threads: int = 2, batch_size: int = 32) -> list[float]:
+def predict(
+    onnx_path: Path,
+    tokenizer_path: Path,
+    pairs: Sequence[tuple[str, str]],
+    max_len: int,
+    threads: int = 2,
+    batch_size: int = 32,
+) -> list[float]:
     """``sigmoid(logit)`` of each pair with the ONNX model (onnxruntime, ``threads`` intra-op threads)."""
     import numpy as np
     import onnxruntime as ort
@@ -209,7 +257,9 @@ def predict(onnx_path: Path, tokenizer_path: Path, pairs: Sequence[tuple[str, st
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
     out: list[float] = []
     for start in range(0, len(pairs), batch_size):
-        ids, mask, types = encode(tokenizer, pairs[start:start + batch_size], max_len)
-        logits = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0][:, 0]
+        ids, mask, types = encode(tokenizer, pairs[start : start + batch_size], max_len)
+        logits = session.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        )[0][:, 0]
         out += [float(x) for x in 1 / (1 + np.exp(-logits))]
     return out

@@ -22,10 +22,23 @@ from pathlib import Path
 
 from training import claim_edits as ed
 
-SUPPORTED_KINDS = {"verbatim": 0.08, "reworded": 0.22, "compressed": 0.2, "fused": 0.22, "restated": 0.1,
-                   "summarised": 0.18}
-UNSUPPORTED_KINDS = {"negation": 0.2, "swapped-entity": 0.17, "comparison": 0.1, "certainty": 0.14,
-                     "unmentioned": 0.17, "changed-number": 0.08, "wrong-source": 0.14}
+SUPPORTED_KINDS = {
+    "verbatim": 0.08,
+    "reworded": 0.22,
+    "compressed": 0.2,
+    "fused": 0.22,
+    "restated": 0.1,
+    "summarised": 0.18,
+}
+UNSUPPORTED_KINDS = {
+    "negation": 0.2,
+    "swapped-entity": 0.17,
+    "comparison": 0.1,
+    "certainty": 0.14,
+    "unmentioned": 0.17,
+    "changed-number": 0.08,
+    "wrong-source": 0.14,
+}
 
 
 @dataclass(frozen=True)
@@ -40,15 +53,24 @@ class Claim:
 
 def excluded_ids(root: Path) -> set[str]:
     """OpenReview ids of papers the training data must not use (see the module docstring)."""
-    seeds = {(m["seed_file"], int(m["index"])): m["openreview_id"]
-             for m in map(json.loads, (root / "data" / "seed_metadata.jsonl").read_text(encoding="utf-8").splitlines())
-             if m.get("openreview_id")}
+    seeds = {
+        (m["seed_file"], int(m["index"])): m["openreview_id"]
+        for m in map(
+            json.loads,
+            (root / "data" / "seed_metadata.jsonl").read_text(encoding="utf-8").splitlines(),
+        )
+        if m.get("openreview_id")
+    }
     out = set(seeds.values())  # every bundled paper: the eval questions and claims are about them
     for path in sorted((root / "eval" / "claims").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 cited = json.loads(line)["cited"]
-                out.add(cited["id"] if "id" in cited else seeds.get((cited["path"], int(cited["index"])), ""))
+                out.add(
+                    cited["id"]
+                    if "id" in cited
+                    else seeds.get((cited["path"], int(cited["index"])), "")
+                )
     listed = root / "training" / "excluded_papers.txt"
     out |= set(listed.read_text(encoding="utf-8").split())
     return out - {""}
@@ -57,15 +79,26 @@ def excluded_ids(root: Path) -> set[str]:
 def usable(sentence: str) -> bool:
     """A sentence fit to become a claim: 8 to 50 words, starts with a capital, little LaTeX."""
     words = sentence.split()
-    return 8 <= len(words) <= 50 and sentence[:1].isupper() and sentence.count("$") <= 2 and "http" not in sentence
+    return (
+        8 <= len(words) <= 50
+        and sentence[:1].isupper()
+        and sentence.count("$") <= 2
+        and "http" not in sentence
+    )
 
 
 def _pick(rng: random.Random, weights: dict[str, float]) -> str:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
 
-def claims_for(paper: dict, sentences: list[str], neighbours: list[str], sentences_of: dict[str, list[str]],
-               per_paper: int, seed: int) -> list[Claim]:
+def claims_for(
+    paper: dict,
+    sentences: list[str],
+    neighbours: list[str],
+    sentences_of: dict[str, list[str]],
+    per_paper: int,
+    seed: int,
+) -> list[Claim]:
     """``per_paper`` claims citing ``paper`` (half supported, alternating), each made by one rule; ``neighbours`` are the ids
     of similar papers (donors of wrong-source claims and added details)."""
     from paperchat.cite.facts import names
@@ -78,7 +111,9 @@ def claims_for(paper: dict, sentences: list[str], neighbours: list[str], sentenc
     entities = sorted(names(abstract))
     out: list[Claim] = []
     for n in range(per_paper):
-        supported = (n + zlib.crc32(paper["id"].encode())) % 2 == 0  # odd counts alternate across papers
+        supported = (
+            n + zlib.crc32(paper["id"].encode())
+        ) % 2 == 0  # odd counts alternate across papers
         kind = _pick(rng, SUPPORTED_KINDS if supported else UNSUPPORTED_KINDS)
         candidates = rng.sample(good, len(good))
         if kind == "changed-number":
@@ -110,7 +145,9 @@ def _base(s: str, good: list[str], rng: random.Random) -> str:
         return ed.restate(s) or ed.reword(s, rng, strength=0.9)
     if roll < 0.65:
         other = rng.choice(good)
-        fused = other != s and ed.fuse(*((s, other) if good.index(s) < good.index(other) else (other, s)), rng)
+        fused = other != s and ed.fuse(
+            *((s, other) if good.index(s) < good.index(other) else (other, s)), rng
+        )
         if fused:
             return ed.reword(fused, rng, strength=0.9)
     return ed.reword(s, rng, strength=rng.choice([0.5, 0.9]))
@@ -132,7 +169,9 @@ def _supported(kind: str, s: str, good: list[str], rng: random.Random) -> str | 
     if j == i:
         return None
     a, b = sorted((i, j))
-    if kind == "summarised":  # both sentences compressed (or restated), then fused and reworded strongly
+    if (
+        kind == "summarised"
+    ):  # both sentences compressed (or restated), then fused and reworded strongly
         first = ed.restate(good[a]) or ed.compress(good[a], rng) or good[a]
         second = ed.compress(good[b], rng) or ed.restate(good[b]) or good[b]
         fused = ed.fuse(first, second, rng)
@@ -141,8 +180,15 @@ def _supported(kind: str, s: str, good: list[str], rng: random.Random) -> str | 
     return fused and ed.reword(fused, rng)
 
 
-def _unsupported(kind: str, base: str, abstract: str, entities: list[str], donor_id: str | None,
-                 sentences_of: dict[str, list[str]], rng: random.Random) -> str | None:
+def _unsupported(
+    kind: str,
+    base: str,
+    abstract: str,
+    entities: list[str],
+    donor_id: str | None,
+    sentences_of: dict[str, list[str]],
+    rng: random.Random,
+) -> str | None:
     if kind == "negation":
         return ed.negate(base, rng)
     if kind == "swapped-entity":
@@ -164,12 +210,19 @@ def _unsupported(kind: str, base: str, abstract: str, entities: list[str], donor
     return moved if rng.random() < 0.3 else ed.reword(moved, rng)
 
 
-def build(papers: list[dict], sentences_of: dict[str, list[str]], neighbours: dict[str, list[str]],
-          per_paper: int, seed: int) -> list[Claim]:
+def build(
+    papers: list[dict],
+    sentences_of: dict[str, list[str]],
+    neighbours: dict[str, list[str]],
+    per_paper: int,
+    seed: int,
+) -> list[Claim]:
     """Claims for every paper, in paper order (deterministic for a seed)."""
     out: list[Claim] = []
     for p in papers:
-        out += claims_for(p, sentences_of[p["id"]], neighbours[p["id"]], sentences_of, per_paper, seed)
+        out += claims_for(
+            p, sentences_of[p["id"]], neighbours[p["id"]], sentences_of, per_paper, seed
+        )
     return out
 
 

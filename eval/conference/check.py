@@ -16,12 +16,24 @@ Verifies:
  - prints counts by kind (and sub-type) and split.
 Stdlib only. Exit code 1 on any failure.
 """
-import json, os, re, sys
-from collections import Counter, defaultdict
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import load_papers, bundled_ids, HERE
 
-MIN = {"lookup": 50, "paraphrase": 40, "multi-paper": 25, "summary": 25, "metadata": 10, "unanswerable": 50}
+import json
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import HERE, bundled_ids, load_papers
+
+MIN = {
+    "lookup": 50,
+    "paraphrase": 40,
+    "multi-paper": 25,
+    "summary": 25,
+    "metadata": 10,
+    "unanswerable": 50,
+}
 MIN_SUB = {"off-topic": 15, "near-miss": 15, "false-premise": 15}
 errors = []
 
@@ -35,7 +47,7 @@ def words(s):
 
 
 def ngrams(ws, n=8):
-    return {tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)}
+    return {tuple(ws[i : i + n]) for i in range(len(ws) - n + 1)}
 
 
 def subtype(q):
@@ -46,7 +58,7 @@ def subtype(q):
 
 def load(fn):
     with open(os.path.join(HERE, fn), encoding="utf-8") as f:
-        return [json.loads(l) for l in f if l.strip()]
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def main():
@@ -100,11 +112,17 @@ def main():
                     if g not in P:
                         continue
                     p = P[g]
-                    hay = (p["title"] + " " + " ".join(p["authors"])) if kind == "metadata" else p["abstract"]
+                    hay = (
+                        (p["title"] + " " + " ".join(p["authors"]))
+                        if kind == "metadata"
+                        else p["abstract"]
+                    )
                     if any(v.lower() in hay.lower() for v in grp):
                         ok = True
                 if not ok:
-                    err(f"{qid}: fact group {grp} not found in gold {'title/authors' if kind == 'metadata' else 'abstract'}")
+                    err(
+                        f"{qid}: fact group {grp} not found in gold {'title/authors' if kind == 'metadata' else 'abstract'}"
+                    )
         else:
             if gold or q["facts"]:
                 err(f"{qid}: unanswerable must have empty gold and facts")
@@ -143,7 +161,11 @@ def main():
         if subtype(q) == "off-topic":
             m = re.search(r"verify-regex:\s*(.+)$", q.get("note", ""))
             if m:
-                hits = [p["id"] for p in papers if re.search(m.group(1), p["title"] + "\n" + p["abstract"], re.I)]
+                hits = [
+                    p["id"]
+                    for p in papers
+                    if re.search(m.group(1), p["title"] + "\n" + p["abstract"], re.I)
+                ]
                 if hits:
                     err(f"{qid}: off-topic regex {m.group(1)!r} hits {hits[:5]}")
 
@@ -195,7 +217,9 @@ def main():
     for k in ["lookup", "paraphrase", "multi-paper", "summary", "metadata"]:
         print(f"{k:16s} {kinds[k]:5d} {split_counts[k]['dev']:5d} {split_counts[k]['test']:5d}")
     for k in ["off-topic", "near-miss", "false-premise"]:
-        print(f"{'unans/' + k:16s} {subs[k]:5d} {split_counts[k]['dev']:5d} {split_counts[k]['test']:5d}")
+        print(
+            f"{'unans/' + k:16s} {subs[k]:5d} {split_counts[k]['dev']:5d} {split_counts[k]['test']:5d}"
+        )
     tot_dev = sum(c["dev"] for c in split_counts.values())
     tot_test = sum(c["test"] for c in split_counts.values())
     print(f"{'ALL':16s} {len(qs):5d} {tot_dev:5d} {tot_test:5d}")

@@ -11,13 +11,18 @@ shuffled with the same RNG: that shuffled order is "the sample's order" used
 when writing questions.
 Stdlib only. Usage: python3 sample.py  -> prints ids, writes sample.json
 """
-import json, random, os, sys
+
+import json
+import os
+import random
+import sys
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import load_papers, bundled_ids, HERE
+from common import HERE, bundled_ids, load_papers
 
 SEED = 20261201
 TOTAL = 170
-FLOORS = {'oral': 15, 'spotlight': 20}
+FLOORS = {"oral": 15, "spotlight": 20}
 NBLOCKS = 10
 
 
@@ -39,17 +44,19 @@ def main():
     n = len(papers)
     cells = {}  # (pres, block) -> list of (pos, paper)
     for pos, p in enumerate(papers):
-        if p['id'] in excl:
+        if p["id"] in excl:
             continue
         block = pos * NBLOCKS // n
-        cells.setdefault((p['presentation'], block), []).append((pos, p))
+        cells.setdefault((p["presentation"], block), []).append((pos, p))
     pres_counts = {}
-    for (pr, b), lst in cells.items():
+    for (pr, _b), lst in cells.items():
         pres_counts[pr] = pres_counts.get(pr, 0) + len(lst)
     eligible = sum(pres_counts.values())
     # quotas per presentation: proportional, with floors
-    quota = {pr: max(FLOORS.get(pr, 0), round(TOTAL * c / eligible)) for pr, c in pres_counts.items()}
-    quota['poster'] = TOTAL - sum(v for k, v in quota.items() if k != 'poster')
+    quota = {
+        pr: max(FLOORS.get(pr, 0), round(TOTAL * c / eligible)) for pr, c in pres_counts.items()
+    }
+    quota["poster"] = TOTAL - sum(v for k, v in quota.items() if k != "poster")
     sample = []
     for pr in sorted(quota):
         weights = [len(cells.get((pr, b), [])) for b in range(NBLOCKS)]
@@ -58,20 +65,39 @@ def main():
             pool = cells.get((pr, b), [])
             k = min(alloc[b], len(pool))
             for pos, p in rng.sample(pool, k):
-                sample.append({'id': p['id'], 'position': pos, 'block': b,
-                               'presentation': pr, 'title': p['title']})
+                sample.append(
+                    {
+                        "id": p["id"],
+                        "position": pos,
+                        "block": b,
+                        "presentation": pr,
+                        "title": p["title"],
+                    }
+                )
     rng.shuffle(sample)
     for i, s in enumerate(sample):
-        s['order'] = i
-    out = {'seed': SEED, 'total': len(sample), 'quota': quota,
-           'excluded_bundled': sorted(excl), 'papers': sample}
-    with open(os.path.join(HERE, 'sample.json'), 'w', encoding='utf-8') as f:
+        s["order"] = i
+    out = {
+        "seed": SEED,
+        "total": len(sample),
+        "quota": quota,
+        "excluded_bundled": sorted(excl),
+        "papers": sample,
+    }
+    with open(os.path.join(HERE, "sample.json"), "w", encoding="utf-8") as f:
         json.dump(out, f, ensure_ascii=False, indent=1)
     for s in sample:
-        print(s['id'])
+        print(s["id"])
     from collections import Counter
-    print('quota', quota, 'blocks', sorted(Counter(s['block'] for s in sample).items()), file=sys.stderr)
+
+    print(
+        "quota",
+        quota,
+        "blocks",
+        sorted(Counter(s["block"] for s in sample).items()),
+        file=sys.stderr,
+    )
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     main()

@@ -10,7 +10,12 @@ odd stratum to the next, so the totals stay balanced.
 Writes dev.jsonl and test.jsonl (question order as in questions.jsonl, plus a
 "split" field). Stdlib only. Usage: python3 split.py
 """
-import json, os, random, sys
+
+import json
+import os
+import random
+import sys
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import HERE
 
@@ -26,7 +31,7 @@ def stratum(q):
 def main():
     rng = random.Random(SEED)
     with open(os.path.join(HERE, "questions.jsonl"), encoding="utf-8") as f:
-        qs = [json.loads(l) for l in f if l.strip()]
+        qs = [json.loads(line) for line in f if line.strip()]
     strata = {}
     for q in qs:
         strata.setdefault(stratum(q), []).append(q["id"])
@@ -52,7 +57,12 @@ def main():
     for name in sorted(strata):
         d = sum(assign[i] == "dev" for i in strata[name])
         print(f"{name:28s} dev {d:3d}  test {len(strata[name]) - d:3d}")
-    print("total dev", sum(v == "dev" for v in assign.values()), "test", sum(v == "test" for v in assign.values()))
+    print(
+        "total dev",
+        sum(v == "dev" for v in assign.values()),
+        "test",
+        sum(v == "test" for v in assign.values()),
+    )
 
 
 if __name__ == "__main__":

@@ -54,7 +54,9 @@ PER_SUBJECT = 2  # sentences per paper when a question compares several named pa
 #: retrieved paper holds is incidental, not the subject (tuned on general-a and conference dev: 24+ vs at most 16).
 INCIDENTAL_NAME_TERMS = 20
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
-FOCUS_SHARE_WEIGHT = 0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
+FOCUS_SHARE_WEIGHT = (
+    0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
+)
 #: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the best sentence's cosine is
 #: below OFF_TOPIC_COS and the question has a content word that no paper holds.
 OFF_TOPIC_MIN_PAPERS = 500
@@ -120,7 +122,9 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     return 0.0 if share is None else share
 
 
-_COMPARATIVE = re.compile(r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I)
+_COMPARATIVE = re.compile(
+    r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I
+)
 _CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
 
@@ -131,8 +135,12 @@ def _counted_noun(question: str) -> str | None:
     percentage / fraction / share / proportion of"), the first plural among
     the next three words, else the first word; for "how much", the next word.
     """
-    match = re.search(r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
-                      r"((?:[A-Za-z][A-Za-z-]*\s*){1,3})", question, re.I)
+    match = re.search(
+        r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
+        r"((?:[A-Za-z][A-Za-z-]*\s*){1,3})",
+        question,
+        re.I,
+    )
     if not match:
         return None
     words = [w.lower() for w in match.group(2).split()]
@@ -157,8 +165,13 @@ def _shift(cand: Candidate, intent: it.Intent) -> float:
     return shift
 
 
-def _candidates(question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex,
-                intent: it.Intent) -> list[Candidate]:
+def _candidates(
+    question: str,
+    qvec: np.ndarray,
+    papers: list[PaperText],
+    index: SentenceIndex,
+    intent: it.Intent,
+) -> list[Candidate]:
     qterms = set(terms(question))
     found = index.get([(p.paper_id, p.abstract) for p in papers])
     cands: list[Candidate] = []
@@ -169,7 +182,17 @@ def _candidates(question: str, qvec: np.ndarray, papers: list[PaperText], index:
         for i, (sent, c) in enumerate(zip(sents, vecs @ qvec)):
             ov = term_overlap(qterms, sent)
             base = 0.55 * float(c) + 0.30 * ov + 0.15 * float(paper.cos or 0.0)
-            cand = Candidate(paper.paper_id, i, sent, float(c), ov, base, base, vecs[i], it.sentence_role(sent, i))
+            cand = Candidate(
+                paper.paper_id,
+                i,
+                sent,
+                float(c),
+                ov,
+                base,
+                base,
+                vecs[i],
+                it.sentence_role(sent, i),
+            )
             cand.score = base + _shift(cand, intent)
             cands.append(cand)
     cands.sort(key=lambda c: -c.score)
@@ -179,10 +202,14 @@ def _candidates(question: str, qvec: np.ndarray, papers: list[PaperText], index:
 def focus_paper(cands: list[Candidate], papers: list[PaperText]) -> str:
     """The paper a one-paper answer quotes: the best sentence by relevance, with the paper's retrieval share added."""
     share = {p.paper_id: p.share for p in papers}
-    return max(cands, key=lambda c: c.base + FOCUS_SHARE_WEIGHT * share.get(c.paper_id, 0.0)).paper_id
+    return max(
+        cands, key=lambda c: c.base + FOCUS_SHARE_WEIGHT * share.get(c.paper_id, 0.0)
+    ).paper_id
 
 
-def _pick(cands: list[Candidate], focus: str, intent: it.Intent, max_sentences: int) -> list[Candidate]:
+def _pick(
+    cands: list[Candidate], focus: str, intent: it.Intent, max_sentences: int
+) -> list[Candidate]:
     """Sentences of the focus paper (best first by ``score``), and of others that answer nearly as well (by ``base``)."""
     own = [c for c in cands if c.paper_id == focus]
     best, best_base = own[0], max(c.base for c in own)
@@ -204,7 +231,9 @@ def _pick(cands: list[Candidate], focus: str, intent: it.Intent, max_sentences: 
     return picked
 
 
-_ANAPHOR = re.compile(r"\b(?:above|aforementioned|former|latter)\b|^(?:These|Such|Both|Based on (?:these|the|this|both))\b")
+_ANAPHOR = re.compile(
+    r"\b(?:above|aforementioned|former|latter)\b|^(?:These|Such|Both|Based on (?:these|the|this|both))\b"
+)
 
 
 def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[Candidate]:
@@ -225,8 +254,12 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
     picked: list[Candidate] = []
     for cand in cands:  # best first
-        if (cand.paper_id in eligible and cand.score >= ABSTAIN_BELOW and cand.role != "resource"
-                and all(p.paper_id != cand.paper_id for p in picked)):
+        if (
+            cand.paper_id in eligible
+            and cand.score >= ABSTAIN_BELOW
+            and cand.role != "resource"
+            and all(p.paper_id != cand.paper_id for p in picked)
+        ):
             picked.append(cand)
     return picked
 
@@ -239,7 +272,9 @@ def _partial_proper_nouns(question: str, paper: PaperText) -> bool:
     return bool(held) and len(held) < len(nouns)
 
 
-def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> list[PaperText] | None:
+def focus_papers(
+    question: str, papers: list[PaperText], intent: it.Intent
+) -> list[PaperText] | None:
     """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
 
     Without names every paper may be quoted. A question that names
@@ -255,20 +290,47 @@ def focus_papers(question: str, papers: list[PaperText], intent: it.Intent) -> l
     if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
         return papers  # "How do ALKN and 'mechanistic unlearning' differ?": each named paper answers for itself
     missing = missing_names(question, texts)
-    if missing and len(set(terms(question)) - {m.lower() for m in missing}) >= INCIDENTAL_NAME_TERMS:
+    if (
+        missing
+        and len(set(terms(question)) - {m.lower() for m in missing}) >= INCIDENTAL_NAME_TERMS
+    ):
         return papers  # a long description names the paper; a name it lacks is the asker's word ("ChatGPT usage")
     if missing:
         return None
     holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
     if holding:
-        named = [p for p in papers if p not in holding and label_named(question, p)]  # "Habi and SafeDiffCon ..."
-        return holding + named + ([p for p in papers if p not in holding + named] if intent.kind == it.FIND and intent.plural else [])
+        named = [
+            p for p in papers if p not in holding and label_named(question, p)
+        ]  # "Habi and SafeDiffCon ..."
+        return (
+            holding
+            + named
+            + (
+                [p for p in papers if p not in holding + named]
+                if intent.kind == it.FIND and intent.plural
+                else []
+            )
+        )
     held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
-    by_paper = {p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])}
-    several = len(by_paper) > 1 and len(held) == len(intent.names) and it.COMPARE.search(question)  # "Compare A and B"
-    subject = [p for p, t in zip(papers, texts) if intent.subject and not missing_names(intent.subject, [t])]
-    if subject and not several and intent.kind in (it.QUANTITY, it.ENTITY, it.DEFINE, it.SUMMARY, it.AUTHORS, it.TITLE):
-        return None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
+    by_paper = {
+        p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])
+    }
+    several = (
+        len(by_paper) > 1 and len(held) == len(intent.names) and it.COMPARE.search(question)
+    )  # "Compare A and B"
+    subject = [
+        p
+        for p, t in zip(papers, texts)
+        if intent.subject and not missing_names(intent.subject, [t])
+    ]
+    if (
+        subject
+        and not several
+        and intent.kind in (it.QUANTITY, it.ENTITY, it.DEFINE, it.SUMMARY, it.AUTHORS, it.TITLE)
+    ):
+        return (
+            None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
+        )
     return papers
 
 
@@ -279,11 +341,20 @@ def _off_topic(question: str, paper: PaperText, lexicon, n_papers: int) -> bool:
     rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
     if not rare or set(rare) & lexicon.terms_of(paper.title + "\n" + paper.abstract):
         return False
-    return len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0  # one uncommon word alone may be a paraphrase's
+    return (
+        len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0
+    )  # one uncommon word alone may be a paraphrase's
 
 
-def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, n_papers: int = 0,
-            lexicon=None, intent: it.Intent | None = None) -> Extract:
+def extract(
+    question: str,
+    qvec: np.ndarray,
+    papers: list[PaperText],
+    index: SentenceIndex,
+    n_papers: int = 0,
+    lexicon=None,
+    intent: it.Intent | None = None,
+) -> Extract:
     """Pick answer sentences from ``papers`` (best first), or abstain (see the module docstring).
 
     ``n_papers`` is the size of the corpus; ``lexicon`` (the store's BM25
@@ -293,7 +364,9 @@ def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: Sen
     intent = intent or it.read_question(question)
     focus = focus_papers(question, papers, intent)
     if focus is None:
-        return Extract([], 0.0, True, "the question names something the retrieved papers do not mention")
+        return Extract(
+            [], 0.0, True, "the question names something the retrieved papers do not mention"
+        )
     if not (intent.kind == it.FIND and intent.plural):
         focus = focus[:MAX_PAPERS]
     cands = _candidates(question, qvec, focus, index, intent)
@@ -304,16 +377,34 @@ def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: Sen
         return Extract([], relevance, True, "nothing retrieved is relevant enough")
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)
-    if max(c.cos for c in cands) < OFF_TOPIC_COS and _off_topic(question, main_paper, lexicon, n_papers):
-        return Extract([], relevance, True, "the question's distinctive words occur in no retrieved paper")
+    if max(c.cos for c in cands) < OFF_TOPIC_COS and _off_topic(
+        question, main_paper, lexicon, n_papers
+    ):
+        return Extract(
+            [], relevance, True, "the question's distinctive words occur in no retrieved paper"
+        )
     if intent.kind in (it.QUANTITY, it.ENTITY) and _partial_proper_nouns(question, main_paper):
-        return Extract([], relevance, True, "the paper does not mention some of the names the question asks about")
+        return Extract(
+            [],
+            relevance,
+            True,
+            "the paper does not mention some of the names the question asks about",
+        )
     count_noun = _counted_noun(question)
-    if count_noun in _CORPUS_NOUNS:  # "how many papers ..." is about the corpus, not in any abstract
+    if (
+        count_noun in _CORPUS_NOUNS
+    ):  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
-    counted = [c for c in own if count_noun in terms(c.text) and (it.holds_number(c.text) or "$" in c.text)
-               ] if count_noun else []  # "$d$ random bits" counts too
+    counted = (
+        [
+            c
+            for c in own
+            if count_noun in terms(c.text) and (it.holds_number(c.text) or "$" in c.text)
+        ]
+        if count_noun
+        else []
+    )  # "$d$ random bits" counts too
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
@@ -322,18 +413,28 @@ def extract(question: str, qvec: np.ndarray, papers: list[PaperText], index: Sen
     if intent.kind == it.FIND and intent.plural:
         picked = _one_per_paper(cands, focus)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
-        picked = [c for pid in subjects for c in _pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)]
+        picked = [
+            c
+            for pid in subjects
+            for c in _pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)
+        ]
     else:
         picked = _pick(cands, main, intent, MAX_SENTENCES)
     picked = _with_antecedents(picked, cands)
-    paper_order: list[str] = [] if subjects or intent.plural else [main]  # a one-paper answer starts with its paper
+    paper_order: list[str] = (
+        [] if subjects or intent.plural else [main]
+    )  # a one-paper answer starts with its paper
     for cand in picked:
         if cand.paper_id not in paper_order:
             paper_order.append(cand.paper_id)
     if intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING):
-        picked.sort(key=lambda c: (paper_order.index(c.paper_id), -c.score))  # the asked-for detail first
+        picked.sort(
+            key=lambda c: (paper_order.index(c.paper_id), -c.score)
+        )  # the asked-for detail first
     else:
-        picked.sort(key=lambda c: (paper_order.index(c.paper_id), c.position))  # the abstract's order
+        picked.sort(
+            key=lambda c: (paper_order.index(c.paper_id), c.position)
+        )  # the abstract's order
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]

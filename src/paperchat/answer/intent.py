@@ -65,41 +65,71 @@ class Intent:
 _SUMMARY = re.compile(
     r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give (?:me )?(?:an? |a short |a brief )?(?:overview|summary|rundown)|"
     r"(?:an? |brief |short )?(?:overview|summary) of|tl;?dr|what is the (?:paper|work) (?:on |about )?.*\babout\b)",
-    re.I)
-_AUTHORS = re.compile(r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
-                      r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b", re.I)
-_TITLE = re.compile(r"\b(?:(?:full |exact )?title of|what is the (?:full |exact )?title|what(?:'s| is) the paper (?:called|titled)|"
-                    r"titled)\b", re.I)
-_FIND_PLURAL = re.compile(r"\b(?:which|what|any|list|name|find|show me)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles|methods|"
-                          r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b",
-                          re.I)
-_FIND_ONE = re.compile(r"\b(?:which|what) (?:\w+\s+){0,2}?(?:paper|work|study|article|method|approach|framework|defen[cs]e|"
-                       r"attack|tool|system|technique|algorithm|model|benchmark)\b"
-                       r"|\bis there (?:a |any |some )?(?:new )?(?:work|paper|research|study|method|approach|way|theory)\b"
-                       r"|\bis there an? (?:\S+ ){0,3}?(?:tool|system|technique|algorithm|model|benchmark|framework|planner|defen[cs]e)\b"
-                       r"|\b(?:i'?m|i am) looking for\b|\bany (?:work|research|paper) (?:on|that|about)\b|\bi remember (?:a|an|the|some)\b"
-                       r"|\bhas anyone\b|\bdoes any (?:paper|work)\b", re.I)
-_DEFINE = re.compile(r"^\s*(?:what(?:'s| is| are)\s+(?P<a>[^?]{1,60}?)\s*\??\s*$|what does (?P<b>\S+) (?:do|propose|introduce|mean)\b|"
-                     r"explain (?P<c>[^?]{1,60})|what is the (?:main |key )?idea (?:of|behind) (?P<d>[^?]{1,60}))", re.I)
-_QUANTITY = re.compile(r"\bhow (?:many|much|large|fast|big|long|small|often)\b|\bby how much\b"
-                       r"|\bwhat (?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
-                       r"|\bwhat (?:\w+\s+){0,3}?"
-                       r"(?:speed-?ups?|accuracy|percentage|percent|score|fraction|ratio|rate|improvement|error|reduction|gain|"
-                       r"size|number|count|cost|latency|throughput|performance|success rate|win rate|perplexity)\b", re.I)
-_ENTITY = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|models?|baselines?|tasks?|environments?|"
-                     r"languages?|metrics?|domains?|architectures?|llms|vlms|games?|algorithms?|techniques?|components?|"
-                     r"variants?|modalities|applications?|settings?|problems?|features?|encoders?)\b|\bon which\b", re.I)
-_FINDING = re.compile(r"\bcompare[sd]?\b|\bcompared (?:to|with)\b|\bversus\b|\bvs\.?\b|\bwhat (?:did|do|does) (?:\w+\s+){0,4}?(?:find|show|observe|conclude|reveal)\b"
-                      r"|\b(?:outperform|better than|worse than|match)\b|\bwhat happens\b|\bwhy\b", re.I)
+    re.I,
+)
+_AUTHORS = re.compile(
+    r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
+    r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b",
+    re.I,
+)
+_TITLE = re.compile(
+    r"\b(?:(?:full |exact )?title of|what is the (?:full |exact )?title|what(?:'s| is) the paper (?:called|titled)|"
+    r"titled)\b",
+    re.I,
+)
+_FIND_PLURAL = re.compile(
+    r"\b(?:which|what|any|list|name|find|show me)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles|methods|"
+    r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b",
+    re.I,
+)
+_FIND_ONE = re.compile(
+    r"\b(?:which|what) (?:\w+\s+){0,2}?(?:paper|work|study|article|method|approach|framework|defen[cs]e|"
+    r"attack|tool|system|technique|algorithm|model|benchmark)\b"
+    r"|\bis there (?:a |any |some )?(?:new )?(?:work|paper|research|study|method|approach|way|theory)\b"
+    r"|\bis there an? (?:\S+ ){0,3}?(?:tool|system|technique|algorithm|model|benchmark|framework|planner|defen[cs]e)\b"
+    r"|\b(?:i'?m|i am) looking for\b|\bany (?:work|research|paper) (?:on|that|about)\b|\bi remember (?:a|an|the|some)\b"
+    r"|\bhas anyone\b|\bdoes any (?:paper|work)\b",
+    re.I,
+)
+_DEFINE = re.compile(
+    r"^\s*(?:what(?:'s| is| are)\s+(?P<a>[^?]{1,60}?)\s*\??\s*$|what does (?P<b>\S+) (?:do|propose|introduce|mean)\b|"
+    r"explain (?P<c>[^?]{1,60})|what is the (?:main |key )?idea (?:of|behind) (?P<d>[^?]{1,60}))",
+    re.I,
+)
+_QUANTITY = re.compile(
+    r"\bhow (?:many|much|large|fast|big|long|small|often)\b|\bby how much\b"
+    r"|\bwhat (?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
+    r"|\bwhat (?:\w+\s+){0,3}?"
+    r"(?:speed-?ups?|accuracy|percentage|percent|score|fraction|ratio|rate|improvement|error|reduction|gain|"
+    r"size|number|count|cost|latency|throughput|performance|success rate|win rate|perplexity)\b",
+    re.I,
+)
+_ENTITY = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:datasets?|benchmarks?|models?|baselines?|tasks?|environments?|"
+    r"languages?|metrics?|domains?|architectures?|llms|vlms|games?|algorithms?|techniques?|components?|"
+    r"variants?|modalities|applications?|settings?|problems?|features?|encoders?)\b|\bon which\b",
+    re.I,
+)
+_FINDING = re.compile(
+    r"\bcompare[sd]?\b|\bcompared (?:to|with)\b|\bversus\b|\bvs\.?\b|\bwhat (?:did|do|does) (?:\w+\s+){0,4}?(?:find|show|observe|conclude|reveal)\b"
+    r"|\b(?:outperform|better than|worse than|match)\b|\bwhat happens\b|\bwhy\b",
+    re.I,
+)
 #: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
-_DETAIL = re.compile(r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
-                     r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up steps|training steps|memory footprint|"
-                     r"participants|annotators)\b", re.I)
+_DETAIL = re.compile(
+    r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
+    r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up steps|training steps|memory footprint|"
+    r"participants|annotators)\b",
+    re.I,
+)
 
 
 #: Words that make a question a comparison of the papers it names.
-COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
-                     r"between|which of (?:them|the (?:two|three))|(?:the )?(?:former|latter)|respectively)\b", re.I)
+COMPARE = re.compile(
+    r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
+    r"between|which of (?:them|the (?:two|three))|(?:the )?(?:former|latter)|respectively)\b",
+    re.I,
+)
 _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[\s,.;:?)]|$)")
 
 
@@ -149,7 +179,8 @@ _INSTRUCTION = re.compile(
     r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give (?:me )?(?:an? |a short |a brief )?(?:overview|summary|rundown) of|"
     r"(?:an? |brief |short )?(?:overview|summary) of|tl;?dr:?|who (?:wrote|are the authors of|is the (?:first|last|lead) author of)|"
     r"what is the (?:full |exact )?title of)\s+(?:the\s+)?(?:paper|work|article)?\s*(?:on|about|that|which|titled|called)?\s*",
-    re.I)
+    re.I,
+)
 
 
 def retrieval_query(question: str) -> str:
@@ -165,26 +196,44 @@ def retrieval_query(question: str) -> str:
 def holds_detail(sentence: str, detail: str) -> bool:
     """Whether ``sentence`` mentions the experimental detail ``detail`` (singular or plural)."""
     stem = detail.rstrip("s")
-    return re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I) is not None
+    return (
+        re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I)
+        is not None
+    )
 
 
-_RESOURCE = re.compile(r"https?://|\bgithub\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
-                       r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b", re.I)
-_DEFINITION = re.compile(r"\b(?:we (?:introduce|propose|present|develop|design)|in this (?:study|work|paper), we (?:explore|study|"
-                         r"investigate)|this (?:paper|work) (?:introduces|proposes|presents)|"
-                         r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)", re.I)
-_FINDING_CUE = re.compile(r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal|discover)|"
-                          r"(?:results?|experiments?|evaluations?|analys[ie]s|findings?) (?:show|demonstrate|indicate|reveal|"
-                          r"confirm|suggest|highlight)|this (?:highlights|suggests|shows|demonstrates|reveals|indicates))\b", re.I)
-_RESULT = re.compile(r"\b(?:outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
-                     r"speed-?ups?|faster|state-of-the-art|consistently|significantly|competitive|remain(?:s)? (?:strong|competitive))\b"
-                     r"|\d+(?:\.\d+)?\s*(?:%|×|x\b)", re.I)
-_BACKGROUND = re.compile(r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
-                         r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
-                         r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
-                         r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
-                         r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
-                         r"|^(?:however|while|although)\b", re.I)
+_RESOURCE = re.compile(
+    r"https?://|\bgithub\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
+    r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b",
+    re.I,
+)
+_DEFINITION = re.compile(
+    r"\b(?:we (?:introduce|propose|present|develop|design)|in this (?:study|work|paper), we (?:explore|study|"
+    r"investigate)|this (?:paper|work) (?:introduces|proposes|presents)|"
+    r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)",
+    re.I,
+)
+_FINDING_CUE = re.compile(
+    r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal|discover)|"
+    r"(?:results?|experiments?|evaluations?|analys[ie]s|findings?) (?:show|demonstrate|indicate|reveal|"
+    r"confirm|suggest|highlight)|this (?:highlights|suggests|shows|demonstrates|reveals|indicates))\b",
+    re.I,
+)
+_RESULT = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
+    r"speed-?ups?|faster|state-of-the-art|consistently|significantly|competitive|remain(?:s)? (?:strong|competitive))\b"
+    r"|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
+    re.I,
+)
+_BACKGROUND = re.compile(
+    r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
+    r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
+    r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
+    r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
+    r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
+    r"|^(?:however|while|although)\b",
+    re.I,
+)
 
 
 def sentence_role(sentence: str, position: int) -> str:
@@ -206,9 +255,14 @@ def sentence_role(sentence: str, position: int) -> str:
     return "background" if position == 0 else "other"
 
 
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|"
-                     r"millions?|billions?|half|twice|double|triple|fold)\b", re.I)
-_LIST = re.compile(r"(?:\b[A-Z][\w+.\-]*\d[\w+.\-]*|\b[A-Z][a-z]*[A-Z][\w+\-]*|\b[A-Z]{2,}[\w+\-]*)")
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|"
+    r"millions?|billions?|half|twice|double|triple|fold)\b",
+    re.I,
+)
+_LIST = re.compile(
+    r"(?:\b[A-Z][\w+.\-]*\d[\w+.\-]*|\b[A-Z][a-z]*[A-Z][\w+\-]*|\b[A-Z]{2,}[\w+\-]*)"
+)
 
 
 def holds_number(sentence: str) -> bool:

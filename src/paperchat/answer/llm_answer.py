@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from paperchat.answer.llm_client import count_message_tokens, get_client
 from paperchat.answer.prompts import load_prompt
@@ -51,7 +52,9 @@ def prompt_sources(hits: list, records: dict[str, PaperRecord]) -> list[PromptSo
     for h in hits:
         rec = records.get(h.paper_id)
         if rec is not None:
-            out.append(PromptSource(rec, h.chunk_id, " ".join((rec.abstract or h.text or "").split())))
+            out.append(
+                PromptSource(rec, h.chunk_id, " ".join((rec.abstract or h.text or "").split()))
+            )
     return out
 
 
@@ -65,8 +68,11 @@ def answer_budget(context_window: int) -> int:
     return max(64, min(MAX_ANSWER_TOKENS, context_window // 4))
 
 
-def fit_sources(render: Callable[[list[PromptSource]], list[dict]], sources: list[PromptSource],
-                context_window: int) -> tuple[list[dict], list[PromptSource]]:
+def fit_sources(
+    render: Callable[[list[PromptSource]], list[dict]],
+    sources: list[PromptSource],
+    context_window: int,
+) -> tuple[list[dict], list[PromptSource]]:
     """The messages and sources that fit ``context_window`` (tokens) with room for the answer.
 
     Leaves out the least relevant (last) sources first; a single source that
@@ -115,6 +121,7 @@ def fit_sources(render: Callable[[list[PromptSource]], list[dict]], sources: lis
 
 def is_abstention(text: str) -> bool:
     """True when ``text`` is the abstention sentence (markers, quotes and case ignored)."""
+
     def norm(s: str) -> str:
         return re.sub(r"[\s\"'“”.]+", " ", s).strip().lower()
 
@@ -132,8 +139,16 @@ def _timings(t0: float, prompt_s: float, completion, t_verify: float) -> dict[st
     }
 
 
-def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSource], settings, question: str,
-             checker, on_token: OnToken | None = None, retrieved=()) -> Answer:
+def complete(
+    prompt_name: str,
+    fields: dict[str, Any],
+    sources: list[PromptSource],
+    settings,
+    question: str,
+    checker,
+    on_token: OnToken | None = None,
+    retrieved=(),
+) -> Answer:
     """Fit, send, stream and check one cited completion; the :class:`Answer` (mode ``llm``).
 
     ``fields`` fill the prompt's own placeholders (``sources``, ``n_sources``,
@@ -149,8 +164,13 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
     prompt = load_prompt(prompt_name)
 
     def render(srcs: list[PromptSource]) -> list[dict]:
-        return prompt.render(**fields, sources=format_sources(srcs), n_sources=len(srcs), abstention=ABSTENTION,
-                             abstract=srcs[0].text if srcs else "")
+        return prompt.render(
+            **fields,
+            sources=format_sources(srcs),
+            n_sources=len(srcs),
+            abstention=ABSTENTION,
+            abstract=srcs[0].text if srcs else "",
+        )
 
     window = int(settings.context_window or 8192)
     notes: list[str] = []
@@ -160,9 +180,13 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         prompt_s = time.perf_counter() - t0
         renum = StreamRenumber(len(kept), on_token) if on_token else None
         papers = [(s.record.paper_id, s.record.abstract) for s in kept]
-        evidence = [Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept]  # what is checked
+        evidence = [
+            Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept
+        ]  # what is checked
 
-        def warm(papers=papers, texts=evidence) -> None:  # while the answer streams: vectors stored, else embedded
+        def warm(
+            papers=papers, texts=evidence
+        ) -> None:  # while the answer streams: vectors stored, else embedded
             checker.learn(papers)
             for text in texts:
                 checker.source_vectors(text)
@@ -170,7 +194,9 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
         prefetch = threading.Thread(target=warm, daemon=True)
         prefetch.start()
         try:
-            completion = client.stream(messages, renum.feed if renum else None, max_tokens=answer_budget(window))
+            completion = client.stream(
+                messages, renum.feed if renum else None, max_tokens=answer_budget(window)
+            )
         except LLMContextOverflow as exc:
             if len(kept) <= 1:
                 raise
@@ -180,8 +206,10 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
                 window = size
             else:  # the server counts more tokens than we estimated
                 sources = kept[: len(kept) // 2]
-            notes.append(f"the server reported a context overflow; retried with at most {len(sources)} sources "
-                         f"within {window} tokens")
+            notes.append(
+                f"the server reported a context overflow; retried with at most {len(sources)} sources "
+                f"within {window} tokens"
+            )
             continue
         finally:
             prefetch.join()  # never leave onnxruntime running on a thread while the process exits
@@ -189,25 +217,48 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
             renum.close()
         break
     if len(kept) < len(offered):
-        notes.append(f"{len(offered) - len(kept)} least relevant source(s) left out to fit the context window")
+        notes.append(
+            f"{len(offered) - len(kept)} least relevant source(s) left out to fit the context window"
+        )
     elif kept and kept[-1] is not offered[len(kept) - 1]:
         notes.append("the source text was shortened to fit the context window")
 
     t_verify = time.perf_counter()
     raw = completion.text.strip()
     if not raw:
-        raise LLMEmptyAnswer(f"the LLM at {client.base_url} returned an empty answer "
-                             f"(finish_reason {completion.finish_reason!r})")
-    answer = Answer(question, ABSTENTION, LLM, abstained=True, retrieved=list(retrieved), incomplete=completion.incomplete,
-                    sources_sent=len(kept), model=completion.model or settings.llm_model)
+        raise LLMEmptyAnswer(
+            f"the LLM at {client.base_url} returned an empty answer "
+            f"(finish_reason {completion.finish_reason!r})"
+        )
+    answer = Answer(
+        question,
+        ABSTENTION,
+        LLM,
+        abstained=True,
+        retrieved=list(retrieved),
+        incomplete=completion.incomplete,
+        sources_sent=len(kept),
+        model=completion.model or settings.llm_model,
+    )
     if not is_abstention(raw):
         text, order, invalid = renumber(raw, len(kept))
         cited = [kept[n - 1] for n in order]
         answer.answer, answer.abstained, answer.invalid_citations = text, False, invalid
-        answer.sources = [Source.from_record(i, s.record, s.chunk_id, s.text) for i, s in enumerate(cited, 1)]
-        answer.sentences = checker.verify_answer(text, {i: src.evidence for i, src in enumerate(answer.sources, 1)}) if text else []
+        answer.sources = [
+            Source.from_record(i, s.record, s.chunk_id, s.text) for i, s in enumerate(cited, 1)
+        ]
+        answer.sentences = (
+            checker.verify_answer(
+                text, {i: src.evidence for i, src in enumerate(answer.sources, 1)}
+            )
+            if text
+            else []
+        )
         if invalid:
-            notes.append("removed citations to sources that do not exist: " + ", ".join(f"[{n}]" for n in invalid))
+            notes.append(
+                "removed citations to sources that do not exist: "
+                + ", ".join(f"[{n}]" for n in invalid)
+            )
         if answer.sentences and getattr(settings, "verify_llm", False):
             from paperchat.answer.llm_verify import verify_with_llm
 
@@ -219,8 +270,14 @@ def complete(prompt_name: str, fields: dict[str, Any], sources: list[PromptSourc
     return answer
 
 
-def llm_answer(question: str, hits: list, records: dict[str, PaperRecord], settings, checker,
-               on_token: OnToken | None = None) -> Answer:
+def llm_answer(
+    question: str,
+    hits: list,
+    records: dict[str, PaperRecord],
+    settings,
+    checker,
+    on_token: OnToken | None = None,
+) -> Answer:
     """Answer ``question`` from ``hits`` (rank order) with the LLM (``prompts/answer.txt``).
 
     With no usable hit the answer is the abstention and no request is sent.
@@ -229,31 +286,70 @@ def llm_answer(question: str, hits: list, records: dict[str, PaperRecord], setti
     sources = prompt_sources(hits, records)
     if not sources:
         get_client(settings)  # still report configuration errors
-        return Answer.abstention(question, LLM, retrieved, model=settings.llm_model,
-                                 notes=["nothing was retrieved; the LLM was not asked"])
-    return complete("answer", {"question": question}, sources, settings, question, checker, on_token, retrieved)
+        return Answer.abstention(
+            question,
+            LLM,
+            retrieved,
+            model=settings.llm_model,
+            notes=["nothing was retrieved; the LLM was not asked"],
+        )
+    return complete(
+        "answer", {"question": question}, sources, settings, question, checker, on_token, retrieved
+    )
 
 
-def summarize_paper(record: PaperRecord, settings, checker, on_token: OnToken | None = None) -> Answer:
+def summarize_paper(
+    record: PaperRecord, settings, checker, on_token: OnToken | None = None
+) -> Answer:
     """An LLM summary of one paper (``prompts/summarize_paper.txt``; its abstract is source [1])."""
-    source = PromptSource(record, record.chunk_ids[0] if record.chunk_ids else "", " ".join(record.abstract.split()))
-    return complete("summarize_paper", {"title": record.name}, [source], settings, f"Summarize {record.name}", checker,
-                    on_token)
+    source = PromptSource(
+        record, record.chunk_ids[0] if record.chunk_ids else "", " ".join(record.abstract.split())
+    )
+    return complete(
+        "summarize_paper",
+        {"title": record.name},
+        [source],
+        settings,
+        f"Summarize {record.name}",
+        checker,
+        on_token,
+    )
 
 
-def summarize_topic(topic: str, hits: list, records: dict[str, PaperRecord], settings, checker,
-                    on_token: OnToken | None = None) -> Answer:
+def summarize_topic(
+    topic: str,
+    hits: list,
+    records: dict[str, PaperRecord],
+    settings,
+    checker,
+    on_token: OnToken | None = None,
+) -> Answer:
     """An LLM overview of what the retrieved papers say about ``topic`` (``prompts/summarize_topic.txt``)."""
     retrieved = [h.retrieved() for h in hits]
     sources = prompt_sources(hits, records)
     if not sources:
-        return Answer.abstention(f"Summarize {topic}", LLM, retrieved, model=settings.llm_model,
-                                 notes=["nothing was retrieved"])
-    return complete("summarize_topic", {"topic": topic}, sources, settings, f"Summarize {topic}", checker, on_token,
-                    retrieved)
+        return Answer.abstention(
+            f"Summarize {topic}",
+            LLM,
+            retrieved,
+            model=settings.llm_model,
+            notes=["nothing was retrieved"],
+        )
+    return complete(
+        "summarize_topic",
+        {"topic": topic},
+        sources,
+        settings,
+        f"Summarize {topic}",
+        checker,
+        on_token,
+        retrieved,
+    )
 
 
-def condense_question(history: list[tuple[str, str]], question: str, settings, max_turns: int = 6) -> str:
+def condense_question(
+    history: list[tuple[str, str]], question: str, settings, max_turns: int = 6
+) -> str:
     """Rewrite a chat follow-up as a standalone question (for retrieval) with the LLM (``prompts/condense.txt``).
 
     ``history`` is a list of ``(role, text)`` pairs, oldest first (roles
@@ -271,15 +367,23 @@ def condense_question(history: list[tuple[str, str]], question: str, settings, m
     budget = window - answer_budget(window) - SAFETY_TOKENS
     turns = turns[-max_turns:]
     while True:
-        lines = [f"{'User' if r == 'user' else 'Assistant'}: {' '.join(strip_markers(str(c)).split())[:2000]}"
-                 for r, c in turns]
+        lines = [
+            f"{'User' if r == 'user' else 'Assistant'}: {' '.join(strip_markers(str(c)).split())[:2000]}"
+            for r, c in turns
+        ]
         messages = prompt.render(history="\n".join(lines), question=question)
         if count_message_tokens(messages) <= budget or len(turns) <= 1:
             break
         turns = turns[1:]
-    completion = get_client(settings).stream(messages, None, max_tokens=min(256, answer_budget(window)))
+    completion = get_client(settings).stream(
+        messages, None, max_tokens=min(256, answer_budget(window))
+    )
     line = next((ln for ln in completion.text.strip().splitlines() if ln.strip()), "")
-    line = re.sub(r"^(standalone question|question)\s*:\s*", "", line.strip(), flags=re.I).strip().strip("\"'“”")
+    line = (
+        re.sub(r"^(standalone question|question)\s*:\s*", "", line.strip(), flags=re.I)
+        .strip()
+        .strip("\"'“”")
+    )
     if len(split_sentences(line)) > 1 or len(line) > 2 * len(question) + 200:
         return question  # not a rewritten question (a small model may answer or ramble instead): use the original
     return line or question

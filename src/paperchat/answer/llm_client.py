@@ -29,12 +29,26 @@ import logging
 import math
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from paperchat.answer.llm_errors import RETRY_STATUS, refused, retry_delay, retry_notice, translate_error
+from paperchat.answer.llm_errors import (
+    RETRY_STATUS,
+    refused,
+    retry_delay,
+    retry_notice,
+    translate_error,
+)
 from paperchat.answer.llm_stream import Completion, KeyGuard, read_stream
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
-from paperchat.core.errors import DUMMY_KEY, LLMBadResponse, LLMConfigError, LLMConnectionError, LLMError, redact
+from paperchat.core.errors import (
+    DUMMY_KEY,
+    LLMBadResponse,
+    LLMConfigError,
+    LLMConnectionError,
+    LLMError,
+    redact,
+)
 
 
 def count_tokens(text: str) -> int:
@@ -66,9 +80,13 @@ class LLMClient:
         check_llm_settings(settings)
         self.model: str = settings.llm_model
         self.base_url: str = settings.llm_base_url or OPENAI_URL
-        self.temperature: float = float(settings.temperature if settings.temperature is not None else 0.0)
+        self.temperature: float = float(
+            settings.temperature if settings.temperature is not None else 0.0
+        )
         self.timeout: float = float(settings.timeout or 60.0)
-        self.max_retries: int = max(0, int(settings.max_retries if settings.max_retries is not None else 3))
+        self.max_retries: int = max(
+            0, int(settings.max_retries if settings.max_retries is not None else 3)
+        )
         self._key: str = settings.llm_api_key or DUMMY_KEY
         self._client = None
         self._error: BaseException | None = None
@@ -85,7 +103,7 @@ class LLMClient:
             client = openai.OpenAI(  # retries are ours (_open): not for refused connections or 501
                 api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0
             )
-            client.chat.completions  # imported on first use (0.3 s): here, not on the caller's path
+            client.chat.completions  # imported on first use (0.3 s): here, not on the caller's path  # noqa: B018
             self._client = client
         except BaseException as exc:  # re-raised (redacted) on first use
             self._error = exc
@@ -97,7 +115,9 @@ class LLMClient:
         """The ``openai.OpenAI`` client (waits for the background import)."""
         self._ready.wait()
         if self._client is None:
-            raise LLMConfigError(f"cannot create the openai client: {redact(self._error, self._key)}")
+            raise LLMConfigError(
+                f"cannot create the openai client: {redact(self._error, self._key)}"
+            )
         return self._client
 
     def _open(self, kwargs: dict[str, Any]):
@@ -115,8 +135,10 @@ class LLMClient:
                 continue
             except openai.APIConnectionError as exc:  # timeouts too
                 if refused(exc):
-                    raise LLMConnectionError(f"cannot reach the LLM at {self.base_url}: connection refused "
-                                             "(is the server running, and is the URL right?)") from None
+                    raise LLMConnectionError(
+                        f"cannot reach the LLM at {self.base_url}: connection refused "
+                        "(is the server running, and is the URL right?)"
+                    ) from None
                 if attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
                 self._wait(exc, attempt)
@@ -131,15 +153,19 @@ class LLMClient:
                 except Exception:  # the body is only for the message
                     pass
                 stream.close()
-                raise LLMBadResponse(f"the LLM at {self.base_url} did not answer with a Chat Completions stream "
-                                     f"(HTTP {stream.response.status_code}, {kind}: {redact(body, self._key)[:100]!r})")
+                raise LLMBadResponse(
+                    f"the LLM at {self.base_url} did not answer with a Chat Completions stream "
+                    f"(HTTP {stream.response.status_code}, {kind}: {redact(body, self._key)[:100]!r})"
+                )
             return stream
         raise AssertionError("unreachable")
 
     def _wait(self, exc: BaseException, attempt: int) -> None:
         """Wait before retry ``attempt + 1``, saying so on the ``paperchat`` logger (the CLI shows it on stderr)."""
         delay = retry_delay(exc, attempt)
-        logging.getLogger("paperchat").warning(retry_notice(exc, delay, self.base_url, attempt, self.max_retries))
+        logging.getLogger("paperchat").warning(
+            retry_notice(exc, delay, self.base_url, attempt, self.max_retries)
+        )
         time.sleep(delay)
 
     def stream(
@@ -157,16 +183,27 @@ class LLMClient:
         stream (an HTML page, say).
         """
         t0 = time.perf_counter()
-        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature, "stream": True}
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "stream": True,
+        }
         if max_tokens:
             kwargs["max_tokens"] = int(max_tokens)
         stream = self._open(kwargs)
         guard = KeyGuard(self._key, on_token)
-        completion = read_stream(stream, guard, self.base_url, lambda exc: self.translate(exc, retried=False),
-                                 self.model, t0)
+        completion = read_stream(
+            stream,
+            guard,
+            self.base_url,
+            lambda exc: self.translate(exc, retried=False),
+            self.model,
+            t0,
+        )
         return completion if completion is not None else self._unstreamed(kwargs, guard, t0)
 
-    def _unstreamed(self, kwargs: dict[str, Any], guard: "KeyGuard", t0: float) -> Completion:
+    def _unstreamed(self, kwargs: dict[str, Any], guard: KeyGuard, t0: float) -> Completion:
         """The same request without streaming, after a stream that ended before its first chunk.
 
         llama-cpp-python's server, for one, answers a prompt longer than its
@@ -178,7 +215,9 @@ class LLMClient:
         """
         import openai
 
-        for attempt in range(2):  # the server may close the kept-alive connection after its failed stream
+        for attempt in range(
+            2
+        ):  # the server may close the kept-alive connection after its failed stream
             try:
                 reply = self.client.chat.completions.create(**{**kwargs, "stream": False})
                 break
@@ -188,23 +227,44 @@ class LLMClient:
             except openai.OpenAIError as exc:
                 raise self.translate(exc, retried=False) from None
         choice = (getattr(reply, "choices", None) or [None])[0]
-        text = getattr(getattr(choice, "message", None), "content", None) if choice is not None else None
+        text = (
+            getattr(getattr(choice, "message", None), "content", None)
+            if choice is not None
+            else None
+        )
         if not isinstance(text, str):
-            raise LLMBadResponse(f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)")
+            raise LLMBadResponse(
+                f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)"
+            )
         elapsed = time.perf_counter() - t0
         guard.feed(text)
         guard.close()
         finish = getattr(choice, "finish_reason", None)
-        notes = ["the server's answer stream was empty; the answer was fetched again without streaming"]
+        notes = [
+            "the server's answer stream was empty; the answer was fetched again without streaming"
+        ]
         if finish == "length":
             notes.append("the answer was cut at the token limit")
-        return Completion(guard.clean(text), finish, finish in ("length", "content_filter"),
-                          getattr(reply, "model", None) or self.model, notes, elapsed, elapsed)
+        return Completion(
+            guard.clean(text),
+            finish,
+            finish in ("length", "content_filter"),
+            getattr(reply, "model", None) or self.model,
+            notes,
+            elapsed,
+            elapsed,
+        )
 
     def translate(self, exc: BaseException, retried: bool = True) -> LLMError:
         """The :class:`LLMError` for an ``openai`` exception (one line, key redacted)."""
-        return translate_error(exc, self.base_url, self.model, self._key, self.timeout,
-                               self.max_retries if retried else 0)
+        return translate_error(
+            exc,
+            self.base_url,
+            self.model,
+            self._key,
+            self.timeout,
+            self.max_retries if retried else 0,
+        )
 
 
 _CLIENTS: dict[tuple, LLMClient] = {}
@@ -217,8 +277,14 @@ def get_client(settings) -> LLMClient:
     Call it early (e.g. before retrieval) so the ``openai`` import runs in the
     background. Raises :class:`LLMConfigError` for unusable settings.
     """
-    key = (settings.llm_model, settings.llm_base_url, settings.llm_api_key, settings.temperature,
-           settings.timeout, settings.max_retries)
+    key = (
+        settings.llm_model,
+        settings.llm_base_url,
+        settings.llm_api_key,
+        settings.temperature,
+        settings.timeout,
+        settings.max_retries,
+    )
     with _LOCK:
         if key not in _CLIENTS:
             _CLIENTS[key] = LLMClient(settings)
@@ -229,7 +295,12 @@ def probe(settings) -> str:
     """One line saying whether the configured LLM endpoint answers (``GET /models``), key redacted."""
     try:
         client = get_client(settings)
-        listed = [m.id for m in client.client.with_options(max_retries=0, timeout=min(client.timeout, 10.0)).models.list()]
+        listed = [
+            m.id
+            for m in client.client.with_options(
+                max_retries=0, timeout=min(client.timeout, 10.0)
+            ).models.list()
+        ]
     except LLMError as exc:
         return f"not usable: {exc}"
     except Exception as exc:  # openai errors: translate to the same one-liners
@@ -237,5 +308,9 @@ def probe(settings) -> str:
             return f"does not answer: {client.translate(exc, retried=False)}"
         except Exception:
             return f"does not answer: {type(exc).__name__}"
-    have = "listed" if settings.llm_model in listed else f"NOT listed ({', '.join(listed[:5])}{'…' if len(listed) > 5 else ''})"
+    have = (
+        "listed"
+        if settings.llm_model in listed
+        else f"NOT listed ({', '.join(listed[:5])}{'…' if len(listed) > 5 else ''})"
+    )
     return f"answers at {client.base_url}; model {settings.llm_model!r} {have}"

@@ -35,10 +35,12 @@ def retry_delay(exc: BaseException, attempt: int) -> float:
             continue
         if 0 <= value <= 60:
             return value
-    return min(8.0, 0.5 * 2 ** attempt)
+    return min(8.0, 0.5 * 2**attempt)
 
 
-def retry_notice(exc: BaseException, delay: float, base_url: str, attempt: int, retries: int) -> str:
+def retry_notice(
+    exc: BaseException, delay: float, base_url: str, attempt: int, retries: int
+) -> str:
     """The line announcing a wait of ``delay`` seconds before retry ``attempt + 1`` of ``retries``.
 
     E.g. "rate limited; retrying in 15 s (HTTP 429 from the LLM at URL; retry 1 of 3)".
@@ -49,7 +51,10 @@ def retry_notice(exc: BaseException, delay: float, base_url: str, attempt: int, 
     elif status is not None:
         what, why = "the server failed", f"HTTP {status}"
     else:
-        what, why = "no answer", "timeout" if "timeout" in type(exc).__name__.lower() else "connection dropped"
+        what, why = (
+            "no answer",
+            "timeout" if "timeout" in type(exc).__name__.lower() else "connection dropped",
+        )
     return f"{what}; retrying in {delay:g} s ({why} from the LLM at {base_url}; retry {attempt + 1} of {retries})"
 
 
@@ -58,13 +63,19 @@ def refused(exc: BaseException) -> bool:
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if isinstance(exc, ConnectionRefusedError) or "connection refused" in str(exc).lower() or "errno 111" in str(exc).lower():
+        if (
+            isinstance(exc, ConnectionRefusedError)
+            or "connection refused" in str(exc).lower()
+            or "errno 111" in str(exc).lower()
+        ):
             return True
         exc = exc.__cause__ or exc.__context__
     return False
 
 
-def translate_error(exc: BaseException, base_url: str, model: str, key: str, timeout: float, retries: int) -> LLMError:
+def translate_error(
+    exc: BaseException, base_url: str, model: str, key: str, timeout: float, retries: int
+) -> LLMError:
     """The :class:`LLMError` for an ``openai`` exception: one line, ``key`` redacted, naming ``base_url``.
 
     ``retries`` is how many retries were spent (0: the message does not say
@@ -76,24 +87,38 @@ def translate_error(exc: BaseException, base_url: str, model: str, key: str, tim
     detail = redact(_server_message(exc), key)[:300]
     tries = f" after {retries + 1} attempts" if retries else ""
     if isinstance(exc, openai.APITimeoutError):
-        return LLMTimeout(f"the LLM at {where} did not answer within {timeout:g} s{tries} (raise --timeout or PAPERCHAT_TIMEOUT)")
+        return LLMTimeout(
+            f"the LLM at {where} did not answer within {timeout:g} s{tries} (raise --timeout or PAPERCHAT_TIMEOUT)"
+        )
     if isinstance(exc, openai.APIConnectionError):
-        return LLMConnectionError(f"cannot reach the LLM at {where}{tries}: {detail or 'connection error'}")
+        return LLMConnectionError(
+            f"cannot reach the LLM at {where}{tries}: {detail or 'connection error'}"
+        )
     if isinstance(exc, openai.AuthenticationError):
-        return LLMAuthError(f"the LLM at {where} rejected the API key (HTTP 401): check OPENAI_API_KEY")
+        return LLMAuthError(
+            f"the LLM at {where} rejected the API key (HTTP 401): check OPENAI_API_KEY"
+        )
     if isinstance(exc, openai.PermissionDeniedError):
-        return LLMAuthError(f"the LLM at {where} denied access (HTTP 403): {detail or 'permission denied'}")
+        return LLMAuthError(
+            f"the LLM at {where} denied access (HTTP 403): {detail or 'permission denied'}"
+        )
     if isinstance(exc, openai.NotFoundError):
         return LLMModelNotFound(
             f"model {model!r} not found at {where} (HTTP 404): set PAPERCHAT_LLM_MODEL to a model the server lists"
         )
     if isinstance(exc, openai.RateLimitError):
-        return LLMRateLimited(f"the LLM at {where} is rate limiting (HTTP 429){tries}: {detail or 'try again later'}")
+        return LLMRateLimited(
+            f"the LLM at {where} is rate limiting (HTTP 429){tries}: {detail or 'try again later'}"
+        )
     if isinstance(exc, openai.BadRequestError) and _is_context_overflow(exc):
-        return LLMContextOverflow(f"the request exceeds the model's context window (HTTP 400): {detail}")
+        return LLMContextOverflow(
+            f"the request exceeds the model's context window (HTTP 400): {detail}"
+        )
     if isinstance(exc, openai.APIStatusError):
         retried = tries if exc.status_code >= 500 else ""
-        return LLMServerError(f"the LLM at {where} failed (HTTP {exc.status_code}){retried}: {detail or 'no details'}")
+        return LLMServerError(
+            f"the LLM at {where} failed (HTTP {exc.status_code}){retried}: {detail or 'no details'}"
+        )
     return LLMServerError(f"the LLM at {where} failed: {detail or type(exc).__name__}")
 
 
@@ -113,4 +138,9 @@ def _is_context_overflow(exc: BaseException) -> bool:
     err = body.get("error", body) if isinstance(body, dict) else None
     code = str(err.get("code") or "") if isinstance(err, dict) else ""
     text = (code + " " + _server_message(exc)).lower()
-    return "context_length" in text or "context length" in text or "maximum context" in text or "too many tokens" in text
+    return (
+        "context_length" in text
+        or "context length" in text
+        or "maximum context" in text
+        or "too many tokens" in text
+    )

@@ -16,10 +16,18 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from paperchat.core.errors import LLMBadResponse, LLMConnectionError, LLMError, LLMServerError, LLMTimeout, secret_to_mask
+from paperchat.core.errors import (
+    LLMBadResponse,
+    LLMConnectionError,
+    LLMError,
+    LLMServerError,
+    LLMTimeout,
+    secret_to_mask,
+)
 
 
 @dataclass
@@ -77,7 +85,7 @@ class KeyGuard:
             return
         text = self.clean(self._held + piece)
         hold = key_prefix_tail(text, self.key)
-        self._held = text[len(text) - hold:] if hold else ""
+        self._held = text[len(text) - hold :] if hold else ""
         if len(text) > hold:
             self.emit(text[: len(text) - hold])
 
@@ -120,8 +128,14 @@ def _not_json(exc: json.JSONDecodeError) -> str:
     return f"an event that is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})"
 
 
-def read_stream(stream, guard: KeyGuard, base_url: str, translate: Callable[[BaseException], LLMError], model: str,
-                t0: float) -> Completion | None:
+def read_stream(
+    stream,
+    guard: KeyGuard,
+    base_url: str,
+    translate: Callable[[BaseException], LLMError],
+    model: str,
+    t0: float,
+) -> Completion | None:
     """Read ``stream`` (an ``openai`` chat-completion stream) to its end; ``None`` when it held no chunk at all.
 
     Pieces of the first choice go to ``guard`` (and so, key masked, to the
@@ -162,24 +176,34 @@ def read_stream(stream, guard: KeyGuard, base_url: str, translate: Callable[[Bas
         if not pieces:
             if isinstance(err, LLMTimeout | LLMServerError):
                 raise err from None
-            raise LLMConnectionError(f"the answer stream from {base_url} dropped before any text arrived") from None
+            raise LLMConnectionError(
+                f"the answer stream from {base_url} dropped before any text arrived"
+            ) from None
         broke = True
         notes.append(f"the answer stream broke off ({err}); the answer is partial")
     except json.JSONDecodeError as exc:  # the client parses each event's data as JSON
         if not pieces:
-            raise LLMBadResponse(f"the LLM at {base_url} sent {_not_json(exc)} before any text") from None
+            raise LLMBadResponse(
+                f"the LLM at {base_url} sent {_not_json(exc)} before any text"
+            ) from None
         broke = True
-        notes.append(f"the answer stream from {base_url} broke off: it sent {_not_json(exc)}; the answer is partial")
+        notes.append(
+            f"the answer stream from {base_url} broke off: it sent {_not_json(exc)}; the answer is partial"
+        )
     if not chunks and not broke:
         return None
     guard.close()
     if not broke and finish is None and done is not None and not done.seen:
         if not pieces:
-            raise LLMConnectionError(f"the answer stream from {base_url} ended before any text arrived "
-                                     "(no finish_reason, no [DONE])")
+            raise LLMConnectionError(
+                f"the answer stream from {base_url} ended before any text arrived "
+                "(no finish_reason, no [DONE])"
+            )
         broke = True
-        notes.append(f"the answer stream from {base_url} ended without a finish_reason or [DONE]; "
-                     "the answer may be partial")
+        notes.append(
+            f"the answer stream from {base_url} ended without a finish_reason or [DONE]; "
+            "the answer may be partial"
+        )
     elif not broke:
         if finish is None:
             notes.append("the server sent no finish_reason; the answer was treated as complete")
@@ -188,5 +212,12 @@ def read_stream(stream, guard: KeyGuard, base_url: str, translate: Callable[[Bas
         elif finish == "content_filter":
             notes.append("the server's content filter stopped the answer")
     incomplete = broke or finish in ("length", "content_filter")
-    return Completion(guard.clean("".join(pieces)), finish, incomplete, model, [guard.clean(n) for n in notes], first,
-                      time.perf_counter() - t0)
+    return Completion(
+        guard.clean("".join(pieces)),
+        finish,
+        incomplete,
+        model,
+        [guard.clean(n) for n in notes],
+        first,
+        time.perf_counter() - t0,
+    )

@@ -30,7 +30,9 @@ from paperchat.answer.llm_client import get_client
 from paperchat.answer.prompts import load_prompt
 from paperchat.core.contract import SentenceCheck
 
-_VERDICT = re.compile(r"^\W*S?\s*(\d+)\s*[:.)\-]\s*\**\s*(yes|no|supported|unsupported|true|false)\b", re.I | re.M)
+_VERDICT = re.compile(
+    r"^\W*S?\s*(\d+)\s*[:.)\-]\s*\**\s*(yes|no|supported|unsupported|true|false)\b", re.I | re.M
+)
 LLM_FLAG = "the LLM verifier finds it unsupported by the cited source"
 
 
@@ -56,12 +58,14 @@ def _request(checks: list[SentenceCheck], sources: dict[int, str]) -> tuple[str,
     source_block = "\n\n".join(f"[{n}] {' '.join(sources[n].split())}" for n in used)
     sentence_block = "\n".join(
         f"S{i}: {check.text} (cites {', '.join(f'[{c}]' for c in check.citations if c in sources)})"
-        for i, check in enumerate(checks, 1))
+        for i, check in enumerate(checks, 1)
+    )
     return source_block, sentence_block
 
 
-def llm_verdicts(checks: list[SentenceCheck], sources: dict[int, str], settings,
-                 folder: Path | None = None) -> tuple[list[int], dict[int, bool], bool]:
+def llm_verdicts(
+    checks: list[SentenceCheck], sources: dict[int, str], settings, folder: Path | None = None
+) -> tuple[list[int], dict[int, bool], bool]:
     """Ask the LLM about the sentences of ``checks`` that cite a known source (one request, or the cache).
 
     Returns the indices of those sentences in ``checks``, the verdicts by
@@ -74,13 +78,22 @@ def llm_verdicts(checks: list[SentenceCheck], sources: dict[int, str], settings,
         return [], {}, False
     prompt = load_prompt("verify")
     source_block, sentence_block = _request([checks[i] for i in judged], sources)
-    messages = prompt.render(sources=source_block, sentences=sentence_block, n_sentences=len(judged))
-    key = hashlib.sha256(json.dumps([settings.llm_model, settings.llm_base_url, messages], sort_keys=True)
-                         .encode("utf-8")).hexdigest()
+    messages = prompt.render(
+        sources=source_block, sentences=sentence_block, n_sentences=len(judged)
+    )
+    key = hashlib.sha256(
+        json.dumps([settings.llm_model, settings.llm_base_url, messages], sort_keys=True).encode(
+            "utf-8"
+        )
+    ).hexdigest()
     path = (folder or cache_dir()) / f"{key}.json"
     if path.is_file():
         try:
-            return judged, {int(k): bool(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}, True
+            return (
+                judged,
+                {int(k): bool(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()},
+                True,
+            )
         except (OSError, ValueError, AttributeError):
             pass  # a damaged cache entry: ask again
     reply = get_client(settings).stream(messages, None, max_tokens=16 * len(judged) + 32)
@@ -93,8 +106,9 @@ def llm_verdicts(checks: list[SentenceCheck], sources: dict[int, str], settings,
     return judged, verdicts, False
 
 
-def verify_with_llm(checks: list[SentenceCheck], sources: dict[int, str], settings,
-                    folder: Path | None = None) -> tuple[list[SentenceCheck], str]:
+def verify_with_llm(
+    checks: list[SentenceCheck], sources: dict[int, str], settings, folder: Path | None = None
+) -> tuple[list[SentenceCheck], str]:
     """``checks`` with the LLM's verdicts combined in, and a one-line note on what it did.
 
     ``sources`` maps a citation number to the text the answer's sources hold.
@@ -111,8 +125,10 @@ def verify_with_llm(checks: list[SentenceCheck], sources: dict[int, str], settin
             out[i] = replace(out[i], supported=False, conflict=LLM_FLAG)
             flagged += 1
     missing = len(judged) - len(verdicts)
-    note = (f"LLM verifier{' (cached)' if cached else ''}: judged {len(verdicts)} of {len(judged)} sentence(s), "
-            f"flagged {flagged} the offline check had passed")
+    note = (
+        f"LLM verifier{' (cached)' if cached else ''}: judged {len(verdicts)} of {len(judged)} sentence(s), "
+        f"flagged {flagged} the offline check had passed"
+    )
     if missing:
         note += f"; {missing} verdict(s) missing from its reply (the offline verdict stands)"
     return out, note

@@ -34,13 +34,17 @@ def check_llm_settings(settings) -> None:
     if base:
         parts = urlsplit(base)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise LLMConfigError(f"LLM base URL {redact(base, settings.llm_api_key)!r} is not an http(s) URL")
+            raise LLMConfigError(
+                f"LLM base URL {redact(base, settings.llm_api_key)!r} is not an http(s) URL"
+            )
     if not settings.llm_api_key and host_of(settings).endswith("openai.com"):
         raise LLMConfigError(
             "no API key for api.openai.com: set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server"
         )
     if not settings.llm_model:
-        raise LLMConfigError("no LLM model set (PAPERCHAT_LLM_MODEL or llm.model in the config file)")
+        raise LLMConfigError(
+            "no LLM model set (PAPERCHAT_LLM_MODEL or llm.model in the config file)"
+        )
 
 
 def decide_mode(settings, requested: str | None = None) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -34,7 +34,9 @@ from paperchat.core.text import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 
-def evidence_chunk(record: PaperRecord, quoted: list[str], hits: list, chunk_texts: Callable) -> tuple[str, str]:
+def evidence_chunk(
+    record: PaperRecord, quoted: list[str], hits: list, chunk_texts: Callable
+) -> tuple[str, str]:
     """``(chunk id, text)`` of what a source's quoted sentences come from.
 
     The stored chunk that holds every quoted sentence; when they lie in
@@ -43,7 +45,11 @@ def evidence_chunk(record: PaperRecord, quoted: list[str], hits: list, chunk_tex
     paper's best-ranked chunk among ``hits``, else its first chunk.
     ``chunk_texts(ids)`` reads chunks from the store.
     """
-    chunks = {cid: text for cid, (text, _meta) in chunk_texts(record.chunk_ids).items()} if record.chunk_ids else {}
+    chunks = (
+        {cid: text for cid, (text, _meta) in chunk_texts(record.chunk_ids).items()}
+        if record.chunk_ids
+        else {}
+    )
     ordered = [cid for cid in record.chunk_ids if cid in chunks]
     flat = {cid: " ".join(chunks[cid].split()) for cid in ordered}
     probes = [" ".join(q.split())[:80] for q in quoted if q.strip()]
@@ -67,27 +73,44 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def metadata_answer(question: str, record: PaperRecord, kind: str, retrieved: list[Retrieved]) -> Answer:
+def metadata_answer(
+    question: str, record: PaperRecord, kind: str, retrieved: list[Retrieved]
+) -> Answer:
     """Who wrote a paper, or its title, from the stored metadata (the abstention when it is not stored)."""
     if kind == it.AUTHORS and not record.authors or not record.title:
-        return Answer.abstention(question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"])
+        return Answer.abstention(
+            question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"]
+        )
     if kind == it.AUTHORS:
         text = f'"{record.title}" is by {_join(record.authors)}.'
     else:
-        text = f'The paper is "{record.title}"' + (f" by {_join(record.authors)}." if record.authors else ".")
-    evidence = f"Title: {record.title}" + (f"\nAuthors: {', '.join(record.authors)}" if record.authors else "")
+        text = f'The paper is "{record.title}"' + (
+            f" by {_join(record.authors)}." if record.authors else "."
+        )
+    evidence = f"Title: {record.title}" + (
+        f"\nAuthors: {', '.join(record.authors)}" if record.authors else ""
+    )
     source = Source.from_record(1, record, "", evidence)
-    return Answer(question, cite_sentence(text, 1), EXTRACTIVE, sources=[source], retrieved=retrieved)
+    return Answer(
+        question, cite_sentence(text, 1), EXTRACTIVE, sources=[source], retrieved=retrieved
+    )
 
 
-def summary_answer(question: str, record: PaperRecord, retrieved: list[Retrieved], chunk_texts: Callable) -> Answer:
+def summary_answer(
+    question: str, record: PaperRecord, retrieved: list[Retrieved], chunk_texts: Callable
+) -> Answer:
     """A paper's offline summary: its own problem, method and result sentences, each cited [1]."""
     sents = extractive_paper_summary(record.abstract)
     if not sents:
         return Answer.abstention(question, EXTRACTIVE, retrieved)
     chunk_id, text = evidence_chunk(record, sents, [], chunk_texts)
-    return Answer(question, " ".join(cite_sentence(s, 1) for s in sents), EXTRACTIVE,
-                  sources=[Source.from_record(1, record, chunk_id, text)], retrieved=retrieved)
+    return Answer(
+        question,
+        " ".join(cite_sentence(s, 1) for s in sents),
+        EXTRACTIVE,
+        sources=[Source.from_record(1, record, chunk_id, text)],
+        retrieved=retrieved,
+    )
 
 
 def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> str:
@@ -97,8 +120,13 @@ def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> s
     "ICL") would not tell the papers apart: the title names the paper then.
     """
     label = record.label
-    if (label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4
-            and label.lower() not in shared_labels):
+    if (
+        label
+        and len(label) <= 40
+        and not label.endswith("…")
+        and len(label.split()) <= 4
+        and label.lower() not in shared_labels
+    ):
         return label
     return re.sub(r"([.?!])\s+", r"\1 — ", record.name).replace(". —", " —").replace("? —", "? —")
 
@@ -106,29 +134,56 @@ def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> s
 def _named_in(question: str, paper: PaperText) -> bool:
     """Whether the capitalised words of what the question asks about ("Vintix" in "Give me an overview of
     Vintix.") all occur in the paper's title, label or abstract."""
-    words = [w for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question)) if w[0].isupper()]
-    words = [w for w in words if w not in ("What", "Which", "Who", "How", "The", "A", "An", "In", "On")]
+    words = [
+        w for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question)) if w[0].isupper()
+    ]
+    words = [
+        w for w in words if w not in ("What", "Which", "Who", "How", "The", "A", "An", "In", "On")
+    ]
     text = f"{paper.title} {paper.label} {paper.abstract}".lower()
     return bool(words) and all(w.lower() in text for w in words)
 
 
-def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[str, PaperRecord], index: SentenceIndex,
-                   chunk_texts: Callable, n_papers: int = 0, lexicon=None) -> Answer:
+def offline_answer(
+    question: str,
+    qvec: np.ndarray,
+    hits: list,
+    records: dict[str, PaperRecord],
+    index: SentenceIndex,
+    chunk_texts: Callable,
+    n_papers: int = 0,
+    lexicon=None,
+) -> Answer:
     """The offline answer to ``question`` from ``hits`` (rank order), or the abstention (see the module docstring)."""
     intent = it.read_question(question)
     scores = [h.score for h in hits]
     lo, hi = min(scores, default=0.0), max(scores, default=0.0)
-    share = {h.paper_id: (h.score - lo) / (hi - lo) if hi > lo else 1.0 for h in hits}  # 1 for the top paper, 0 the last
-    papers = [PaperText(h.paper_id, records[h.paper_id].title, records[h.paper_id].abstract,
-                        h.dense if h.dense is not None else 0.0, share[h.paper_id], records[h.paper_id].label)
-              for h in hits if h.paper_id in records]
+    share = {
+        h.paper_id: (h.score - lo) / (hi - lo) if hi > lo else 1.0 for h in hits
+    }  # 1 for the top paper, 0 the last
+    papers = [
+        PaperText(
+            h.paper_id,
+            records[h.paper_id].title,
+            records[h.paper_id].abstract,
+            h.dense if h.dense is not None else 0.0,
+            share[h.paper_id],
+            records[h.paper_id].label,
+        )
+        for h in hits
+        if h.paper_id in records
+    ]
     retrieved = [h.retrieved() for h in hits]
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
         focus = focus_papers(question, papers, intent)
         if focus is None:
             return Answer.abstention(question, EXTRACTIVE, retrieved)
-        if not intent.names and not _named_in(question, focus[0]):  # nothing names the paper: it must be relevant
-            check = extract(question, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL))
+        if not intent.names and not _named_in(
+            question, focus[0]
+        ):  # nothing names the paper: it must be relevant
+            check = extract(
+                question, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL)
+            )
             if check.abstained:
                 return Answer.abstention(question, EXTRACTIVE, retrieved)
         record = records[focus[0].paper_id]
@@ -140,7 +195,11 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         return Answer.abstention(question, EXTRACTIVE, retrieved, evidence=result.relevance)
     order: list[str] = []
     parts = []
-    labels = Counter(records[pid].label.lower() for pid in {s.paper_id for s in result.sentences} if records[pid].label)
+    labels = Counter(
+        records[pid].label.lower()
+        for pid in {s.paper_id for s in result.sentences}
+        if records[pid].label
+    )
     shared = {label for label, count in labels.items() if count > 1}
     for sent in result.sentences:
         text = sent.text
@@ -154,5 +213,11 @@ def offline_answer(question: str, qvec: np.ndarray, hits: list, records: dict[st
         quoted = [s.text for s in result.sentences if s.paper_id == pid]
         chunk_id, text = evidence_chunk(records[pid], quoted, hits, chunk_texts)
         sources.append(Source.from_record(n, records[pid], chunk_id, text))
-    return Answer(question, " ".join(parts), EXTRACTIVE, sources=sources, retrieved=retrieved,
-                  evidence=result.relevance)
+    return Answer(
+        question,
+        " ".join(parts),
+        EXTRACTIVE,
+        sources=sources,
+        retrieved=retrieved,
+        evidence=result.relevance,
+    )

@@ -64,7 +64,9 @@ class Prompt:
         """
         missing = sorted(self.fields - set(values))
         if missing:
-            raise PaperchatError(f"prompt {self.name}: no value for {', '.join('{' + m + '}' for m in missing)}")
+            raise PaperchatError(
+                f"prompt {self.name}: no value for {', '.join('{' + m + '}' for m in missing)}"
+            )
         return [
             {"role": "system", "content": self.system.format_map(values).strip()},
             {"role": "user", "content": self.user.format_map(values).strip()},
@@ -76,7 +78,9 @@ def _fields(template: str, where: str) -> set[str]:
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as exc:
-        raise PaperchatError(f"{where}: malformed placeholder ({exc}); write {{{{ and }}}} for literal braces") from None
+        raise PaperchatError(
+            f"{where}: malformed placeholder ({exc}); write {{{{ and }}}} for literal braces"
+        ) from None
     for _literal, field, spec, conv in parsed:
         if field is None:
             continue
@@ -101,7 +105,9 @@ def parse_prompt(name: str, text: str, path: Path) -> Prompt:
             sections[current] = []
         elif current is None:
             if line.strip() and not line.lstrip().startswith("#"):
-                raise PaperchatError(f"{where}:{lineno}: text before the [system] section (start with [system])")
+                raise PaperchatError(
+                    f"{where}:{lineno}: text before the [system] section (start with [system])"
+                )
         else:
             sections[current].append(line)
     for section in _SECTIONS:

@@ -26,7 +26,9 @@ class SentenceIndex:
 
     def get(self, papers: list[tuple[str, str]]) -> dict[str, tuple[list[str], np.ndarray]]:
         wanted = dict(papers)
-        todo = [pid for pid, abstract in wanted.items() if self._cache.get(pid, ("",))[0] != abstract]
+        todo = [
+            pid for pid, abstract in wanted.items() if self._cache.get(pid, ("",))[0] != abstract
+        ]
         if todo:
             stored = self.store.sentence_vectors(todo)
             embed: list[tuple[str, list[str]]] = []
@@ -41,7 +43,7 @@ class SentenceIndex:
                 vecs = self.embedder.embed([s for _, sents in embed for s in sents])
                 start = 0
                 for pid, sents in embed:
-                    self._cache[pid] = (wanted[pid], sents, vecs[start:start + len(sents)])
+                    self._cache[pid] = (wanted[pid], sents, vecs[start : start + len(sents)])
                     start += len(sents)
         out = {}
         for pid in wanted:
@@ -54,4 +56,6 @@ class SentenceIndex:
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Every cached sentence vector by sentence text (for embedding reuse in the eval)."""
-        return {s: v for _abstract, sents, vecs in self._cache.values() for s, v in zip(sents, vecs)}
+        return {
+            s: v for _abstract, sents, vecs in self._cache.values() for s, v in zip(sents, vecs)
+        }

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from paperchat.answer import intent as it
 from paperchat.answer.intent import comparison_subjects
 from paperchat.core.text import name_tokens, terms
 
-_CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I)
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I
+)
 #: Papers searched per named subject; the first that mentions the name is taken.
 SUBJECT_TOP_K = 5
-COVER_MIN_NEW = 0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
+COVER_MIN_NEW = (
+    0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
+)
 
 
 def plain(text: str) -> str:
@@ -66,8 +70,11 @@ def mentions(text: str, name: str) -> bool:
 def label_named(question: str, paper) -> bool:
     """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
     label = paper.label.strip()
-    return (3 <= len(label) <= 40 and not label.endswith("…")
-            and re.search(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", question) is not None)
+    return (
+        3 <= len(label) <= 40
+        and not label.endswith("…")
+        and re.search(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", question) is not None
+    )
 
 
 def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
@@ -94,9 +101,14 @@ def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
 
 
 #: A question about several papers even without their names ("X vs Y", "how do the two papers differ").
-_SEVERAL = re.compile(r"\b(?:vs\.?|versus|compare[sd]?|contrast(?:ed|s)?|differ(?:s|ence|ences)?|which of (?:the|them|these)|"
-                      r"(?:two|three|both|these|the) (?:papers|works|methods|approaches|studies)|the former|the latter)\b", re.I)
-_THREE = re.compile(r"\b(?:three|3) (?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b", re.I)
+_SEVERAL = re.compile(
+    r"\b(?:vs\.?|versus|compare[sd]?|contrast(?:ed|s)?|differ(?:s|ence|ences)?|which of (?:the|them|these)|"
+    r"(?:two|three|both|these|the) (?:papers|works|methods|approaches|studies)|the former|the latter)\b",
+    re.I,
+)
+_THREE = re.compile(
+    r"\b(?:three|3) (?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b", re.I
+)
 
 
 def _covering_papers(question: str, papers: list) -> list[str]:
@@ -114,7 +126,11 @@ def _covering_papers(question: str, papers: list) -> list[str]:
     chosen = [papers[0]]
     covered = set(held[papers[0].paper_id])
     for _ in range(2 if _THREE.search(question) else 1):
-        gains = [(len(held[p.paper_id] - covered) / len(qterms), p.share, p) for p in papers if p not in chosen]
+        gains = [
+            (len(held[p.paper_id] - covered) / len(qterms), p.share, p)
+            for p in papers
+            if p not in chosen
+        ]
         if not gains:
             break
         gain, _share, best = max(gains, key=lambda g: (g[0], g[1]))
@@ -136,8 +152,13 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
-def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list], read_papers: Callable,
-                  top_k: int) -> list:
+def complete_hits(
+    question: str,
+    hits: list,
+    retrieve: Callable[[str, int], list],
+    read_papers: Callable,
+    top_k: int,
+) -> list:
     """``hits`` with a paper for every name the comparison gives, named papers first (in the question's order).
 
     ``retrieve(query, k)`` returns hits (objects with ``paper_id``);
@@ -153,21 +174,27 @@ def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list
         return hits
     texts: dict[str, str] = {}
 
-    def read(found: list) -> None:  # the papers' texts, one store read for all that are not read yet
+    def read(
+        found: list,
+    ) -> None:  # the papers' texts, one store read for all that are not read yet
         new = [h.paper_id for h in found if h.paper_id not in texts]
         records = read_papers(new) if new else {}
-        texts.update({pid: f"{r.title}\n{r.abstract}" if (r := records.get(pid)) else "" for pid in new})
+        texts.update(
+            {pid: f"{r.title}\n{r.abstract}" if (r := records.get(pid)) else "" for pid in new}
+        )
 
     read(hits)
     top = max((h.score for h in hits), default=1.0)
     named: list = []
     for name in subjects:
         holder = next((h for h in hits if mentions(texts[h.paper_id], name)), None)
-        for query in ([name, clause_of(question, name)] if holder is None else []):
+        for query in [name, clause_of(question, name)] if holder is None else []:
             found = retrieve(query, SUBJECT_TOP_K)
             read(found)
             holder = next((h for h in found if mentions(texts[h.paper_id], name)), None)
-            if holder is not None:  # its score came from another query: rank it with the question's best
+            if (
+                holder is not None
+            ):  # its score came from another query: rank it with the question's best
                 holder = dataclasses.replace(holder, score=top)
                 break
         if holder is not None and all(h.paper_id != holder.paper_id for h in named):
@@ -175,4 +202,4 @@ def complete_hits(question: str, hits: list, retrieve: Callable[[str, int], list
     if len(named) < 2:
         return hits
     rest = [h for h in hits if all(h.paper_id != n.paper_id for n in named)]
-    return named + rest[:max(0, top_k - len(named))]
+    return named + rest[: max(0, top_k - len(named))]

@@ -16,14 +16,17 @@ last sentence reporting results; each cited ``[1]``.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from paperchat.core.text import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 
-def find_paper(records: dict[str, PaperRecord], target: str,
-               topic_fit: Callable[[str], list[str]] | None = None) -> tuple[str | None, str]:
+def find_paper(
+    records: dict[str, PaperRecord],
+    target: str,
+    topic_fit: Callable[[str], list[str]] | None = None,
+) -> tuple[str | None, str]:
     """The paper TARGET names among ``records`` and how: ``(paper id, how)``, ``how`` one of ``"id"`` (its id or a
     merged duplicate's), ``"label"``, ``"title"``, ``"title words"``; ``(None, "")`` when TARGET names no one paper.
 
@@ -45,13 +48,19 @@ def find_paper(records: dict[str, PaperRecord], target: str,
         if named:  # a label several papers share ("ICL") names a topic, not a paper
             return None, ""
     words = _words(low)
-    matches = [pid for pid, rec in records.items() if words and set(words) <= set(_words(f"{rec.label} {rec.title}".lower()))]
+    matches = [
+        pid
+        for pid, rec in records.items()
+        if words and set(words) <= set(_words(f"{rec.label} {rec.title}".lower()))
+    ]
     if len(matches) != 1 or (topic_fit is not None and len(topic_fit(target)) > 1):
         return None, ""
     return matches[0], "title words"
 
 
-def papers_on_topic(target: str, bm25, records_of: Callable[[list[str]], dict[str, PaperRecord]], n: int = 10) -> list[str]:
+def papers_on_topic(
+    target: str, bm25, records_of: Callable[[list[str]], dict[str, PaperRecord]], n: int = 10
+) -> list[str]:
     """Ids of the papers TARGET fits as a topic: among its ``n`` best BM25 papers (``bm25``, a
     :class:`paperchat.store.bm25.BM25Index`), those whose title or abstract holds every term of TARGET (stemmed,
     stopwords left out). ``records_of(ids)`` gives papers with their abstracts."""
@@ -60,7 +69,12 @@ def papers_on_topic(target: str, bm25, records_of: Callable[[list[str]], dict[st
         return []
     ids = [pid for pid, _score in bm25.search(target, n)]
     records = records_of(ids)
-    return [pid for pid in ids if pid in records and terms <= bm25.terms_of(f"{records[pid].title}\n{records[pid].abstract}")]
+    return [
+        pid
+        for pid in ids
+        if pid in records
+        and terms <= bm25.terms_of(f"{records[pid].title}\n{records[pid].abstract}")
+    ]
 
 
 def title_note(target: str, record: PaperRecord, how: str) -> str | None:
@@ -103,13 +117,24 @@ def extractive_paper_summary(abstract: str, max_sentences: int = 5) -> list[str]
 
     all_sents = split_sentences(abstract)
     roles = [sentence_role(s, i) for i, s in enumerate(all_sents)]
-    keep = [i for i, r in enumerate(roles) if r != "resource"] or list(range(len(all_sents)))  # not "code is at ..."
+    keep = [i for i, r in enumerate(roles) if r != "resource"] or list(
+        range(len(all_sents))
+    )  # not "code is at ..."
     if not keep:
         return []
     want = min(max_sentences, len(keep), max(3, -(-len(keep) // 2)))
     picked = [keep[0]]
-    method = next((i for i in keep[1:] if roles[i] == "definition" or _METHOD.search(all_sents[i])), None)
-    result = next((i for i in reversed(keep[1:]) if i != method and (roles[i] == "result" or _RESULT.search(all_sents[i]))), None)
+    method = next(
+        (i for i in keep[1:] if roles[i] == "definition" or _METHOD.search(all_sents[i])), None
+    )
+    result = next(
+        (
+            i
+            for i in reversed(keep[1:])
+            if i != method and (roles[i] == "result" or _RESULT.search(all_sents[i]))
+        ),
+        None,
+    )
     picked += [i for i in (method, result) if i is not None]
     for role in ("definition", "result", "other", "background"):
         for i in keep:

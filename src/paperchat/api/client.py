@@ -10,8 +10,9 @@ thread-safe: use one object per thread, or a lock.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
@@ -50,7 +51,9 @@ class Paperchat:
     def __init__(self, store: PathLike | None = None, **settings: Any):
         unknown = sorted(set(settings) - set(BY_NAME))
         if unknown:
-            raise PaperchatError(f"unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(BY_NAME))})")
+            raise PaperchatError(
+                f"unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(BY_NAME))})"
+            )
         flags = {"store": str(Path(store).expanduser()) if store is not None else None, **settings}
         self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
         from paperchat.engine import Engine
@@ -62,22 +65,40 @@ class Paperchat:
     def _ready(self) -> None:
         """Refuse a store folder that does not exist; ingest the bundled corpus into an empty default store (once)."""
         settings = self.settings
-        if not settings.chroma_url and settings.origins.get("store") != "default" and not settings.store_path.exists():
+        if (
+            not settings.chroma_url
+            and settings.origins.get("store") != "default"
+            and not settings.store_path.exists()
+        ):
             raise StoreError(f"no store at {settings.store_path}; run `paperchat ingest` first")
         if not self._seeded:
             if settings.origins.get("store") == "default" and not settings.chroma_url:
                 self.engine.ensure_corpus()
             self._seeded = True
 
-    def filters(self, author: str | None = None, venue: str | None = None, year: int | None = None,
-                papers: Iterable[str] | str | None = None) -> Filters:
+    def filters(
+        self,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+    ) -> Filters:
         """The :class:`~paperchat.retrieve.filters.Filters` for these values (``papers``: one id or several)."""
         return Filters.of(author, venue, year, [papers] if isinstance(papers, str) else papers)
 
     # -- reading ----------------------------------------------------------------------------
-    def ask(self, question: str, *, top_k: int | None = None, mode: str | None = None, author: str | None = None,
-            venue: str | None = None, year: int | None = None, papers: Iterable[str] | str | None = None,
-            on_token: Callable[[str], None] | None = None) -> Answer:
+    def ask(
+        self,
+        question: str,
+        *,
+        top_k: int | None = None,
+        mode: str | None = None,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> Answer:
         """Answer ``question`` from the abstracts, every sentence cited ``[n]``; abstains when they hold no answer.
 
         ``top_k``: papers to retrieve (default: the setting, 5); ``mode``:
@@ -86,23 +107,45 @@ class Paperchat:
         question, a filter that matches nothing, or an LLM failure.
         """
         self._ready()
-        return Answer.of(self.engine.ask(question, top_k, mode, on_token,
-                                         filters=self.filters(author, venue, year, papers)))
+        return Answer.of(
+            self.engine.ask(
+                question, top_k, mode, on_token, filters=self.filters(author, venue, year, papers)
+            )
+        )
 
-    def summarize(self, target: str, *, top_k: int = 5, mode: str | None = None, author: str | None = None,
-                  venue: str | None = None, year: int | None = None,
-                  papers: Iterable[str] | str | None = None) -> Answer:
+    def summarize(
+        self,
+        target: str,
+        *,
+        top_k: int = 5,
+        mode: str | None = None,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+    ) -> Answer:
         """A cited summary of ``target``: a paper (id, label, title or words of it), else a topic (``top_k`` papers).
 
         Raises :class:`PaperchatError` for an empty target, an unknown paper id
         or a filter that matches nothing.
         """
         self._ready()
-        return Answer.of(self.engine.summarize(target, top_k=top_k, mode=mode,
-                                               filters=self.filters(author, venue, year, papers)))
+        return Answer.of(
+            self.engine.summarize(
+                target, top_k=top_k, mode=mode, filters=self.filters(author, venue, year, papers)
+            )
+        )
 
-    def search(self, query: str, *, top_k: int = 5, author: str | None = None, venue: str | None = None,
-               year: int | None = None, papers: Iterable[str] | str | None = None) -> list[SearchHit]:
+    def search(
+        self,
+        query: str,
+        *,
+        top_k: int = 5,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+    ) -> list[SearchHit]:
         """The ``top_k`` papers that best match ``query`` (hybrid retrieval), best first, each with the abstract
         sentence closest to it. Raises :class:`PaperchatError` for an empty query or a filter that matches nothing."""
         import numpy as np
@@ -113,7 +156,7 @@ class Paperchat:
         engine = self.engine
         query = clean_question(query)
         engine.store.refresh()
-        engine.retriever  # the store's settings are checked before anything is embedded
+        engine.retriever  # the store's settings are checked before anything is embedded  # noqa: B018
         ids = engine.paper_ids(self.filters(author, venue, year, papers))
         qvec = engine.embedder.embed_one(query)
         hits = engine.retrieve(query, top_k, qvec=qvec, paper_ids=ids)
@@ -125,13 +168,33 @@ class Paperchat:
             if rec is None:
                 continue
             sents, vecs = sentences.get(hit.paper_id, ([], None))
-            best = sents[int(np.argmax(vecs @ qvec))] if sents and vecs is not None and len(vecs) else ""
-            out.append(SearchHit(rec.paper_id, rec.name, list(rec.authors), rec.url, rec.venue, rec.year,
-                                 float(hit.score), best))
+            best = (
+                sents[int(np.argmax(vecs @ qvec))]
+                if sents and vecs is not None and len(vecs)
+                else ""
+            )
+            out.append(
+                SearchHit(
+                    rec.paper_id,
+                    rec.name,
+                    list(rec.authors),
+                    rec.url,
+                    rec.venue,
+                    rec.year,
+                    float(hit.score),
+                    best,
+                )
+            )
         return out
 
-    def papers(self, *, author: str | None = None, venue: str | None = None, year: int | None = None,
-               papers: Iterable[str] | str | None = None) -> list[PaperRecord]:
+    def papers(
+        self,
+        *,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+    ) -> list[PaperRecord]:
         """The stored papers that match the filters (without abstracts), by origin (file, position).
 
         Each :class:`~paperchat.ingest.records.PaperRecord` has ``paper_id``,
@@ -155,13 +218,22 @@ class Paperchat:
             kept = store.aliases().get(wanted)
             found = store.papers([kept]).get(kept) if kept else None
         if found is None:
-            raise PaperchatError(f"no paper with id {wanted or '(empty)'} in the store; `paperchat papers` lists them")
+            raise PaperchatError(
+                f"no paper with id {wanted or '(empty)'} in the store; `paperchat papers` lists them"
+            )
         return found
 
     # -- writing and export --------------------------------------------------------------------
-    def ingest(self, paths: PathLike | Sequence[PathLike] = (), *, metadata: PathLike | None = None,
-               rebuild: bool = False, on_error: str = "stop", encoding: str | None = None,
-               progress: Callable[[int, int], None] | None = None):
+    def ingest(
+        self,
+        paths: PathLike | Sequence[PathLike] = (),
+        *,
+        metadata: PathLike | None = None,
+        rebuild: bool = False,
+        on_error: str = "stop",
+        encoding: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ):
         """Add corpus files (JSONL, CSV or seed text; default: the bundled corpus) to the store, creating it.
 
         Returns the :class:`~paperchat.ingest.run.IngestReport` (counts of papers
@@ -173,18 +245,31 @@ class Paperchat:
 
         files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
         if not files:
-            files, metadata = bundled_corpus_files(), metadata if metadata is not None else bundled_metadata()
+            files, metadata = (
+                bundled_corpus_files(),
+                metadata if metadata is not None else bundled_metadata(),
+            )
         if on_error not in ("stop", "skip"):
             raise PaperchatError(f"on_error must be 'stop' or 'skip', not {on_error!r}")
-        return self.engine.ingest(files, metadata=Path(metadata) if metadata is not None else None, rebuild=rebuild,
-                                  on_error=on_error, progress=progress, encoding=encoding)
+        return self.engine.ingest(
+            files,
+            metadata=Path(metadata) if metadata is not None else None,
+            rebuild=rebuild,
+            on_error=on_error,
+            progress=progress,
+            encoding=encoding,
+        )
 
     def bibtex(self, papers: ContractAnswer | Iterable[str]) -> str:
         """BibTeX entries (pybtex; :mod:`paperchat.cite.bibtex`) for an answer's cited papers, or for paper ids."""
         from paperchat.cite.bibtex import entries
 
         self._ready()
-        ids = [s.paper_id for s in papers.sources] if isinstance(papers, ContractAnswer) else list(papers)
+        ids = (
+            [s.paper_id for s in papers.sources]
+            if isinstance(papers, ContractAnswer)
+            else list(papers)
+        )
         return entries(ids, self.engine.store.papers(abstracts=False))
 
     def write_bibtex(self, path: PathLike, papers: ContractAnswer | Iterable[str]) -> int:
@@ -192,11 +277,22 @@ class Paperchat:
         from paperchat.cite.bibtex import write_bibtex
 
         self._ready()
-        ids = [s.paper_id for s in papers.sources] if isinstance(papers, ContractAnswer) else list(papers)
+        ids = (
+            [s.paper_id for s in papers.sources]
+            if isinstance(papers, ContractAnswer)
+            else list(papers)
+        )
         return write_bibtex(path, ids, self.engine.store.papers(abstracts=False))
 
-    def as_retriever(self, top_k: int = 5, *, author: str | None = None, venue: str | None = None,
-                     year: int | None = None, papers: Iterable[str] | str | None = None):
+    def as_retriever(
+        self,
+        top_k: int = 5,
+        *,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+    ):
         """paperchat's hybrid retriever as a LlamaIndex ``BaseRetriever`` (imports LlamaIndex now, not before).
 
         See :class:`paperchat.retrieve.llama.PaperchatRetriever`: one

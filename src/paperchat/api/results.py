@@ -20,7 +20,7 @@ class Answer(contract.Answer):
     """
 
     @classmethod
-    def of(cls, answer: contract.Answer) -> "Answer":
+    def of(cls, answer: contract.Answer) -> Answer:
         """The same answer, as this class."""
         return cls(**{f.name: getattr(answer, f.name) for f in fields(contract.Answer)})
 
@@ -37,7 +37,9 @@ class Answer(contract.Answer):
             lines += ["", "**Sources**", ""]
             for s in self.sources:
                 name = s.name.replace("[", "\\[").replace("]", "\\]")
-                lines.append(f"{s.n}. " + (f"[{name}]({s.url})" if s.url else name) + f" · `{s.paper_id}`")
+                lines.append(
+                    f"{s.n}. " + (f"[{name}]({s.url})" if s.url else name) + f" · `{s.paper_id}`"
+                )
         lines += ["", *[f"> note: {n}" for n in self.notes]] if self.notes else []
         return "\n".join(lines)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import difflib
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from paperchat.chat.followup import RESTRICT, Resolution
 from paperchat.chat.transcript import transcript_markdown
@@ -34,8 +35,20 @@ Commands:
   /quit           leave (also Ctrl-D)
 Ctrl-C cancels an answer; the cancelled question is forgotten."""
 
-COMMANDS = ("/help", "/sources", "/show", "/summarize", "/why", "/papers", "/history", "/save", "/export", "/reset", "/quit",
-            "/exit")
+COMMANDS = (
+    "/help",
+    "/sources",
+    "/show",
+    "/summarize",
+    "/why",
+    "/papers",
+    "/history",
+    "/save",
+    "/export",
+    "/reset",
+    "/quit",
+    "/exit",
+)
 
 
 def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperRecord] | Reply:
@@ -51,7 +64,9 @@ def _source(session: Session, arg: str, command: str) -> tuple[Source, PaperReco
     if not arg.isdigit() or not 1 <= int(arg) <= len(sources):
         if len(sources) == 1:
             return Reply(text=f"The last answer has 1 source: {command} 1.")
-        return Reply(text=f"Give a source number of the last answer, from 1 to {len(sources)}, e.g. {command} 1.")
+        return Reply(
+            text=f"Give a source number of the last answer, from 1 to {len(sources)}, e.g. {command} 1."
+        )
     src = sources[int(arg) - 1]
     rec = session.engine.store.papers([src.paper_id]).get(src.paper_id)
     if rec is None:
@@ -76,8 +91,13 @@ def cmd_show(session: Session, arg: str, on_token) -> Reply:
     src, rec = found
     lines = [f"[{src.n}] {rec.name}"]
     listed = session.list_turn
-    if listed is not None and next((t for t in reversed(session.turns) if t.sources), None) is not listed:
-        lines.append(f"(source {src.n} of the answer to \"{listed.question}\")")  # not the Sources shown last
+    if (
+        listed is not None
+        and next((t for t in reversed(session.turns) if t.sources), None) is not listed
+    ):
+        lines.append(
+            f'(source {src.n} of the answer to "{listed.question}")'
+        )  # not the Sources shown last
     if rec.title and rec.label and rec.label != rec.title:
         lines.append(f"Label: {rec.label}")
     if rec.authors:
@@ -85,7 +105,12 @@ def cmd_show(session: Session, arg: str, on_token) -> Reply:
     if rec.url:
         lines.append(f"URL: {rec.url}")
     lines.append(f"Paper id: {rec.paper_id} — {rec.source_path} #{rec.source_index}")
-    lines += ["", "\n".join(textwrap.fill(plain_emphasis(p), session.width) for p in rec.abstract.split("\n"))]
+    lines += [
+        "",
+        "\n".join(
+            textwrap.fill(plain_emphasis(p), session.width) for p in rec.abstract.split("\n")
+        ),
+    ]
     return Reply(text="\n".join(lines))
 
 
@@ -106,11 +131,20 @@ def cmd_summarize(session: Session, arg: str, on_token) -> Reply:
             on_token(piece)
 
     answer = session.engine.summarize_record(rec, session.mode, stream)
-    res = Resolution(f"/summarize {arg}", f"summary of {rec.name}", kind=RESTRICT, target_ids=[rec.paper_id],
-                     target_labels=[rec.name], cue=f"source [{src.n}]", note=f"summary of source [{src.n}] ({rec.name})")
+    res = Resolution(
+        f"/summarize {arg}",
+        f"summary of {rec.name}",
+        kind=RESTRICT,
+        target_ids=[rec.paper_id],
+        target_labels=[rec.name],
+        cue=f"source [{src.n}]",
+        note=f"summary of source [{src.n}] ({rec.name})",
+    )
     turn = Turn(session.turn_count + 1, f"/summarize {arg}", res, answer, [], kind="summarize")
-    turn.timings = {"first_output_s": round((first[0] if first else time.perf_counter()) - t0, 4),
-                    "total_s": round(time.perf_counter() - t0, 4)}
+    turn.timings = {
+        "first_output_s": round((first[0] if first else time.perf_counter()) - t0, 4),
+        "total_s": round(time.perf_counter() - t0, 4),
+    }
     turn.context = turn.sources or [src]
     reply = Reply(answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes])
     reply.stderr += session.commit(turn)
@@ -123,15 +157,22 @@ def cmd_why(session: Session, arg: str, on_token) -> Reply:
     if t is None:
         return Reply(text="Nothing asked yet.")
     r = t.resolution
-    lines = [f"Question: {t.question}",
-             f"Query:    {r.query}" + ("  (unchanged)" if r.query == t.question else "  (rewritten)"), r.note]
+    lines = [
+        f"Question: {t.question}",
+        f"Query:    {r.query}" + ("  (unchanged)" if r.query == t.question else "  (rewritten)"),
+        r.note,
+    ]
     if t.hits:
         dense = any(h.get("dense") is not None for h in t.hits)
-        lines.append("Retrieved papers (rank, fused score" + (", dense cosine" if dense else "") + "):")
+        lines.append(
+            "Retrieved papers (rank, fused score" + (", dense cosine" if dense else "") + "):"
+        )
         for i, h in enumerate(t.hits, 1):
             extra = f", dense {h['dense']:.3f}" if h.get("dense") is not None else ""
             mark = "  ← referred to" if h.get("referred") else ""
-            lines.append(f"  {i}. {h.get('label') or h['paper_id']} — {h['paper_id']} — score {float(h['score']):.3f}{extra}{mark}")
+            lines.append(
+                f"  {i}. {h.get('label') or h['paper_id']} — {h['paper_id']} — score {float(h['score']):.3f}{extra}{mark}"
+            )
     else:
         lines.append("Retrieved papers: none")
     if t.timings:
@@ -146,7 +187,9 @@ def cmd_history(session: Session, arg: str, on_token) -> Reply:
     lines = [f"Conversation {session.conversation_id}:"]
     dropped = session.turns[0].n - 1
     if dropped > 0:
-        lines.append(f"  ({dropped} earlier turns are not kept in memory; `paperchat history` lists them)")
+        lines.append(
+            f"  ({dropped} earlier turns are not kept in memory; `paperchat history` lists them)"
+        )
     for t in session.turns:
         cited = ", ".join(f"[{s.n}] {s.name}" for s in t.sources) or "no sources"
         lines.append(f"  {t.n}. {t.question}  → {cited}")
@@ -171,7 +214,9 @@ def cmd_save(session: Session, arg: str, on_token) -> Reply:
     if path.exists() and not force:
         return Reply(text=f"{path} exists; /save {arg} --force replaces it.")
     try:
-        path.write_text(transcript_markdown(list(session.turns), session.conversation_id), encoding="utf-8")
+        path.write_text(
+            transcript_markdown(list(session.turns), session.conversation_id), encoding="utf-8"
+        )
     except OSError as exc:
         return Reply(text=f"Could not save to {path}: {exc.strerror or exc}")
     n = len(session.turns)

@@ -36,9 +36,29 @@ RESTRICT = "restrict"
 BOOST = "boost"
 
 _ORDINALS = {
-    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-    "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8,
-    "ninth": 9, "9th": 9, "tenth": 10, "10th": 10, "last": -1, "former": 1, "latter": -1,
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+    "fifth": 5,
+    "5th": 5,
+    "sixth": 6,
+    "6th": 6,
+    "seventh": 7,
+    "7th": 7,
+    "eighth": 8,
+    "8th": 8,
+    "ninth": 9,
+    "9th": 9,
+    "tenth": 10,
+    "10th": 10,
+    "last": -1,
+    "former": 1,
+    "latter": -1,
 }
 _NOUNS = r"(?:paper|papers|method|methods|approach|approaches|model|models|work|works|framework|frameworks|technique|techniques|algorithm|algorithms|study|studies|article|articles|system|architecture|source|one|ones|proposal|result)"
 _SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algorithm|study|article|system|architecture|proposal|benchmark|dataset|tool|pipeline|estimator|network|one)"
@@ -46,14 +66,21 @@ _SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algo
 # "the second one", "the last paper", "the latter", "the 2nd method"
 _ORDINAL = re.compile(
     r"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last|former|latter)"
-    r"(?:\s+" + _NOUNS + r")?(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:" + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b))",
+    r"(?:\s+"
+    + _NOUNS
+    + r")?(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:"
+    + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b))",
     re.I,
 )
 # "paper 2", "source #3", "[2]", "number 2"
-_NUMBERED = re.compile(r"(?:\b(?:paper|source|reference|result|number|no\.)\s*#?\s*(\d{1,2})\b|\[(\d{1,2})\])", re.I)
+_NUMBERED = re.compile(
+    r"(?:\b(?:paper|source|reference|result|number|no\.)\s*#?\s*(\d{1,2})\b|\[(\d{1,2})\])", re.I
+)
 # plural references
 _PLURAL = re.compile(
-    r"\b(?:(?:these|those|the\s+two|the\s+three|both(?:\s+of\s+the)?)\s+" + _NOUNS + r"|both\s+of\s+them|each\s+of\s+them|all\s+of\s+them"
+    r"\b(?:(?:these|those|the\s+two|the\s+three|both(?:\s+of\s+the)?)\s+"
+    + _NOUNS
+    + r"|both\s+of\s+them|each\s+of\s+them|all\s+of\s+them"
     r"|they|them|their|theirs|themselves)\b",
     re.I,
 )
@@ -68,10 +95,14 @@ _AUTHORS = re.compile(r"\bthe\s+authors\b", re.I)
 _IT = re.compile(r"\b(?:it|its|itself)\b", re.I)
 _ADJ = r"(?:possible|true|known|necessary|important|clear|likely|unlikely|hard|difficult|easy|common|feasible|useful|better|worth)"
 # impersonal "it": "it is possible to ...", "Is it true that ..."
-_IMPERSONAL = re.compile(r"\bit\s+(?:is|was|seems)\s+" + _ADJ + r"\b|\b(?:is|was|isn't)\s+it\s+" + _ADJ + r"\b", re.I)
+_IMPERSONAL = re.compile(
+    r"\bit\s+(?:is|was|seems)\s+" + _ADJ + r"\b|\b(?:is|was|isn't)\s+it\s+" + _ADJ + r"\b", re.I
+)
 # the question looks for papers itself: "Which paper ...", "Is there a method that ..."
 _FINDS = re.compile(
-    r"\b(?:which|what|any|find|list|name)\s+(?:\w+\s+){0,2}?" + _NOUNS + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
+    r"\b(?:which|what|any|find|list|name)\s+(?:\w+\s+){0,2}?"
+    + _NOUNS
+    + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
     r"|\bis\s+there\b|\bare\s+there\b",
     re.I,
 )
@@ -171,17 +202,26 @@ def _rewrite(question: str, kind: str, phrase: str, names: list[str]) -> str:
             out = re.sub(pattern, joined, question, count=1)
         # further "it"/"its" in the same question refer to the same paper
         if len(names) == 1:
-            out = _IT.sub(lambda m: _possessive(joined) if m.group(0).lower() == "its" else joined, out)
+            out = _IT.sub(
+                lambda m: _possessive(joined) if m.group(0).lower() == "its" else joined, out
+            )
         return out
     if kind == "authors":
         return _AUTHORS.sub(f"the authors of {joined}", question, count=1)
     if kind == "it":
-        return _IT.sub(lambda m: _possessive(joined) if m.group(0).lower() == "its" else joined, question)
+        return _IT.sub(
+            lambda m: _possessive(joined) if m.group(0).lower() == "its" else joined, question
+        )
     if kind == "plural":
+
         def repl(m: re.Match) -> str:
             word = m.group(0).lower()
             if word in ("their", "theirs"):
-                return _possessive(joined) if len(names) == 1 else " and ".join(_possessive(n) for n in names)
+                return (
+                    _possessive(joined)
+                    if len(names) == 1
+                    else " and ".join(_possessive(n) for n in names)
+                )
             return joined
 
         return _PLURAL.sub(repl, question)
@@ -199,7 +239,7 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
         ref = find_reference(question)
         note = "new question: retrieval over all papers"
         if ref and ref[0] in ("ordinal", "it", "demonstrative"):
-            note = f"\"{ref[1]}\" has no earlier answer to refer to: retrieval over all papers"
+            note = f'"{ref[1]}" has no earlier answer to refer to: retrieval over all papers'
         return Resolution(question, question, note=note)
     ref = find_reference(question)
     if ref is None:
@@ -207,24 +247,42 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
     kind, phrase, ordinal = ref
     names_in_question = name_tokens(question)
     known = {n.lower() for s in context for n in (s.label, s.title) if n}
-    new_names = [n for n in names_in_question if n.lower() not in known and not any(n.lower() in k.split() for k in known)]
+    new_names = [
+        n
+        for n in names_in_question
+        if n.lower() not in known and not any(n.lower() in k.split() for k in known)
+    ]
     finds_itself = bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative")
     if finds_itself:
-        return Resolution(question, question, note=f"new question (it looks for papers itself; \"{phrase}\" refers inside it): retrieval over all papers")
+        return Resolution(
+            question,
+            question,
+            note=f'new question (it looks for papers itself; "{phrase}" refers inside it): retrieval over all papers',
+        )
     if new_names and kind != "ordinal":
-        plain = question.replace("$", "").replace("^", "").replace("*", "")  # as name_tokens reads it
+        plain = (
+            question.replace("$", "").replace("^", "").replace("*", "")
+        )  # as name_tokens reads it
         found = [plain.find(n) for n in new_names if n in plain]
         if kind in ("definite", "plural", "authors") or (found and min(found) < plain.find(phrase)):
             # "Where does SENSEI get its reward?", "How do they compare with ConfPO?": the question brings its own subject
-            return Resolution(question, question, note=f"new question (names {', '.join(new_names)}): retrieval over all papers")
+            return Resolution(
+                question,
+                question,
+                note=f"new question (names {', '.join(new_names)}): retrieval over all papers",
+            )
 
     if kind == "ordinal":
         n = len(context) if ordinal == -1 else ordinal
         if not 1 <= n <= len(context):
             if len(context) == 1:
-                raise UnresolvedReference(f"\"{phrase}\": the last answer showed a single paper ([1])")
-            raise UnresolvedReference(f"\"{phrase}\": the last list shows {len(context)} papers; "
-                                      f"use a number from 1 to {len(context)}")
+                raise UnresolvedReference(
+                    f'"{phrase}": the last answer showed a single paper ([1])'
+                )
+            raise UnresolvedReference(
+                f'"{phrase}": the last list shows {len(context)} papers; '
+                f"use a number from 1 to {len(context)}"
+            )
         targets = [context[n - 1]]
         where = f"source [{n}]"
     elif kind == "plural" and len(context) > 1:
@@ -239,8 +297,12 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
     if query == question and qnames:
         query = f"{question} ({_join(qnames)})"
     mode = BOOST if new_names else RESTRICT
-    how = "restricted to" if mode == RESTRICT else f"over all papers (for {', '.join(new_names)}) with first"
-    note = f"follow-up: \"{phrase}\" refers to {where} of the previous answer ({'; '.join(labels)}); retrieval {how} {'that paper' if len(targets) == 1 else 'those papers'}"
+    how = (
+        "restricted to"
+        if mode == RESTRICT
+        else f"over all papers (for {', '.join(new_names)}) with first"
+    )
+    note = f'follow-up: "{phrase}" refers to {where} of the previous answer ({"; ".join(labels)}); retrieval {how} {"that paper" if len(targets) == 1 else "those papers"}'
     return Resolution(
         question,
         query,

@@ -81,16 +81,22 @@ class HistoryLog:
             with conn:
                 conn.executescript(_SCHEMA)
                 columns = {row[1] for row in conn.execute("PRAGMA table_info(turns)")}
-                if "sentences" not in columns:  # a log written before citation checks were kept (version 1)
-                    conn.execute("ALTER TABLE turns ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]'")
+                if (
+                    "sentences" not in columns
+                ):  # a log written before citation checks were kept (version 1)
+                    conn.execute(
+                        "ALTER TABLE turns ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]'"
+                    )
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.OperationalError:
             conn.close()
             raise  # busy or read-only: the caller's error handling words it
         except sqlite3.DatabaseError as exc:  # not a database, or a damaged one: say which file
             conn.close()
-            raise PaperchatError(f"the chat history {self.path} cannot be read ({exc}); move it aside to start a "
-                                 "new one (`chat --no-history` skips it)") from None
+            raise PaperchatError(
+                f"the chat history {self.path} cannot be read ({exc}); move it aside to start a "
+                "new one (`chat --no-history` skips it)"
+            ) from None
         if create:
             try:
                 os.chmod(self.path, 0o600)  # questions may be private
@@ -179,9 +185,15 @@ class HistoryLog:
         conn = self._connect(create=False)
         if conn is None:
             return 0
-        return int(conn.execute("SELECT COUNT(*) FROM turns WHERE conversation_id = ?", (conversation_id,)).fetchone()[0])
+        return int(
+            conn.execute(
+                "SELECT COUNT(*) FROM turns WHERE conversation_id = ?", (conversation_id,)
+            ).fetchone()[0]
+        )
 
-    def search(self, text: str | None = None, limit: int = 20, conversation_id: str | None = None) -> list[dict[str, Any]]:
+    def search(
+        self, text: str | None = None, limit: int = 20, conversation_id: str | None = None
+    ) -> list[dict[str, Any]]:
         """The last ``limit`` turns (oldest first) whose question, rewritten query or answer contains ``text``.
 
         Matching is case-insensitive for ASCII letters (SQLite ``LIKE``);
@@ -193,11 +205,17 @@ class HistoryLog:
         where, params = [], []
         if text:
             pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            where.append("(question LIKE ? ESCAPE '\\' OR query LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\')")
+            where.append(
+                "(question LIKE ? ESCAPE '\\' OR query LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\')"
+            )
             params += [pattern] * 3
         if conversation_id:
             where.append("conversation_id = ?")
             params.append(conversation_id)
-        sql = "SELECT * FROM turns" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC LIMIT ?"
+        sql = (
+            "SELECT * FROM turns"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY id DESC LIMIT ?"
+        )
         params.append(int(limit))
         return [self._row(r) for r in reversed(conn.execute(sql, params).fetchall())]

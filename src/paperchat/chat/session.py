@@ -16,10 +16,19 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from paperchat.chat.commands import run_command
-from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, Resolution, UnresolvedReference, find_reference, resolve
+from paperchat.chat.followup import (
+    BOOST,
+    RESTRICT,
+    STANDALONE,
+    Resolution,
+    UnresolvedReference,
+    find_reference,
+    resolve,
+)
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import LLM, Answer, Retrieved, Source
 from paperchat.core.errors import PaperchatError
@@ -45,9 +54,20 @@ class ChatSession:
     restrict every question's retrieval to the papers they let through.
     """
 
-    def __init__(self, engine, mode: str = "extractive", log=None, conversation_id: str | None = None,
-                 top_k: int | None = None, max_turns: int = MAX_TURNS, width: int = 88, verbose: bool = False,
-                 slow: float = 0.0, fallback: bool = False, filters=None):
+    def __init__(
+        self,
+        engine,
+        mode: str = "extractive",
+        log=None,
+        conversation_id: str | None = None,
+        top_k: int | None = None,
+        max_turns: int = MAX_TURNS,
+        width: int = 88,
+        verbose: bool = False,
+        slow: float = 0.0,
+        fallback: bool = False,
+        filters=None,
+    ):
         from paperchat.chat.history import new_conversation_id
 
         self.engine = engine
@@ -87,14 +107,20 @@ class ChatSession:
             if not turn.sources:
                 continue
             held = {s.paper_id for s in shown.sources} if shown is not None else set()
-            if shown is None or not (turn.resolution.is_followup and {s.paper_id for s in turn.sources} <= held):
+            if shown is None or not (
+                turn.resolution.is_followup and {s.paper_id for s in turn.sources} <= held
+            ):
                 shown = turn
         return shown
 
     def _context_for(self, question: str) -> list[Source]:
         ref = find_reference(question)
         listed = self.list_turn
-        return (listed.sources if listed else []) if ref is not None and ref[0] == "ordinal" else self.context
+        return (
+            (listed.sources if listed else [])
+            if ref is not None and ref[0] == "ordinal"
+            else self.context
+        )
 
     def restore(self, rows: list[dict[str, Any]]) -> None:
         """Load earlier turns of this conversation (turn-log rows, oldest first)."""
@@ -145,22 +171,32 @@ class ChatSession:
         # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited
         # nothing still followed a question that named its paper); otherwise there is nothing to refer to.
         llm_can_resolve = self.mode == LLM and bool(self.turns)
-        if (not context and not llm_can_resolve and ref is not None and ref[0] in ("it", "demonstrative", "ordinal")
-                and not name_tokens(question)):
-            return Reply(text=f"Which paper do you mean by \"{ref[1]}\"? No earlier answer showed papers to refer to; "
-                              "ask with the paper's name, or ask a question first.")
+        if (
+            not context
+            and not llm_can_resolve
+            and ref is not None
+            and ref[0] in ("it", "demonstrative", "ordinal")
+            and not name_tokens(question)
+        ):
+            return Reply(
+                text=f'Which paper do you mean by "{ref[1]}"? No earlier answer showed papers to refer to; '
+                "ask with the paper's name, or ask a question first."
+            )
         try:
             res = resolve(question, context)
         except UnresolvedReference as exc:
             return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
         if self.slow:
             time.sleep(self.slow)
-        history = [(role, text) for t in list(self.turns)[-CONTEXT_TURNS:]
-                   for role, text in (("user", t.question), ("assistant", t.answer.answer))]
+        history = [
+            (role, text)
+            for t in list(self.turns)[-CONTEXT_TURNS:]
+            for role, text in (("user", t.question), ("assistant", t.answer.answer))
+        ]
         condensed = self.engine.condense(history, question, self.mode)
         if condensed and condensed != question:
             res.query = condensed
-            res.note += f"; rewritten by the LLM as \"{condensed}\""
+            res.note += f'; rewritten by the LLM as "{condensed}"'
             if res.kind == RESTRICT:
                 res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
                 res.note += ", retrieval over all papers with the referred ones first"
@@ -177,18 +213,26 @@ class ChatSession:
         answer, hits = self._answer(res, stream)
         t_ans = time.perf_counter()
         turn = Turn(self.turn_count + 1, question, res, answer, hits)
-        turn.timings.update({
-            "first_output_s": round((first[0] if first else t_ans) - t0, 4),
-            "retrieve_answer_s": round(t_ans - t_retr, 4),
-            "total_s": round(time.perf_counter() - t0, 4),
-            **{k: v for k, v in answer.timings.items() if k != "total_s"},
-        })
-        turn.context = turn.sources or ([s for s in context if s.paper_id in res.target_ids] if res.is_followup else [])
-        reply = Reply(answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes])
+        turn.timings.update(
+            {
+                "first_output_s": round((first[0] if first else t_ans) - t0, 4),
+                "retrieve_answer_s": round(t_ans - t_retr, 4),
+                "total_s": round(time.perf_counter() - t0, 4),
+                **{k: v for k, v in answer.timings.items() if k != "total_s"},
+            }
+        )
+        turn.context = turn.sources or (
+            [s for s in context if s.paper_id in res.target_ids] if res.is_followup else []
+        )
+        reply = Reply(
+            answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes]
+        )
         reply.stderr += self.commit(turn)
         if self.verbose:
-            reply.stderr.append(f"[{res.kind}] query: {res.query} · {turn.timings['first_output_s']:.2f} s to the answer, "
-                                f"{turn.timings['total_s']:.2f} s in all")
+            reply.stderr.append(
+                f"[{res.kind}] query: {res.query} · {turn.timings['first_output_s']:.2f} s to the answer, "
+                f"{turn.timings['total_s']:.2f} s in all"
+            )
         return reply
 
     def _answer(self, res: Resolution, on_token: OnToken) -> tuple[Answer, list[dict[str, Any]]]:
@@ -197,8 +241,13 @@ class ChatSession:
 
         engine = self.engine
         if res.kind == STANDALONE:
-            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token,
-                                filters=self.filters)
+            answer = engine.ask(
+                res.query,
+                self.top_k,
+                mode="auto" if self.fallback else self.mode,
+                on_token=on_token,
+                filters=self.filters,
+            )
             return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
         qvec = self.embed(res.query)
         targets = engine.retriever.score_papers(res.target_ids, qvec)
@@ -207,39 +256,69 @@ class ChatSession:
             top_k = self.top_k or engine.settings.top_k
             seen = {h.paper_id for h in hits}
             ids = engine.paper_ids(self.filters)
-            more = [h for h in engine.retrieve(res.query, top_k, qvec=qvec, paper_ids=ids) if h.paper_id not in seen]
+            more = [
+                h
+                for h in engine.retrieve(res.query, top_k, qvec=qvec, paper_ids=ids)
+                if h.paper_id not in seen
+            ]
             hits += more[: max(0, top_k - len(hits))]
         records = engine.store.papers([h.paper_id for h in hits])
         question = res.query
         abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
         if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
             question = res.question  # a title put in the query that the abstract does not spell out
-        answer = engine.answer_from_hits(question, hits, records, qvec=self.embed(question), mode=self.mode,
-                                         on_token=on_token, fallback=self.fallback)
+        answer = engine.answer_from_hits(
+            question,
+            hits,
+            records,
+            qvec=self.embed(question),
+            mode=self.mode,
+            on_token=on_token,
+            fallback=self.fallback,
+        )
         streams = self.mode == "llm"
         if answer.abstained and question != res.question and not streams:
-            retry = engine.answer_from_hits(res.question, hits, records, qvec=self.embed(res.question), mode=self.mode)
+            retry = engine.answer_from_hits(
+                res.question, hits, records, qvec=self.embed(res.question), mode=self.mode
+            )
             if not retry.abstained:
                 answer = retry  # the words as asked may match better
         if answer.abstained and res.kind == RESTRICT and res.weak and not streams:
             # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
             res.kind, res.query = STANDALONE, res.question
             res.note += "; it had no answer there, so the question was answered as a new one over all papers"
-            answer = engine.ask(res.query, self.top_k, mode="auto" if self.fallback else self.mode, on_token=on_token,
-                                filters=self.filters)
+            answer = engine.ask(
+                res.query,
+                self.top_k,
+                mode="auto" if self.fallback else self.mode,
+                on_token=on_token,
+                filters=self.filters,
+            )
             return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
-        rows = [{"paper_id": h.paper_id, "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
-                 "chunk_id": h.chunk_id, "score": round(float(h.score), 4),
-                 "dense": None if h.dense is None else round(float(h.dense), 4),
-                 "bm25": None if h.bm25 is None else round(float(h.bm25), 4),
-                 "referred": h.paper_id in res.target_ids} for h in hits]
+        rows = [
+            {
+                "paper_id": h.paper_id,
+                "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
+                "chunk_id": h.chunk_id,
+                "score": round(float(h.score), 4),
+                "dense": None if h.dense is None else round(float(h.dense), 4),
+                "bm25": None if h.bm25 is None else round(float(h.bm25), 4),
+                "referred": h.paper_id in res.target_ids,
+            }
+            for h in hits
+        ]
         return answer, rows
 
     def _hit_rows(self, ids: list[str], retrieved: list[Retrieved]) -> list[dict[str, Any]]:
         """The retrieved list with labels (for /why and the log)."""
         records = self.engine.store.papers(ids, abstracts=False)
-        return [{**r.to_json(), "label": records[r.paper_id].name if r.paper_id in records else r.paper_id}
-                for r in retrieved]
+        return [
+            {
+                **r.to_json(),
+                "label": records[r.paper_id].name if r.paper_id in records else r.paper_id,
+            }
+            for r in retrieved
+        ]
 
     def commit(self, turn: Turn) -> list[str]:
         """Remember ``turn`` and write it to the log, with Ctrl-C held back; returns warnings for stderr."""
@@ -251,6 +330,12 @@ class ChatSession:
                     self.log.log_turn(self.conversation_id, turn.n, turn.log_record())
                 except Exception as exc:  # the chat goes on without a log
                     self._log_failed = True
-                    why = str(exc) if isinstance(exc, PaperchatError) else f"{type(exc).__name__}: {exc}"
-                    return [f"warning: could not write the chat history ({why}); not logging from now on"]
+                    why = (
+                        str(exc)
+                        if isinstance(exc, PaperchatError)
+                        else f"{type(exc).__name__}: {exc}"
+                    )
+                    return [
+                        f"warning: could not write the chat history ({why}); not logging from now on"
+                    ]
         return []

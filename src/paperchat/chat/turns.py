@@ -61,7 +61,13 @@ class Turn:
             "kind": self.kind,
             "question": self.question,
             "query": r.query,
-            "resolution": {"kind": r.kind, "targets": r.target_ids, "labels": r.target_labels, "cue": r.cue, "note": r.note},
+            "resolution": {
+                "kind": r.kind,
+                "targets": r.target_ids,
+                "labels": r.target_labels,
+                "cue": r.cue,
+                "note": r.note,
+            },
             "retrieved": self.hits,
             "answer": self.answer.answer,
             "sources": [s.to_json() for s in self.sources],
@@ -73,18 +79,40 @@ class Turn:
         }
 
     @classmethod
-    def from_log(cls, row: dict[str, Any]) -> "Turn":
+    def from_log(cls, row: dict[str, Any]) -> Turn:
         """A turn rebuilt from a turn-log row (``chat --continue``)."""
         info = row.get("resolution") or {}
-        res = Resolution(row["question"], row.get("query") or row["question"], kind=info.get("kind") or STANDALONE,
-                         target_ids=list(info.get("targets") or []), target_labels=list(info.get("labels") or []),
-                         cue=info.get("cue"), note=info.get("note") or "")
+        res = Resolution(
+            row["question"],
+            row.get("query") or row["question"],
+            kind=info.get("kind") or STANDALONE,
+            target_ids=list(info.get("targets") or []),
+            target_labels=list(info.get("labels") or []),
+            cue=info.get("cue"),
+            note=info.get("note") or "",
+        )
         sources = [Source.from_json(s) for s in row["sources"]]
-        answer = Answer(row["question"], row["answer"], row.get("mode") or "extractive", bool(row["abstained"]),
-                        sources=sources, retrieved=[Retrieved.from_json(h) for h in row["retrieved"]], model=row.get("model"),
-                        sentences=[SentenceCheck(**c) for c in row.get("sentences") or []])
-        return cls(int(row["turn"]), row["question"], res, answer, list(row["retrieved"]), dict(row.get("timings") or {}),
-                   row.get("kind") or "question", float(row["time"]), sources)
+        answer = Answer(
+            row["question"],
+            row["answer"],
+            row.get("mode") or "extractive",
+            bool(row["abstained"]),
+            sources=sources,
+            retrieved=[Retrieved.from_json(h) for h in row["retrieved"]],
+            model=row.get("model"),
+            sentences=[SentenceCheck(**c) for c in row.get("sentences") or []],
+        )
+        return cls(
+            int(row["turn"]),
+            row["question"],
+            res,
+            answer,
+            list(row["retrieved"]),
+            dict(row.get("timings") or {}),
+            row.get("kind") or "question",
+            float(row["time"]),
+            sources,
+        )
 
 
 @contextlib.contextmanager

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from paperchat.core.errors import PaperchatError
 from paperchat.ingest.records import PaperRecord
 
 #: Title words a key skips ("(How) Can Transformers Predict ..." -> "transformers").
-STOP_WORDS = frozenset("a an the on of in for to towards toward when how what why which who do does is are can "
-                       "with from via by at and or not your our we beyond into over under".split())
+STOP_WORDS = frozenset(
+    "a an the on of in for to towards toward when how what why which who do does is are can "
+    "with from via by at and or not your our we beyond into over under".split()
+)
 #: Fields written without LaTeX encoding.
 VERBATIM_FIELDS = ("url",)
 _MATH = re.compile(r"(\$[^$]+\$)")
@@ -37,7 +39,9 @@ _MATH = re.compile(r"(\$[^$]+\$)")
 def _ascii_word(text: str) -> str:
     """``text`` folded to lower-case ASCII letters and digits: "Hasegawa-Johnson" -> "hasegawajohnson"."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return re.sub(r"[^a-z0-9]", "", "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower())
+    return re.sub(
+        r"[^a-z0-9]", "", "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    )
 
 
 def _last_name(author: str) -> str:
@@ -45,7 +49,9 @@ def _last_name(author: str) -> str:
 
     try:
         person = Person(author)
-    except Exception:  # pybtex refuses some odd strings ("Smith, J., Jr., X"); its last word will do
+    except (
+        Exception
+    ):  # pybtex refuses some odd strings ("Smith, J., Jr., X"); its last word will do
         return _ascii_word(author.split()[-1]) if author.split() else ""
     return _ascii_word("".join(person.last_names)) or _ascii_word("".join(person.first_names))
 
@@ -112,7 +118,7 @@ def protect_case(title: str) -> str:
             elif ch == "}" and depth:
                 depth -= 1
                 if depth == 0:
-                    chunks.append(part[start:j + 1])
+                    chunks.append(part[start : j + 1])
                     start = j + 1
         chunks.append(part[start:] if depth else _INNER_CAPS.sub(r"{\1}", part[start:]))
         out.append("".join(chunks))
@@ -133,7 +139,10 @@ def _writer():
         def _encode(self, text):
             if self._verbatim:
                 return text
-            return "".join(p if i % 2 else super(PaperWriter, self)._encode(p) for i, p in enumerate(_MATH.split(text)))
+            return "".join(
+                p if i % 2 else super(PaperWriter, self)._encode(p)
+                for i, p in enumerate(_MATH.split(text))
+            )
 
     return PaperWriter(encoding="UTF-8")
 
@@ -156,7 +165,10 @@ def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
         if rec.url:
             fields["url"] = _balanced(rec.url)
         persons = {"author": [Person(_balanced(a)) for a in rec.authors]} if rec.authors else {}
-        data.add_entry(keys[pid], Entry("inproceedings" if rec.venue else "misc", fields=fields, persons=persons))
+        data.add_entry(
+            keys[pid],
+            Entry("inproceedings" if rec.venue else "misc", fields=fields, persons=persons),
+        )
     return data
 
 
@@ -178,7 +190,9 @@ def entries(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]) -> str
     return _text(_bibliography(paper_ids, records))
 
 
-def write_bibtex(path: str | Path, paper_ids: Iterable[str], records: Mapping[str, PaperRecord]) -> int:
+def write_bibtex(
+    path: str | Path, paper_ids: Iterable[str], records: Mapping[str, PaperRecord]
+) -> int:
     """Write :func:`entries` for ``paper_ids`` to ``path`` (replacing it); returns how many entries it holds.
 
     Raises :class:`PaperchatError` when the file cannot be written.

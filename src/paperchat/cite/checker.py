@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -80,16 +80,28 @@ def _combine(cos: float, overlap: float) -> float:
     return max(0.0, min(1.0, EMBED_WEIGHT * cos + (1 - EMBED_WEIGHT) * overlap))
 
 
-def _verdict(sentence: str, citations: list[int], cited_texts: list[str], cos: float, threshold: float,
-             aligned: list[str] | None = None) -> SentenceCheck:
+def _verdict(
+    sentence: str,
+    citations: list[int],
+    cited_texts: list[str],
+    cos: float,
+    threshold: float,
+    aligned: list[str] | None = None,
+) -> SentenceCheck:
     """The rules' verdict (layer 2)."""
     claim = strip_markers(sentence)
     text = "\n".join(cited_texts)
     score = _combine(cos, term_overlap(claim, text))
     missing = missing_facts(claim, text)
     clash = None if missing or score < threshold else conflict(claim, text, aligned or [])
-    return SentenceCheck(sentence, citations, not missing and score >= threshold and clash is None, round(score, 4),
-                         missing, clash)
+    return SentenceCheck(
+        sentence,
+        citations,
+        not missing and score >= threshold and clash is None,
+        round(score, 4),
+        missing,
+        clash,
+    )
 
 
 class SupportChecker:
@@ -105,9 +117,17 @@ class SupportChecker:
     first sentence that needs it) with ``verifier_threshold``.
     """
 
-    def __init__(self, embedder, cache_size: int = 256, threshold: float = SUPPORT_THRESHOLD,
-                 stored: Callable[[list[tuple[str, str]]], dict[str, tuple[list[str], np.ndarray]]] | None = None,
-                 learned: bool = True, verifier=None, verifier_threshold: float = VERIFIER_THRESHOLD):
+    def __init__(
+        self,
+        embedder,
+        cache_size: int = 256,
+        threshold: float = SUPPORT_THRESHOLD,
+        stored: Callable[[list[tuple[str, str]]], dict[str, tuple[list[str], np.ndarray]]]
+        | None = None,
+        learned: bool = True,
+        verifier=None,
+        verifier_threshold: float = VERIFIER_THRESHOLD,
+    ):
         self.embedder = embedder
         self.threshold = threshold
         self.stored = stored
@@ -152,7 +172,10 @@ class SupportChecker:
         sentences = split_sentences(text) or [text]
         todo = [s for s in dict.fromkeys(sentences) if s not in self._known]
         fresh = dict(zip(todo, self.embedder.embed(todo))) if todo else {}
-        entry = (sentences, np.array([fresh[s] if s in fresh else self._known[s] for s in sentences]))
+        entry = (
+            sentences,
+            np.array([fresh[s] if s in fresh else self._known[s] for s in sentences]),
+        )
         self._cache[text] = entry
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -170,7 +193,9 @@ class SupportChecker:
 
     def verifier_scores(self, claims: list[str], cited: list[list[str]]) -> list[float]:
         """P(supported) from the learned verifier for each claim (markers stripped) and its cited texts."""
-        return self.verifier.scores([(c, pick_evidence(c, texts)) for c, texts in zip(claims, cited)])
+        return self.verifier.scores(
+            [(c, pick_evidence(c, texts)) for c, texts in zip(claims, cited)]
+        )
 
     def _check(self, items: list[tuple[str, list[int], list[str]]]) -> list[SentenceCheck]:
         """Verdicts of (sentence, citations, cited texts) items, in order: quotes, rules, then one verifier pass."""
@@ -187,12 +212,20 @@ class SupportChecker:
             cos, aligned = self._match(vec, texts)
             out[i] = _verdict(sent, citations, texts, cos, self.threshold, aligned)
         passed = [i for i in ruled if self.learned and out[i].supported]  # type: ignore[union-attr]
-        probs = self.verifier_scores([strip_markers(items[i][0]) for i in passed], [items[i][2] for i in passed])
+        probs = self.verifier_scores(
+            [strip_markers(items[i][0]) for i in passed], [items[i][2] for i in passed]
+        )
         for i, p in zip(passed, probs):
             if p < self.verifier_threshold:
                 sent, citations, _texts = items[i]
-                out[i] = SentenceCheck(sent, citations, False, out[i].score, [],  # type: ignore[union-attr]
-                                       f"the learned verifier finds no support (P={p:.3f})")
+                out[i] = SentenceCheck(
+                    sent,
+                    citations,
+                    False,
+                    out[i].score,
+                    [],  # type: ignore[union-attr]
+                    f"the learned verifier finds no support (P={p:.3f})",
+                )
         return out  # type: ignore[return-value]
 
     def check_sentence(self, sentence: str, cited_texts: list[str]) -> SentenceCheck:

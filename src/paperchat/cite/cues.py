@@ -38,41 +38,165 @@ from functools import lru_cache
 from paperchat.core.text import STOPWORDS, split_sentences
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()]")
-_BREAK = {",", ";", ":", "(", ")", "but", "while", "whereas", "although", "though", "which", "yet", "however", "so",
-          "thus", "and"}
+_BREAK = {
+    ",",
+    ";",
+    ":",
+    "(",
+    ")",
+    "but",
+    "while",
+    "whereas",
+    "although",
+    "though",
+    "which",
+    "yet",
+    "however",
+    "so",
+    "thus",
+    "and",
+}
 
 #: words a claim may not add when the cited text never uses them
-UNIVERSAL = frozenset({"always", "all", "every", "unconditionally", "guarantee", "guarantees", "guaranteed", "must",
-                       "never", "completely", "entirely", "universally", "regardless", "whatever"})
+UNIVERSAL = frozenset(
+    {
+        "always",
+        "all",
+        "every",
+        "unconditionally",
+        "guarantee",
+        "guarantees",
+        "guaranteed",
+        "must",
+        "never",
+        "completely",
+        "entirely",
+        "universally",
+        "regardless",
+        "whatever",
+    }
+)
 _PROVE = frozenset({"prove", "proves", "proven", "proved", "provably"})
-_THEORY_STEMS = ("prov", "proof", "theorem", "theoret", "guarante", "establish", "bound", "certifi", "formal", "lemma")
+_THEORY_STEMS = (
+    "prov",
+    "proof",
+    "theorem",
+    "theoret",
+    "guarante",
+    "establish",
+    "bound",
+    "certifi",
+    "formal",
+    "lemma",
+)
 
-_REQ_VERB = re.compile(r"^(requir|need|reli|depend|assum|necessit|use|using|employ|leverag|exploit|enforc|adopt)")
+_REQ_VERB = re.compile(
+    r"^(requir|need|reli|depend|assum|necessit|use|using|employ|leverag|exploit|enforc|adopt)"
+)
 _WITHOUT = frozenset({"without", "no", "neither", "nor", "avoid", "avoids", "avoiding", "avoided"})
-_NEGATORS = frozenset({"without", "no", "not", "never", "neither", "nor", "avoid", "avoids", "avoiding", "eliminating",
-                       "eliminates", "eliminate", "free", "unlike", "instead", "rather", "cannot", "removing", "removes",
-                       "bypassing", "bypasses", "dispensing", "obviating", "obviates"})
+_NEGATORS = frozenset(
+    {
+        "without",
+        "no",
+        "not",
+        "never",
+        "neither",
+        "nor",
+        "avoid",
+        "avoids",
+        "avoiding",
+        "eliminating",
+        "eliminates",
+        "eliminate",
+        "free",
+        "unlike",
+        "instead",
+        "rather",
+        "cannot",
+        "removing",
+        "removes",
+        "bypassing",
+        "bypasses",
+        "dispensing",
+        "obviating",
+        "obviates",
+    }
+)
 
 _LIKE = ("like", "as in", "similar to", "as with", "just as", "following")
-_UNLIKE = ("unlike", "in contrast to", "in contrast with", "contrary to", "as opposed to", "different from")
+_UNLIKE = (
+    "unlike",
+    "in contrast to",
+    "in contrast with",
+    "contrary to",
+    "as opposed to",
+    "different from",
+)
 
 _MODAL_POS = frozenset({"can", "could", "does", "do", "will", "is able to", "are able to"})
-_MODAL_NEG = ("cannot", "can not", "could not", "does not", "do not", "will not", "is unable to", "are unable to",
-              "fails to", "fail to", "can't", "doesn't", "don't")
+_MODAL_NEG = (
+    "cannot",
+    "can not",
+    "could not",
+    "does not",
+    "do not",
+    "will not",
+    "is unable to",
+    "are unable to",
+    "fails to",
+    "fail to",
+    "can't",
+    "doesn't",
+    "don't",
+)
 
 _ANTONYM_PAIRS = [
-    ("faster", "slower"), ("more", "fewer"), ("more", "less"), ("higher", "lower"), ("high", "low"),
-    ("increase", "decrease"), ("increases", "decreases"), ("improves", "degrades"), ("improve", "degrade"),
-    ("improves", "hurts"), ("outperforms", "underperforms"), ("better", "worse"), ("larger", "smaller"),
-    ("efficient", "inefficient"), ("effective", "ineffective"), ("stronger", "weaker"), ("succeeds", "fails"),
-    ("accurate", "inaccurate"), ("stable", "unstable"), ("consistent", "inconsistent"), ("easier", "harder"),
-    ("cheaper", "costlier"), ("surpass", "short"), ("exceed", "short"), ("outperform", "short"), ("beat", "short"),
-    ("minor", "major"), ("sparse", "dense"), ("encoder-only", "decoder-only"), ("encoder", "decoder"),
-    ("offline", "online"), ("supervised", "unsupervised"), ("upper", "lower"), ("captures", "fails"),
-    ("effectively", "fails"), ("reproduce", "fails"), ("absolute", "relative"), ("static", "dynamic"),
-    ("deterministic", "stochastic"), ("discrete", "continuous"), ("convex", "nonconvex"), ("linear", "nonlinear"),
+    ("faster", "slower"),
+    ("more", "fewer"),
+    ("more", "less"),
+    ("higher", "lower"),
+    ("high", "low"),
+    ("increase", "decrease"),
+    ("increases", "decreases"),
+    ("improves", "degrades"),
+    ("improve", "degrade"),
+    ("improves", "hurts"),
+    ("outperforms", "underperforms"),
+    ("better", "worse"),
+    ("larger", "smaller"),
+    ("efficient", "inefficient"),
+    ("effective", "ineffective"),
+    ("stronger", "weaker"),
+    ("succeeds", "fails"),
+    ("accurate", "inaccurate"),
+    ("stable", "unstable"),
+    ("consistent", "inconsistent"),
+    ("easier", "harder"),
+    ("cheaper", "costlier"),
+    ("surpass", "short"),
+    ("exceed", "short"),
+    ("outperform", "short"),
+    ("beat", "short"),
+    ("minor", "major"),
+    ("sparse", "dense"),
+    ("encoder-only", "decoder-only"),
+    ("encoder", "decoder"),
+    ("offline", "online"),
+    ("supervised", "unsupervised"),
+    ("upper", "lower"),
+    ("captures", "fails"),
+    ("effectively", "fails"),
+    ("reproduce", "fails"),
+    ("absolute", "relative"),
+    ("static", "dynamic"),
+    ("deterministic", "stochastic"),
+    ("discrete", "continuous"),
+    ("convex", "nonconvex"),
+    ("linear", "nonlinear"),
 ]
-_COMPARATIVE = re.compile(r"\b(outperform(?:s|ed)?|beat(?:s)?|surpass(?:es|ed)?|exceed(?:s|ed)?|better than|faster than)\b")
+_COMPARATIVE = re.compile(
+    r"\b(outperform(?:s|ed)?|beat(?:s)?|surpass(?:es|ed)?|exceed(?:s|ed)?|better than|faster than)\b"
+)
 
 
 @lru_cache(maxsize=1)
@@ -121,12 +245,16 @@ def _overreach(claim: list[str], cited: str) -> str | None:
     for w in _words(claim):
         if w in UNIVERSAL and w not in words:
             return f"'{w}' overstates the source"
-        if w in _PROVE and not any(_stem(x).startswith(_THEORY_STEMS) for x in _words(cited_tokens)):
+        if w in _PROVE and not any(
+            _stem(x).startswith(_THEORY_STEMS) for x in _words(cited_tokens)
+        ):
             return f"'{w}': the source proves nothing"
     return None
 
 
-def _requirement_terms(tokens: list[str], surface: dict[str, str] | None = None) -> dict[str, set[bool]]:
+def _requirement_terms(
+    tokens: list[str], surface: dict[str, str] | None = None
+) -> dict[str, set[bool]]:
     """``{stem: {negated?}}`` for the terms a requirement verb governs ("requires X", "without X", "avoids X");
     ``surface`` collects each stem's first word as written."""
     out: dict[str, set[bool]] = {}
@@ -137,8 +265,9 @@ def _requirement_terms(tokens: list[str], surface: dict[str, str] | None = None)
         verb = bool(_REQ_VERB.match(_stem(w)))
         if not verb and w not in _WITHOUT:
             continue
-        negated = w in _WITHOUT or any(tokens[j] in _NEGATORS or tokens[j].endswith("n't")
-                                       for j in range(max(0, i - 3), i))
+        negated = w in _WITHOUT or any(
+            tokens[j] in _NEGATORS or tokens[j].endswith("n't") for j in range(max(0, i - 3), i)
+        )
         for j in range(i + 1, min(len(tokens), i + 7)):
             x = tokens[j]
             if x in _BREAK or (j > i + 1 and _REQ_VERB.match(_stem(x))):
@@ -159,8 +288,10 @@ def _requirement(claim: list[str], cited: str) -> str | None:
             source.setdefault(term, set()).update(pol)
     for term, pol in said.items():
         if len(pol) == 1 and len(source.get(term, ())) == 1 and pol != source[term]:
-            return (f"the source says the opposite about '{written[term]}'"
-                    f" ({'does without it' if True in source[term] else 'uses or requires it'})")
+            return (
+                f"the source says the opposite about '{written[term]}'"
+                f" ({'does without it' if True in source[term] else 'uses or requires it'})"
+            )
     return None
 
 
@@ -168,8 +299,12 @@ def _after(text: str, markers: tuple[str, ...]) -> set[str]:
     """Stems of the content words in the 6 words after each marker phrase."""
     out: set[str] = set()
     for marker in markers:
-        for m in re.finditer(rf"(?<![A-Za-z]){re.escape(marker)}\s+((?:[^\s,;:.]+\s*){{1,6}})", text, flags=re.I):
-            out |= {_stem(w) for w in _words(_tokens(m.group(1))) if w not in STOPWORDS and len(w) > 2}
+        for m in re.finditer(
+            rf"(?<![A-Za-z]){re.escape(marker)}\s+((?:[^\s,;:.]+\s*){{1,6}})", text, flags=re.I
+        ):
+            out |= {
+                _stem(w) for w in _words(_tokens(m.group(1))) if w not in STOPWORDS and len(w) > 2
+            }
     return out
 
 
@@ -188,14 +323,19 @@ def _modal(claim: str, cited: str) -> str | None:
     def verbs(text: str, markers) -> dict[str, str]:
         found = {}
         for marker in markers:
-            for m in re.finditer(rf"(?<![A-Za-z']){re.escape(marker)}\s+(?:\w+ly\s+)?([a-z]+)", text.lower()):
+            for m in re.finditer(
+                rf"(?<![A-Za-z']){re.escape(marker)}\s+(?:\w+ly\s+)?([a-z]+)", text.lower()
+            ):
                 found.setdefault(_stem(m.group(1)), m.group(1))
         return found
 
     pos = verbs(claim, _MODAL_POS)
     neg = verbs(cited, _MODAL_NEG)
-    clash = sorted(v for v in set(pos) - set(verbs(claim, _MODAL_NEG)) if v in neg and v not in verbs(cited, _MODAL_POS)
-                   and v not in ("be", "not"))
+    clash = sorted(
+        v
+        for v in set(pos) - set(verbs(claim, _MODAL_NEG))
+        if v in neg and v not in verbs(cited, _MODAL_POS) and v not in ("be", "not")
+    )
     return f"the source says it cannot or does not '{pos[clash[0]]}'" if clash else None
 
 
@@ -215,10 +355,20 @@ def _antonym(claim: list[str], cited: str, aligned: list[str]) -> str | None:
                 return f"the source says '{written.get(opposite, opposite)}', not '{written.get(w, w)}'"
     for w in _words(claim):  # "nonconvex" in the claim, "convex" only in the source, or the reverse
         base = re.sub(r"^(non-?|un|in)", "", w)
-        if base != w and len(base) >= 4 and w not in prefixed and _stem(base) in near and _stem(w) not in everywhere:
+        if (
+            base != w
+            and len(base) >= 4
+            and w not in prefixed
+            and _stem(base) in near
+            and _stem(w) not in everywhere
+        ):
             return f"the source says '{base}', not '{w}'"
-        if base == w and len(w) >= 5 and _stem(w) not in everywhere and any(
-                re.sub(r"^(non-?|un|in)", "", p) == w for p in prefixed):
+        if (
+            base == w
+            and len(w) >= 5
+            and _stem(w) not in everywhere
+            and any(re.sub(r"^(non-?|un|in)", "", p) == w for p in prefixed)
+        ):
             return f"the source says '{next(p for p in prefixed if re.sub(r'^(non-?|un|in)', '', p) == w)}', not '{w}'"
     return None
 
@@ -228,7 +378,7 @@ def _sides(sentence: str) -> tuple[set[str], set[str]] | None:
     if not m:
         return None
     left = _words(_tokens(sentence[: m.start()]))[-6:]
-    right = _words(_tokens(sentence[m.end():]))[:6]
+    right = _words(_tokens(sentence[m.end() :]))[:6]
 
     def content(ws):
         return {_stem(w) for w in ws if w not in STOPWORDS and len(w) > 2}
@@ -255,5 +405,11 @@ def conflict(claim: str, cited_text: str, aligned: list[str]) -> str | None:
     comparisons are looked for. ``None`` when no cue fires.
     """
     tokens = _tokens(claim)
-    return (_overreach(tokens, cited_text) or _requirement(tokens, cited_text) or _contrast(claim, cited_text)
-            or _modal(claim, cited_text) or _antonym(tokens, cited_text, aligned) or _swapped(claim, aligned))
+    return (
+        _overreach(tokens, cited_text)
+        or _requirement(tokens, cited_text)
+        or _contrast(claim, cited_text)
+        or _modal(claim, cited_text)
+        or _antonym(tokens, cited_text, aligned)
+        or _swapped(claim, aligned)
+    )

@@ -33,7 +33,9 @@ _NUMBER_WORDS = {
         "sixteen seventeen eighteen nineteen twenty".split()
     )
 }
-_NUMBER_WORDS.update({"hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000"})
+_NUMBER_WORDS.update(
+    {"hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000"}
+)
 
 
 def numbers(text: str) -> set[str]:
@@ -76,7 +78,9 @@ def names(text: str) -> set[str]:
     for sent in split_sentences(text) or [text]:
         for i, m in enumerate(_WORD.finditer(sent)):
             word = re.sub(r"['’]s$", "", m.group(0).rstrip(".-"))
-            if _is_name(word) or (CAPITALISED_NAMES and i > 0 and word[:1].isupper() and len(word) > 1):
+            if _is_name(word) or (
+                CAPITALISED_NAMES and i > 0 and word[:1].isupper() and len(word) > 1
+            ):
                 out.add(word)
     return out
 
@@ -119,7 +123,9 @@ def _name_found(name: str, vocab: set[str], squashed: str, initials: set[str]) -
 
 _BOUND = re.compile(
     r"\b(at least|more than|over|above|exceeding|greater than|up to|at most|less than|under|below|nearly|almost|"
-    r"about|approximately|roughly|around|~)\s*(\d+(?:,\d{3})*(?:\.\d+)?)\s*(%|×|x\b|times\b|-?fold\b)?", re.I)
+    r"about|approximately|roughly|around|~)\s*(\d+(?:,\d{3})*(?:\.\d+)?)\s*(%|×|x\b|times\b|-?fold\b)?",
+    re.I,
+)
 _VALUE = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(%|×|x\b|times\b|-?fold\b)?", re.I)
 
 
@@ -140,7 +146,9 @@ def _meets(word: str, bound: float, value: float) -> bool:
 def _bounded(sentence: str, cited_text: str) -> set[str]:
     """Numbers of ``sentence`` stated as bounds that some number of ``cited_text`` (same unit) meets."""
     cited_text = re.sub(r"\$?\\times\$?", "×", cited_text).replace("\\%", "%").replace("$", "")
-    values = [(float(m.group(1).replace(",", "")), _unit(m.group(2))) for m in _VALUE.finditer(cited_text)]
+    values = [
+        (float(m.group(1).replace(",", "")), _unit(m.group(2))) for m in _VALUE.finditer(cited_text)
+    ]
     met = set()
     for m in _BOUND.finditer(sentence):
         bound, unit = float(m.group(2).replace(",", "")), _unit(m.group(3))
@@ -162,7 +170,12 @@ def _complexities(text: str) -> set[str]:
     return out
 
 
-_COUNT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_COUNT_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
 
 
 def _counts(text: str) -> tuple[dict[str, set[str]], set[str]]:
@@ -173,7 +186,9 @@ def _counts(text: str) -> tuple[dict[str, set[str]], set[str]]:
     """
     out: dict[str, set[str]] = {}
     bare: set[str] = set()
-    words = re.findall(r"[A-Za-z][\w\-]*\w|[A-Za-z]|\d+(?:[.,]\d+)*(?:\s*(?:%|×|x\b))?|[.;:,()]", text)
+    words = re.findall(
+        r"[A-Za-z][\w\-]*\w|[A-Za-z]|\d+(?:[.,]\d+)*(?:\s*(?:%|×|x\b))?|[.;:,()]", text
+    )
     for i, w in enumerate(words):
         number = _COUNT_WORDS.get(w.lower(), w if w.isdigit() else None)
         if number is None:
@@ -191,7 +206,7 @@ def _counts(text: str) -> tuple[dict[str, set[str]], set[str]]:
 
 
 def _miscounted(sentence: str, cited_text: str) -> list[str]:
-    """"five applications" where the text gives applications another count and never five (one per number);
+    """ "five applications" where the text gives applications another count and never five (one per number);
     a number the text also writes without a noun may be that count, elided."""
     said, _ = _counts(sentence)
     given, bare = _counts(cited_text)
@@ -208,8 +223,14 @@ def _miscounted(sentence: str, cited_text: str) -> list[str]:
 def _text_facts(cited_text: str):
     """What the hard rule looks up in a cited text (cached: an answer's sentences share their sources)."""
     text = cited_text + "\n" + flatten_latex(cited_text)
-    return (text, numbers(text), _complexities(text), frozenset(_name_vocab(text)), frozenset(_initialisms(text)),
-            _norm_name(text.replace(" ", "")))
+    return (
+        text,
+        numbers(text),
+        _complexities(text),
+        frozenset(_name_vocab(text)),
+        frozenset(_initialisms(text)),
+        _norm_name(text.replace(" ", "")),
+    )
 
 
 def missing_facts(sentence: str, cited_text: str) -> list[str]:
@@ -221,5 +242,7 @@ def missing_facts(sentence: str, cited_text: str) -> list[str]:
     missing = sorted(numbers(sentence) - cited_numbers - _bounded(sentence, text))
     missing += sorted(_complexities(sentence) - cited_complexities)
     missing += [c for c in _miscounted(sentence, text) if c.split()[0] not in missing]
-    missing += [name for name in sorted(names(sentence)) if not _name_found(name, vocab, squashed, initials)]
+    missing += [
+        name for name in sorted(names(sentence)) if not _name_found(name, vocab, squashed, initials)
+    ]
     return missing

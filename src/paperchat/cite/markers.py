@@ -10,7 +10,7 @@ are dropped, and the Sources list shows only the cited papers.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from paperchat.core.text import split_sentences
 
@@ -71,7 +71,7 @@ def answer_sentences(answer: str) -> list[str]:
         m = _LEADING_MARKERS.match(sent)
         if m and out:
             out[-1] = out[-1] + " " + m.group(1).strip()
-            sent = sent[m.end():].strip()
+            sent = sent[m.end() :].strip()
         if sent:
             out.append(sent)
     return out
@@ -169,8 +169,11 @@ class StreamRenumber:
 def link_markers(text: str, link: Callable[[int], str]) -> str:
     """``text`` with each cited number turned into a Markdown link to ``link(n)`` (no link where it gives ``""``):
     ``"… [1]."`` -> ``"… [[1](https://…)]."``, ``"[1, 3]"`` -> ``"[[1](…), [3](…)]"``."""
+
     def one(n: int) -> str:
         url = link(n)
         return f"[{n}]({url})" if url else str(n)
 
-    return MARKER.sub(lambda m: "[" + ", ".join(one(n) for n in parse_marker(m.group(1))) + "]", text)
+    return MARKER.sub(
+        lambda m: "[" + ", ".join(one(n) for n in parse_marker(m.group(1))) + "]", text
+    )

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import importlib.resources
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -65,23 +65,33 @@ class Verifier:
 
             model, vocab = self.folder / MODEL_FILE, self.folder / TOKENIZER_FILE
             if not model.is_file() or not vocab.is_file():
-                raise PaperchatError(f"the citation verifier's model is missing ({model}); reinstall paperchat")
+                raise PaperchatError(
+                    f"the citation verifier's model is missing ({model}); reinstall paperchat"
+                )
             options = ort.SessionOptions()
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3
             if self._threads:
                 options.intra_op_num_threads = self._threads
             try:
-                session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
+                session = ort.InferenceSession(
+                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
+                )
                 tokenizer = Tokenizer.from_file(str(vocab))
-            except Exception as exc:  # onnxruntime raises its own exception types for a damaged file
-                raise PaperchatError(f"the citation verifier's model {model} cannot be read ({exc}); "
-                                     "reinstall paperchat") from exc
+            except (
+                Exception
+            ) as exc:  # onnxruntime raises its own exception types for a damaged file
+                raise PaperchatError(
+                    f"the citation verifier's model {model} cannot be read ({exc}); "
+                    "reinstall paperchat"
+                ) from exc
             tokenizer.no_padding()
             self._tokenizer = tokenizer
             self._session = session
 
-    def _encode(self, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _encode(
+        self, pairs: Sequence[tuple[str, str]]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         encs = []
         for claim, evidence in pairs:
             try:
@@ -107,7 +117,9 @@ class Verifier:
         with self._lock:  # the tokenizer's truncation setting is shared state
             for pair in pairs:
                 ids, mask, types = self._encode([pair])
-                logit = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
+                logit = self._session.run(
+                    None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+                )[0]
                 out.append(float(1.0 / (1.0 + np.exp(-logit[0, 0]))))
         return out
 

@@ -15,22 +15,24 @@ from typing import NoReturn
 import click
 
 from paperchat import __version__
-from paperchat.core import phases
+from paperchat.cli import forward
 from paperchat.cli.answer_cmds import ask, config_cmd, summarize
 from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
-from paperchat.cli import forward
 from paperchat.cli.corpus_cmds import check, ingest, papers
 from paperchat.cli.daemon_cmd import daemon
 from paperchat.cli.eval_cmd import eval_command
 from paperchat.cli.mcp_cmd import mcp_command
 from paperchat.cli.options import AppContext, setting_option
 from paperchat.cli.progress import show_notes
+from paperchat.core import phases
 from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-             invoke_without_command=True)
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    invoke_without_command=True,
+)
 @click.version_option(__version__, prog_name="paperchat")
 @setting_option("store", type=click.Path(file_okay=False))
 @setting_option("chroma_url")
@@ -60,8 +62,20 @@ def cli(ctx: click.Context, **flags):
         ctx.exit(0)
 
 
-for command in (ingest, ask, summarize, config_cmd, papers, check, bench, eval_command, chat, history, mcp_command,
-                daemon):
+for command in (
+    ingest,
+    ask,
+    summarize,
+    config_cmd,
+    papers,
+    check,
+    bench,
+    eval_command,
+    chat,
+    history,
+    mcp_command,
+    daemon,
+):
     cli.add_command(command)
 
 
@@ -70,7 +84,9 @@ def invoke(group: click.Group, args: list[str] | None = None, prog_name: str | N
     a status and one line on stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). The daemon runs
     forwarded commands through this too."""
     try:
-        status = group.main(args, prog_name=prog_name, standalone_mode=False)  # ctx.exit(n) comes back as n
+        status = group.main(
+            args, prog_name=prog_name, standalone_mode=False
+        )  # ctx.exit(n) comes back as n
         status = status if isinstance(status, int) else ExitStatus.OK
     except click.exceptions.Abort:  # Click's form of Ctrl-C
         click.echo("interrupted", err=True)
@@ -103,7 +119,9 @@ def run(group: click.Group) -> NoReturn:
     if background is not None:
         background.join_background()  # never exit while a model is loading on a thread (the runtime would abort)
     phases.write()
-    if "chromadb" not in sys.modules:  # a reading command: exit's garbage collections may skip what is left
+    if (
+        "chromadb" not in sys.modules
+    ):  # a reading command: exit's garbage collections may skip what is left
         gc.freeze()  # (0.3 s of teardown after openai's import); a process that opened Chroma leaves as it was
     sys.exit(status)
 

@@ -9,14 +9,26 @@ import click
 
 from paperchat.cli.corpus_cmds import echo_json, export_bibtex, progress
 from paperchat.cli.forward import forward
-from paperchat.cli.options import AppContext, answer_options, bibtex_option, filter_options, setting_option, take_filters
+from paperchat.cli.options import (
+    AppContext,
+    answer_options,
+    bibtex_option,
+    filter_options,
+    setting_option,
+    take_filters,
+)
 
 
 def first_run(obj: AppContext, quiet: bool) -> None:
     """Ingest the bundled corpus into an empty store (the first run), saying so."""
-    report = obj.engine().ensure_corpus(progress=progress("first run: embedding the bundled corpus", quiet))
+    report = obj.engine().ensure_corpus(
+        progress=progress("first run: embedding the bundled corpus", quiet)
+    )
     if report is not None and not quiet:
-        click.echo(f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks", err=True)
+        click.echo(
+            f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks",
+            err=True,
+        )
 
 
 def _first_offline_answer(settings) -> bool:
@@ -33,7 +45,9 @@ def _first_offline_answer(settings) -> bool:
     return True
 
 
-def show_answer(answer, as_json: bool, streamed: bool, offline_note: bool = False, quiet: bool = False) -> None:
+def show_answer(
+    answer, as_json: bool, streamed: bool, offline_note: bool = False, quiet: bool = False
+) -> None:
     """Print an answer: JSON, or (after a streamed answer, its end) checks and Sources; notes on stderr."""
     from paperchat.cli.render import NO_LLM_NOTE, render_answer
 
@@ -94,7 +108,9 @@ def read_question_arg(question: str | None) -> str:
     if question == "-" or (question is None and not sys.stdin.isatty()):
         return sys.stdin.read(MAX_STDIN_CHARS)
     if question is None:
-        raise click.UsageError("Missing argument 'QUESTION' (or pipe it in: echo \"...\" | paperchat ask -).")
+        raise click.UsageError(
+            "Missing argument 'QUESTION' (or pipe it in: echo \"...\" | paperchat ask -)."
+        )
     return question
 
 
@@ -105,7 +121,12 @@ MAX_STDIN_CHARS = 100_000
 @click.command()
 @click.argument("question", required=False)
 @setting_option("top_k", "-k")
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (stable contract, see README).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the answer as JSON (stable contract, see README).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no notes on stderr.")
 @filter_options
 @bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
@@ -146,18 +167,38 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
     # the mode setting as asked: auto may fall back offline
-    answer = _answer(lambda: engine.ask(question, on_token=on_token, filters=filters), on_token, printed)
-    show_answer(answer, as_json, streamed=bool(printed), quiet=quiet,
-                offline_note=_first_offline_answer(obj.settings) if mode == "extractive" and not quiet else False)
+    answer = _answer(
+        lambda: engine.ask(question, on_token=on_token, filters=filters), on_token, printed
+    )
+    show_answer(
+        answer,
+        as_json,
+        streamed=bool(printed),
+        quiet=quiet,
+        offline_note=_first_offline_answer(obj.settings)
+        if mode == "extractive" and not quiet
+        else False,
+    )
     if bibtex_path is not None:
         export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources], quiet)
 
 
 @click.command()
 @click.argument("target")
-@click.option("-k", "--top-k", type=click.IntRange(1, 20), default=5, show_default=True,
-              help="Papers to summarize when TARGET is a topic.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (the ask contract, with target).")
+@click.option(
+    "-k",
+    "--top-k",
+    type=click.IntRange(1, 20),
+    default=5,
+    show_default=True,
+    help="Papers to summarize when TARGET is a topic.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the summary as JSON (the ask contract, with target).",
+)
 @filter_options
 @bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
 @answer_options
@@ -183,8 +224,13 @@ def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
     mode = engine.mode()
     first_run(obj, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
-    answer = _answer(lambda: engine.summarize(target, top_k=top_k, mode=mode, on_token=on_token, filters=filters),
-                     on_token, printed)
+    answer = _answer(
+        lambda: engine.summarize(
+            target, top_k=top_k, mode=mode, on_token=on_token, filters=filters
+        ),
+        on_token,
+        printed,
+    )
     show_answer(answer, as_json, streamed=bool(printed))
     if bibtex_path is not None:
         export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources])
@@ -192,7 +238,12 @@ def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
 
 @click.command("config")
 @click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
-@click.option("--check/--no-check", default=True, show_default=True, help="Ask the LLM endpoint whether it answers.")
+@click.option(
+    "--check/--no-check",
+    default=True,
+    show_default=True,
+    help="Ask the LLM endpoint whether it answers.",
+)
 @answer_options
 @click.pass_obj
 def config_cmd(obj: AppContext, as_json, check, **flags):
@@ -228,7 +279,10 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
         echo_json(info)
         return
     exists = Path(info["config_file"]).is_file()
-    click.echo(f"config file: {info['config_file']}" + ("" if exists else " (none there; defaults, flags and env apply)"))
+    click.echo(
+        f"config file: {info['config_file']}"
+        + ("" if exists else " (none there; defaults, flags and env apply)")
+    )
     width = max(len(k) for k in rows)
     for name, row in rows.items():
         click.echo(f"  {name.ljust(width)}  {row['value']!s:<40}  ({row['from']})")

@@ -11,14 +11,32 @@ from paperchat.cli.corpus_cmds import echo_json
 
 
 @click.command()
-@click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Corpus file(s) to measure on (default: the bundled corpus). Repeatable.")
-@click.option("--repeat", type=click.IntRange(1, 50), default=5, show_default=True,
-              help="Runs of each cold command (median reported).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the figures as JSON here.")
+@click.option(
+    "--corpus",
+    "corpus",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Corpus file(s) to measure on (default: the bundled corpus). Repeatable.",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(1, 50),
+    default=5,
+    show_default=True,
+    help="Runs of each cold command (median reported).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the figures as JSON here.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-@click.option("--no-baseline", is_flag=True,
-              help="Skip the plain LlamaIndex baseline (about 8 minutes of the run at 2.7k papers).")
+@click.option(
+    "--no-baseline",
+    is_flag=True,
+    help="Skip the plain LlamaIndex baseline (about 8 minutes of the run at 2.7k papers).",
+)
 def bench(corpus, repeat, out, as_json, no_baseline):
     """Measure ingest, retrieval and answer speed and memory on this machine.
 

@@ -9,7 +9,13 @@ import click
 
 from paperchat.cli.answer_cmds import first_run
 from paperchat.cli.corpus_cmds import echo_json
-from paperchat.cli.options import AppContext, answer_options, filter_options, setting_option, take_filters
+from paperchat.cli.options import (
+    AppContext,
+    answer_options,
+    filter_options,
+    setting_option,
+    take_filters,
+)
 
 #: hidden, for tests: seconds to wait before each answer (so Ctrl-C can interrupt it)
 SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
@@ -17,9 +23,23 @@ SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
 
 @click.command("chat")
 @setting_option("top_k", "-k", lead="Papers to retrieve per question.")
-@click.option("--continue", "resume", is_flag=True, help="Resume the last conversation: its last answer's sources are the context.")
-@click.option("--no-history", is_flag=True, help="Do not log turns (also: PAPERCHAT_HISTORY=0 or history = false in the config).")
-@click.option("-v", "--verbose", is_flag=True, help="After each answer, print the query used and the timings (stderr).")
+@click.option(
+    "--continue",
+    "resume",
+    is_flag=True,
+    help="Resume the last conversation: its last answer's sources are the context.",
+)
+@click.option(
+    "--no-history",
+    is_flag=True,
+    help="Do not log turns (also: PAPERCHAT_HISTORY=0 or history = false in the config).",
+)
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="After each answer, print the query used and the timings (stderr).",
+)
 @filter_options
 @answer_options
 @click.pass_obj
@@ -57,18 +77,31 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     mode = engine.mode()
     engine.preload(mode)  # the model and, with an LLM, the openai client load while the store opens
     first_run(obj, False)
-    engine.paper_ids(filters)  # a filter that matches no paper stops here, before the first question
+    engine.paper_ids(
+        filters
+    )  # a filter that matches no paper stops here, before the first question
     log = None
     if settings.history and not no_history:
         log = HistoryLog(history_path(settings.store_path))
     elif resume:
-        raise PaperchatError("--continue needs the chat history, which is turned off (--no-history or PAPERCHAT_HISTORY=0)")
+        raise PaperchatError(
+            "--continue needs the chat history, which is turned off (--no-history or PAPERCHAT_HISTORY=0)"
+        )
     try:
         slow = float(os.environ.get(SLOW_ENV) or 0)
     except ValueError:
         slow = 0.0
-    session = ChatSession(engine, mode, log=log, top_k=settings.top_k, fallback=settings.mode == "auto",
-                          verbose=verbose, slow=slow, width=terminal_width() if interactive else 88, filters=filters)
+    session = ChatSession(
+        engine,
+        mode,
+        log=log,
+        top_k=settings.top_k,
+        fallback=settings.mode == "auto",
+        verbose=verbose,
+        slow=slow,
+        width=terminal_width() if interactive else 88,
+        filters=filters,
+    )
     if resume and log is not None:
         cid = log.last_conversation_id()
         if cid is None:
@@ -76,8 +109,11 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
         else:
             session.conversation_id = cid
             session.restore(log.conversation(cid, limit=MAX_TURNS))
-            click.echo(f"continuing conversation {cid} ({session.turn_count} turns); last question: "
-                       f"{session.last.question}", err=True)
+            click.echo(
+                f"continuing conversation {cid} ({session.turn_count} turns); last question: "
+                f"{session.last.question}",
+                err=True,
+            )
     if mode == "extractive":
         click.echo(NO_LLM_NOTE, err=True)
     try:
@@ -86,8 +122,10 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
             engine.store.bm25()
             n_papers = engine.store.counts()[0]
             model = f" ({settings.llm_model})" if mode == "llm" else ""
-            banner = (f"paperchat chat · {n_papers} papers · {mode}{model}. "
-                      "Ask a question; /help for commands, Ctrl-D to leave.")
+            banner = (
+                f"paperchat chat · {n_papers} papers · {mode}{model}. "
+                "Ask a question; /help for commands, Ctrl-D to leave."
+            )
             status = run_terminal(session, settings.store_path / "chat_history.txt", banner)
         else:
             status = run_piped(session, sys.stdin)
@@ -99,10 +137,29 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
 
 
 @click.command("history")
-@click.option("-q", "--query", "text", default=None, metavar="TEXT", help="Only turns whose question, rewritten query or answer contains TEXT.")
-@click.option("-n", "--limit", type=click.IntRange(1, 100000), default=20, show_default=True, help="At most this many turns (the latest).")
+@click.option(
+    "-q",
+    "--query",
+    "text",
+    default=None,
+    metavar="TEXT",
+    help="Only turns whose question, rewritten query or answer contains TEXT.",
+)
+@click.option(
+    "-n",
+    "--limit",
+    type=click.IntRange(1, 100000),
+    default=20,
+    show_default=True,
+    help="At most this many turns (the latest).",
+)
 @click.option("-c", "--conversation", default=None, metavar="ID", help="Only this conversation.")
-@click.option("--json", "as_json", is_flag=True, help="Print the turns as JSON (question, query, retrieved, answer, sources, mode, model, timings, ...).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the turns as JSON (question, query, retrieved, answer, sources, mode, model, timings, ...).",
+)
 @click.pass_obj
 def history(obj: AppContext, text, limit, conversation, as_json):
     """List or search past chat turns (from <store>/history.sqlite3), oldest first.
@@ -119,7 +176,9 @@ def history(obj: AppContext, text, limit, conversation, as_json):
     path = history_path(obj.settings.store_path)
     log = HistoryLog(path)
     try:
-        rows = log.search(clean_text(text) if text else text, limit=limit, conversation_id=conversation)
+        rows = log.search(
+            clean_text(text) if text else text, limit=limit, conversation_id=conversation
+        )
     finally:
         log.close()
     if as_json:
@@ -127,17 +186,28 @@ def history(obj: AppContext, text, limit, conversation, as_json):
         return
     if not rows:
         where = f" matching {text!r}" if text else ""
-        click.echo(f"No chat turns{where} in {path}." if path.exists() else f"No chat history yet ({path}).")
+        click.echo(
+            f"No chat turns{where} in {path}."
+            if path.exists()
+            else f"No chat history yet ({path})."
+        )
         return
     for row in rows:
-        click.echo(f"{row['time_iso']}  {row['conversation_id']} #{row['turn']}  [{row['mode'] or '?'}"
-                   f"{', ' + row['model'] if row['model'] else ''}]")
+        click.echo(
+            f"{row['time_iso']}  {row['conversation_id']} #{row['turn']}  [{row['mode'] or '?'}"
+            f"{', ' + row['model'] if row['model'] else ''}]"
+        )
         click.echo(f"  Q: {row['question']}")
         if row["query"] and row["query"] != row["question"]:
             click.echo(f"     (read as: {row['query']})")
         answer = " ".join(str(row["answer"]).split())
         click.echo(f"  A: {answer[:200] + '…' if len(answer) > 200 else answer}")
         if row["sources"]:
-            click.echo("  Sources: " + "; ".join(f"[{s['n']}] {s.get('title') or s.get('label') or s['paper_id']}"
-                                                 for s in row["sources"]))
+            click.echo(
+                "  Sources: "
+                + "; ".join(
+                    f"[{s['n']}] {s.get('title') or s.get('label') or s['paper_id']}"
+                    for s in row["sources"]
+                )
+            )
     click.echo(f"{len(rows)} turn{'s' if len(rows) != 1 else ''} ({path})")

@@ -40,15 +40,31 @@ def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--metadata", type=click.Path(path_type=Path), default=None,
-              help="JSONL joining titles, authors and urls onto title-less abstracts by file name + position "
-                   "(fields: seed_file, index, title, authors, url). The bundled corpus's own is joined by default.")
-@click.option("--rebuild", is_flag=True,
-              help="Build the store anew (needed after changing the embedding model); readers keep the old one until it is done.")
-@click.option("--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
-              help="On a malformed line: stop (store untouched) or skip it and report it.")
-@click.option("--encoding", default=None, metavar="NAME",
-              help="Text encoding of files that are not UTF-8, e.g. latin-1 or cp1252 (default: UTF-8).")
+@click.option(
+    "--metadata",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="JSONL joining titles, authors and urls onto title-less abstracts by file name + position "
+    "(fields: seed_file, index, title, authors, url). The bundled corpus's own is joined by default.",
+)
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Build the store anew (needed after changing the embedding model); readers keep the old one until it is done.",
+)
+@click.option(
+    "--on-error",
+    type=click.Choice(["stop", "skip"]),
+    default="stop",
+    show_default=True,
+    help="On a malformed line: stop (store untouched) or skip it and report it.",
+)
+@click.option(
+    "--encoding",
+    default=None,
+    metavar="NAME",
+    help="Text encoding of files that are not UTF-8, e.g. latin-1 or cp1252 (default: UTF-8).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the ingest report as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
@@ -78,8 +94,14 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         click.echo(f"note: {note}", err=True)
     if not paths and metadata is None:
         metadata = bundled_metadata()  # the bundled abstracts' real titles, authors and urls
-    report = engine.ingest(files, metadata=metadata, rebuild=rebuild, on_error=on_error, encoding=encoding,
-                           progress=progress("embedding", quiet or as_json))
+    report = engine.ingest(
+        files,
+        metadata=metadata,
+        rebuild=rebuild,
+        on_error=on_error,
+        encoding=encoding,
+        progress=progress("embedding", quiet or as_json),
+    )
     if as_json:
         echo_json(asdict(report))
         return
@@ -90,7 +112,8 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
     dups = report.duplicates_skipped + report.duplicates_merged
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
-        f"{report.papers_removed} removed" + (f", {dups} duplicates kept once" if dups else "")
+        f"{report.papers_removed} removed"
+        + (f", {dups} duplicates kept once" if dups else "")
         + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded "
         f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
         f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened
@@ -98,10 +121,16 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True,
-              help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases, venue, year}.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases, venue, year}.",
+)
 @filter_options
-@bibtex_option("Write the listed papers as BibTeX entries to FILE (replaced) instead of printing them.")
+@bibtex_option(
+    "Write the listed papers as BibTeX entries to FILE (replaced) instead of printing them."
+)
 @click.pass_obj
 def papers(obj: AppContext, as_json, bibtex_path, **flags):
     """List the stored papers: id, label or title, chunk count, origin (file #position).
@@ -149,7 +178,9 @@ def check(obj: AppContext, as_json):
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
-        raise PaperchatError(f"no store at {where}: nothing to check (`paperchat ingest` creates one)")
+        raise PaperchatError(
+            f"no store at {where}: nothing to check (`paperchat ingest` creates one)"
+        )
     findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):
         try:
@@ -162,11 +193,19 @@ def check(obj: AppContext, as_json):
         except StoreError as exc:
             from paperchat.store.failures import StoreUnavailable
 
-            findings.append(Finding("open the store", False, str(exc), not isinstance(exc, StoreUnavailable)))
+            findings.append(
+                Finding("open the store", False, str(exc), not isinstance(exc, StoreUnavailable))
+            )
     line = verdict(findings, where)
     if as_json:
-        echo_json({"store": where, "ok": all(f.ok is not False for f in findings), "findings": [f.to_json() for f in findings],
-                   "verdict": line})
+        echo_json(
+            {
+                "store": where,
+                "ok": all(f.ok is not False for f in findings),
+                "findings": [f.to_json() for f in findings],
+                "verdict": line,
+            }
+        )
     else:
         for f in findings:
             mark = "ok  " if f.ok else ("note" if f.ok is None else "FAIL")

@@ -16,8 +16,10 @@ def _files(obj: AppContext):
 
     files = link.daemon_files(obj.settings)
     if files is None:
-        raise PaperchatError("no private runtime folder for the daemon's socket (set XDG_RUNTIME_DIR to a short "
-                             "folder of yours)")
+        raise PaperchatError(
+            "no private runtime folder for the daemon's socket (set XDG_RUNTIME_DIR to a short "
+            "folder of yours)"
+        )
     return files
 
 
@@ -58,7 +60,9 @@ def daemon():
 
 
 @daemon.command("start")
-@click.option("--foreground", is_flag=True, help="Serve in this process (logs on stderr) instead of detached.")
+@click.option(
+    "--foreground", is_flag=True, help="Serve in this process (logs on stderr) instead of detached."
+)
 @click.pass_obj
 def start(obj: AppContext, foreground):
     """Start the store's daemon (nothing to do when it runs) and wait until it answers.
@@ -89,13 +93,17 @@ def start(obj: AppContext, foreground):
     if not forward.wait_for(files, proc):
         raise PaperchatError(f"the daemon did not start; its log is {files.log}")
     info = files.read_info() or {"pid": "?", "idle_s": obj.settings.daemon_idle}
-    click.echo(f"daemon started (pid {info['pid']}) for {_where(obj)}; it exits after {info['idle_s']:g} s "
-               "without a request")
+    click.echo(
+        f"daemon started (pid {info['pid']}) for {_where(obj)}; it exits after {info['idle_s']:g} s "
+        "without a request"
+    )
     ctx.exit(ExitStatus.OK)
 
 
 @daemon.command("status")
-@click.option("--json", "as_json", is_flag=True, help="Print the daemon's info as JSON ({} when none runs).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the daemon's info as JSON ({} when none runs)."
+)
 @click.pass_obj
 def status(obj: AppContext, as_json):
     """Show whether the store's daemon runs: pid, store, version, started, requests served, idle time left.
@@ -112,7 +120,9 @@ def status(obj: AppContext, as_json):
     info = files.read_info()
     ctx = click.get_current_context()
     if info is not None:
-        info["idle_s_left"] = round(max(0.0, info["last_request"] + info["idle_s"] - time.time()), 1)
+        info["idle_s_left"] = round(
+            max(0.0, info["last_request"] + info["idle_s"] - time.time()), 1
+        )
     if as_json:
         click.echo(json.dumps(info or {}, indent=2))
     elif info is None:
@@ -120,10 +130,12 @@ def status(obj: AppContext, as_json):
     else:
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info["started"]))
         serves = "serves" if info.get("state") == "serving" else "is warming up for"
-        click.echo(f"daemon pid {info['pid']} {serves} {info['store']}\n"
-                   f"  version {info['version']}, started {started}, {info['requests']} requests served, "
-                   f"exits after {info['idle_s_left']:g} s more without a request\n"
-                   f"  socket {info['socket']}\n  log {info['log']}")
+        click.echo(
+            f"daemon pid {info['pid']} {serves} {info['store']}\n"
+            f"  version {info['version']}, started {started}, {info['requests']} requests served, "
+            f"exits after {info['idle_s_left']:g} s more without a request\n"
+            f"  socket {info['socket']}\n  log {info['log']}"
+        )
     ctx.exit(ExitStatus.OK if info is not None else ExitStatus.ERROR)
 
 

@@ -38,8 +38,11 @@ _HEADER = struct.Struct(">cI")
 def runtime_folder() -> Path:
     """The per-user folder for daemon files, created with mode 0700; raises OSError when it is not ours alone."""
     xdg = os.environ.get("XDG_RUNTIME_DIR")
-    base = Path(xdg) / "paperchat" if xdg and Path(xdg).is_dir() else \
-        Path(tempfile.gettempdir()) / f"paperchat-{os.getuid()}"
+    base = (
+        Path(xdg) / "paperchat"
+        if xdg and Path(xdg).is_dir()
+        else Path(tempfile.gettempdir()) / f"paperchat-{os.getuid()}"
+    )
     base.mkdir(mode=0o700, parents=True, exist_ok=True)
     st = base.stat()
     if st.st_uid != os.getuid():
@@ -87,7 +90,11 @@ class DaemonFiles:
 
 def daemon_files(settings) -> DaemonFiles | None:
     """The daemon files for the store ``settings`` name; ``None`` when no private folder or short path exists."""
-    key = f"url:{settings.chroma_url}" if settings.chroma_url else f"dir:{settings.store_path.resolve()}"
+    key = (
+        f"url:{settings.chroma_url}"
+        if settings.chroma_url
+        else f"dir:{settings.store_path.resolve()}"
+    )
     try:
         files = DaemonFiles(key, runtime_folder())
     except OSError:

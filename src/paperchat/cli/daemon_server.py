@@ -55,7 +55,9 @@ class _Channel(io.RawIOBase):
 
 
 def _text_stream(sock, kind: bytes, tty: bool, encoding: str, errors: str) -> io.TextIOWrapper:
-    return io.TextIOWrapper(_Channel(sock, kind, tty), encoding=encoding, errors=errors, write_through=True)
+    return io.TextIOWrapper(
+        _Channel(sock, kind, tty), encoding=encoding, errors=errors, write_through=True
+    )
 
 
 def run_request(sock: socket.socket, request: dict) -> None:
@@ -65,8 +67,12 @@ def run_request(sock: socket.socket, request: dict) -> None:
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     term = request["terminal"]
-    out = _text_stream(sock, b"O", term["stdout_tty"], term["stdout_encoding"], term["stdout_errors"])
-    err = _text_stream(sock, b"E", term["stderr_tty"], term["stderr_encoding"], term["stderr_errors"])
+    out = _text_stream(
+        sock, b"O", term["stdout_tty"], term["stdout_encoding"], term["stdout_errors"]
+    )
+    err = _text_stream(
+        sock, b"E", term["stderr_tty"], term["stderr_encoding"], term["stderr_errors"]
+    )
     try:
         os.environ.clear()
         os.environ.update(request["env"])
@@ -123,9 +129,19 @@ class Daemon:
         """Write the info file ``daemon status`` reads (atomically)."""
         from paperchat import __version__
 
-        info = {"pid": os.getpid(), "store": self.files.key.split(":", 1)[1], "version": __version__,
-                "stamp": self.stamp, "state": self.state, "started": self.started, "requests": self.requests, "last_request": self.last,
-                "idle_s": self.idle_s, "socket": str(self.files.socket), "log": str(self.files.log)}
+        info = {
+            "pid": os.getpid(),
+            "store": self.files.key.split(":", 1)[1],
+            "version": __version__,
+            "stamp": self.stamp,
+            "state": self.state,
+            "started": self.started,
+            "requests": self.requests,
+            "last_request": self.last,
+            "idle_s": self.idle_s,
+            "socket": str(self.files.socket),
+            "log": str(self.files.log),
+        }
         tmp = self.files.info.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(info), encoding="utf-8")
         os.replace(tmp, self.files.info)
@@ -161,7 +177,9 @@ class Daemon:
             keep_warm()
             try:
                 warm_up(self.settings)
-            except Exception as exc:  # a broken store still gets served: each request then reports it
+            except (
+                Exception
+            ) as exc:  # a broken store still gets served: each request then reports it
                 print(f"warm-up: {exc}", file=sys.stderr, flush=True)
             self._serve()
         finally:
@@ -181,7 +199,11 @@ class Daemon:
         server.listen(16)
         self.state, self.last = "serving", time.time()
         self.write_info()
-        print(f"serving {self.files.key} on {self.files.socket} (pid {os.getpid()})", file=sys.stderr, flush=True)
+        print(
+            f"serving {self.files.key} on {self.files.socket} (pid {os.getpid()})",
+            file=sys.stderr,
+            flush=True,
+        )
         with server:
             while True:
                 left = self.last + self.idle_s - time.time()
@@ -191,7 +213,7 @@ class Daemon:
                 server.settimeout(left)
                 try:
                     conn, _ = server.accept()
-                except socket.timeout:
+                except TimeoutError:
                     continue
                 with conn:
                     if not self._handle(conn):
@@ -213,8 +235,16 @@ class Daemon:
             print("stopped by a client", file=sys.stderr, flush=True)
             return False
         if request.get("stamp") != self.stamp:
-            _try_send(conn, b"M", json.dumps(f"daemon runs {self.stamp}, client {request.get('stamp')}").encode())
-            print(f"a client runs other code ({request.get('stamp')}): exiting", file=sys.stderr, flush=True)
+            _try_send(
+                conn,
+                b"M",
+                json.dumps(f"daemon runs {self.stamp}, client {request.get('stamp')}").encode(),
+            )
+            print(
+                f"a client runs other code ({request.get('stamp')}): exiting",
+                file=sys.stderr,
+                flush=True,
+            )
             return False
         run_request(conn, request)
         self.requests += 1

@@ -16,40 +16,109 @@ from paperchat.cli.options import AppContext
 from paperchat.core.errors import ExitStatus
 
 
-@click.group("eval", invoke_without_command=True,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--set", "set_path", default=None, metavar="NAME|FILE",
-              help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
-                   "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
-                   "abstracts), conference-dev, conference-test, scale, generalization (three independently "
-                   "written sets: general-a tuned on, general-b and general-c held out; needs --corpus too).")
-@click.option("--mode", type=click.Choice(["extractive", "llm"]), default="extractive", show_default=True,
-              help="Answer mode to evaluate: the offline extractive answerer (deterministic; what the baseline "
-                   "holds) or the configured LLM.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for report.md and results.json (default: ./eval-out).")
-@click.option("--check", is_flag=True, help="Exit 1, naming each metric, when a figure falls below the baseline "
-              "(with --limit, metrics the sample holds no question for are skipped, and named).")
-@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Minimum figures for --check (default: eval/baseline.json).")
-@click.option("--retriever", type=click.Choice(["hybrid", "dense", "bm25"]), default="hybrid", show_default=True,
-              help="Retriever of the evaluated pipeline (all three are also measured side by side).")
-@click.option("-k", "--top-k", type=click.IntRange(1, 100), default=None,
-              help="Papers given to the answerer (default: the top-k setting, 5).")
-@click.option("--limit", type=click.IntRange(1), default=None, metavar="N",
-              help="Only the first N questions (a quick run; its figures are not comparable with the baseline).")
-@click.option("--no-verify", is_flag=True, help="Skip the support checker (no citation recall/precision).")
-@click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Extra corpus file(s) ingested into the store before the run, e.g. the 2,732 ICML 2025 "
-                   "abstracts as distractors for eval/questions_scale.jsonl. Repeatable.")
-@click.option("--html", "html", is_flag=True,
-              help="Also write report.html: one self-contained page with the charts and the questions (needs the "
-                   "report extra: pip install 'paperchat[report]').")
+@click.group(
+    "eval",
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.option(
+    "--set",
+    "set_path",
+    default=None,
+    metavar="NAME|FILE",
+    help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
+    "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
+    "abstracts), conference-dev, conference-test, scale, generalization (three independently "
+    "written sets: general-a tuned on, general-b and general-c held out; needs --corpus too).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["extractive", "llm"]),
+    default="extractive",
+    show_default=True,
+    help="Answer mode to evaluate: the offline extractive answerer (deterministic; what the baseline "
+    "holds) or the configured LLM.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables."
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for report.md and results.json (default: ./eval-out).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit 1, naming each metric, when a figure falls below the baseline "
+    "(with --limit, metrics the sample holds no question for are skipped, and named).",
+)
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Minimum figures for --check (default: eval/baseline.json).",
+)
+@click.option(
+    "--retriever",
+    type=click.Choice(["hybrid", "dense", "bm25"]),
+    default="hybrid",
+    show_default=True,
+    help="Retriever of the evaluated pipeline (all three are also measured side by side).",
+)
+@click.option(
+    "-k",
+    "--top-k",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Papers given to the answerer (default: the top-k setting, 5).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Only the first N questions (a quick run; its figures are not comparable with the baseline).",
+)
+@click.option(
+    "--no-verify", is_flag=True, help="Skip the support checker (no citation recall/precision)."
+)
+@click.option(
+    "--corpus",
+    "corpus",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Extra corpus file(s) ingested into the store before the run, e.g. the 2,732 ICML 2025 "
+    "abstracts as distractors for eval/questions_scale.jsonl. Repeatable.",
+)
+@click.option(
+    "--html",
+    "html",
+    is_flag=True,
+    help="Also write report.html: one self-contained page with the charts and the questions (needs the "
+    "report extra: pip install 'paperchat[report]').",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
-def eval_command(ctx: click.Context, set_path, mode, as_json, out_dir, check, baseline_path, retriever, top_k, limit,
-                 no_verify, corpus, html, quiet):
+def eval_command(
+    ctx: click.Context,
+    set_path,
+    mode,
+    as_json,
+    out_dir,
+    check,
+    baseline_path,
+    retriever,
+    top_k,
+    limit,
+    no_verify,
+    corpus,
+    html,
+    quiet,
+):
     """Run the eval set (default: eval/questions.jsonl of the repository) and report grounding.
 
     Each question goes through the same pipeline as `paperchat ask` (the bundled
@@ -118,20 +187,28 @@ def eval_command(ctx: click.Context, set_path, mode, as_json, out_dir, check, ba
         summary = report.summary_json(results)
         summary["files"] = files
         if failures is not None:
-            summary["check"] = {"passed": not failures, "failures": failures, "not_measured": skipped}
+            summary["check"] = {
+                "passed": not failures,
+                "failures": failures,
+                "not_measured": skipped,
+            }
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
         click.echo(report.render_summary(results, failures))
-        click.echo(f"report: {files['report']}\nresults: {files['results']}"
-                   + (f"\nhtml: {files['html']}" if "html" in files else ""))
+        click.echo(
+            f"report: {files['report']}\nresults: {files['results']}"
+            + (f"\nhtml: {files['html']}" if "html" in files else "")
+        )
     if skipped:
-        click.echo(f"note: not measured by this sample of {len(results['questions'])} questions, so not checked: "
-                   f"{', '.join(skipped)}", err=True)
+        click.echo(
+            f"note: not measured by this sample of {len(results['questions'])} questions, so not checked: "
+            f"{', '.join(skipped)}",
+            err=True,
+        )
     if failures:
         for line in failures:
             click.echo(f"eval check failed: {line}", err=True)
         click.get_current_context().exit(ExitStatus.ERROR)
-
 
 
 from paperchat.cli.eval_compare import compare_command  # noqa: E402 - subcommands of the group above

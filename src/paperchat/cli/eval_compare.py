@@ -14,12 +14,19 @@ import click
 from paperchat.core.errors import ExitStatus
 
 
-@click.command("compare", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.command(
+    "compare", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
 @click.argument("run_a", metavar="RUN_A", type=click.Path(path_type=Path))
 @click.argument("run_b", metavar="RUN_B", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON instead of a table.")
-@click.option("--fail-on-regression", is_flag=True,
-              help="Exit 1, naming each metric on stderr, when a metric got significantly worse in RUN_B.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the comparison as JSON instead of a table."
+)
+@click.option(
+    "--fail-on-regression",
+    is_flag=True,
+    help="Exit 1, naming each metric on stderr, when a metric got significantly worse in RUN_B.",
+)
 def compare_command(run_a: Path, run_b: Path, as_json: bool, fail_on_regression: bool):
     """Compare two eval runs: RUN_A (the reference) and RUN_B, two `paperchat eval --out` folders.
 
@@ -53,6 +60,9 @@ def compare_command(run_a: Path, run_b: Path, as_json: bool, fail_on_regression:
     if fail_on_regression and cmp["regressions"]:
         for name in cmp["regressions"]:
             m = cmp["metrics"][name]
-            click.echo(f"eval compare: {name} regressed: {m['a']:.3f} → {m['b']:.3f} (Δ {m['diff']:+.3f}, "
-                       f"95% CI [{m['ci'][0]:+.3f}, {m['ci'][1]:+.3f}], n {m['n']})", err=True)
+            click.echo(
+                f"eval compare: {name} regressed: {m['a']:.3f} → {m['b']:.3f} (Δ {m['diff']:+.3f}, "
+                f"95% CI [{m['ci'][0]:+.3f}, {m['ci'][1]:+.3f}], n {m['n']})",
+                err=True,
+            )
         click.get_current_context().exit(ExitStatus.ERROR)

@@ -11,22 +11,62 @@ from pathlib import Path
 import click
 
 
-@click.command("draft", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--corpus", "corpus", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Corpus file(s) ingested into the store first (as `paperchat eval --corpus`). Repeatable.")
-@click.option("-n", "--n", "n", type=click.IntRange(1, 100000), default=100, show_default=True,
-              help="At most this many questions.")
-@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("eval-draft.jsonl"), show_default=True,
-              help="The JSONL file to write.")
+@click.command(
+    "draft", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
+@click.option(
+    "--corpus",
+    "corpus",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Corpus file(s) ingested into the store first (as `paperchat eval --corpus`). Repeatable.",
+)
+@click.option(
+    "-n",
+    "--n",
+    "n",
+    type=click.IntRange(1, 100000),
+    default=100,
+    show_default=True,
+    help="At most this many questions.",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=Path("eval-draft.jsonl"),
+    show_default=True,
+    help="The JSONL file to write.",
+)
 @click.option("--force", is_flag=True, help="Overwrite --out when it exists.")
-@click.option("--seed", type=int, default=None,
-              help="Seed of every random choice (default: a fixed one, so the same store gives the same file).")
-@click.option("--mode", type=click.Choice(["offline", "llm", "auto"]), default="auto", show_default=True,
-              help="offline: templates only; llm: also paraphrase and summary questions from the LLM; auto: llm "
-                   "when an LLM is configured (the answer mode setting).")
-@click.option("--model", "llm_model", default=None, metavar="NAME", help="LLM model (as `paperchat ask --model`).")
-@click.option("--base-url", "llm_base_url", default=None, metavar="URL",
-              help="OpenAI-compatible server (as `paperchat ask --base-url`).")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of every random choice (default: a fixed one, so the same store gives the same file).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["offline", "llm", "auto"]),
+    default="auto",
+    show_default=True,
+    help="offline: templates only; llm: also paraphrase and summary questions from the LLM; auto: llm "
+    "when an LLM is configured (the answer mode setting).",
+)
+@click.option(
+    "--model",
+    "llm_model",
+    default=None,
+    metavar="NAME",
+    help="LLM model (as `paperchat ask --model`).",
+)
+@click.option(
+    "--base-url",
+    "llm_base_url",
+    default=None,
+    metavar="URL",
+    help="OpenAI-compatible server (as `paperchat ask --base-url`).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
@@ -63,11 +103,18 @@ def draft_command(obj, corpus, n, out, force, seed, mode, llm_model, llm_base_ur
     engine.ensure_corpus(progress=progress("embedding the corpus", quiet or as_json))
     if corpus:
         engine.ingest(list(corpus), progress=progress("embedding the corpus", quiet or as_json))
-    draft = draft_questions(engine, n=n, seed=seed, mode=mode,
-                            progress=progress("drafting with the LLM", quiet or as_json, unit="paper"))
+    draft = draft_questions(
+        engine,
+        n=n,
+        seed=seed,
+        mode=mode,
+        progress=progress("drafting with the LLM", quiet or as_json, unit="paper"),
+    )
     if not draft.questions:
-        raise PaperchatError("no question could be drafted from the stored abstracts "
-                             f"(dropped: {', '.join(f'{r} {c}' for r, c in draft.dropped.items()) or 'none'})")
+        raise PaperchatError(
+            "no question could be drafted from the stored abstracts "
+            f"(dropped: {', '.join(f'{r} {c}' for r, c in draft.dropped.items()) or 'none'})"
+        )
     write_draft(draft.questions, out, force)
     if as_json:
         click.echo(json.dumps({**draft.summary(), "out": str(out)}, ensure_ascii=False, indent=2))
@@ -84,11 +131,17 @@ def check_out(path: Path, force: bool = False) -> Path:
     from paperchat.core.errors import PaperchatError
 
     if path.is_dir():
-        raise PaperchatError(f"{path} is a folder; give a file name for the draft, e.g. {path / 'eval-draft.jsonl'}")
+        raise PaperchatError(
+            f"{path} is a folder; give a file name for the draft, e.g. {path / 'eval-draft.jsonl'}"
+        )
     if path.exists() and not force:
-        raise PaperchatError(f"{path} already exists; pass --force to overwrite it, or --out another file")
+        raise PaperchatError(
+            f"{path} already exists; pass --force to overwrite it, or --out another file"
+        )
     if not path.parent.is_dir():
-        raise PaperchatError(f"cannot write the draft to {path}: the folder {path.parent} does not exist")
+        raise PaperchatError(
+            f"cannot write the draft to {path}: the folder {path.parent} does not exist"
+        )
     return path
 
 
@@ -103,7 +156,9 @@ def write_draft(questions: list[dict], path: Path, force: bool = False) -> Path:
 
     check_out(path, force)
     try:
-        path.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in questions), encoding="utf-8")
+        path.write_text(
+            "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in questions), encoding="utf-8"
+        )
     except OSError as exc:
         raise PaperchatError(f"cannot write the draft to {path}: {exc.strerror or exc}") from None
     return path
@@ -112,12 +167,18 @@ def write_draft(questions: list[dict], path: Path, force: bool = False) -> Path:
 def render_summary(draft, path: Path) -> str:
     """The plain-text report of a :class:`~paperchat.evaluation.draft.Draft`: questions kept by kind, dropped by
     reason, and what to do next."""
-    kept = ", ".join(f"{k} {v}" for k, v in sorted(draft.kept.items(), key=lambda kv: -kv[1])) or "none"
+    kept = (
+        ", ".join(f"{k} {v}" for k, v in sorted(draft.kept.items(), key=lambda kv: -kv[1]))
+        or "none"
+    )
     dropped = sum(draft.dropped.values())
-    return "\n".join([
-        f"drafted {len(draft.questions)} questions from {draft.papers} papers into {path} "
-        f"({' + '.join(draft.drafted_by)}, seed {draft.seed}, {draft.seconds:.1f} s)",
-        f"kept by kind: {kept}",
-        f"dropped {dropped}" + (": " + ", ".join(f"{r} {c}" for r, c in draft.dropped.items()) if dropped else ""),
-        f"next: read and edit it, then run `paperchat eval --set {path}`",
-    ])
+    return "\n".join(
+        [
+            f"drafted {len(draft.questions)} questions from {draft.papers} papers into {path} "
+            f"({' + '.join(draft.drafted_by)}, seed {draft.seed}, {draft.seconds:.1f} s)",
+            f"kept by kind: {kept}",
+            f"dropped {dropped}"
+            + (": " + ", ".join(f"{r} {c}" for r, c in draft.dropped.items()) if dropped else ""),
+            f"next: read and edit it, then run `paperchat eval --set {path}`",
+        ]
+    )

@@ -46,11 +46,22 @@ def _request(ctx: click.Context) -> dict:
     env.setdefault("COLUMNS", str(width))
     env.setdefault("LINES", str(lines))
     out, err = sys.stdout, sys.stderr
-    return {"kind": "run", "stamp": link.code_stamp(), "argv": ARGV, "prog": ctx.find_root().info_name,
-            "cwd": os.getcwd(), "env": env,
-            "terminal": {"stdout_tty": out.isatty(), "stderr_tty": err.isatty(),
-                         "stdout_encoding": out.encoding, "stdout_errors": out.errors,
-                         "stderr_encoding": err.encoding, "stderr_errors": err.errors}}
+    return {
+        "kind": "run",
+        "stamp": link.code_stamp(),
+        "argv": ARGV,
+        "prog": ctx.find_root().info_name,
+        "cwd": os.getcwd(),
+        "env": env,
+        "terminal": {
+            "stdout_tty": out.isatty(),
+            "stderr_tty": err.isatty(),
+            "stdout_encoding": out.encoding,
+            "stdout_errors": out.errors,
+            "stderr_encoding": err.encoding,
+            "stderr_errors": err.errors,
+        },
+    }
 
 
 def connect(files: link.DaemonFiles) -> socket.socket | None:
@@ -79,8 +90,10 @@ def _relay(sock: socket.socket, request: dict) -> int | None:
                 if not started:
                     _note("the daemon closed the connection before answering; running here")
                     return None
-                raise click.ClickException("the paperchat daemon stopped mid-answer; run the command again "
-                                           "(PAPERCHAT_DAEMON=off runs it without the daemon)")
+                raise click.ClickException(
+                    "the paperchat daemon stopped mid-answer; run the command again "
+                    "(PAPERCHAT_DAEMON=off runs it without the daemon)"
+                )
             kind, payload = frame
             if kind in outputs:
                 started = True
@@ -92,7 +105,11 @@ def _relay(sock: socket.socket, request: dict) -> int | None:
             elif kind == b"X":
                 return int(json.loads(payload))
             else:
-                _note(json.loads(payload) if kind == b"M" else f"unexpected frame {kind!r}; running here")
+                _note(
+                    json.loads(payload)
+                    if kind == b"M"
+                    else f"unexpected frame {kind!r}; running here"
+                )
                 return None
     except KeyboardInterrupt:  # closing the socket abandons the request in the daemon
         if last != b"\n":
@@ -115,22 +132,46 @@ def spawn(settings, files: link.DaemonFiles) -> subprocess.Popen | None:
 
     try:
         with open(files.lock, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released at once: only asking whether one runs
+            fcntl.flock(
+                lock, fcntl.LOCK_EX | fcntl.LOCK_NB
+            )  # released at once: only asking whether one runs
     except OSError:
         return None
-    where = ["--chroma-url", settings.chroma_url] if settings.chroma_url else ["--store", str(settings.store_path.resolve())]
-    argv = [sys.executable, "-m", "paperchat", *where, "--embed-model", settings.embed_model,
-            "daemon", "start", "--foreground"]
+    where = (
+        ["--chroma-url", settings.chroma_url]
+        if settings.chroma_url
+        else ["--store", str(settings.store_path.resolve())]
+    )
+    argv = [
+        sys.executable,
+        "-m",
+        "paperchat",
+        *where,
+        "--embed-model",
+        settings.embed_model,
+        "daemon",
+        "start",
+        "--foreground",
+    ]
     try:
         with open(files.log, "ab") as log:
-            return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=files.folder,
-                                    start_new_session=True, close_fds=True)
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                cwd=files.folder,
+                start_new_session=True,
+                close_fds=True,
+            )
     except OSError as exc:
         _note(f"cannot start a daemon ({exc})")
         return None
 
 
-def wait_for(files: link.DaemonFiles, proc: subprocess.Popen | None, timeout: float = START_WAIT_S) -> bool:
+def wait_for(
+    files: link.DaemonFiles, proc: subprocess.Popen | None, timeout: float = START_WAIT_S
+) -> bool:
     """Wait until the store's daemon accepts connections (``False`` when ``proc`` exited or time ran out)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -163,7 +204,9 @@ def forward(obj) -> None:
     if status is not None:
         ctx.exit(status)
     if settings.daemon == "auto":
-        ctx.call_on_close(lambda: spawn(settings, files))  # after this command: the next one is fast
+        ctx.call_on_close(
+            lambda: spawn(settings, files)
+        )  # after this command: the next one is fast
 
 
 def _try(files: link.DaemonFiles, ctx: click.Context) -> int | None:

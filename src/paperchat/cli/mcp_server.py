@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Callable, Literal
+from typing import Annotated, Any, Literal
 
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
@@ -51,24 +52,41 @@ INSTRUCTIONS = (
 class PaperFilters(BaseModel):
     """Which papers a tool may use; every filter given must match."""
 
-    author: str | None = Field(None, description="Part of an author's name, any case (e.g. 'Hinton').")
+    author: str | None = Field(
+        None, description="Part of an author's name, any case (e.g. 'Hinton')."
+    )
     venue: str | None = Field(None, description="Venue, whole words, any case (e.g. 'ICML').")
     year: int | None = Field(None, ge=1000, le=2999, description="Publication year (e.g. 2025).")
-    papers: list[str] | None = Field(None, description="Paper ids (from search_papers, list_papers or ask sources).")
+    papers: list[str] | None = Field(
+        None, description="Paper ids (from search_papers, list_papers or ask sources)."
+    )
 
     def kwargs(self) -> dict[str, Any]:
         """The filters as :class:`~paperchat.api.Paperchat` keywords."""
-        return {"author": self.author, "venue": self.venue, "year": self.year, "papers": self.papers}
+        return {
+            "author": self.author,
+            "venue": self.venue,
+            "year": self.year,
+            "papers": self.papers,
+        }
 
 
-FiltersArg = Annotated[PaperFilters | None, Field(
-    description="Optional: restrict to papers by author, venue, year or ids (all must match). A filter that "
-                "matches no paper is an error naming it.")]
+FiltersArg = Annotated[
+    PaperFilters | None,
+    Field(
+        description="Optional: restrict to papers by author, venue, year or ids (all must match). A filter that "
+        "matches no paper is an error naming it."
+    ),
+]
 TopK = Annotated[int, Field(ge=1, le=50, description="How many papers to retrieve (1-50).")]
-Mode = Annotated[Literal["auto", "extractive", "llm"] | None, Field(
-    description="extractive: quote the abstracts (offline); llm: an LLM writes the answer from them (the server "
-                "must have one configured); auto: the LLM when configured, else extractive. Default: the server's "
-                "setting (--mode, else auto).")]
+Mode = Annotated[
+    Literal["auto", "extractive", "llm"] | None,
+    Field(
+        description="extractive: quote the abstracts (offline); llm: an LLM writes the answer from them (the server "
+        "must have one configured); auto: the LLM when configured, else extractive. Default: the server's "
+        "setting (--mode, else auto)."
+    ),
+]
 
 
 class Failed(Exception):
@@ -94,7 +112,7 @@ class Service:
         with self._lock:
             pc = self._client()
             pc.papers()
-            pc.engine.retriever
+            pc.engine.retriever  # noqa: B018
             pc.engine.store.bm25()
             pc.engine.embedder.embed_one("warm up")
 
@@ -106,7 +124,9 @@ class Service:
                 return fn(self._client())
             except StoreError as exc:
                 raise MCPError(code=INTERNAL_ERROR, message=f"error: {describe(exc)}") from None
-            except Exception as exc:  # a PaperchatError, or unexpected: one line all the same, as the CLI says it
+            except (
+                Exception
+            ) as exc:  # a PaperchatError, or unexpected: one line all the same, as the CLI says it
                 raise Failed(f"error: {describe(exc)}") from None
 
     def tool(self, fn: Callable[[Paperchat], dict[str, Any]]) -> CallToolResult:
@@ -116,7 +136,9 @@ class Service:
         except Failed as exc:
             return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
         text = json.dumps(data, ensure_ascii=False, indent=2)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=data
+        )
 
     def resource(self, fn: Callable[[Paperchat], str]) -> str:
         """A resource's text; an unknown paper is the protocol's "not found", a store error ``-32603``."""
@@ -151,15 +173,26 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
         background(service.warm_up, "paperchat-mcp-warm-up")
         yield {}
 
-    server = MCPServer("paperchat", version=__version__, instructions=INSTRUCTIONS, lifespan=lifespan,
-                       log_level="WARNING")
-    for handler in logging.getLogger().handlers:  # the SDK's stderr handler: libraries that log at DEBUG (bm25s) stay quiet
+    server = MCPServer(
+        "paperchat",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        log_level="WARNING",
+    )
+    for handler in (
+        logging.getLogger().handlers
+    ):  # the SDK's stderr handler: libraries that log at DEBUG (bm25s) stay quiet
         handler.setLevel(logging.WARNING)
 
     @server.tool(annotations=READ_ONLY)
-    def search_papers(query: Annotated[str, Field(description="What to look for, in words (a topic, a method, "
-                                                              "a question).")],
-                      top_k: TopK = 5, filters: FiltersArg = None) -> ToolResult:
+    def search_papers(
+        query: Annotated[
+            str, Field(description="What to look for, in words (a topic, a method, a question).")
+        ],
+        top_k: TopK = 5,
+        filters: FiltersArg = None,
+    ) -> ToolResult:
         """Find the stored papers that best match a query (hybrid dense + keyword search over titles and abstracts).
 
         Returns {"query", "results": [{paper_id, title, authors, url, venue, year, score, sentence}]}, best first:
@@ -167,14 +200,27 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
         an answer with checked citations, get_paper for a paper's whole abstract.
         """
         f = (filters or PaperFilters()).kwargs()
-        return service.tool(lambda pc: {"query": query,
-                                        "results": [h.to_json() for h in pc.search(query, top_k=top_k, **f)]})
+        return service.tool(
+            lambda pc: {
+                "query": query,
+                "results": [h.to_json() for h in pc.search(query, top_k=top_k, **f)],
+            }
+        )
 
     @server.tool(annotations=READ_ONLY)
-    def ask(question: Annotated[str, Field(description="The question, in words.")],
-            top_k: Annotated[int | None, Field(ge=1, le=50, description="How many papers to retrieve (1-50; "
-                                                                       "default: the server's --top-k, 5).")] = None,
-            mode: Mode = None, filters: FiltersArg = None) -> ToolResult:
+    def ask(
+        question: Annotated[str, Field(description="The question, in words.")],
+        top_k: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=50,
+                description="How many papers to retrieve (1-50; default: the server's --top-k, 5).",
+            ),
+        ] = None,
+        mode: Mode = None,
+        filters: FiltersArg = None,
+    ) -> ToolResult:
         """Answer a question from the stored abstracts, every sentence cited with [n] markers.
 
         Returns the `paperchat ask --json` contract: answer (text with [n] markers), sources ([{n, paper_id, title,
@@ -188,18 +234,30 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
         return service.tool(lambda pc: pc.ask(question, top_k=top_k, mode=mode, **f).to_json())
 
     @server.tool(annotations=READ_ONLY)
-    def get_paper(paper_id: Annotated[str, Field(description="A paper id, as search_papers, list_papers or ask "
-                                                             "sources give it.")]) -> ToolResult:
+    def get_paper(
+        paper_id: Annotated[
+            str,
+            Field(description="A paper id, as search_papers, list_papers or ask sources give it."),
+        ],
+    ) -> ToolResult:
         """One stored paper: {paper_id, title, label, authors, url, venue, year, chunks, origin, aliases, abstract}.
 
         The same text is the resource paper://<paper_id>. An unknown id is an error.
         """
-        return service.tool(lambda pc: {**(rec := pc.paper(paper_id)).listing(), "abstract": rec.abstract})
+        return service.tool(
+            lambda pc: {**(rec := pc.paper(paper_id)).listing(), "abstract": rec.abstract}
+        )
 
     @server.tool(annotations=READ_ONLY)
-    def summarize(target: Annotated[str, Field(description="A paper (its id, label, title or words of its title) "
-                                                          "or a topic.")],
-                  top_k: TopK = 5, mode: Mode = None, filters: FiltersArg = None) -> ToolResult:
+    def summarize(
+        target: Annotated[
+            str,
+            Field(description="A paper (its id, label, title or words of its title) or a topic."),
+        ],
+        top_k: TopK = 5,
+        mode: Mode = None,
+        filters: FiltersArg = None,
+    ) -> ToolResult:
         """A cited summary of one paper (its problem, method and result) or of a topic across top_k papers.
 
         Returns the same JSON as ask, with target first. An unknown paper id is an error.
@@ -208,9 +266,11 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
         return service.tool(lambda pc: pc.summarize(target, top_k=top_k, mode=mode, **f).to_json())
 
     @server.tool(annotations=READ_ONLY)
-    def list_papers(filters: FiltersArg = None,
-                    limit: Annotated[int, Field(ge=1, le=500, description="At most this many papers.")] = 50,
-                    offset: Annotated[int, Field(ge=0, description="Skip this many first.")] = 0) -> ToolResult:
+    def list_papers(
+        filters: FiltersArg = None,
+        limit: Annotated[int, Field(ge=1, le=500, description="At most this many papers.")] = 50,
+        offset: Annotated[int, Field(ge=0, description="Skip this many first.")] = 0,
+    ) -> ToolResult:
         """List the stored papers (no abstracts) that match the filters, in the store's order, a page at a time.
 
         Returns {"total" (papers that match), "offset", "papers": [{paper_id, title, label, authors, url, venue,
@@ -220,12 +280,19 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
 
         def page(pc: Paperchat) -> dict[str, Any]:
             records = pc.papers(**f)
-            return {"total": len(records), "offset": offset, "papers": [r.listing() for r in records[offset:offset + limit]]}
+            return {
+                "total": len(records),
+                "offset": offset,
+                "papers": [r.listing() for r in records[offset : offset + limit]],
+            }
 
         return service.tool(page)
 
-    @server.resource("paper://{paper_id}", mime_type="text/markdown",
-                     description="A stored paper: title, authors, venue, url and its abstract.")
+    @server.resource(
+        "paper://{paper_id}",
+        mime_type="text/markdown",
+        description="A stored paper: title, authors, venue, url and its abstract.",
+    )
     def paper_resource(paper_id: str) -> str:
         return service.resource(lambda pc: paper_markdown(pc.paper(paper_id)))
 

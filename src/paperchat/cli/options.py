@@ -6,15 +6,24 @@ come from its row, so help text and validation never restate them.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from paperchat.core.settings import BY_NAME, Setting, Settings, load_settings
 
 #: The answer settings every answering command (ask, summarize, chat, config) takes.
-ANSWER_SETTINGS = ("mode", "llm_model", "llm_base_url", "temperature", "timeout", "max_retries", "context_window",
-                   "verify_llm")
+ANSWER_SETTINGS = (
+    "mode",
+    "llm_model",
+    "llm_base_url",
+    "temperature",
+    "timeout",
+    "max_retries",
+    "context_window",
+    "verify_llm",
+)
 
 
 def _click_type(s: Setting):
@@ -32,16 +41,34 @@ def option_help(s: Setting, lead: str | None = None) -> str:
     return f"{lead or s.help} Env {s.env}; default {s.describe_default()}."
 
 
-def setting_option(name: str, *extra_decls: str, lead: str | None = None, **overrides: Any) -> Callable:
+def setting_option(
+    name: str, *extra_decls: str, lead: str | None = None, **overrides: Any
+) -> Callable:
     """The Click option for setting ``name`` (its flag, plus ``extra_decls`` such as ``-k``); value ``None`` when not given.
 
     ``lead`` replaces the table's help sentence for one command (the env var and default are still added).
     """
     s = BY_NAME[name]
-    metavar = {"store": "DIR", "chroma_url": "URL", "embed_model": "ID", "llm_base_url": "URL", "llm_model": "NAME"}
-    kwargs = {"type": _click_type(s), "default": None, "help": option_help(s, lead), "metavar": metavar.get(name)}
+    metavar = {
+        "store": "DIR",
+        "chroma_url": "URL",
+        "embed_model": "ID",
+        "llm_base_url": "URL",
+        "llm_model": "NAME",
+    }
+    kwargs = {
+        "type": _click_type(s),
+        "default": None,
+        "help": option_help(s, lead),
+        "metavar": metavar.get(name),
+    }
     kwargs.update(overrides)
-    return click.option(*extra_decls, s.flag, name, **{k: v for k, v in kwargs.items() if v is not None or k == "default"})
+    return click.option(
+        *extra_decls,
+        s.flag,
+        name,
+        **{k: v for k, v in kwargs.items() if v is not None or k == "default"},
+    )
 
 
 def answer_options(func: Callable) -> Callable:
@@ -53,13 +80,40 @@ def answer_options(func: Callable) -> Callable:
 
 def filter_options(func: Callable) -> Callable:
     """``--author``, ``--venue``, ``--year``, ``--paper ID`` (repeatable): which papers a command may use."""
-    for decl, kwargs in reversed([
-        (("--author",), {"metavar": "TEXT", "help": "Only papers with an author whose name contains TEXT (any case)."}),
-        (("--venue",), {"metavar": "TEXT", "help": "Only papers of this venue (whole words, any case), e.g. ICML."}),
-        (("--year",), {"metavar": "N", "type": click.IntRange(1000, 2999), "help": "Only papers of this year."}),
-        (("--paper", "paper_ids"), {"metavar": "ID", "multiple": True,
-                                    "help": "Only this paper (repeat it for several: any of them)."}),
-    ]):
+    for decl, kwargs in reversed(
+        [
+            (
+                ("--author",),
+                {
+                    "metavar": "TEXT",
+                    "help": "Only papers with an author whose name contains TEXT (any case).",
+                },
+            ),
+            (
+                ("--venue",),
+                {
+                    "metavar": "TEXT",
+                    "help": "Only papers of this venue (whole words, any case), e.g. ICML.",
+                },
+            ),
+            (
+                ("--year",),
+                {
+                    "metavar": "N",
+                    "type": click.IntRange(1000, 2999),
+                    "help": "Only papers of this year.",
+                },
+            ),
+            (
+                ("--paper", "paper_ids"),
+                {
+                    "metavar": "ID",
+                    "multiple": True,
+                    "help": "Only this paper (repeat it for several: any of them).",
+                },
+            ),
+        ]
+    ):
         func = click.option(*decl, default=None, **kwargs)(func)
     return func
 
@@ -68,16 +122,26 @@ def take_filters(kwargs: dict[str, Any]):
     """Move the :func:`filter_options` values out of ``kwargs`` into a :class:`~paperchat.retrieve.filters.Filters`."""
     from paperchat.retrieve.filters import Filters
 
-    return Filters.of(kwargs.pop("author", None), kwargs.pop("venue", None), kwargs.pop("year", None),
-                      kwargs.pop("paper_ids", None))
+    return Filters.of(
+        kwargs.pop("author", None),
+        kwargs.pop("venue", None),
+        kwargs.pop("year", None),
+        kwargs.pop("paper_ids", None),
+    )
 
 
 def bibtex_option(help_text: str) -> Callable:
     """``--bibtex FILE``: also write papers as BibTeX entries to FILE (replaced)."""
     from pathlib import Path
 
-    return click.option("--bibtex", "bibtex_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                        metavar="FILE", help=help_text)
+    return click.option(
+        "--bibtex",
+        "bibtex_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        metavar="FILE",
+        help=help_text,
+    )
 
 
 class AppContext:

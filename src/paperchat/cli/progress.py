@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def _is_tty(stream) -> bool:
@@ -43,13 +43,18 @@ def _log_lines(desc: str, unit: str) -> Callable[[int, int], None]:
         state["last"] = now
         rate = done / max(now - state["start"], 1e-9)
         eta = f", about {int((total - done) / rate)} s left" if done < total and rate > 0 else ""
-        print(f"{desc}: {done}/{total} {unit}s ({100 * done // max(total, 1)}%), {rate:.1f} {unit}/s{eta}",
-              file=sys.stderr, flush=True)
+        print(
+            f"{desc}: {done}/{total} {unit}s ({100 * done // max(total, 1)}%), {rate:.1f} {unit}/s{eta}",
+            file=sys.stderr,
+            flush=True,
+        )
 
     return callback
 
 
-def progress_bar(desc: str, unit: str = "chunk", quiet: bool = False) -> Callable[[int, int], None] | None:
+def progress_bar(
+    desc: str, unit: str = "chunk", quiet: bool = False
+) -> Callable[[int, int], None] | None:
     """A progress callback ``(done, total)`` drawing a tqdm bar (rate, ETA) on stderr; ``None`` when quiet.
 
     When stderr is not a terminal (a log file, CI), plain lines are written
@@ -71,7 +76,9 @@ def progress_bar(desc: str, unit: str = "chunk", quiet: bool = False) -> Callabl
                 bar.close()
             from tqdm import tqdm
 
-            bar = state["bar"] = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
+            bar = state["bar"] = tqdm(
+                total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True
+            )
         bar.update(done - bar.n)
         if done >= total:
             bar.close()

@@ -79,9 +79,15 @@ def render_papers(papers: list[PaperRecord]) -> str:
     for p in papers:
         paths_of.setdefault(p.source_path, set()).add(p.source_file)
     header = ("id", "label / title", "chunks", "origin")
-    rows = [(p.paper_id, _fit(p.title or p.label, 60), str(len(p.chunk_ids)),
-             f"{p.source_file if len(paths_of[p.source_path]) > 1 and p.source_file else p.source_path} #{p.source_index}")
-            for p in papers]
+    rows = [
+        (
+            p.paper_id,
+            _fit(p.title or p.label, 60),
+            str(len(p.chunk_ids)),
+            f"{p.source_file if len(paths_of[p.source_path]) > 1 and p.source_file else p.source_path} #{p.source_index}",
+        )
+        for p in papers
+    ]
     widths = [max(display_width(r[i]) for r in rows + [header]) for i in range(4)]
 
     def line(cells) -> str:
@@ -90,9 +96,17 @@ def render_papers(papers: list[PaperRecord]) -> str:
     n_chunks = sum(len(p.chunk_ids) for p in papers)
     per_file: dict[str, int] = {}
     for p in papers:
-        key = p.source_file or f"{p.source_path} (path not recorded: stored by an earlier paperchat)"
+        key = (
+            p.source_file or f"{p.source_path} (path not recorded: stored by an earlier paperchat)"
+        )
         per_file[key] = per_file.get(key, 0) + 1
     files = [f"  {path}: {n} paper{'s' if n != 1 else ''}" for path, n in per_file.items()]
-    return "\n".join([line(header), *(line(r) for r in rows),
-                      f"{len(papers)} paper{'s' if len(papers) != 1 else ''}, {n_chunks} chunk{'s' if n_chunks != 1 else ''}"
-                      f" from {len(per_file)} file{'s' if len(per_file) != 1 else ''}:", *files])
+    return "\n".join(
+        [
+            line(header),
+            *(line(r) for r in rows),
+            f"{len(papers)} paper{'s' if len(papers) != 1 else ''}, {n_chunks} chunk{'s' if n_chunks != 1 else ''}"
+            f" from {len(per_file)} file{'s' if len(per_file) != 1 else ''}:",
+            *files,
+        ]
+    )

@@ -13,8 +13,8 @@ import contextlib
 import os
 import shutil
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from paperchat.chat.session import ChatSession, Reply
 from paperchat.cli.render import render_answer, render_papers, render_sources
@@ -148,8 +148,14 @@ def render_reply(reply: Reply, width: int = 88) -> str:
     return reply.text
 
 
-def answer_line(session: ChatSession, line: str, out: Out = _print, err: Out = _print_err,
-                on_token: Callable[[str], None] | None = _stream, close: Callable[[], None] | None = None) -> bool:
+def answer_line(
+    session: ChatSession,
+    line: str,
+    out: Out = _print,
+    err: Out = _print_err,
+    on_token: Callable[[str], None] | None = _stream,
+    close: Callable[[], None] | None = None,
+) -> bool:
     """Handle one line and show the reply; ``False`` when the session should end.
 
     ``close`` is called after a streamed answer (a wrapping writer's last
@@ -187,13 +193,17 @@ def answer_line(session: ChatSession, line: str, out: Out = _print, err: Out = _
     return not reply.done
 
 
-def run_piped(session: ChatSession, lines: Iterable[str], out: Out = _print, err: Out = _print_err) -> int:
+def run_piped(
+    session: ChatSession, lines: Iterable[str], out: Out = _print, err: Out = _print_err
+) -> int:
     """Answer one question (or command) per line of ``lines`` (plain text, no prompt); returns the exit status."""
     for raw in lines:
         line = raw.strip()
         if not line:
             continue
-        shown = line if len(line) <= ECHO_CHARS else f"{line[:ECHO_CHARS]}… ({len(line)} characters)"
+        shown = (
+            line if len(line) <= ECHO_CHARS else f"{line[:ECHO_CHARS]}… ({len(line)} characters)"
+        )
         out(f"> {shown}")
         keep_going = answer_line(session, line, out, err)
         out("")

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 _THREADS: list[threading.Thread] = []
 
 
 def background(target: Callable[[], None], name: str) -> None:
     """Run ``target`` on a daemon thread; its errors are ignored (the main thread meets them again)."""
+
     def run() -> None:
         try:
             target()

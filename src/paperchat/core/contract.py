@@ -81,39 +81,85 @@ class Source:
         return display_name(self.title, self.label, self.paper_id)
 
     @classmethod
-    def from_record(cls, n: int, record: PaperLike, chunk_id: str, text: str) -> "Source":
+    def from_record(cls, n: int, record: PaperLike, chunk_id: str, text: str) -> Source:
         """Source ``n`` for a stored paper and the chunk it cites."""
-        return cls(n, record.paper_id, record.title or "", record.label or record.title or record.paper_id,
-                   record.url or "", record.source_path or "", int(record.source_index or 0), chunk_id, text)
+        return cls(
+            n,
+            record.paper_id,
+            record.title or "",
+            record.label or record.title or record.paper_id,
+            record.url or "",
+            record.source_path or "",
+            int(record.source_index or 0),
+            chunk_id,
+            text,
+        )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Source":
+    def from_json(cls, data: dict[str, Any]) -> Source:
         """The inverse of :meth:`to_json` (turns read back from the chat log)."""
         origin = data.get("origin") or {}
-        return cls(int(data["n"]), data["paper_id"], data.get("title") or "", data.get("label") or "",
-                   data.get("url") or "", origin.get("path", ""), int(origin.get("index", 0) or 0),
-                   data.get("chunk_id") or "", data.get("text") or "")
+        return cls(
+            int(data["n"]),
+            data["paper_id"],
+            data.get("title") or "",
+            data.get("label") or "",
+            data.get("url") or "",
+            origin.get("path", ""),
+            int(origin.get("index", 0) or 0),
+            data.get("chunk_id") or "",
+            data.get("text") or "",
+        )
 
     @property
     def evidence(self) -> str:
         """What a claim citing this source is checked against: the title (when known), then the cited text."""
-        return f"{self.title}\n{self.text}" if self.title and self.title not in self.text else self.text
+        return (
+            f"{self.title}\n{self.text}"
+            if self.title and self.title not in self.text
+            else self.text
+        )
 
     def line(self) -> str:
         """The source as one line: ``[n] Title or label — paper id — file #position  url`` (a title's newlines
         become spaces)."""
         where = one_line(f"{self.path} #{self.index}") if self.path else ""
-        line = " — ".join(p for p in (f"[{self.n}] {one_line(self.title) or one_line(self.label)}", self.paper_id,
-                                      where) if p)
+        line = " — ".join(
+            p
+            for p in (
+                f"[{self.n}] {one_line(self.title) or one_line(self.label)}",
+                self.paper_id,
+                where,
+            )
+            if p
+        )
         return f"{line}  {one_line(self.url)}" if self.url else line
 
-    def renumbered(self, n: int) -> "Source":
+    def renumbered(self, n: int) -> Source:
         """The same source under another number."""
-        return Source(n, self.paper_id, self.title, self.label, self.url, self.path, self.index, self.chunk_id, self.text)
+        return Source(
+            n,
+            self.paper_id,
+            self.title,
+            self.label,
+            self.url,
+            self.path,
+            self.index,
+            self.chunk_id,
+            self.text,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"n": self.n, "paper_id": self.paper_id, "title": self.title, "label": self.label, "url": self.url,
-                "origin": {"path": self.path, "index": self.index}, "chunk_id": self.chunk_id, "text": self.text}
+        return {
+            "n": self.n,
+            "paper_id": self.paper_id,
+            "title": self.title,
+            "label": self.label,
+            "url": self.url,
+            "origin": {"path": self.path, "index": self.index},
+            "chunk_id": self.chunk_id,
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True)
@@ -125,10 +171,14 @@ class Retrieved:
     score: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"paper_id": self.paper_id, "chunk_id": self.chunk_id, "score": round(float(self.score), 6)}
+        return {
+            "paper_id": self.paper_id,
+            "chunk_id": self.chunk_id,
+            "score": round(float(self.score), 6),
+        }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Retrieved":
+    def from_json(cls, data: dict[str, Any]) -> Retrieved:
         return cls(data["paper_id"], data.get("chunk_id") or "", float(data.get("score") or 0.0))
 
 
@@ -149,8 +199,14 @@ class SentenceCheck:
     conflict: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "citations": list(self.citations), "supported": self.supported,
-                "score": self.score, "missing": list(self.missing), "conflict": self.conflict}
+        return {
+            "text": self.text,
+            "citations": list(self.citations),
+            "supported": self.supported,
+            "score": self.score,
+            "missing": list(self.missing),
+            "conflict": self.conflict,
+        }
 
 
 @dataclass
@@ -174,9 +230,13 @@ class Answer:
     evidence: float | None = None
 
     @classmethod
-    def abstention(cls, question: str, mode: str, retrieved: list[Retrieved] | None = None, **extra: Any) -> "Answer":
+    def abstention(
+        cls, question: str, mode: str, retrieved: list[Retrieved] | None = None, **extra: Any
+    ) -> Answer:
         """The abstention: :data:`ABSTENTION`, no sources."""
-        return cls(question, ABSTENTION, mode, abstained=True, retrieved=list(retrieved or []), **extra)
+        return cls(
+            question, ABSTENTION, mode, abstained=True, retrieved=list(retrieved or []), **extra
+        )
 
     def check_marks(self) -> list[str]:
         """One ⚠ line per sentence the citation check did not support (and one when the stream broke off)."""
@@ -185,7 +245,11 @@ class Answer:
             if sent.supported:
                 continue
             cites = ", ".join(f"[{n}]" for n in sent.citations) or "no citation"
-            why = "; not in the cited source: " + ", ".join(map(str, sent.missing)) if sent.missing else ""
+            why = (
+                "; not in the cited source: " + ", ".join(map(str, sent.missing))
+                if sent.missing
+                else ""
+            )
             why += f"; {sent.conflict}" if sent.conflict else ""
             text = sent.text if len(sent.text) <= 90 else sent.text[:89] + "…"
             lines.append(f"⚠ sentence {i} ({cites}, support {sent.score:.2f}{why}): {text}")
@@ -202,23 +266,27 @@ class Answer:
         out: dict[str, Any] = {}
         if self.target is not None:
             out["target"] = self.target
-        out.update({
-            "question": self.question,
-            "answer": self.answer,
-            "mode": self.mode,
-            "abstained": self.abstained,
-            "sources": [s.to_json() for s in self.sources],
-            "retrieved": [r.to_json() for r in self.retrieved],
-        })
+        out.update(
+            {
+                "question": self.question,
+                "answer": self.answer,
+                "mode": self.mode,
+                "abstained": self.abstained,
+                "sources": [s.to_json() for s in self.sources],
+                "retrieved": [r.to_json() for r in self.retrieved],
+            }
+        )
         if self.mode == LLM:
-            out.update({
-                "sentences": [s.to_json() for s in self.sentences],
-                "invalid_citations": list(self.invalid_citations),
-                "incomplete": self.incomplete,
-                "notes": list(self.notes),
-                "sources_sent": self.sources_sent,
-                "model": self.model,
-            })
+            out.update(
+                {
+                    "sentences": [s.to_json() for s in self.sentences],
+                    "invalid_citations": list(self.invalid_citations),
+                    "incomplete": self.incomplete,
+                    "notes": list(self.notes),
+                    "sources_sent": self.sources_sent,
+                    "model": self.model,
+                }
+            )
         elif self.notes:
             out["notes"] = list(self.notes)
         if self.mode != LLM and self.evidence is not None:

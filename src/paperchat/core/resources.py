@@ -19,7 +19,11 @@ KINDS = ("data", "prompts", "eval")
 def checkout_root() -> Path | None:
     """The repository folder paperchat runs from (an editable install), or ``None`` for an installed wheel."""
     root = Path(__file__).resolve().parents[3]
-    return root if (root / "pyproject.toml").is_file() and (root / "src" / "paperchat").is_dir() else None
+    return (
+        root
+        if (root / "pyproject.toml").is_file() and (root / "src" / "paperchat").is_dir()
+        else None
+    )
 
 
 def bundled_dir(kind: str) -> Path:
@@ -36,7 +40,9 @@ def bundled_dir(kind: str) -> Path:
     root = checkout_root()
     if root is not None and (root / kind).is_dir():
         return root / kind
-    raise PaperchatError(f"bundled {kind} folder not found (looked in {packaged}); reinstall paperchat")
+    raise PaperchatError(
+        f"bundled {kind} folder not found (looked in {packaged}); reinstall paperchat"
+    )
 
 
 def bundled_file(kind: str, name: str) -> Path:

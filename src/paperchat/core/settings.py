@@ -33,7 +33,9 @@ from paperchat.core.errors import PaperchatError
 
 # No telemetry and no hub downloads, for this process and its children.
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # read when onnxruntime is imported: settings come first
+os.environ.setdefault(
+    "ORT_DISABLE_TELEMETRY", "1"
+)  # read when onnxruntime is imported: settings come first
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -76,42 +78,171 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("store", "PAPERCHAT_STORE", "store", None, str, "Store folder.", flag="--store",
-            default_text="the per-user data folder"),
-    Setting("chroma_url", "PAPERCHAT_CHROMA_URL", "chroma_url", None, str,
-            "Use a Chroma server (`chroma run`) at http://HOST:PORT instead of the embedded store.", flag="--chroma-url",
-            default_text="none (embedded)"),
-    Setting("embed_model", "PAPERCHAT_EMBED_MODEL", "embed_model", "minilm-l6-int8", str,
-            "Embedding model: minilm-l6-int8 (offline) or openai:<model>.", flag="--embed-model"),
-    Setting("top_k", "PAPERCHAT_TOP_K", "top_k", 5, int, "Papers to retrieve per question.", flag="--top-k", unit="papers",
-            low=1, high=100),
-    Setting("mode", "PAPERCHAT_MODE", "mode", "auto", str,
-            "auto: the LLM when one is configured, else the offline extractive answerer.", flag="--mode", choices=MODES),
-    Setting("llm_model", "PAPERCHAT_LLM_MODEL", "llm.model", "gpt-4o-mini", str, "LLM model name.", flag="--model"),
-    Setting("llm_base_url", "OPENAI_BASE_URL", "llm.base_url", None, str,
-            "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for vLLM.", flag="--base-url",
-            default_text="OpenAI"),
-    Setting("llm_api_key", "OPENAI_API_KEY", "llm.api_key", None, str, "API key of the LLM server.", secret=True),
-    Setting("temperature", "PAPERCHAT_TEMPERATURE", "llm.temperature", 0.0, float, "Sampling temperature.",
-            flag="--temperature", low=0.0, high=2.0),
-    Setting("timeout", "PAPERCHAT_TIMEOUT", "llm.timeout", 60.0, float, "LLM request timeout in seconds.", flag="--timeout",
-            unit="s", low=0.1, high=3600.0),
-    Setting("max_retries", "PAPERCHAT_MAX_RETRIES", "llm.max_retries", 3, int, "Retries on 429/5xx.",
-            flag="--max-retries", low=0, high=10),
-    Setting("context_window", "PAPERCHAT_CONTEXT_WINDOW", "llm.context_window", 8192, int,
-            "The model's context window in tokens; sources are trimmed to fit.", flag="--context-window", unit="tokens",
-            low=512, high=10_000_000),
-    Setting("verify_llm", "PAPERCHAT_VERIFY_LLM", "llm.verify", False, bool,
-            "After an LLM answer, ask the LLM too whether each sentence's cited sources support it (one more call per "
-            "answer, cached); a sentence is then supported only when both checks agree.",
-            flag="--verify-llm/--no-verify-llm"),
-    Setting("history", "PAPERCHAT_HISTORY", "history", True, bool, "Log chat turns to <store>/history.sqlite3."),
-    Setting("daemon", "PAPERCHAT_DAEMON", "daemon", "auto", str,
-            "ask, summarize and papers run in a warm local daemon (`paperchat daemon --help`): auto uses one when "
-            "it runs and starts one for the next command, on waits for one, off never uses one.",
-            flag="--daemon", choices=DAEMON_MODES),
-    Setting("daemon_idle", "PAPERCHAT_DAEMON_IDLE", "daemon_idle", 900.0, float,
-            "A daemon exits after this long without a request.", unit="s", low=1.0, high=604800.0),
+    Setting(
+        "store",
+        "PAPERCHAT_STORE",
+        "store",
+        None,
+        str,
+        "Store folder.",
+        flag="--store",
+        default_text="the per-user data folder",
+    ),
+    Setting(
+        "chroma_url",
+        "PAPERCHAT_CHROMA_URL",
+        "chroma_url",
+        None,
+        str,
+        "Use a Chroma server (`chroma run`) at http://HOST:PORT instead of the embedded store.",
+        flag="--chroma-url",
+        default_text="none (embedded)",
+    ),
+    Setting(
+        "embed_model",
+        "PAPERCHAT_EMBED_MODEL",
+        "embed_model",
+        "minilm-l6-int8",
+        str,
+        "Embedding model: minilm-l6-int8 (offline) or openai:<model>.",
+        flag="--embed-model",
+    ),
+    Setting(
+        "top_k",
+        "PAPERCHAT_TOP_K",
+        "top_k",
+        5,
+        int,
+        "Papers to retrieve per question.",
+        flag="--top-k",
+        unit="papers",
+        low=1,
+        high=100,
+    ),
+    Setting(
+        "mode",
+        "PAPERCHAT_MODE",
+        "mode",
+        "auto",
+        str,
+        "auto: the LLM when one is configured, else the offline extractive answerer.",
+        flag="--mode",
+        choices=MODES,
+    ),
+    Setting(
+        "llm_model",
+        "PAPERCHAT_LLM_MODEL",
+        "llm.model",
+        "gpt-4o-mini",
+        str,
+        "LLM model name.",
+        flag="--model",
+    ),
+    Setting(
+        "llm_base_url",
+        "OPENAI_BASE_URL",
+        "llm.base_url",
+        None,
+        str,
+        "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 for vLLM.",
+        flag="--base-url",
+        default_text="OpenAI",
+    ),
+    Setting(
+        "llm_api_key",
+        "OPENAI_API_KEY",
+        "llm.api_key",
+        None,
+        str,
+        "API key of the LLM server.",
+        secret=True,
+    ),
+    Setting(
+        "temperature",
+        "PAPERCHAT_TEMPERATURE",
+        "llm.temperature",
+        0.0,
+        float,
+        "Sampling temperature.",
+        flag="--temperature",
+        low=0.0,
+        high=2.0,
+    ),
+    Setting(
+        "timeout",
+        "PAPERCHAT_TIMEOUT",
+        "llm.timeout",
+        60.0,
+        float,
+        "LLM request timeout in seconds.",
+        flag="--timeout",
+        unit="s",
+        low=0.1,
+        high=3600.0,
+    ),
+    Setting(
+        "max_retries",
+        "PAPERCHAT_MAX_RETRIES",
+        "llm.max_retries",
+        3,
+        int,
+        "Retries on 429/5xx.",
+        flag="--max-retries",
+        low=0,
+        high=10,
+    ),
+    Setting(
+        "context_window",
+        "PAPERCHAT_CONTEXT_WINDOW",
+        "llm.context_window",
+        8192,
+        int,
+        "The model's context window in tokens; sources are trimmed to fit.",
+        flag="--context-window",
+        unit="tokens",
+        low=512,
+        high=10_000_000,
+    ),
+    Setting(
+        "verify_llm",
+        "PAPERCHAT_VERIFY_LLM",
+        "llm.verify",
+        False,
+        bool,
+        "After an LLM answer, ask the LLM too whether each sentence's cited sources support it (one more call per "
+        "answer, cached); a sentence is then supported only when both checks agree.",
+        flag="--verify-llm/--no-verify-llm",
+    ),
+    Setting(
+        "history",
+        "PAPERCHAT_HISTORY",
+        "history",
+        True,
+        bool,
+        "Log chat turns to <store>/history.sqlite3.",
+    ),
+    Setting(
+        "daemon",
+        "PAPERCHAT_DAEMON",
+        "daemon",
+        "auto",
+        str,
+        "ask, summarize and papers run in a warm local daemon (`paperchat daemon --help`): auto uses one when "
+        "it runs and starts one for the next command, on waits for one, off never uses one.",
+        flag="--daemon",
+        choices=DAEMON_MODES,
+    ),
+    Setting(
+        "daemon_idle",
+        "PAPERCHAT_DAEMON_IDLE",
+        "daemon_idle",
+        900.0,
+        float,
+        "A daemon exits after this long without a request.",
+        unit="s",
+        low=1.0,
+        high=604800.0,
+    ),
 )
 
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
@@ -153,7 +284,9 @@ def _read_config_file(path: Path) -> dict[str, Any]:
     known = {s.key for s in SETTINGS}
     unknown = sorted(set(flat) - known)
     if unknown:
-        raise PaperchatError(f"config file {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        raise PaperchatError(
+            f"config file {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+        )
     return flat
 
 
@@ -173,11 +306,21 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             raise ValueError(value)
         value = kind(value)
     except (TypeError, ValueError) as exc:
-        raise PaperchatError(f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}") from exc
+        raise PaperchatError(
+            f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
+        ) from exc
     if setting.choices and str(value).lower() not in setting.choices:
-        raise PaperchatError(f"setting {setting.name} from {origin}: {value!r} is not one of {', '.join(setting.choices)}")
-    if setting.low is not None and setting.high is not None and not setting.low <= value <= setting.high:
-        raise PaperchatError(f"setting {setting.name} from {origin}: {value} is outside {setting.low:g}..{setting.high:g}")
+        raise PaperchatError(
+            f"setting {setting.name} from {origin}: {value!r} is not one of {', '.join(setting.choices)}"
+        )
+    if (
+        setting.low is not None
+        and setting.high is not None
+        and not setting.low <= value <= setting.high
+    ):
+        raise PaperchatError(
+            f"setting {setting.name} from {origin}: {value} is outside {setting.low:g}..{setting.high:g}"
+        )
     return value.lower() if setting.choices else value
 
 
@@ -219,7 +362,10 @@ class Settings:
 
     def redacted(self) -> dict[str, Any]:
         """The values with secrets replaced by a mask (for display and logs)."""
-        return {name: ("sk-…(set)" if BY_NAME[name].secret and value else value) for name, value in self.values().items()}
+        return {
+            name: ("sk-…(set)" if BY_NAME[name].secret and value else value)
+            for name, value in self.values().items()
+        }
 
 
 assert [f.name for f in fields(Settings) if f.name != "origins"] == [s.name for s in SETTINGS]

@@ -26,7 +26,9 @@ def clean_text(text: str) -> str:
     text = _SURROGATE.sub("", text)
     text = _CONTROL.sub("", text)
     text = unicodedata.normalize("NFC", text)
-    return re.sub(r"(?<=\S) {2,}(?=\S)", " ", text).strip()  # what was removed leaves no double space
+    return re.sub(
+        r"(?<=\S) {2,}(?=\S)", " ", text
+    ).strip()  # what was removed leaves no double space
 
 
 def normalize_for_id(text: str) -> str:
@@ -58,7 +60,20 @@ def content_key(text: str) -> str:
 
 
 # Abbreviations after which a period does not end a sentence.
-_ABBREV = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.", "resp.", "approx.", "w.r.t.")
+_ABBREV = (
+    "e.g.",
+    "i.e.",
+    "et al.",
+    "etc.",
+    "vs.",
+    "cf.",
+    "Fig.",
+    "Eq.",
+    "Sec.",
+    "resp.",
+    "approx.",
+    "w.r.t.",
+)
 _SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[$\\*]?[A-Z0-9])|(?<=[。！？])\s*(?=\S)")
 
 
@@ -134,11 +149,74 @@ def terms(text: str) -> list[str]:
 
 # Common acronyms that are not coined names of methods or datasets.
 _COMMON = {
-    "We", "In", "The", "This", "Our", "To", "However", "LLM", "LLMs", "AI", "GPU", "GPUs", "RL", "ML",
-    "DNN", "DNNs", "CNN", "CNNs", "GNN", "GNNs", "VLM", "VLMs", "NLP", "MLP", "TTA", "PDE", "ST", "BO",
-    "TC", "TD", "CIT", "SAC", "GT", "GTs", "SGGMs", "KV", "MMS", "RKHS", "RKHSs", "IID", "OOD", "SOTA",
-    "PDEs", "SGMs", "MoE", "EMA", "PO", "KIEs", "SCO", "UQ", "CP", "SDE", "INRs", "LLaMA",
-    "SGD", "GD", "ICML", "NeurIPS", "ICLR", "CVPR", "ACL", "AAAI", "IJCAI", "EMNLP", "KDD", "ML", "DL", "NN", "NNs",
+    "We",
+    "In",
+    "The",
+    "This",
+    "Our",
+    "To",
+    "However",
+    "LLM",
+    "LLMs",
+    "AI",
+    "GPU",
+    "GPUs",
+    "RL",
+    "ML",
+    "DNN",
+    "DNNs",
+    "CNN",
+    "CNNs",
+    "GNN",
+    "GNNs",
+    "VLM",
+    "VLMs",
+    "NLP",
+    "MLP",
+    "TTA",
+    "PDE",
+    "ST",
+    "BO",
+    "TC",
+    "TD",
+    "CIT",
+    "SAC",
+    "GT",
+    "GTs",
+    "SGGMs",
+    "KV",
+    "MMS",
+    "RKHS",
+    "RKHSs",
+    "IID",
+    "OOD",
+    "SOTA",
+    "PDEs",
+    "SGMs",
+    "MoE",
+    "EMA",
+    "PO",
+    "KIEs",
+    "SCO",
+    "UQ",
+    "CP",
+    "SDE",
+    "INRs",
+    "LLaMA",
+    "SGD",
+    "GD",
+    "ICML",
+    "NeurIPS",
+    "ICLR",
+    "CVPR",
+    "ACL",
+    "AAAI",
+    "IJCAI",
+    "EMNLP",
+    "KDD",
+    "DL",
+    "NN",
+    "NNs",
 }
 
 
@@ -149,10 +227,14 @@ def looks_like_name(word: str) -> bool:
     core = word.rstrip("+")
     has_upper_inside = any(c.isupper() for c in core[1:])
     has_digit = any(c.isdigit() for c in core)
-    return has_upper_inside or has_digit or word.endswith("+") or (core.isupper() and len(core) >= 2)
+    return (
+        has_upper_inside or has_digit or word.endswith("+") or (core.isupper() and len(core) >= 2)
+    )
 
 
-_NAME_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*")  # "256x256" holds no name
+_NAME_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*"
+)  # "256x256" holds no name
 
 
 def name_tokens(text: str) -> list[str]:
@@ -184,14 +266,18 @@ def clean_question(question: str | None) -> str:
     if not question:
         raise PaperchatError("the question is empty; ask something about the papers")
     if len(question) > MAX_QUESTION_CHARS:
-        raise PaperchatError(f"the question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}")
+        raise PaperchatError(
+            f"the question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}"
+        )
     return question
 
 
 _PROPER = re.compile(r"(?<=[\w,;)\]] )[A-Z][a-z]{2,}(?:-[A-Za-z]+)?\b")
-_NOT_PROPER = frozenset("""What Which Who Whom Whose When Where Why How Does Do Did Is Are Was Were Can Could Would Should Will
+_NOT_PROPER = frozenset(
+    """What Which Who Whom Whose When Where Why How Does Do Did Is Are Was Were Can Could Would Should Will
     The This That These Those There Their They Its And But For With Without From Into Onto About Between Under Over Summarize
-    Give Tell Explain Describe List Compare Name Show Find Please""".split())
+    Give Tell Explain Describe List Compare Name Show Find Please""".split()
+)
 
 
 def proper_nouns(text: str) -> list[str]:
@@ -204,9 +290,15 @@ def proper_nouns(text: str) -> list[str]:
 
 
 _EMPHASIS = (
-    (re.compile(r"\\(?:emph|textit|textbf|texttt|textsc|underline)\{([^{}\n]*)\}"), r"\1"),  # \emph{graph feedback}
+    (
+        re.compile(r"\\(?:emph|textit|textbf|texttt|textsc|underline)\{([^{}\n]*)\}"),
+        r"\1",
+    ),  # \emph{graph feedback}
     (re.compile(r"\*\*([^*\n]+?)\*\*"), r"\1"),  # **Cognac**
-    (re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])"), r"\1"),  # *italic*, not a*b*c
+    (
+        re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])"),
+        r"\1",
+    ),  # *italic*, not a*b*c
     (re.compile(r"`([^`\n]+)`"), r"\1"),  # `code`
 )
 

@@ -10,8 +10,8 @@ per request (:func:`paperchat.answer.mode.decide_mode`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from paperchat.answer.mode import decide_mode
 from paperchat.core import phases
@@ -53,8 +53,13 @@ class Engine:
     are split with.
     """
 
-    def __init__(self, settings: Settings, chunk: ChunkSettings | None = None, retriever: str = "hybrid",
-                 fusion: str = "weighted"):
+    def __init__(
+        self,
+        settings: Settings,
+        chunk: ChunkSettings | None = None,
+        retriever: str = "hybrid",
+        fusion: str = "weighted",
+    ):
         self.settings = settings
         self.chunk = chunk or ChunkSettings()
         self.retriever_mode = retriever
@@ -64,7 +69,11 @@ class Engine:
         self._retriever = None
         self._sentences = None
         self._checker = None
-        self._filtered: tuple = (None, None, None)  # (store revision, filters, matching ids) of the last filter
+        self._filtered: tuple = (
+            None,
+            None,
+            None,
+        )  # (store revision, filters, matching ids) of the last filter
 
     # -- parts ----------------------------------------------------------------
     def open_store(self, allow_damaged: bool = False):
@@ -72,7 +81,9 @@ class Engine:
         if self._store is None:
             from paperchat.engine.warm import open_engine_store
 
-            self._store = open_engine_store(self.settings, allow_damaged)  # the daemon's kept store, refreshed
+            self._store = open_engine_store(
+                self.settings, allow_damaged
+            )  # the daemon's kept store, refreshed
         return self._store
 
     @property
@@ -87,7 +98,9 @@ class Engine:
         if self._embedder is None:
             from paperchat.ingest.embedding import get_embedder
 
-            self._embedder = get_embedder(self.settings.embed_model, self.settings.llm_api_key, self.settings.llm_base_url)
+            self._embedder = get_embedder(
+                self.settings.embed_model, self.settings.llm_api_key, self.settings.llm_base_url
+            )
         return self._embedder
 
     def preload(self, mode: str | None = None) -> None:
@@ -115,7 +128,9 @@ class Engine:
             from paperchat.retrieve.hybrid import HybridRetriever
 
             self.store.check_compatible(self.wanted_info())
-            self._retriever = HybridRetriever(self.store, self.embedder, self.retriever_mode, self.fusion)
+            self._retriever = HybridRetriever(
+                self.store, self.embedder, self.retriever_mode, self.fusion
+            )
         return self._retriever
 
     def llamaindex_retriever(self, top_k: int = 5):
@@ -139,13 +154,22 @@ class Engine:
         if self._checker is None:
             from paperchat.cite.checker import SupportChecker
 
-            self._checker = SupportChecker(self.embedder, stored=self.sentences.get)  # vectors stored at ingest
+            self._checker = SupportChecker(
+                self.embedder, stored=self.sentences.get
+            )  # vectors stored at ingest
         return self._checker
 
     # -- ingest -----------------------------------------------------------------
-    def ingest(self, paths: list[Path], metadata: Path | None = None, rebuild: bool = False, on_error: str = "stop",
-               progress: Progress | None = None, only_if_empty: bool = False,
-               encoding: str | None = None) -> IngestReport | None:
+    def ingest(
+        self,
+        paths: list[Path],
+        metadata: Path | None = None,
+        rebuild: bool = False,
+        on_error: str = "stop",
+        progress: Progress | None = None,
+        only_if_empty: bool = False,
+        encoding: str | None = None,
+    ) -> IngestReport | None:
         """Load ``paths`` (every file is read and checked before anything is written) and ingest them.
 
         ``only_if_empty``: do nothing (return ``None``) when the store holds
@@ -158,8 +182,11 @@ class Engine:
         if not rebuild and not only_if_empty:
             from paperchat.engine.repeat import unchanged_report
 
-            repeat = None if self.settings.chroma_url else unchanged_report(
-                self.settings.store_path, self.wanted_info(), key)
+            repeat = (
+                None
+                if self.settings.chroma_url
+                else unchanged_report(self.settings.store_path, self.wanted_info(), key)
+            )
             phases.mark("manifest checked")
             if repeat is not None:
                 repeat.seconds = time.perf_counter() - t0
@@ -168,7 +195,9 @@ class Engine:
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
 
-        command = manifest.repeat_command(paths, metadata, encoding, on_error, bundled=key == self._bundled_run()[0])
+        command = manifest.repeat_command(
+            paths, metadata, encoding, on_error, bundled=key == self._bundled_run()[0]
+        )
         papers, files, skipped, notes = [], [], [], []
         for path in paths:
             loaded, report = load_file(path, on_error=on_error, encoding=encoding)
@@ -183,27 +212,52 @@ class Engine:
         self.preload()
         store = self.open_store(allow_damaged=rebuild)
         if rebuild:
-            self.embedder.embed(["paperchat rebuild check"])  # an unreachable embeddings endpoint fails before any write
+            self.embedder.embed(
+                ["paperchat rebuild check"]
+            )  # an unreachable embeddings endpoint fails before any write
         info = self.wanted_info()
         wait = FIRST_RUN_WAIT_S if only_if_empty else None
-        note = "waiting for another paperchat process that is ingesting into this store…" if only_if_empty else None
+        note = (
+            "waiting for another paperchat process that is ingesting into this store…"
+            if only_if_empty
+            else None
+        )
 
         def chunker():
             from paperchat.ingest.chunking import Chunker
 
             return Chunker(self.chunk, self.embedder.tokenize)
 
-        with open_writer(store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)) as writer:
+        with open_writer(
+            store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)
+        ) as writer:
             if only_if_empty and not writer.fresh_for(key):
                 return None
-            report = run_ingest(writer, papers, files, info, chunker, self.embedder, on_error, progress)
-            report.lines_skipped, report.notes = skipped + report.lines_skipped, notes + report.notes
+            report = run_ingest(
+                writer, papers, files, info, chunker, self.embedder, on_error, progress
+            )
+            report.lines_skipped, report.notes = (
+                skipped + report.lines_skipped,
+                notes + report.notes,
+            )
             kept = report.papers_added + report.papers_updated + report.papers_unchanged
-            writer.manifest = {key: manifest.record(paths, metadata, {
-                "files": report.files, "papers_seen": report.papers_seen, "papers_unchanged": kept,
-                "duplicates_skipped": report.duplicates_skipped, "duplicates_merged": report.duplicates_merged,
-                "lines_skipped": report.lines_skipped})}
-        report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
+            writer.manifest = {
+                key: manifest.record(
+                    paths,
+                    metadata,
+                    {
+                        "files": report.files,
+                        "papers_seen": report.papers_seen,
+                        "papers_unchanged": kept,
+                        "duplicates_skipped": report.duplicates_skipped,
+                        "duplicates_merged": report.duplicates_merged,
+                        "lines_skipped": report.lines_skipped,
+                    },
+                )
+            }
+        report.notes += (
+            writer.notes
+        )  # what could not be written after the commit (the ingest manifest)
         report.total_papers, report.total_chunks = store.counts()
         return report
 
@@ -213,7 +267,11 @@ class Engine:
         from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
         from paperchat.ingest.manifest import run_key
 
-        return run_key(bundled_corpus_files(), bundled_metadata(), None, "stop"), bundled_corpus_files(), bundled_metadata()
+        return (
+            run_key(bundled_corpus_files(), bundled_metadata(), None, "stop"),
+            bundled_corpus_files(),
+            bundled_metadata(),
+        )
 
     def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
         """Ingest the bundled corpus when the store is empty (an interrupted first run is resumed); else ``None``.
@@ -255,7 +313,9 @@ class Engine:
         """The answer mode for ``requested`` (``auto``/``llm``/``extractive``; default: the setting)."""
         return decide_mode(self.settings, requested)
 
-    def retrieve(self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None) -> list:
+    def retrieve(
+        self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None
+    ) -> list:
         """Retrieved :class:`~paperchat.retrieve.hybrid.Hit` s for ``question`` (one per paper; of ``paper_ids`` only).
 
         Searched without its instruction words (:func:`~paperchat.answer.intent.retrieval_query`; ``qvec`` is used
@@ -265,12 +325,25 @@ class Engine:
         from paperchat.answer.subjects import complete_hits
 
         query, k = retrieval_query(question), top_k or self.settings.top_k
-        hits = self.retriever.retrieve(query, k, qvec=qvec if query == question else None, paper_ids=paper_ids)
-        return complete_hits(question, hits, lambda q, n: self.retriever.retrieve(q, n, paper_ids=paper_ids),
-                             self.store.papers, k)
+        hits = self.retriever.retrieve(
+            query, k, qvec=qvec if query == question else None, paper_ids=paper_ids
+        )
+        return complete_hits(
+            question,
+            hits,
+            lambda q, n: self.retriever.retrieve(q, n, paper_ids=paper_ids),
+            self.store.papers,
+            k,
+        )
 
-    def ask(self, question: str, top_k: int | None = None, mode: str | None = None,
-            on_token: OnToken | None = None, filters: Filters | None = None) -> Answer:
+    def ask(
+        self,
+        question: str,
+        top_k: int | None = None,
+        mode: str | None = None,
+        on_token: OnToken | None = None,
+        filters: Filters | None = None,
+    ) -> Answer:
         """Answer ``question``: retrieve over all papers (those ``filters`` lets through), then :meth:`answer_from_hits`.
 
         ``mode``: ``auto`` (default), ``llm`` or ``extractive``. In LLM mode the
@@ -288,7 +361,7 @@ class Engine:
         self.store.refresh()
         from paperchat.answer.intent import FIND, read_question
 
-        self.retriever  # the store's settings are checked before anything is embedded
+        self.retriever  # the store's settings are checked before anything is embedded  # noqa: B018
         paper_ids = self.paper_ids(filters)
         phases.mark("store opened")
         qvec = self.embedder.embed_one(question)
@@ -296,21 +369,42 @@ class Engine:
         k = top_k or self.settings.top_k
         intent = read_question(question)
         if intent.kind == FIND and intent.plural:
-            k = max(k, PLURAL_TOP_K)  # "which papers ...": every paper above the bar, not only the first five
+            k = max(
+                k, PLURAL_TOP_K
+            )  # "which papers ...": every paper above the bar, not only the first five
         hits = self.retrieve(question, k, qvec=qvec, paper_ids=paper_ids)
         phases.mark("retrieved")
-        answer = self.answer_from_hits(question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0,
-                                       fallback=fallback)
-        if answer.abstained and answer.mode == EXTRACTIVE and paper_ids and len(paper_ids) == 1 and \
-                not terms(question):  # "What does it propose?" --paper ID: no content word, one paper
-            answer = self.summarize_record(self.store.papers(list(paper_ids))[next(iter(paper_ids))])
-            answer.question, answer.notes = question, ["the filters let one paper through: its summary"]
+        answer = self.answer_from_hits(
+            question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
+        )
+        if (
+            answer.abstained
+            and answer.mode == EXTRACTIVE
+            and paper_ids
+            and len(paper_ids) == 1
+            and not terms(question)
+        ):  # "What does it propose?" --paper ID: no content word, one paper
+            answer = self.summarize_record(
+                self.store.papers(list(paper_ids))[next(iter(paper_ids))]
+            )
+            answer.question, answer.notes = (
+                question,
+                ["the filters let one paper through: its summary"],
+            )
         phases.mark("answered")
         return answer
 
-    def answer_from_hits(self, question: str, hits: list, records: dict[str, PaperRecord] | None = None, qvec=None,
-                         mode: str = EXTRACTIVE, on_token: OnToken | None = None, t0: float | None = None,
-                         fallback: bool = False) -> Answer:
+    def answer_from_hits(
+        self,
+        question: str,
+        hits: list,
+        records: dict[str, PaperRecord] | None = None,
+        qvec=None,
+        mode: str = EXTRACTIVE,
+        on_token: OnToken | None = None,
+        t0: float | None = None,
+        fallback: bool = False,
+    ) -> Answer:
         """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``).
 
         ``records`` are the hits' paper records (read when ``None``), ``qvec``
@@ -322,8 +416,8 @@ class Engine:
         returns an empty answer, gives the offline answer, with a note, instead
         of an error.
         """
-        from paperchat.answer.subjects import missing_names
         from paperchat.answer.offline import offline_answer
+        from paperchat.answer.subjects import missing_names
 
         t0 = time.perf_counter() if t0 is None else t0
         if records is None:
@@ -333,12 +427,16 @@ class Engine:
         if mode == LLM:
             relevant = [h for h in hits if h.paper_id in records]
             best = max((h.dense or 0.0 for h in relevant), default=0.0)
-            texts = [records[h.paper_id].title + "\n" + records[h.paper_id].abstract for h in relevant]
+            texts = [
+                records[h.paper_id].title + "\n" + records[h.paper_id].abstract for h in relevant
+            ]
             if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
                 from paperchat.answer.llm_answer import llm_answer
 
                 try:
-                    answer = llm_answer(question, hits, records, self.settings, self.checker, on_token=on_token)
+                    answer = llm_answer(
+                        question, hits, records, self.settings, self.checker, on_token=on_token
+                    )
                 except (LLMConnectionError, LLMEmptyAnswer) as exc:
                     if not fallback:
                         raise
@@ -347,25 +445,46 @@ class Engine:
                     return answer
                 answer.timings["pipeline_total_s"] = round(time.perf_counter() - t0, 4)
                 return answer
-            answer = Answer.abstention(question, LLM, [h.retrieved() for h in hits], model=self.settings.llm_model,
-                                       notes=["nothing retrieved answers the question; the LLM was not asked"])
+            answer = Answer.abstention(
+                question,
+                LLM,
+                [h.retrieved() for h in hits],
+                model=self.settings.llm_model,
+                notes=["nothing retrieved answers the question; the LLM was not asked"],
+            )
             if on_token:
                 on_token(answer.answer)
         else:
             bm25 = self.store.bm25()
-            answer = offline_answer(question, qvec, hits, records, self.sentences, self.store.chunk_texts,
-                                    n_papers=len(bm25.ids), lexicon=bm25)
+            answer = offline_answer(
+                question,
+                qvec,
+                hits,
+                records,
+                self.sentences,
+                self.store.chunk_texts,
+                n_papers=len(bm25.ids),
+                lexicon=bm25,
+            )
         answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
         return answer
 
-    def summarize_record(self, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None) -> Answer:
+    def summarize_record(
+        self, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None
+    ) -> Answer:
         """A cited summary of one stored paper (:func:`paperchat.engine.summaries.summarize_record`)."""
         from paperchat.engine.summaries import summarize_record
 
         return summarize_record(self, record, mode, on_token)
 
-    def summarize(self, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
-                  filters: Filters | None = None) -> Answer:
+    def summarize(
+        self,
+        target: str,
+        top_k: int = 5,
+        mode: str | None = None,
+        on_token: OnToken | None = None,
+        filters: Filters | None = None,
+    ) -> Answer:
         """A cited summary of a paper or a topic (:func:`paperchat.engine.summaries.summarize`)."""
         from paperchat.engine.summaries import summarize
 

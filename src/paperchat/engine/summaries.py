@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
@@ -20,7 +20,9 @@ from paperchat.retrieve.filters import Filters
 OnToken = Callable[[str], None]
 
 
-def summarize_record(engine, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None) -> Answer:
+def summarize_record(
+    engine, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None
+) -> Answer:
     """A cited summary of one paper by ``engine`` (a :class:`paperchat.engine.Engine`): written by the LLM, or
     offline its own problem, method and result sentences."""
     t0 = time.perf_counter()
@@ -36,8 +38,14 @@ def summarize_record(engine, record: PaperRecord, mode: str = EXTRACTIVE, on_tok
     return answer
 
 
-def summarize(engine, target: str, top_k: int = 5, mode: str | None = None, on_token: OnToken | None = None,
-              filters: Filters | None = None) -> Answer:
+def summarize(
+    engine,
+    target: str,
+    top_k: int = 5,
+    mode: str | None = None,
+    on_token: OnToken | None = None,
+    filters: Filters | None = None,
+) -> Answer:
     """A cited summary of TARGET: a paper (id, label, title or words of it, named in a note), else a topic (top-k
     papers; also when several papers fit TARGET though one title holds its words); with ``filters``, among the
     papers it lets through. ``engine`` is a :class:`paperchat.engine.Engine`.
@@ -54,11 +62,19 @@ def summarize(engine, target: str, top_k: int = 5, mode: str | None = None, on_t
     answer_mode = engine.mode(mode)
     engine.store.refresh()
     ids = engine.paper_ids(filters)
-    paper_id, how = find_paper({p: r for p, r in engine.store.papers(abstracts=False).items() if not ids or p in ids},
-                               target, lambda t: [p for p in papers_on_topic(t, engine.store.bm25(), engine.store.papers)
-                                                  if not ids or p in ids])
+    paper_id, how = find_paper(
+        {p: r for p, r in engine.store.papers(abstracts=False).items() if not ids or p in ids},
+        target,
+        lambda t: [
+            p
+            for p in papers_on_topic(t, engine.store.bm25(), engine.store.papers)
+            if not ids or p in ids
+        ],
+    )
     if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
-        raise PaperchatError(f"no paper with id {target} in the store; `paperchat papers` lists them")
+        raise PaperchatError(
+            f"no paper with id {target} in the store; `paperchat papers` lists them"
+        )
     if paper_id is not None:
         record = engine.store.papers([paper_id])[paper_id]
         answer = engine.summarize_record(record, answer_mode, on_token)
@@ -71,9 +87,13 @@ def summarize(engine, target: str, top_k: int = 5, mode: str | None = None, on_t
         records = engine.store.papers([h.paper_id for h in hits])
         answer = summarize_topic(target, hits, records, engine.settings, engine.checker, on_token)
     else:
-        answer = engine.ask(f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters)
+        answer = engine.ask(
+            f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters
+        )
         if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
-            raise PaperchatError(f"no paper with id or label {target!r}, and no paper on that topic; "
-                                 "`paperchat papers` lists them")
+            raise PaperchatError(
+                f"no paper with id or label {target!r}, and no paper on that topic; "
+                "`paperchat papers` lists them"
+            )
     answer.target = target
     return answer

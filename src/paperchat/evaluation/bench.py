@@ -98,7 +98,9 @@ def run_baseline(engine, files: list[Path], questions: list[str]) -> dict[str, A
     return out
 
 
-def run_bench(corpus: list[Path] | None = None, repeat: int = 3, n_questions: int = 60, baseline: bool = True) -> dict[str, Any]:
+def run_bench(
+    corpus: list[Path] | None = None, repeat: int = 3, n_questions: int = 60, baseline: bool = True
+) -> dict[str, Any]:
     """Run every measurement and return the figures (seconds, ms, chunks/s, MiB)."""
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
@@ -178,6 +180,10 @@ def format_table(figures: dict[str, Any]) -> str:
     if "cold" in figures:
         from paperchat.evaluation.bench_cold import format_cold
 
-        lines += ["", "In-process figures above; fresh processes, as the shell starts them, below.", "",
-                  format_cold(figures["cold"])]
+        lines += [
+            "",
+            "In-process figures above; fresh processes, as the shell starts them, below.",
+            "",
+            format_cold(figures["cold"]),
+        ]
     return "\n".join(lines)

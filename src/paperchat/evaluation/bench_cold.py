@@ -49,8 +49,12 @@ def _spawn(argv: list[str], env: dict[str, str]) -> tuple[float, float, list, fl
     """Run one process; ``(wall s, peak RSS MiB, phase marks relative to the spawn, CPU s)``."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as fh:
         marks_file = fh.name
-    out = subprocess.run([sys.executable, "-c", _LAUNCHER, *argv], env={**env, "PAPERCHAT_PHASES": marks_file},
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *argv],
+        env={**env, "PAPERCHAT_PHASES": marks_file},
+        capture_output=True,
+        text=True,
+    )
     wall, rss, t0, cpu = json.loads(out.stdout)
     try:
         marks = [(name, t - t0) for name, t in json.loads(Path(marks_file).read_text())["marks"]]
@@ -74,13 +78,17 @@ def _phases(runs: list[list]) -> dict[str, float]:
 
 def import_breakdown(argv: list[str], env: dict[str, str], top: int = 8) -> dict[str, float]:
     """Import self time (ms) by top-level package of one run of ``argv`` under ``python -X importtime``."""
-    out = subprocess.run([sys.executable, "-X", "importtime", *argv[1:]], env=env, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv[1:]], env=env, capture_output=True, text=True
+    )
     totals: Counter = Counter()
     for line in out.stderr.splitlines():
         m = re.match(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)", line)
         if m:
             totals[m.group(2).split(".")[0]] += int(m.group(1))
-    return {name: us / 1000 for name, us in totals.most_common(top)} | {"(all)": sum(totals.values()) / 1000}
+    return {name: us / 1000 for name, us in totals.most_common(top)} | {
+        "(all)": sum(totals.values()) / 1000
+    }
 
 
 def run_cold(store: Path, files: list[Path], repeat: int = 5) -> dict[str, Any]:
@@ -95,8 +103,18 @@ def run_cold(store: Path, files: list[Path], repeat: int = 5) -> dict[str, Any]:
         commands = {
             "--help": exe + ["--help"],
             "ask": exe + ["ask", QUESTION, "--quiet"],
-            "ask --mode llm": exe + ["ask", QUESTION, "--quiet", "--mode", "llm", "--base-url", llm.base_url,
-                                     "--model", "bench-model"],
+            "ask --mode llm": exe
+            + [
+                "ask",
+                QUESTION,
+                "--quiet",
+                "--mode",
+                "llm",
+                "--base-url",
+                llm.base_url,
+                "--model",
+                "bench-model",
+            ],
             "papers --json": exe + ["papers", "--json"],
             "history": exe + ["history"],
             "ingest (unchanged)": exe + ["ingest", *map(str, files), "--quiet"],
@@ -106,11 +124,16 @@ def run_cold(store: Path, files: list[Path], repeat: int = 5) -> dict[str, Any]:
             llm.server_s.clear()
             runs = [_spawn(argv, env) for _ in range(repeat)]
             walls = [w for w, _m, _p, _c in runs]
-            out[name] = {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
-                         "cpu_s": statistics.median(c for _w, _m, _p, c in runs),
-                         "peak_rss_mib": max(m for _w, m, _p, _c in runs),
-                         "phases_s": _phases([p for _w, _m, p, _c in runs]), "target_s": TARGETS.get(name),
-                         "runs": repeat}
+            out[name] = {
+                "median_s": statistics.median(walls),
+                "min_s": min(walls),
+                "max_s": max(walls),
+                "cpu_s": statistics.median(c for _w, _m, _p, c in runs),
+                "peak_rss_mib": max(m for _w, m, _p, _c in runs),
+                "phases_s": _phases([p for _w, _m, p, _c in runs]),
+                "target_s": TARGETS.get(name),
+                "runs": repeat,
+            }
             if name == "ask --mode llm":
                 server = statistics.median(llm.server_s) if llm.server_s else 0.0
                 out[name] |= {"server_s": server, "target_s": out["ask"]["median_s"] + 0.5 + server}
@@ -120,16 +143,23 @@ def run_cold(store: Path, files: list[Path], repeat: int = 5) -> dict[str, Any]:
 
 def format_cold(cold: dict[str, Any]) -> str:
     """The fresh-process figures as text: one row per command, then its phases, then the ask imports."""
-    lines = [f"{'fresh process':22s} {'median':>7s} {'min':>6s} {'max':>6s} {'target':>7s} {'CPU':>6s} {'peak MiB':>9s}"
-             "  phases (median s)"]
+    lines = [
+        f"{'fresh process':22s} {'median':>7s} {'min':>6s} {'max':>6s} {'target':>7s} {'CPU':>6s} {'peak MiB':>9s}"
+        "  phases (median s)"
+    ]
     for name, row in cold.items():
         if not isinstance(row, dict) or "median_s" not in row:
             continue
         target = f"{row['target_s']:.2f}" if row.get("target_s") else ""
         phases = ", ".join(f"{k} {v:.3f}" for k, v in row["phases_s"].items())
-        lines.append(f"{name:22s} {row['median_s']:7.3f} {row['min_s']:6.3f} {row['max_s']:6.3f} {target:>7s} "
-                     f"{row.get('cpu_s', 0.0):6.3f} {row['peak_rss_mib']:9.0f}  {phases}")
+        lines.append(
+            f"{name:22s} {row['median_s']:7.3f} {row['min_s']:6.3f} {row['max_s']:6.3f} {target:>7s} "
+            f"{row.get('cpu_s', 0.0):6.3f} {row['peak_rss_mib']:9.0f}  {phases}"
+        )
     imports = cold.get("ask_imports_ms") or {}
     if imports:
-        lines.append("ask imports by package (self ms): " + ", ".join(f"{k} {v:.0f}" for k, v in imports.items()))
+        lines.append(
+            "ask imports by package (self ms): "
+            + ", ".join(f"{k} {v:.0f}" for k, v in imports.items())
+        )
     return "\n".join(lines)

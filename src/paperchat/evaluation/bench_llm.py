@@ -23,7 +23,7 @@ ANSWER = "ConfPO selects preference-critical tokens by the training policy's con
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    owner: "InstantLLM"
+    owner: InstantLLM
 
     def log_message(self, format, *args):  # noqa: A002 - no request log on stderr
         pass
@@ -36,22 +36,43 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, "application/json", b'{"error": {"message": "not found"}}')
         elif body.get("stream"):
             words = ANSWER.split(" ")
-            pieces = [{"role": "assistant", "content": ""}] + [{"content": w + (" " if i < len(words) - 1 else "")}
-                                                               for i, w in enumerate(words)]
-            events = [self._chunk(model, delta, None) for delta in pieces] + [self._chunk(model, {}, "stop")]
-            data = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
+            pieces = [{"role": "assistant", "content": ""}] + [
+                {"content": w + (" " if i < len(words) - 1 else "")} for i, w in enumerate(words)
+            ]
+            events = [self._chunk(model, delta, None) for delta in pieces] + [
+                self._chunk(model, {}, "stop")
+            ]
+            data = (
+                b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+                + b"data: [DONE]\n\n"
+            )
             self._send(200, "text/event-stream", data)
         else:
-            reply = {"id": "bench", "object": "chat.completion", "created": int(time.time()), "model": model,
-                     "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER},
-                                  "finish_reason": "stop"}]}
+            reply = {
+                "id": "bench",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": ANSWER},
+                        "finish_reason": "stop",
+                    }
+                ],
+            }
             self._send(200, "application/json", json.dumps(reply).encode())
         self.owner.server_s.append(time.perf_counter() - t0)
 
     @staticmethod
     def _chunk(model: str, delta: dict, finish: str | None) -> dict:
-        return {"id": "bench", "object": "chat.completion.chunk", "created": int(time.time()), "model": model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        return {
+            "id": "bench",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
 
     def _send(self, status: int, kind: str, data: bytes) -> None:
         self.send_response(status)
@@ -69,15 +90,19 @@ class InstantLLM:
         handler = type("InstantHandler", (_Handler,), {"owner": self})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="paperchat-bench-llm", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="paperchat-bench-llm",
+            daemon=True,
+        )
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:PORT/v1``."""
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
-    def __enter__(self) -> "InstantLLM":
+    def __enter__(self) -> InstantLLM:
         self._thread.start()
         return self
 

@@ -24,8 +24,9 @@ import random
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import name_tokens
@@ -62,14 +63,22 @@ class Draft:
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready: ``{questions, kept, kept_by_template, dropped, papers, drafted_by, seed, seconds}``."""
-        return {"questions": len(self.questions), "kept": dict(self.kept),
-                "kept_by_template": dict(Counter(q["template"] for q in self.questions)),
-                "dropped": dict(self.dropped), "papers": self.papers, "drafted_by": self.drafted_by,
-                "seed": self.seed, "seconds": round(self.seconds, 2)}
+        return {
+            "questions": len(self.questions),
+            "kept": dict(self.kept),
+            "kept_by_template": dict(Counter(q["template"] for q in self.questions)),
+            "dropped": dict(self.dropped),
+            "papers": self.papers,
+            "drafted_by": self.drafted_by,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 2),
+        }
 
 
 def _windows(toks: list[str], size: int) -> set[int]:
-    return {hash(tuple(toks[i:i + size])) for i in range(len(toks) - size + 1)}  # hashes: a third of the memory
+    return {
+        hash(tuple(toks[i : i + size])) for i in range(len(toks) - size + 1)
+    }  # hashes: a third of the memory
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -112,7 +121,11 @@ class Checks:
         texts = [self.corpus.abstract_lower[pid] for pid in gold]
         facts = []
         for group in cand.get("facts", []):
-            kept = [v for v in group if isinstance(v, str) and v.strip() and any(v.lower() in t for t in texts)]
+            kept = [
+                v
+                for v in group
+                if isinstance(v, str) and v.strip() and any(v.lower() in t for t in texts)
+            ]
             if not kept:
                 return "a fact is not in the gold abstract"
             facts.append(kept)
@@ -138,35 +151,75 @@ def perturb(name: str, rng: random.Random) -> str:
         return rng.choice(["Meta", "Hyper", "Neo", "Uni", "Omni"]) + name
     i = rng.choice([i for i, c in enumerate(name) if c.isalpha() and i > 0] or [0])
     new = rng.choice([c for c in "ABCDEFGHIJKLMNOPRSTUVWXYZ" if c != name[i].upper()])
-    return name[:i] + (new if name[i].isupper() else new.lower()) + name[i + 1:]
+    return name[:i] + (new if name[i].isupper() else new.lower()) + name[i + 1 :]
 
 
-def near_miss(corpus: dt.Corpus, paper: dt.DraftPaper, intro: dt.Intro, rng: random.Random) -> list[dict]:
+def near_miss(
+    corpus: dt.Corpus, paper: dt.DraftPaper, intro: dt.Intro, rng: random.Random
+) -> list[dict]:
     """A ``near-miss`` question: the method's name perturbed so that no stored title or abstract holds it."""
     tries = (perturb(intro.name, rng) for _ in range(6))
     fake = next((f for f in tries if dt.coined(f) and not corpus.anywhere(f)), None)
     if fake is None:
         return []
-    forms = ["What does {f} do?", "How does {f} work?", "Which paper introduces {f}?", "What results does {f} report?"]
+    forms = [
+        "What does {f} do?",
+        "How does {f} work?",
+        "Which paper introduces {f}?",
+        "What results does {f} report?",
+    ]
     if len(intro.head.split()) >= 2:
-        forms.append("Which paper introduces {f}, " + dt.article(intro.head) + " " + intro.head + "?")
-    return [dt.cand("unanswerable", "near-miss", rng.choice(forms).format(f=fake), [], [], paper.paper_id,
-                    intro.sentence, f"near-miss of {intro.name}; made-up name: {fake}", absent=fake)]
+        forms.append(
+            "Which paper introduces {f}, " + dt.article(intro.head) + " " + intro.head + "?"
+        )
+    return [
+        dt.cand(
+            "unanswerable",
+            "near-miss",
+            rng.choice(forms).format(f=fake),
+            [],
+            [],
+            paper.paper_id,
+            intro.sentence,
+            f"near-miss of {intro.name}; made-up name: {fake}",
+            absent=fake,
+        )
+    ]
 
 
 #: Figures abstracts rarely give: (what, what in an abstract would give it, the question).
 FIGURES = (
-    ("GPUs", r"[gt]pu|a100|h100|v100|accelerator|hardware|comput",
-     "How many GPUs were used in the experiments of {s}?"),
-    ("parameter count", r"param|\d\s?[mb]\b|billion|million|size", "What is the parameter count of {s}?"),
-    ("training time", r"hour|\bdays?\b|minute|wall-clock|second|time|fast|speed",
-     "How long did training take in the experiments of {s}?"),
-    ("learning rate", r"learning[- ]rate|step[- ]?size|schedul",
-     "What learning rate was used in the experiments of {s}?"),
+    (
+        "GPUs",
+        r"[gt]pu|a100|h100|v100|accelerator|hardware|comput",
+        "How many GPUs were used in the experiments of {s}?",
+    ),
+    (
+        "parameter count",
+        r"param|\d\s?[mb]\b|billion|million|size",
+        "What is the parameter count of {s}?",
+    ),
+    (
+        "training time",
+        r"hour|\bdays?\b|minute|wall-clock|second|time|fast|speed",
+        "How long did training take in the experiments of {s}?",
+    ),
+    (
+        "learning rate",
+        r"learning[- ]rate|step[- ]?size|schedul",
+        "What learning rate was used in the experiments of {s}?",
+    ),
     ("batch size", r"batch", "What batch size was used in the experiments of {s}?"),
-    ("user study", r"participant|user study|human|annotat|survey|volunteer|crowd|people|clinician|expert",
-     "How many participants took part in a user study of {s}?"),
-    ("seeds", r"seed|\bruns?\b|repeat|trial", "Over how many random seeds were the results of {s} averaged?"),
+    (
+        "user study",
+        r"participant|user study|human|annotat|survey|volunteer|crowd|people|clinician|expert",
+        "How many participants took part in a user study of {s}?",
+    ),
+    (
+        "seeds",
+        r"seed|\bruns?\b|repeat|trial",
+        "Over how many random seeds were the results of {s} averaged?",
+    ),
 )
 
 
@@ -177,8 +230,18 @@ def false_premise(paper: dt.DraftPaper, subj: str, rng: random.Random) -> list[d
     if not absent:
         return []
     what, _pattern, form = rng.choice(absent)
-    return [dt.cand("unanswerable", "false-premise", form.format(s=subj), [], [], paper.paper_id, None,
-                    f"false premise: the abstract of {paper.paper_id} gives no {what}")]
+    return [
+        dt.cand(
+            "unanswerable",
+            "false-premise",
+            form.format(s=subj),
+            [],
+            [],
+            paper.paper_id,
+            None,
+            f"false premise: the abstract of {paper.paper_id} gives no {what}",
+        )
+    ]
 
 
 # -- candidates -------------------------------------------------------------------------------------------
@@ -196,7 +259,13 @@ def offline_candidates(corpus: dt.Corpus, rng: random.Random, want: int) -> list
                 per[c["template"]] += 1
                 out.append(c)
 
-    templates = ("introduces-description", "introduces-direct", "reports-number", "near-miss", "false-premise")
+    templates = (
+        "introduces-description",
+        "introduces-direct",
+        "reports-number",
+        "near-miss",
+        "false-premise",
+    )
     for paper in order:
         if all(per[t] >= cap for t in templates):
             break
@@ -235,29 +304,47 @@ def parse_reply(text: str) -> list[Any]:
     return out
 
 
-def _llm_item(item: dict[str, Any], paper: dt.DraftPaper, avoid: list[str], model: str) -> dict[str, Any] | None:
+def _llm_item(
+    item: dict[str, Any], paper: dt.DraftPaper, avoid: list[str], model: str
+) -> dict[str, Any] | None:
     """An LLM reply item as a candidate, or ``None`` when malformed."""
     kind = str(item.get("kind", "")).strip().lower()
     question = item.get("question")
     facts = item.get("facts", [])
     if isinstance(facts, str):
         facts = [[facts]]
-    if kind not in LLM_KINDS or not isinstance(question, str) or not 8 <= len(question.strip()) <= 400 \
-            or not isinstance(facts, list) or not facts:
+    if (
+        kind not in LLM_KINDS
+        or not isinstance(question, str)
+        or not 8 <= len(question.strip()) <= 400
+        or not isinstance(facts, list)
+        or not facts
+    ):
         return None
     groups = [[g] if isinstance(g, str) else g for g in facts]
-    if any(not isinstance(g, list) or not g or not all(isinstance(v, str) for v in g) for g in groups):
+    if any(
+        not isinstance(g, list) or not g or not all(isinstance(v, str) for v in g) for g in groups
+    ):
         return None
     sent = item.get("sentence")
     sent = sent if isinstance(sent, int) and 0 <= sent < len(paper.sentences) else None
-    return {"question": " ".join(question.split()), "kind": kind, "answerable": True, "gold": [paper.paper_id],
-            "facts": [[v.strip() for v in g] for g in groups], "template": "draft", "drafted_by": model,
-            "source": {"paper_id": paper.paper_id, "sentence": sent}, "note": f"{kind} by {model}",
-            "avoid": avoid if kind == "paraphrase" else []}
+    return {
+        "question": " ".join(question.split()),
+        "kind": kind,
+        "answerable": True,
+        "gold": [paper.paper_id],
+        "facts": [[v.strip() for v in g] for g in groups],
+        "template": "draft",
+        "drafted_by": model,
+        "source": {"paper_id": paper.paper_id, "sentence": sent},
+        "note": f"{kind} by {model}",
+        "avoid": avoid if kind == "paraphrase" else [],
+    }
 
 
-def llm_candidates(settings, corpus: dt.Corpus, seed: int, count: int,
-                   progress: Progress | None = None) -> tuple[list[dict[str, Any]], Counter[str], str]:
+def llm_candidates(
+    settings, corpus: dt.Corpus, seed: int, count: int, progress: Progress | None = None
+) -> tuple[list[dict[str, Any]], Counter[str], str]:
     """LLM candidates for :func:`pick_llm_papers` (one ``draft`` prompt request a paper), unchecked.
 
     Returns ``(candidates, dropped counts by reason, model)``. Raises :class:`PaperchatError` (an
@@ -268,8 +355,10 @@ def llm_candidates(settings, corpus: dt.Corpus, seed: int, count: int,
 
     prompt = load_prompt("draft")
     if prompt.fields != PROMPT_FIELDS:
-        raise PaperchatError(f"prompt file {prompt.path}: placeholders must be "
-                             f"{', '.join('{' + f + '}' for f in sorted(PROMPT_FIELDS))}")
+        raise PaperchatError(
+            f"prompt file {prompt.path}: placeholders must be "
+            f"{', '.join('{' + f + '}' for f in sorted(PROMPT_FIELDS))}"
+        )
     client = get_client(settings)
     model = client.model
     out: list[dict[str, Any]] = []
@@ -277,11 +366,22 @@ def llm_candidates(settings, corpus: dt.Corpus, seed: int, count: int,
     papers = pick_llm_papers(corpus, seed, count)
     for done, paper in enumerate(papers, 1):
         intro = dt.find_intro(corpus, paper)
-        avoid = list(dict.fromkeys(([intro.name] if intro else []) + ([paper.label] if dt.coined(paper.label)
-                                                                      else []) + name_tokens(paper.title)))
+        avoid = list(
+            dict.fromkeys(
+                ([intro.name] if intro else [])
+                + ([paper.label] if dt.coined(paper.label) else [])
+                + name_tokens(paper.title)
+            )
+        )
         lines = "\n".join(f"{i}. {s}" for i, s in enumerate(paper.sentences))
-        reply = client.stream(prompt.render(title=paper.title or paper.label or "(no title)", sentences=lines,
-                                            avoid=", ".join(avoid) or "none"), max_tokens=900)
+        reply = client.stream(
+            prompt.render(
+                title=paper.title or paper.label or "(no title)",
+                sentences=lines,
+                avoid=", ".join(avoid) or "none",
+            ),
+            max_tokens=900,
+        )
         items = parse_reply(reply.text)
         if not items:
             dropped["LLM reply held no JSON question"] += 1
@@ -297,7 +397,9 @@ def llm_candidates(settings, corpus: dt.Corpus, seed: int, count: int,
 
 
 # -- selection ----------------------------------------------------------------------------------------------
-def select(cands: list[dict[str, Any]], checks: Checks, n: int, rng: random.Random) -> tuple[list[dict], Counter]:
+def select(
+    cands: list[dict[str, Any]], checks: Checks, n: int, rng: random.Random
+) -> tuple[list[dict], Counter]:
     """Check every candidate, then keep up to ``n``, one kind after another (see the module docstring).
 
     Returns ``(kept, dropped counts by reason)``.
@@ -344,10 +446,18 @@ def select(cands: list[dict[str, Any]], checks: Checks, n: int, rng: random.Rand
 
 
 def _record(i: int, width: int, cand: dict[str, Any]) -> dict[str, Any]:
-    return {"id": f"d{i:0{width}d}", "question": cand["question"], "kind": cand["kind"],
-            "answerable": cand["answerable"], "gold": [{"id": pid} for pid in cand["gold"]], "facts": cand["facts"],
-            "drafted_by": cand.get("drafted_by", "offline"), "template": cand["template"], "source": cand["source"],
-            "note": cand.get("note", "")}
+    return {
+        "id": f"d{i:0{width}d}",
+        "question": cand["question"],
+        "kind": cand["kind"],
+        "answerable": cand["answerable"],
+        "gold": [{"id": pid} for pid in cand["gold"]],
+        "facts": cand["facts"],
+        "drafted_by": cand.get("drafted_by", "offline"),
+        "template": cand["template"],
+        "source": cand["source"],
+        "note": cand.get("note", ""),
+    }
 
 
 def wants_llm(settings, mode: str) -> bool:
@@ -363,8 +473,14 @@ def wants_llm(settings, mode: str) -> bool:
     return decide_mode(settings, None if mode == "auto" else "llm") == "llm"
 
 
-def draft_questions(engine, n: int = DEFAULT_N, seed: int | None = None, mode: str = "auto",
-                    progress: Progress | None = None, llm_papers: int | None = None) -> Draft:
+def draft_questions(
+    engine,
+    n: int = DEFAULT_N,
+    seed: int | None = None,
+    mode: str = "auto",
+    progress: Progress | None = None,
+    llm_papers: int | None = None,
+) -> Draft:
     """Draft up to ``n`` checked questions from every paper in ``engine``'s store (see the module docstring).
 
     ``mode``: ``offline`` (templates only), ``llm`` (templates and the LLM; fails when no LLM is
@@ -378,7 +494,9 @@ def draft_questions(engine, n: int = DEFAULT_N, seed: int | None = None, mode: s
     use_llm = wants_llm(engine.settings, mode)
     records = engine.store.papers()
     if not records:
-        raise PaperchatError("the store holds no papers; ingest some first (`paperchat ingest FILE`, or --corpus FILE)")
+        raise PaperchatError(
+            "the store holds no papers; ingest some first (`paperchat ingest FILE`, or --corpus FILE)"
+        )
     corpus = dt.Corpus((r.paper_id, r.title, r.label, r.abstract) for r in records.values())
     rng = random.Random(seed)
     cands = offline_candidates(corpus, rng, n)
@@ -392,5 +510,12 @@ def draft_questions(engine, n: int = DEFAULT_N, seed: int | None = None, mode: s
     dropped.update(why)
     width = max(3, len(str(len(kept))))
     questions = [_record(i, width, c) for i, c in enumerate(kept, 1)]
-    return Draft(questions, dict(Counter(q["kind"] for q in questions)), dict(dropped.most_common()), len(records),
-                 drafted_by, time.perf_counter() - t0, seed)
+    return Draft(
+        questions,
+        dict(Counter(q["kind"] for q in questions)),
+        dict(dropped.most_common()),
+        len(records),
+        drafted_by,
+        time.perf_counter() - t0,
+        seed,
+    )

@@ -29,8 +29,11 @@ RECALL_KS = (1, 5, 10)
 # Okabe & Ito's colour-blind-safe palette.
 _PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 #: Per retriever: colour, line style, marker, line width (the curves often coincide; each stays visible).
-_RETRIEVER_STYLES = {"bm25": ("#E69F00", "-", "s", 3.2), "dense": ("#56B4E9", "--", "^", 2.2),
-                     "hybrid": ("#009E73", ":", "o", 1.6)}
+_RETRIEVER_STYLES = {
+    "bm25": ("#E69F00", "-", "s", 3.2),
+    "dense": ("#56B4E9", "--", "^", 2.2),
+    "hybrid": ("#009E73", ":", "o", 1.6),
+}
 _GOOD, _BAD, _MID = "#009E73", "#D55E00", "#999999"
 _RC = {
     "svg.fonttype": "none",
@@ -49,6 +52,7 @@ _RC = {
 
 def _styled(name: str):
     """Build and save the decorated chart inside the report's rc settings (hash salt ``name``: reproducible ids)."""
+
     def wrap(fn):
         @functools.wraps(fn)
         def inner(results: dict[str, Any]) -> str | None:
@@ -56,7 +60,9 @@ def _styled(name: str):
 
             with matplotlib.rc_context({**_RC, "svg.hashsalt": f"paperchat-{name}"}):
                 return fn(results)
+
         return inner
+
     return wrap
 
 
@@ -75,11 +81,13 @@ def _svg(fig, name: str, label: str) -> str:
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight", pad_inches=0.08)
     text = buf.getvalue()
-    text = text[text.index("<svg"):]
+    text = text[text.index("<svg") :]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
     text = re.sub(r'\bid="', f'id="{name}-', text)
     text = text.replace("url(#", f"url(#{name}-").replace('href="#', f'href="#{name}-')
-    return text.replace("<svg ", f'<svg class="chart" role="img" aria-label="{html.escape(label)}" ', 1).strip()
+    return text.replace(
+        "<svg ", f'<svg class="chart" role="img" aria-label="{html.escape(label)}" ', 1
+    ).strip()
 
 
 def _value(stat: dict[str, Any] | None) -> float | None:
@@ -116,11 +124,28 @@ def kind_bars(results: dict[str, Any]) -> str | None:
             ci = stat.get("ci") or [stat["value"], stat["value"]]
             lo.append(max(0.0, stat["value"] - ci[0]))
             hi.append(max(0.0, ci[1] - stat["value"]))
-        ax.bar(xs, ys, width * 0.92, color=_PALETTE[j % len(_PALETTE)], label=label,
-               yerr=[lo, hi], error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"})
-        for i, (_kind, _n, stats) in enumerate(groups):  # a dash where the kind has no question for the metric
+        ax.bar(
+            xs,
+            ys,
+            width * 0.92,
+            color=_PALETTE[j % len(_PALETTE)],
+            label=label,
+            yerr=[lo, hi],
+            error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
+        )
+        for i, (_kind, _n, stats) in enumerate(
+            groups
+        ):  # a dash where the kind has no question for the metric
             if _value(stats.get(metric)) is None:
-                ax.text(i - 0.4 + width * (j + 0.5), 0.02, "–", ha="center", va="bottom", color="#888888", fontsize=8)
+                ax.text(
+                    i - 0.4 + width * (j + 0.5),
+                    0.02,
+                    "–",
+                    ha="center",
+                    va="bottom",
+                    color="#888888",
+                    fontsize=8,
+                )
     ax.set_xticks(range(len(groups)), [f"{kind}\n(n={n})" for kind, n, _ in groups])
     ax.set_ylim(0, 1.08)
     ax.set_ylabel("mean (95% CI)")
@@ -138,9 +163,18 @@ def recall_curves(results: dict[str, Any]) -> str | None:
     panels = [("all answerable", baselines)]
     by_kind = results.get("baselines_by_kind") or {}
     kinds = list(dict.fromkeys(k for per in by_kind.values() for k in per))
-    panels += [(kind, {m: by_kind[m][kind] for m in by_kind if kind in by_kind[m]}) for kind in kinds]
-    panels = [(title, per) for title, per in panels
-              if any(_value(stats.get(f"retrieval.recall@{k}")) is not None for stats in per.values() for k in RECALL_KS)]
+    panels += [
+        (kind, {m: by_kind[m][kind] for m in by_kind if kind in by_kind[m]}) for kind in kinds
+    ]
+    panels = [
+        (title, per)
+        for title, per in panels
+        if any(
+            _value(stats.get(f"retrieval.recall@{k}")) is not None
+            for stats in per.values()
+            for k in RECALL_KS
+        )
+    ]
     if not panels:
         return None
     ncols = min(4, len(panels))
@@ -159,12 +193,29 @@ def recall_curves(results: dict[str, Any]) -> str | None:
             if not pts:
                 continue
             n = max(n, max(s["n"] for _, s in pts))
-            colour, style, marker, width = _RETRIEVER_STYLES.get(mode, (_PALETTE[j % len(_PALETTE)], "-", "o", 1.5))
+            colour, style, marker, width = _RETRIEVER_STYLES.get(
+                mode, (_PALETTE[j % len(_PALETTE)], "-", "o", 1.5)
+            )
             ks = [k for k, _ in pts]
-            ax.fill_between(ks, [s["ci"][0] for _, s in pts], [s["ci"][1] for _, s in pts], color=colour, alpha=0.13,
-                            linewidth=0)
-            ax.plot(ks, [s["value"] for _, s in pts], marker=marker, markersize=1.6 + 1.4 * width, linewidth=width,
-                    linestyle=style, color=colour, label=mode, zorder=3 + j)
+            ax.fill_between(
+                ks,
+                [s["ci"][0] for _, s in pts],
+                [s["ci"][1] for _, s in pts],
+                color=colour,
+                alpha=0.13,
+                linewidth=0,
+            )
+            ax.plot(
+                ks,
+                [s["value"] for _, s in pts],
+                marker=marker,
+                markersize=1.6 + 1.4 * width,
+                linewidth=width,
+                linestyle=style,
+                color=colour,
+                label=mode,
+                zorder=3 + j,
+            )
         ax.set_title(f"{title} (n={n})", fontsize=9)
         ax.set_xticks(RECALL_KS)
         ax.set_ylim(0, 1.04)
@@ -174,7 +225,14 @@ def recall_curves(results: dict[str, Any]) -> str | None:
         if idx >= len(panels) - ncols:
             ax.set_xlabel("k")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, ncols=len(labels), loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=8)
+    fig.legend(
+        handles,
+        labels,
+        ncols=len(labels),
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        fontsize=8,
+    )
     fig.tight_layout()
     return _svg(fig, "recall", "recall at 1, 5 and 10 of the BM25, dense and hybrid retrievers")
 
@@ -205,22 +263,52 @@ def abstention_matrix(results: dict[str, Any]) -> str | None:
             share = n / total if total else 0.0
             good = answerable != abstained
             colour = _GOOD if good else _BAD
-            ax.add_patch(Rectangle((x, 1 - y), 1, 1, facecolor=colour, alpha=0.12 + 0.6 * share, edgecolor="white",
-                                   linewidth=2))
-            ax.text(x + 0.5, 1.5 - y + 0.08, str(n), ha="center", va="center", fontsize=15, fontweight="bold")
-            ax.text(x + 0.5, 1.5 - y - 0.2, f"{share:.0%} of row" if total else "–", ha="center", va="center",
-                    fontsize=8)
+            ax.add_patch(
+                Rectangle(
+                    (x, 1 - y),
+                    1,
+                    1,
+                    facecolor=colour,
+                    alpha=0.12 + 0.6 * share,
+                    edgecolor="white",
+                    linewidth=2,
+                )
+            )
+            ax.text(
+                x + 0.5,
+                1.5 - y + 0.08,
+                str(n),
+                ha="center",
+                va="center",
+                fontsize=15,
+                fontweight="bold",
+            )
+            ax.text(
+                x + 0.5,
+                1.5 - y - 0.2,
+                f"{share:.0%} of row" if total else "–",
+                ha="center",
+                va="center",
+                fontsize=8,
+            )
     ax.set_xlim(0, 2)
     ax.set_ylim(0, 2)
     ax.set_xticks([0.5, 1.5], ["answered", "abstained"])
-    ax.set_yticks([1.5, 0.5], [f"answerable\n(n={counts[(True, False)] + counts[(True, True)]})",
-                               f"unanswerable\n(n={counts[(False, False)] + counts[(False, True)]})"])
+    ax.set_yticks(
+        [1.5, 0.5],
+        [
+            f"answerable\n(n={counts[(True, False)] + counts[(True, True)]})",
+            f"unanswerable\n(n={counts[(False, False)] + counts[(False, True)]})",
+        ],
+    )
     ax.xaxis.tick_top()
     ax.tick_params(length=0)
     ax.grid(False)
     for side in ax.spines.values():
         side.set_visible(False)
-    return _svg(fig, "abstention", "answered and abstained against answerable and unanswerable questions")
+    return _svg(
+        fig, "abstention", "answered and abstained against answerable and unanswerable questions"
+    )
 
 
 def sentence_counts(rows: list[dict[str, Any]]) -> dict[str, list[int]]:
@@ -244,8 +332,12 @@ def sentence_counts(rows: list[dict[str, Any]]) -> dict[str, list[int]]:
     return out
 
 
-_BUCKETS = (("0", lambda v: v == 0), ("(0, 0.5)", lambda v: 0 < v < 0.5), ("[0.5, 1)", lambda v: 0.5 <= v < 1),
-            ("1", lambda v: v == 1))
+_BUCKETS = (
+    ("0", lambda v: v == 0),
+    ("(0, 0.5)", lambda v: 0 < v < 0.5),
+    ("[0.5, 1)", lambda v: 0.5 <= v < 1),
+    ("1", lambda v: v == 1),
+)
 
 
 @_styled("citations")
@@ -273,9 +365,16 @@ def citation_support(results: dict[str, Any]) -> str | None:
     left.legend(ncols=3, loc="lower left", bbox_to_anchor=(0.0, 1.0), fontsize=8)
     judged = [r for r in rows if r.get("citation_recall") is not None]
     width = 0.38
-    for j, (field, label, colour) in enumerate((("citation_recall", "citation recall", _PALETTE[0]),
-                                                 ("citation_precision", "citation precision", _PALETTE[1]))):
-        vals = [sum(1 for r in judged if r.get(field) is not None and test(r[field])) for _, test in _BUCKETS]
+    for j, (field, label, colour) in enumerate(
+        (
+            ("citation_recall", "citation recall", _PALETTE[0]),
+            ("citation_precision", "citation precision", _PALETTE[1]),
+        )
+    ):
+        vals = [
+            sum(1 for r in judged if r.get(field) is not None and test(r[field]))
+            for _, test in _BUCKETS
+        ]
         xs = [i - width / 2 + j * width for i in range(len(_BUCKETS))]
         right.bar(xs, vals, width * 0.95, color=colour, label=label)
         for x, v in zip(xs, vals):
@@ -285,7 +384,11 @@ def citation_support(results: dict[str, Any]) -> str | None:
     right.set_ylabel("answered questions")
     right.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
-    return _svg(fig, "citations", "supported and unsupported answer sentences, and citation recall and precision")
+    return _svg(
+        fig,
+        "citations",
+        "supported and unsupported answer sentences, and citation recall and precision",
+    )
 
 
 def all_charts(results: dict[str, Any]) -> dict[str, str | None]:

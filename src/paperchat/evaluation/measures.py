@@ -21,7 +21,8 @@ return 0.0 (such questions are unanswerable and are scored by abstention).
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from paperchat.cite.markers import answer_sentences, find_citations
 from paperchat.core.contract import Answer
@@ -106,7 +107,9 @@ class CachedSupport:
         return self._cache[key]
 
 
-def citation_scores(answer: Answer, gold: set[str], checker: CachedSupport | None) -> dict[str, Any]:
+def citation_scores(
+    answer: Answer, gold: set[str], checker: CachedSupport | None
+) -> dict[str, Any]:
     """Citation figures of one answer.
 
     Returns ``{sentences, sentence_citation_rate, markers, out_of_range,
@@ -152,7 +155,11 @@ def citation_scores(answer: Answer, gold: set[str], checker: CachedSupport | Non
                 rest = False
             else:
                 alone = checker.supports(sent, [texts[i]])
-                rest = checker.supports(sent, texts[:i] + texts[i + 1 :]) if joint and not alone else False
+                rest = (
+                    checker.supports(sent, texts[:i] + texts[i + 1 :])
+                    if joint and not alone
+                    else False
+                )
             relevant += bool(alone or (joint and not rest))
     n_sent = len(sentences)
     cited_set = set(cited)
@@ -163,7 +170,9 @@ def citation_scores(answer: Answer, gold: set[str], checker: CachedSupport | Non
         "out_of_range": out_of_range,
         "out_of_range_share": out_of_range / markers if markers else 0.0,
         "cited": cited,
-        "cited_gold_share": (len(cited_set & gold) / len(cited_set) if cited_set else 0.0) if gold else None,
+        "cited_gold_share": (len(cited_set & gold) / len(cited_set) if cited_set else 0.0)
+        if gold
+        else None,
         "gold_cited_share": len(cited_set & gold) / len(gold) if gold else None,
         "citation_recall": (recall_hits / n_sent if n_sent else 0.0) if judge else None,
         "citation_precision": (relevant / n_citations if n_citations else 0.0) if judge else None,

@@ -17,12 +17,12 @@ one only to report.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.resources import bundled_dir, checkout_root
-
 
 #: The eval sets that ship with paperchat, by name (files under ``eval/``).
 NAMED_SETS = {
@@ -32,8 +32,11 @@ NAMED_SETS = {
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
     # Three sets written independently (eval/generalization/README.md): A is tuned on, B and C are held out.
-    "generalization": ("generalization/a_researcher.jsonl", "generalization/b_search.jsonl",
-                       "generalization/c_reviewer.jsonl"),
+    "generalization": (
+        "generalization/a_researcher.jsonl",
+        "generalization/b_search.jsonl",
+        "generalization/c_reviewer.jsonl",
+    ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
     "general-c": ("generalization/c_reviewer.jsonl",),
@@ -49,7 +52,9 @@ def resolve_set(name_or_path: str | Path | None) -> list[Path]:
         paths = [bundled_dir("eval") / rel for rel in NAMED_SETS[str(name_or_path or "bundled")]]
         for path in paths:
             if not path.is_file():
-                raise PaperchatError(f"eval set not found at {path}; reinstall paperchat or pass --set FILE")
+                raise PaperchatError(
+                    f"eval set not found at {path}; reinstall paperchat or pass --set FILE"
+                )
         return paths
     return [Path(name_or_path)]
 
@@ -126,14 +131,18 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
             raise PaperchatError(f"{where}: duplicate id {q['id']!r}")
         q.setdefault("kind", "lookup")
         if not isinstance(q["kind"], str) or not q["kind"].strip():
-            raise PaperchatError(f"{where}: 'kind' must be a string such as \"lookup\" or \"unanswerable\"")
+            raise PaperchatError(
+                f'{where}: \'kind\' must be a string such as "lookup" or "unanswerable"'
+            )
         if not isinstance(q.get("answerable", True), bool):  # "no" would count as true
             raise PaperchatError(f"{where}: 'answerable' must be true or false")
         q["answerable"] = bool(q.get("answerable", bool(q.get("gold"))))
         gold = q.get("gold", [])
         entries = [_gold_entry(g) for g in gold] if isinstance(gold, list) else [None]
         if any(e is None for e in entries):
-            raise PaperchatError(f"{where}: 'gold' must be a list of paper ids or {{path, index}} origins")
+            raise PaperchatError(
+                f"{where}: 'gold' must be a list of paper ids or {{path, index}} origins"
+            )
         q["gold"] = entries
         if q["answerable"] and not entries:
             raise PaperchatError(f"{where}: an answerable question needs gold papers")
@@ -161,7 +170,9 @@ def origin_map(files: Iterable[Path] | None = None) -> dict[tuple[str, int], str
     return ids
 
 
-def gold_ids(question: dict[str, Any], origins: dict[tuple[str, int], str], aliases: dict[str, str]) -> list[str]:
+def gold_ids(
+    question: dict[str, Any], origins: dict[tuple[str, int], str], aliases: dict[str, str]
+) -> list[str]:
     """The question's gold paper ids as stored (merged duplicates under the kept copy's id), in the order given.
 
     Raises :class:`PaperchatError` for an origin that no corpus file holds.
@@ -173,7 +184,9 @@ def gold_ids(question: dict[str, Any], origins: dict[tuple[str, int], str], alia
         else:
             key = (g["path"], g["index"])
             if key not in origins:
-                raise PaperchatError(f"question {question['id']}: gold paper {key[0]} #{key[1]} is not in the corpus")
+                raise PaperchatError(
+                    f"question {question['id']}: gold paper {key[0]} #{key[1]} is not in the corpus"
+                )
             pid = origins[key]
         pid = aliases.get(pid, pid)
         if pid not in out:

@@ -25,12 +25,18 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
         raise PaperchatError(f"cannot read the baseline {path}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
         raise PaperchatError(f"{path}: not JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or not (isinstance(data.get("min", {}), dict) and isinstance(data.get("max", {}), dict)):
-        raise PaperchatError(f"{path}: expected an object with 'min' and 'max' maps of metric -> value")
+    if not isinstance(data, dict) or not (
+        isinstance(data.get("min", {}), dict) and isinstance(data.get("max", {}), dict)
+    ):
+        raise PaperchatError(
+            f"{path}: expected an object with 'min' and 'max' maps of metric -> value"
+        )
     return data
 
 
-def _check(stats: dict[str, Any], bounds: dict[str, Any], where: str, skip: frozenset[str] = frozenset()) -> list[str]:
+def _check(
+    stats: dict[str, Any], bounds: dict[str, Any], where: str, skip: frozenset[str] = frozenset()
+) -> list[str]:
     failures = []
     for bound, sign in (("min", 1), ("max", -1)):
         for name, limit in sorted(bounds.get(bound, {}).items()):
@@ -40,24 +46,37 @@ def _check(stats: dict[str, Any], bounds: dict[str, Any], where: str, skip: froz
             if got is None:
                 failures.append(f"{where}{name}: not measured (baseline {bound} {limit:.3f})")
             elif sign * (got - float(limit)) < -1e-9:
-                word = "below the baseline minimum" if bound == "min" else "above the baseline maximum"
+                word = (
+                    "below the baseline minimum" if bound == "min" else "above the baseline maximum"
+                )
                 failures.append(f"{where}{name} = {got:.3f} is {word} {float(limit):.3f}")
     return failures
 
 
 #: what a sample lacks when a metric's subset of questions (:data:`paperchat.evaluation.stats.METRICS`) is empty;
 #: only subsets the questions decide: no answered question is the answerer's doing, and still fails the check
-_NONE_OF = {"answerable": "no answerable question", "unanswerable": "no unanswerable question",
-            "answerable with facts": "no answerable question with required facts", "all": "no question"}
+_NONE_OF = {
+    "answerable": "no answerable question",
+    "unanswerable": "no unanswerable question",
+    "answerable with facts": "no answerable question with required facts",
+    "all": "no question",
+}
 
 
-def _scopes(results: dict[str, Any], baseline: dict[str, Any]) -> list[tuple[str, dict[str, Any], list, dict]]:
+def _scopes(
+    results: dict[str, Any], baseline: dict[str, Any]
+) -> list[tuple[str, dict[str, Any], list, dict]]:
     """``(prefix, stats, question rows, bounds)`` for the overall figures and each split the baseline bounds."""
     rows = results.get("questions") or []
     return [("", results["overall"], rows, baseline)] + [
-        (f"{split} split: ", (results.get("by_split") or {}).get(split, {}).get("overall", {}),
-         [r for r in rows if r.get("split") == split], bounds)
-        for split, bounds in (baseline.get("splits") or {}).items()]
+        (
+            f"{split} split: ",
+            (results.get("by_split") or {}).get(split, {}).get("overall", {}),
+            [r for r in rows if r.get("split") == split],
+            bounds,
+        )
+        for split, bounds in (baseline.get("splits") or {}).items()
+    ]
 
 
 def _not_in_sample(results: dict[str, Any], rows: list, bounds: dict[str, Any]) -> dict[str, str]:
@@ -65,8 +84,11 @@ def _not_in_sample(results: dict[str, Any], rows: list, bounds: dict[str, Any]) 
     if not (results.get("config") or {}).get("limit"):
         return {}
     subsets = {name: subset for name, subset, _field, _higher in METRICS}
-    return {name: _NONE_OF[subsets[name]] for name in sorted({**bounds.get("min", {}), **bounds.get("max", {})})
-            if subsets.get(name) in _NONE_OF and not any(in_subset(r, subsets[name]) for r in rows)}
+    return {
+        name: _NONE_OF[subsets[name]]
+        for name in sorted({**bounds.get("min", {}), **bounds.get("max", {})})
+        if subsets.get(name) in _NONE_OF and not any(in_subset(r, subsets[name]) for r in rows)
+    }
 
 
 def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
@@ -88,8 +110,11 @@ def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[st
 def unmeasured(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
     """The bounded metrics a quick run's sample (``--limit``) holds no question for, each with what it lacks
     (``abstention.abstention_rate (no unanswerable question)``); empty for a full run."""
-    return [f"{where}{name} ({lack})" for where, _stats, rows, bounds in _scopes(results, baseline)
-            for name, lack in _not_in_sample(results, rows, bounds).items()]
+    return [
+        f"{where}{name} ({lack})"
+        for where, _stats, rows, bounds in _scopes(results, baseline)
+        for name, lack in _not_in_sample(results, rows, bounds).items()
+    ]
 
 
 # -- output ------------------------------------------------------------------
@@ -140,23 +165,40 @@ def split_tables(results: dict[str, Any], markdown: bool = False) -> list[str]:
     out: list[str] = []
     for split, part in (results.get("by_split") or {}).items():
         header = ["questions", "n", *[label for label, _ in SPLIT_METRICS]]
-        rows = [["all", sum(1 for r in results["questions"] if r.get("split") == split),
-                 *[_cell(part["overall"][m]) for _, m in SPLIT_METRICS]]]
+        rows = [
+            [
+                "all",
+                sum(1 for r in results["questions"] if r.get("split") == split),
+                *[_cell(part["overall"][m]) for _, m in SPLIT_METRICS],
+            ]
+        ]
         for kind, stats in part["by_kind"].items():
-            n = sum(1 for r in results["questions"] if r.get("split") == split and r["kind"] == kind)
+            n = sum(
+                1 for r in results["questions"] if r.get("split") == split and r["kind"] == kind
+            )
             rows.append([kind, n, *[_cell(stats[m]) for _, m in SPLIT_METRICS]])
         title = f"{split} split" + split_role(split)
         if markdown:
             out += [f"### {title}", "", *_table(header, rows), ""]
         else:
-            out += ["", title, "".join(f"{h:>17s}" if i else f"{h:18s}" for i, h in enumerate(header))]
-            out += ["".join(f"{str(c):>17s}" if i else f"{str(c):18s}" for i, c in enumerate(row)) for row in rows]
+            out += [
+                "",
+                title,
+                "".join(f"{h:>17s}" if i else f"{h:18s}" for i, h in enumerate(header)),
+            ]
+            out += [
+                "".join(f"{str(c):>17s}" if i else f"{str(c):18s}" for i, c in enumerate(row))
+                for row in rows
+            ]
     return out
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
-    out += ["| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in row) + " |" for row in rows]
+    out += [
+        "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in row) + " |"
+        for row in rows
+    ]
     return out
 
 
@@ -166,8 +208,13 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
     lines = [
         f"eval: {cfg['questions']} questions ({cfg['answerable']} answerable) from {cfg['set']}; "
         f"retriever {cfg['retriever']}, top-k {cfg['top_k']}, mode {cfg['mode']}",
-        *([f"(--limit {cfg['limit']}: only the first {cfg['limit']} questions; not comparable with the baseline)"]
-          if cfg.get("limit") else []),
+        *(
+            [
+                f"(--limit {cfg['limit']}: only the first {cfg['limit']} questions; not comparable with the baseline)"
+            ]
+            if cfg.get("limit")
+            else []
+        ),
         "",
         f"{'metric':40s} {'value':>7s}  {'95% CI':17s} {'n':>4s}  over",
     ]
@@ -176,21 +223,38 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
             lines.append(f"{name:40s} {'–':>7s}  {'':17s} {0:4d}  {_SUBSET_OF.get(name, '')}")
             continue
         lo, hi = stat["ci"]
-        lines.append(f"{name:40s} {stat['value']:7.3f}  [{lo:.3f}, {hi:.3f}]   {stat['n']:4d}  {_SUBSET_OF.get(name, '')}")
+        lines.append(
+            f"{name:40s} {stat['value']:7.3f}  [{lo:.3f}, {hi:.3f}]   {stat['n']:4d}  {_SUBSET_OF.get(name, '')}"
+        )
     labels = ("R@1", "MRR@10", "cite recall", "cited gold", "fact recall", "accuracy")
     lines += ["", "by kind".ljust(18) + " ".join(f"{label:>13s}" for label in labels)]
     for kind, stats in results["by_kind"].items():
-        vals = [f"{stats[m]['value']:13.3f}" if stats[m]["value"] is not None else f"{'–':>13s}" for m in _SUMMARY_KIND_METRICS]
+        vals = [
+            f"{stats[m]['value']:13.3f}" if stats[m]["value"] is not None else f"{'–':>13s}"
+            for m in _SUMMARY_KIND_METRICS
+        ]
         lines.append(f"{kind:18s}" + " ".join(vals))
     lines += ["", "retrievers".ljust(18) + " ".join(f"{m:>13s}" for m in RETRIEVAL_METRICS)]
     for mode, stats in results["baselines"].items():
-        lines.append(f"{mode:18s}" + " ".join(f"{stats['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS))
-    lines.append(f"{'pipeline (' + cfg['retriever'] + ')':18s}" + " ".join(f"{results['overall']['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS))
+        lines.append(
+            f"{mode:18s}"
+            + " ".join(f"{stats['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS)
+        )
+    lines.append(
+        f"{'pipeline (' + cfg['retriever'] + ')':18s}"
+        + " ".join(
+            f"{results['overall']['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS
+        )
+    )
     lines += split_tables(results)
     if "timing" in results:
         lines += ["", f"wall time {results['timing']['wall_s']:.1f} s"]
     if failures is not None:
-        lines.append("check: passed" if not failures else f"check: {len(failures)} metric(s) fell below the baseline")
+        lines.append(
+            "check: passed"
+            if not failures
+            else f"check: {len(failures)} metric(s) fell below the baseline"
+        )
     return "\n".join(lines)
 
 
@@ -206,12 +270,15 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         f"store of {cfg['store_papers']} papers ({cfg['extra_papers']} outside the bundled corpus). "
         f"Support checker: {cfg['support_checker'] or 'not available (citation recall/precision not measured)'}. "
         f"95% CIs: percentile bootstrap over questions, {cfg['bootstrap']['resamples']} resamples, "
-        f"seed {cfg['bootstrap']['seed']}. Follow-ups are asked as \"<previous question> <follow-up>\".",
+        f'seed {cfg["bootstrap"]["seed"]}. Follow-ups are asked as "<previous question> <follow-up>".',
         "",
     ]
     if cfg.get("limit"):
-        out += [f"A quick run (`--limit {cfg['limit']}`): only the first {cfg['limit']} questions of the set, so its "
-                "figures are not comparable with the baseline.", ""]
+        out += [
+            f"A quick run (`--limit {cfg['limit']}`): only the first {cfg['limit']} questions of the set, so its "
+            "figures are not comparable with the baseline.",
+            "",
+        ]
     if failures is not None:
         out += ["## Baseline check", ""]
         out += ["Passed."] if not failures else [f"- {f}" for f in failures]
@@ -220,29 +287,67 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
     out += _table(
         ["metric", "value", "95% CI", "n", "over"],
         [
-            [name, _fmt(stat, ci=False), f"[{stat['ci'][0]:.3f}, {stat['ci'][1]:.3f}]" if stat["ci"] else "–", stat["n"],
-             _SUBSET_OF.get(name, "")]
+            [
+                name,
+                _fmt(stat, ci=False),
+                f"[{stat['ci'][0]:.3f}, {stat['ci'][1]:.3f}]" if stat["ci"] else "–",
+                stat["n"],
+                _SUBSET_OF.get(name, ""),
+            ]
             for name, stat in results["overall"].items()
         ],
     )
     if results.get("by_split"):
-        out += ["## By split", "", "Tuning splits (dev, *-tune) were used to tune paperchat; held-out splits (test, "
-                "*-heldout) only to report.", ""]
+        out += [
+            "## By split",
+            "",
+            "Tuning splits (dev, *-tune) were used to tune paperchat; held-out splits (test, "
+            "*-heldout) only to report.",
+            "",
+        ]
         out += split_tables(results, markdown=True)
     if results.get("sweep") and results["sweep"].get("all"):
-        out += ["", "## Abstention sweep", "",
-                "Share of questions answered, and share of those answered right, when answers whose evidence score is "
-                "below the threshold abstain (`paperchat.evaluation.sweep`).", ""]
+        out += [
+            "",
+            "## Abstention sweep",
+            "",
+            "Share of questions answered, and share of those answered right, when answers whose evidence score is "
+            "below the threshold abstain (`paperchat.evaluation.sweep`).",
+            "",
+        ]
         out += _table(*sweep_table(results["sweep"]))
-    out += ["", "## By kind", "", "Value and 95% CI; – where the kind has no question the metric is taken over.", ""]
+    out += [
+        "",
+        "## By kind",
+        "",
+        "Value and 95% CI; – where the kind has no question the metric is taken over.",
+        "",
+    ]
     kinds = list(results["by_kind"])
     out += _table(
-        ["metric", *[f"{k} (n={sum(1 for r in results['questions'] if r['kind'] == k)})" for k in kinds]],
+        [
+            "metric",
+            *[f"{k} (n={sum(1 for r in results['questions'] if r['kind'] == k)})" for k in kinds],
+        ],
         [[name, *[_fmt(results["by_kind"][k][name]) for k in kinds]] for name, *_ in METRICS],
     )
-    out += ["", "## Retrievers side by side", "", "Answerable questions; the pipeline row is the retriever `ask` uses.", ""]
-    rows = [[mode, *[_fmt(stats["retrieval." + m]) for m in RETRIEVAL_METRICS]] for mode, stats in results["baselines"].items()]
-    rows.append([f"pipeline ({cfg['retriever']})", *[_fmt(results["overall"]["retrieval." + m]) for m in RETRIEVAL_METRICS]])
+    out += [
+        "",
+        "## Retrievers side by side",
+        "",
+        "Answerable questions; the pipeline row is the retriever `ask` uses.",
+        "",
+    ]
+    rows = [
+        [mode, *[_fmt(stats["retrieval." + m]) for m in RETRIEVAL_METRICS]]
+        for mode, stats in results["baselines"].items()
+    ]
+    rows.append(
+        [
+            f"pipeline ({cfg['retriever']})",
+            *[_fmt(results["overall"]["retrieval." + m]) for m in RETRIEVAL_METRICS],
+        ]
+    )
     out += _table(["retriever", *RETRIEVAL_METRICS], rows)
     if results.get("baselines_by_kind"):
         out += ["", "MRR@10 by kind:", ""]
@@ -250,13 +355,26 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         kinds_a = [k for k in kinds if k != "unanswerable"]
         out += _table(
             ["retriever", *kinds_a],
-            [[mode, *[_fmt(bk[mode][k]["retrieval.mrr@10"], ci=False) for k in kinds_a]] for mode in bk],
+            [
+                [mode, *[_fmt(bk[mode][k]["retrieval.mrr@10"], ci=False) for k in kinds_a]]
+                for mode in bk
+            ],
         )
-    out += ["", "## Questions", "", "Failures first (see the definition of a correct answer in `paperchat.evaluation.runner`).", ""]
+    out += [
+        "",
+        "## Questions",
+        "",
+        "Failures first (see the definition of a correct answer in `paperchat.evaluation.runner`).",
+        "",
+    ]
     qrows = sorted(results["questions"], key=lambda r: (r["correct"], r["id"]))
     table = []
     for r in qrows:
-        cited_gold = "" if not r["answerable"] else f"{len(set(r['cited']) & set(r['gold']))}/{len(r['gold'])}"
+        cited_gold = (
+            ""
+            if not r["answerable"]
+            else f"{len(set(r['cited']) & set(r['gold']))}/{len(r['gold'])}"
+        )
         facts = "" if not r["facts"] else f"{sum(r['facts_found'])}/{len(r['facts'])}"
         sup = "" if r.get("citation_recall") is None else f"{r['citation_recall']:.2f}"
         table.append(
@@ -275,7 +393,19 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
             ]
         )
     out += _table(
-        ["id", "kind", "result", "why", "gold rank", "abstained", "gold cited", "facts", "supported", "question", "answer"],
+        [
+            "id",
+            "kind",
+            "result",
+            "why",
+            "gold rank",
+            "abstained",
+            "gold cited",
+            "facts",
+            "supported",
+            "question",
+            "answer",
+        ],
         table,
     )
     out.append("")
@@ -292,7 +422,9 @@ def summary_json(results: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in results.items() if k != "questions"}
 
 
-def write_outputs(results: dict[str, Any], out_dir: str | Path, failures: list[str] | None = None) -> dict[str, str]:
+def write_outputs(
+    results: dict[str, Any], out_dir: str | Path, failures: list[str] | None = None
+) -> dict[str, str]:
     """Write ``report.md`` and ``results.json`` into ``out_dir`` (created); returns their paths."""
     out_dir = Path(out_dir)
     try:
@@ -305,6 +437,7 @@ def write_outputs(results: dict[str, Any], out_dir: str | Path, failures: list[s
         report.write_text(render_report(results, failures), encoding="utf-8")
         data.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise PaperchatError(f"cannot write the eval outputs to {out_dir}: {exc.strerror or exc}") from None
+        raise PaperchatError(
+            f"cannot write the eval outputs to {out_dir}: {exc.strerror or exc}"
+        ) from None
     return {"report": str(report), "results": str(data)}
-

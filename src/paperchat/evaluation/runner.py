@@ -30,15 +30,21 @@ Every figure is deterministic for a given store and code; only ``timing`` varies
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from paperchat.core.errors import PaperchatError
 from paperchat.evaluation import questions as qs
-from paperchat.evaluation.measures import CachedSupport, citation_scores, facts_found, first_gold_rank, retrieval_scores
-from paperchat.evaluation.sweep import abstention_sweep
+from paperchat.evaluation.measures import (
+    CachedSupport,
+    citation_scores,
+    facts_found,
+    first_gold_rank,
+    retrieval_scores,
+)
 from paperchat.evaluation.stats import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
@@ -46,6 +52,7 @@ from paperchat.evaluation.stats import (
     aggregate,
     kinds_in,
 )
+from paperchat.evaluation.sweep import abstention_sweep
 
 RETRIEVAL_K = 10
 BASELINE_RETRIEVERS = ("bm25", "dense", "hybrid")
@@ -104,14 +111,25 @@ def _failure(row: dict[str, Any]) -> str:
     return "; ".join(why)
 
 
-def _row(q: dict[str, Any], asked: str, gold: list[str], answer, ranked: list[str], support) -> dict[str, Any]:
+def _row(
+    q: dict[str, Any], asked: str, gold: list[str], answer, ranked: list[str], support
+) -> dict[str, Any]:
     gold_set = set(gold)
     row: dict[str, Any] = {
-        "id": q["id"], "kind": q["kind"], "answerable": q["answerable"], "question": q["question"], "asked": asked,
-        "follow_up_of": q.get("follow_up_of"), "gold": gold, "facts": q["facts"], "ranked": ranked,
+        "id": q["id"],
+        "kind": q["kind"],
+        "answerable": q["answerable"],
+        "question": q["question"],
+        "asked": asked,
+        "follow_up_of": q.get("follow_up_of"),
+        "gold": gold,
+        "facts": q["facts"],
+        "ranked": ranked,
         "answer_retrieved": [r.paper_id for r in answer.retrieved],
         "first_gold_rank": first_gold_rank(ranked, gold_set) if gold_set else None,
-        "abstained": answer.abstained, "answer": answer.answer, "mode": answer.mode,
+        "abstained": answer.abstained,
+        "answer": answer.answer,
+        "mode": answer.mode,
         "evidence": answer.evidence,
     }
     if q.get("split"):
@@ -134,10 +152,18 @@ def _row(q: dict[str, Any], asked: str, gold: list[str], answer, ranked: list[st
     return row
 
 
-def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = None, mode: str = "extractive",
-             baselines: Sequence[str] = BASELINE_RETRIEVERS, check_support: bool = True, limit: int | None = None,
-             progress: Progress | None = None, ingest_progress: Progress | None = None,
-             corpus: Sequence[Path] = ()) -> dict[str, Any]:
+def run_eval(
+    engine,
+    set_path: str | Path | None = None,
+    top_k: int | None = None,
+    mode: str = "extractive",
+    baselines: Sequence[str] = BASELINE_RETRIEVERS,
+    check_support: bool = True,
+    limit: int | None = None,
+    progress: Progress | None = None,
+    ingest_progress: Progress | None = None,
+    corpus: Sequence[Path] = (),
+) -> dict[str, Any]:
     """Run the eval set through ``engine`` (a :class:`paperchat.engine.Engine`) and measure it.
 
     ``set_path`` is a file or a named set (:data:`paperchat.evaluation.questions.NAMED_SETS`;
@@ -160,7 +186,9 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
     paths = qs.resolve_set(set_path)
     questions = [q for path in paths for q in qs.load_questions(path)]
     if len({q["id"] for q in questions}) != len(questions):
-        raise PaperchatError("the eval set's files share question ids; give each question its own id")
+        raise PaperchatError(
+            "the eval set's files share question ids; give each question its own id"
+        )
     if limit is not None:
         questions = questions[:limit]
     by_id = {q["id"]: q for q in questions}
@@ -174,12 +202,17 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
     if missing:
-        raise PaperchatError(f"the store lacks {len(missing)} gold paper(s) of the eval set (e.g. {missing[0]}); "
-                             "ingest the corpus the questions are about first (`paperchat ingest FILE`, or --corpus FILE)")
+        raise PaperchatError(
+            f"the store lacks {len(missing)} gold paper(s) of the eval set (e.g. {missing[0]}); "
+            "ingest the corpus the questions are about first (`paperchat ingest FILE`, or --corpus FILE)"
+        )
     top_k = top_k or engine.settings.top_k
     cached = CachedEmbedder(engine.embedder)
     support = CachedSupport(SupportChecker(cached)) if check_support else None
-    base_retrievers = {m: HybridRetriever(engine.store, cached, mode=m, fusion_mode=engine.fusion) for m in baselines}
+    base_retrievers = {
+        m: HybridRetriever(engine.store, cached, mode=m, fusion_mode=engine.fusion)
+        for m in baselines
+    }
     rows: list[dict[str, Any]] = []
     base_rows: dict[str, list[dict[str, Any]]] = {m: [] for m in baselines}
     for i, q in enumerate(questions, 1):
@@ -191,8 +224,13 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
         for base_mode, retriever in base_retrievers.items():
             if q["answerable"]:
                 base_ranked = [h.paper_id for h in retriever.retrieve(asked, RETRIEVAL_K)]
-                base_rows[base_mode].append({"kind": q["kind"], "answerable": True,
-                                             **retrieval_scores(base_ranked, set(gold))})
+                base_rows[base_mode].append(
+                    {
+                        "kind": q["kind"],
+                        "answerable": True,
+                        **retrieval_scores(base_ranked, set(gold)),
+                    }
+                )
         if progress:
             progress(i, len(questions))
 
@@ -201,9 +239,16 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
     splits = sorted({r["split"] for r in rows if r.get("split")})
     return {
         "config": {
-            "set": " + ".join(qs.display_path(p) for p in paths), "questions": len(rows), "answerable": sum(r["answerable"] for r in rows),
-            "mode": mode, "retriever": engine.retriever_mode, "fusion": engine.fusion, "top_k": top_k,
-            "retrieval_k": RETRIEVAL_K, "embed_model": engine.settings.embed_model, "store_papers": len(records),
+            "set": " + ".join(qs.display_path(p) for p in paths),
+            "questions": len(rows),
+            "answerable": sum(r["answerable"] for r in rows),
+            "mode": mode,
+            "retriever": engine.retriever_mode,
+            "fusion": engine.fusion,
+            "top_k": top_k,
+            "retrieval_k": RETRIEVAL_K,
+            "embed_model": engine.settings.embed_model,
+            "store_papers": len(records),
             "extra_papers": len(set(records) - set(bundled.values())),
             "support_checker": "paperchat.cite.checker" if support is not None else None,
             "bootstrap": {"resamples": BOOTSTRAP_RESAMPLES, "seed": BOOTSTRAP_SEED, "level": 0.95},
@@ -212,16 +257,32 @@ def run_eval(engine, set_path: str | Path | None = None, top_k: int | None = Non
         },
         "overall": aggregate(rows),
         "by_kind": {k: aggregate([r for r in rows if r["kind"] == k]) for k in kinds},
-        "by_split": {s: {"overall": aggregate(part), "by_kind": {k: aggregate([r for r in part if r["kind"] == k])
-                                                                for k in kinds_in(part)}}
-                     for s in splits for part in [[r for r in rows if r.get("split") == s]]},
-        "sweep": {"all": abstention_sweep(rows), **{s: abstention_sweep([r for r in rows if r.get("split") == s])
-                                                     for s in splits}},
+        "by_split": {
+            s: {
+                "overall": aggregate(part),
+                "by_kind": {
+                    k: aggregate([r for r in part if r["kind"] == k]) for k in kinds_in(part)
+                },
+            }
+            for s in splits
+            for part in [[r for r in rows if r.get("split") == s]]
+        },
+        "sweep": {
+            "all": abstention_sweep(rows),
+            **{s: abstention_sweep([r for r in rows if r.get("split") == s]) for s in splits},
+        },
         "baselines": {m: aggregate(base_rows[m], retrieval_only) for m in baselines},
         "baselines_by_kind": {
-            m: {k: aggregate([r for r in base_rows[m] if r["kind"] == k], retrieval_only) for k in kinds if k != "unanswerable"}
+            m: {
+                k: aggregate([r for r in base_rows[m] if r["kind"] == k], retrieval_only)
+                for k in kinds
+                if k != "unanswerable"
+            }
             for m in baselines
         },
         "questions": rows,
-        "timing": {"wall_s": round(time.perf_counter() - t0, 2), "per_question_s": round((time.perf_counter() - t0) / len(rows), 3)},
+        "timing": {
+            "wall_s": round(time.perf_counter() - t0, 2),
+            "per_question_s": round((time.perf_counter() - t0) / len(rows), 3),
+        },
     }

@@ -9,13 +9,23 @@ is reproducible).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20251130
-KIND_ORDER = ("lookup", "paraphrase", "multi-paper", "comparison", "summary", "metadata", "follow-up", "unanswerable")
+KIND_ORDER = (
+    "lookup",
+    "paraphrase",
+    "multi-paper",
+    "comparison",
+    "summary",
+    "metadata",
+    "follow-up",
+    "unanswerable",
+)
 
 _ANSWERABLE = "answerable"
 _UNANSWERABLE = "unanswerable"
@@ -47,13 +57,20 @@ abstention.accuracy               | all                   | correct             
 #: Every metric: (name, subset the mean is taken over, per-question field, higher is better).
 METRICS: list[tuple[str, str, str, bool]] = [
     *[(f"retrieval.{m}", _ANSWERABLE, m, True) for m in RETRIEVAL_METRICS],
-    *[(name, subset, field, sign == "+") for name, subset, field, sign in
-      (tuple(cell.strip() for cell in row.split("|")) for row in _TABLE.strip().splitlines())],
+    *[
+        (name, subset, field, sign == "+")
+        for name, subset, field, sign in (
+            tuple(cell.strip() for cell in row.split("|")) for row in _TABLE.strip().splitlines()
+        )
+    ],
 ]
 
 
 def bootstrap_ci(
-    values: Sequence[float], resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED, level: float = 0.95
+    values: Sequence[float],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    level: float = 0.95,
 ) -> tuple[float, float] | None:
     """Percentile bootstrap confidence interval of the mean of ``values``.
 
@@ -80,7 +97,11 @@ def summarize(values: Sequence[float]) -> dict[str, Any]:
     if not vals:
         return {"value": None, "ci": None, "n": 0}
     ci = bootstrap_ci(vals)
-    return {"value": round(sum(vals) / len(vals), 4), "ci": [round(ci[0], 4), round(ci[1], 4)], "n": len(vals)}
+    return {
+        "value": round(sum(vals) / len(vals), 4),
+        "ci": [round(ci[0], 4), round(ci[1], 4)],
+        "n": len(vals),
+    }
 
 
 def in_subset(row: dict[str, Any], subset: str) -> bool:

@@ -12,13 +12,16 @@ answerer uses is read off this curve on the tuning sets, not set by hand.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 #: Thresholds the report shows (units: the evidence score, a weighted cosine + term overlap, about 0..1).
 SWEEP_THRESHOLDS = (0.0, 0.2, 0.25, 0.27, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 
 
-def abstention_sweep(rows: Sequence[dict[str, Any]], thresholds: Sequence[float] = SWEEP_THRESHOLDS) -> list[dict[str, Any]]:
+def abstention_sweep(
+    rows: Sequence[dict[str, Any]], thresholds: Sequence[float] = SWEEP_THRESHOLDS
+) -> list[dict[str, Any]]:
     """Coverage and selective accuracy of the eval ``rows`` when answers with ``evidence`` below each threshold abstain.
 
     A row needs ``answerable``, ``abstained``, ``correct`` and ``evidence``
@@ -39,13 +42,17 @@ def abstention_sweep(rows: Sequence[dict[str, Any]], thresholds: Sequence[float]
         answered = [r for r, a in zip(rows, answers) if a]
         right_answered = sum(1 for r in answered if r["correct"])
         right_abstained = sum(1 for r, a in zip(rows, answers) if not a and not r["answerable"])
-        out.append({
-            "threshold": t,
-            "answered": round(len(answered) / len(rows), 4),
-            "selective_accuracy": round(right_answered / len(answered), 4) if answered else None,
-            "accuracy": round((right_answered + right_abstained) / len(rows), 4),
-            "n": len(rows),
-        })
+        out.append(
+            {
+                "threshold": t,
+                "answered": round(len(answered) / len(rows), 4),
+                "selective_accuracy": round(right_answered / len(answered), 4)
+                if answered
+                else None,
+                "accuracy": round((right_answered + right_abstained) / len(rows), 4),
+                "n": len(rows),
+            }
+        )
     return out
 
 
@@ -55,7 +62,10 @@ def sweep_table(sweep: dict[str, list[dict[str, Any]]]) -> tuple[list[str], list
     header = ["threshold", *[f"{n}: answered / right" for n in names]]
     rows = []
     for points in zip(*(sweep[n] for n in names)):  # one point per series, same threshold
-        cells = [f"{p['answered']:.2f} / " + ("–" if p["selective_accuracy"] is None else f"{p['selective_accuracy']:.2f}")
-                 for p in points]
+        cells = [
+            f"{p['answered']:.2f} / "
+            + ("–" if p["selective_accuracy"] is None else f"{p['selective_accuracy']:.2f}")
+            for p in points
+        ]
         rows.append([f"{points[0]['threshold']:.2f}", *cells])
     return header, rows

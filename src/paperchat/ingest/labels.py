@@ -22,18 +22,27 @@ _INTRO = re.compile(
     r"design|designs|call|term|name|dub|establish)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+|novel\s+)?"
     r"(?:\w+\s+){0,6}?" + _NAME
 )
-_CALLED = re.compile(r"\b(?:called|named|dubbed|termed|coined|namely)\s+\$?\\?(?:textbf\{|textit\{)?\**" + _NAME)
-_APPOSITIVE = re.compile(r"(?:^|[.;:]\s+|,\s+)" + _NAME + r"(?:\s*\([^)]{3,80}\))?,\s+(?:a|an|the)\s")
+_CALLED = re.compile(
+    r"\b(?:called|named|dubbed|termed|coined|namely)\s+\$?\\?(?:textbf\{|textit\{)?\**" + _NAME
+)
+_APPOSITIVE = re.compile(
+    r"(?:^|[.;:]\s+|,\s+)" + _NAME + r"(?:\s*\([^)]{3,80}\))?,\s+(?:a|an|the)\s"
+)
 _INTRO_ACRONYM = re.compile(
     r"\b(?:introduce|introduces|introducing|propose|proposes|proposing|present|presents|presenting|develop|develops|"
     r"developing)\s[^.]{0,120}?"
     r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)"
 )
-_BOLD_INTRO = re.compile(r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+(?:\w+\s+){0,3}?\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*")
-_PROPOSED = re.compile(r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system|tool|technique|"
-                       r"architecture|pipeline|network|benchmark),?\s+(?:called\s+|named\s+)?" + _NAME)
+_BOLD_INTRO = re.compile(
+    r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+(?:\w+\s+){0,3}?\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*"
+)
+_PROPOSED = re.compile(
+    r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system|tool|technique|"
+    r"architecture|pipeline|network|benchmark),?\s+(?:called\s+|named\s+)?" + _NAME
+)
 _PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
 _WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
+
 
 def derive_label(abstract: str, max_chars: int = 60) -> str:
     """A short label for a title-less abstract (see the module docstring).
@@ -80,7 +89,9 @@ def short_label(title: str, abstract: str) -> str:
         return head
     derived = derive_label(abstract) if abstract else ""
     opening = " ".join(abstract.split())
-    if derived and not opening.startswith(derived.rstrip("…")):  # a name found, not the opening words
+    if derived and not opening.startswith(
+        derived.rstrip("…")
+    ):  # a name found, not the opening words
         return derived
     if head and len(head.split()) <= 4 and len(head) <= 40:
         return head

@@ -56,12 +56,19 @@ def run_key(paths: list[Path], metadata: Path | None, encoding: str | None, on_e
     """One ingest's files and read options as a string (the metadata file by path; its content is hashed apart)."""
     files = "|".join(sorted(file_key(p) for p in paths))
     meta = file_key(metadata) if metadata is not None else "-"
-    return (f"{files};metadata={meta};encoding={(encoding or 'utf-8').lower()};on_error={on_error}"
-            f";fields={RECORD_FIELDS}")
+    return (
+        f"{files};metadata={meta};encoding={(encoding or 'utf-8').lower()};on_error={on_error}"
+        f";fields={RECORD_FIELDS}"
+    )
 
 
-def repeat_command(paths: list[Path], metadata: Path | None, encoding: str | None, on_error: str,
-                   bundled: bool = False) -> str:
+def repeat_command(
+    paths: list[Path],
+    metadata: Path | None,
+    encoding: str | None,
+    on_error: str,
+    bundled: bool = False,
+) -> str:
     """The ``paperchat ingest`` command that repeats an ingest (``bundled``: of the bundled corpus, the default)."""
     import shlex
 
@@ -77,8 +84,12 @@ def repeat_command(paths: list[Path], metadata: Path | None, encoding: str | Non
 def record(paths: list[Path], metadata: Path | None, report: dict[str, Any]) -> dict[str, Any]:
     """The manifest entry of one ingest: the files' and metadata file's sizes and hashes, and ``report`` (its counts)."""
     files = list(paths) + ([metadata] if metadata is not None else [])
-    return {"files": {file_key(p): {"sha256": content_hash(p), "size": Path(p).stat().st_size} for p in files},
-            "report": report}
+    return {
+        "files": {
+            file_key(p): {"sha256": content_hash(p), "size": Path(p).stat().st_size} for p in files
+        },
+        "report": report,
+    }
 
 
 def merge(runs: dict[str, Any], key: str, entry: dict[str, Any]) -> dict[str, Any]:
@@ -105,7 +116,6 @@ def unchanged(runs: dict[str, Any], key: str) -> dict[str, Any] | None:
     return entry.get("report")
 
 
-
 def path_of(store_dir: Path | str) -> Path:
     """Where the ingest manifest of the embedded store in ``store_dir`` lives."""
     return Path(store_dir) / FILE
@@ -121,21 +131,36 @@ def load(store_dir: Path | str) -> dict[str, Any] | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
     counts = data.get("counts")
-    ok = (isinstance(data.get("revision"), str) and isinstance(data.get("runs"), dict)
-          and isinstance(data.get("info"), (dict, type(None))) and isinstance(counts, list) and len(counts) == 2
-          and all(isinstance(c, int) for c in counts))
+    ok = (
+        isinstance(data.get("revision"), str)
+        and isinstance(data.get("runs"), dict)
+        and isinstance(data.get("info"), (dict, type(None)))
+        and isinstance(counts, list)
+        and len(counts) == 2
+        and all(isinstance(c, int) for c in counts)
+    )
     return data if ok else None
 
 
-def save(store_dir: Path | str, revision: str, info: dict[str, Any] | None, counts: tuple[int, int],
-         runs: dict[str, Any]) -> None:
+def save(
+    store_dir: Path | str,
+    revision: str,
+    info: dict[str, Any] | None,
+    counts: tuple[int, int],
+    runs: dict[str, Any],
+) -> None:
     """Write the manifest of ``revision`` atomically (a temporary file, then a rename; the writer calls this
     under the write lock). ``info``: the store's StoreInfo as metadata; ``counts``: (papers, chunks).
     Raises ``OSError`` when it cannot be written (the caller reports it)."""
     path = path_of(store_dir)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    data = {"format": FORMAT, "revision": revision, "info": info, "counts": [int(c) for c in counts],
-            "runs": dict(list(runs.items())[-MAX_RUNS:])}
+    data = {
+        "format": FORMAT,
+        "revision": revision,
+        "info": info,
+        "counts": [int(c) for c in counts],
+        "runs": dict(list(runs.items())[-MAX_RUNS:]),
+    }
     try:
         tmp.write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp, path)

@@ -39,8 +39,19 @@ from paperchat.ingest.records import PaperRecord, StoreInfo
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
 STICKY = ("title", "url", "authors", "openreview_id", "venue", "year")
 #: Fields whose change is a metadata update (no re-embedding).
-META_FIELDS = ("source_path", "source_index", "source_file", "title", "label", "url", "authors", "openreview_id", "aliases",
-               "venue", "year")
+META_FIELDS = (
+    "source_path",
+    "source_index",
+    "source_file",
+    "title",
+    "label",
+    "url",
+    "authors",
+    "openreview_id",
+    "aliases",
+    "venue",
+    "year",
+)
 
 
 @dataclass
@@ -65,7 +76,12 @@ def held_by(record: PaperRecord, files: set[str], names: set[str]) -> bool:
 
 def _origins(a: Paper | PaperRecord, b: Paper | PaperRecord) -> tuple[str, str]:
     """``"name #i"`` of two papers for a message; their paths when two files share a name."""
-    full = a.source_path == b.source_path and a.source_file != b.source_file and a.source_file and b.source_file
+    full = (
+        a.source_path == b.source_path
+        and a.source_file != b.source_file
+        and a.source_file
+        and b.source_file
+    )
     return tuple(f"{(x.source_file if full else x.source_path)} #{x.source_index}" for x in (a, b))  # type: ignore[return-value]
 
 
@@ -84,14 +100,18 @@ def fill_sticky(record: PaperRecord, other: PaperRecord, abstract: str) -> Paper
 
 def updated_record(old: PaperRecord, paper: Paper) -> PaperRecord:
     """The record of a stored, unchanged paper after re-ingesting ``paper`` (sticky fields kept)."""
-    new = replace(old, **{f: getattr(PaperRecord.from_paper(paper), f) for f in META_FIELDS if f != "aliases"})
+    new = replace(
+        old, **{f: getattr(PaperRecord.from_paper(paper), f) for f in META_FIELDS if f != "aliases"}
+    )
     return fill_sticky(new, old, paper.abstract)
 
 
 def absorbed_record(kept: PaperRecord, duplicate: Paper) -> PaperRecord:
     """``kept`` with its empty sticky fields filled from ``duplicate`` and the duplicate's id as an alias."""
     out = replace(kept, aliases=sorted(set(kept.aliases) | {duplicate.paper_id}))
-    return fill_sticky(out, PaperRecord.from_paper(duplicate), duplicate.abstract)  # the same text as the kept copy
+    return fill_sticky(
+        out, PaperRecord.from_paper(duplicate), duplicate.abstract
+    )  # the same text as the kept copy
 
 
 def _absorb(owner: Paper, dup: Paper) -> None:
@@ -107,8 +127,13 @@ def _absorb(owner: Paper, dup: Paper) -> None:
     owner.extra.setdefault("aliases", []).append(dup.paper_id)
 
 
-def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: set[str], names: set[str],
-                   plan: IngestPlan) -> dict[str, Paper]:
+def _unique_papers(
+    papers: list[Paper],
+    stored: dict[str, PaperRecord],
+    files: set[str],
+    names: set[str],
+    plan: IngestPlan,
+) -> dict[str, Paper]:
     """Incoming papers by id; the same abstract twice is kept once, two abstracts under one id conflict."""
     incoming: dict[str, Paper] = {}
     for paper in papers:
@@ -120,21 +145,32 @@ def _unique_papers(papers: list[Paper], stored: dict[str, PaperRecord], files: s
                 plan.duplicates_skipped += 1
             else:
                 here, there = _origins(paper, prev)
-                plan.conflicts.append(f"{here}: id {paper.paper_id!r} is also used by {there} for another abstract")
+                plan.conflicts.append(
+                    f"{here}: id {paper.paper_id!r} is also used by {there} for another abstract"
+                )
             continue
         if old is not None and not held_by(old, files, names):
             if old.content_key and old.content_key != key:
                 here, there = _origins(paper, old)
-                plan.conflicts.append(f"{here}: id {paper.paper_id!r} is already used by {there} for another abstract")
+                plan.conflicts.append(
+                    f"{here}: id {paper.paper_id!r} is already used by {there} for another abstract"
+                )
             else:
-                plan.duplicates_skipped += 1  # the same paper, stored from another file: keep that copy
+                plan.duplicates_skipped += (
+                    1  # the same paper, stored from another file: keep that copy
+                )
             continue
         incoming[paper.paper_id] = paper
     return incoming
 
 
-def plan_ingest(papers: list[Paper], stored: dict[str, PaperRecord], files: list[str], info: StoreInfo,
-                on_error: str = "stop") -> IngestPlan:
+def plan_ingest(
+    papers: list[Paper],
+    stored: dict[str, PaperRecord],
+    files: list[str],
+    info: StoreInfo,
+    on_error: str = "stop",
+) -> IngestPlan:
     """Decide what ingesting ``papers`` from the corpus ``files`` does to ``stored`` (see the module docstring).
 
     ``files`` are the files' resolved paths (:func:`paperchat.ingest.manifest.file_key`); ``stored``
@@ -147,11 +183,18 @@ def plan_ingest(papers: list[Paper], stored: dict[str, PaperRecord], files: list
     incoming = _unique_papers(papers, stored, fileset, names, plan)
     if plan.conflicts and on_error != "skip":
         more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
-        raise PaperchatError(f"{plan.conflicts[0]}{more}; give each paper its own id, or pass --on-error skip")
+        raise PaperchatError(
+            f"{plan.conflicts[0]}{more}; give each paper its own id, or pass --on-error skip"
+        )
 
-    plan.removals = [pid for pid, r in stored.items() if r.source_file in fileset and pid not in incoming]
-    plan.kept_unsure = [pid for pid, r in stored.items()
-                        if not r.source_file and r.source_path in names and pid not in incoming]
+    plan.removals = [
+        pid for pid, r in stored.items() if r.source_file in fileset and pid not in incoming
+    ]
+    plan.kept_unsure = [
+        pid
+        for pid, r in stored.items()
+        if not r.source_file and r.source_path in names and pid not in incoming
+    ]
     kept = {pid: r for pid, r in stored.items() if pid not in set(plan.removals)}
 
     # Near-identical copies under another id merge into the stored copy, else into the first incoming one.
@@ -167,7 +210,11 @@ def plan_ingest(papers: list[Paper], stored: dict[str, PaperRecord], files: list
     updates: dict[str, PaperRecord] = {}
     for pid, paper in incoming.items():
         old = kept.get(pid)
-        if old is None or old.text_hash != short_hash(paper.abstract) or old.chunking != info.chunking_key:
+        if (
+            old is None
+            or old.text_hash != short_hash(paper.abstract)
+            or old.chunking != info.chunking_key
+        ):
             plan.to_write.append(paper)
             continue
         wanted = updated_record(old, paper)

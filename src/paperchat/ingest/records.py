@@ -22,7 +22,16 @@ SCHEMA_VERSION = 3
 POOLING = "sentence-mean-tokens"
 
 #: Fields a paper's chunks carry too (so a chunk hit names its paper without a second read).
-CHUNK_FIELDS = ("paper_id", "source_path", "source_index", "title", "label", "url", "authors", "openreview_id")
+CHUNK_FIELDS = (
+    "paper_id",
+    "source_path",
+    "source_index",
+    "title",
+    "label",
+    "url",
+    "authors",
+    "openreview_id",
+)
 
 
 @dataclass
@@ -64,13 +73,25 @@ class PaperRecord:
         return display_name(self.title, self.label, self.paper_id)
 
     @classmethod
-    def from_paper(cls, paper: Paper, **fields_: Any) -> "PaperRecord":
+    def from_paper(cls, paper: Paper, **fields_: Any) -> PaperRecord:
         """The record of a loaded paper (``fields_`` set the content keys and chunk ids)."""
         venue, year = publication({**paper.extra, "url": paper.url}, paper.source_path)
-        return cls(paper.paper_id, paper.abstract, paper.title, paper.label, paper.url, list(paper.authors),
-                   paper.source_path, paper.source_index, str(paper.extra.get("openreview_id", "") or ""),
-                   list(paper.extra.get("aliases", [])), venue=venue, year=year, source_file=paper.source_file,
-                   **fields_)
+        return cls(
+            paper.paper_id,
+            paper.abstract,
+            paper.title,
+            paper.label,
+            paper.url,
+            list(paper.authors),
+            paper.source_path,
+            paper.source_index,
+            str(paper.extra.get("openreview_id", "") or ""),
+            list(paper.extra.get("aliases", [])),
+            venue=venue,
+            year=year,
+            source_file=paper.source_file,
+            **fields_,
+        )
 
     def chunk_meta(self) -> dict[str, str | int]:
         """The flat metadata each of the paper's chunks carries (:data:`CHUNK_FIELDS`)."""
@@ -100,7 +121,9 @@ class PaperRecord:
         }
 
     @classmethod
-    def from_meta(cls, paper_id: str, meta: dict[str, Any] | None, abstract: str = "") -> "PaperRecord":
+    def from_meta(
+        cls, paper_id: str, meta: dict[str, Any] | None, abstract: str = ""
+    ) -> PaperRecord:
         """The inverse of :meth:`to_meta`."""
         m = meta or {}
         return cls(
@@ -136,7 +159,11 @@ class PaperRecord:
             "title": self.title,
             "label": self.label or self.title or self.paper_id,
             "chunks": len(self.chunk_ids),
-            "origin": {"path": self.source_path, "index": int(self.source_index), "file": self.source_file},
+            "origin": {
+                "path": self.source_path,
+                "index": int(self.source_index),
+                "file": self.source_file,
+            },
             "url": self.url,
             "authors": list(self.authors),
             "aliases": list(self.aliases),
@@ -162,16 +189,28 @@ class StoreInfo:
 
     def as_metadata(self) -> dict[str, Any]:
         """The settings as Chroma collection metadata."""
-        return {"embed_model": self.embed_model, "embed_dim": self.embed_dim, "chunk_size": self.chunk.size,
-                "chunk_overlap": self.chunk.overlap, "chunk_vectors": self.vectors, "schema_version": self.schema}
+        return {
+            "embed_model": self.embed_model,
+            "embed_dim": self.embed_dim,
+            "chunk_size": self.chunk.size,
+            "chunk_overlap": self.chunk.overlap,
+            "chunk_vectors": self.vectors,
+            "schema_version": self.schema,
+        }
 
     @classmethod
-    def from_metadata(cls, meta: dict[str, Any]) -> "StoreInfo":
-        return cls(str(meta.get("embed_model", "?")), int(meta.get("embed_dim", 0) or 0),
-                   ChunkSettings(int(meta.get("chunk_size", 0) or 0), int(meta.get("chunk_overlap", 0) or 0)),
-                   str(meta.get("chunk_vectors", "direct")), int(meta.get("schema_version", 0) or 0))
+    def from_metadata(cls, meta: dict[str, Any]) -> StoreInfo:
+        return cls(
+            str(meta.get("embed_model", "?")),
+            int(meta.get("embed_dim", 0) or 0),
+            ChunkSettings(
+                int(meta.get("chunk_size", 0) or 0), int(meta.get("chunk_overlap", 0) or 0)
+            ),
+            str(meta.get("chunk_vectors", "direct")),
+            int(meta.get("schema_version", 0) or 0),
+        )
 
-    def differences(self, wanted: "StoreInfo") -> tuple[list[str], bool]:
+    def differences(self, wanted: StoreInfo) -> tuple[list[str], bool]:
         """How this store differs from ``wanted``: ``(descriptions, the user can choose the old settings)``."""
         diffs = []
         if self.embed_model != wanted.embed_model:
@@ -179,11 +218,17 @@ class StoreInfo:
         if wanted.embed_dim and self.embed_dim and self.embed_dim != wanted.embed_dim:
             diffs.append(f"dimension {self.embed_dim} (asked for {wanted.embed_dim})")
         if self.chunk != wanted.chunk:
-            diffs.append(f"chunks {self.chunk.size}/{self.chunk.overlap} tokens "
-                         f"(asked for {wanted.chunk.size}/{wanted.chunk.overlap})")
+            diffs.append(
+                f"chunks {self.chunk.size}/{self.chunk.overlap} tokens "
+                f"(asked for {wanted.chunk.size}/{wanted.chunk.overlap})"
+            )
         choosable = bool(diffs)
         if self.vectors != wanted.vectors:
-            diffs.append(f"chunk vectors made by '{self.vectors}' (this version makes them by '{wanted.vectors}')")
+            diffs.append(
+                f"chunk vectors made by '{self.vectors}' (this version makes them by '{wanted.vectors}')"
+            )
         elif self.schema != wanted.schema:
-            diffs.append(f"an earlier paperchat (store format {self.schema}; this version uses {wanted.schema})")
+            diffs.append(
+                f"an earlier paperchat (store format {self.schema}; this version uses {wanted.schema})"
+            )
         return diffs, choosable

@@ -18,8 +18,9 @@ from the stored sentence vectors.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -63,8 +64,14 @@ class IngestReport:
     @property
     def changed(self) -> bool:
         """Whether the run wrote anything."""
-        return bool(self.papers_added or self.papers_updated or self.papers_removed or self.chunks_embedded
-                    or self.chunks_removed or self.sentences_embedded)
+        return bool(
+            self.papers_added
+            or self.papers_updated
+            or self.papers_removed
+            or self.chunks_embedded
+            or self.chunks_removed
+            or self.sentences_embedded
+        )
 
 
 class Writer(Protocol):
@@ -86,9 +93,16 @@ class Embedding(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
 
-def _record(paper: Paper, chunks: list[ChunkText], info: StoreInfo, old: PaperRecord | None) -> PaperRecord:
-    rec = PaperRecord.from_paper(paper, content_key=content_key(paper.abstract), text_hash=short_hash(paper.abstract),
-                                 chunking=info.chunking_key, chunk_ids=[c.chunk_id for c in chunks])
+def _record(
+    paper: Paper, chunks: list[ChunkText], info: StoreInfo, old: PaperRecord | None
+) -> PaperRecord:
+    rec = PaperRecord.from_paper(
+        paper,
+        content_key=content_key(paper.abstract),
+        text_hash=short_hash(paper.abstract),
+        chunking=info.chunking_key,
+        chunk_ids=[c.chunk_id for c in chunks],
+    )
     if old is not None:  # a changed abstract keeps what the stored copy had gathered
         fill_sticky(rec, old, paper.abstract)
         rec.aliases = sorted(set(old.aliases) | set(rec.aliases))
@@ -117,22 +131,37 @@ def _unsure_notes(kept: list[str], stored: dict[str, PaperRecord]) -> list[str]:
     by_name: dict[str, int] = {}
     for pid in kept:
         by_name[stored[pid].source_path] = by_name.get(stored[pid].source_path, 0) + 1
-    return [f"kept {n} paper{'s' if n != 1 else ''} an earlier paperchat stored from a file named {name!r} that this "
-            f"file does not hold (that may be another folder's {name}); `paperchat ingest --rebuild FILES` makes the "
-            "store hold exactly your files" for name, n in sorted(by_name.items())]
+    return [
+        f"kept {n} paper{'s' if n != 1 else ''} an earlier paperchat stored from a file named {name!r} that this "
+        f"file does not hold (that may be another folder's {name}); `paperchat ingest --rebuild FILES` makes the "
+        "store hold exactly your files"
+        for name, n in sorted(by_name.items())
+    ]
 
 
-def _within(progress: Progress | None, done: int, group, total: int) -> Callable[[int, int], None] | None:
+def _within(
+    progress: Progress | None, done: int, group, total: int
+) -> Callable[[int, int], None] | None:
     """Progress inside a batch that holds a long abstract (:data:`LONG_ABSTRACT`): its chunks counted as its
     texts are embedded, never the whole batch before it is written; ``None`` for other batches."""
     if progress is None or all(len(paper.abstract) <= LONG_ABSTRACT for paper, _ in group):
         return None
     chunks = sum(len(c) for _, c in group)
-    return lambda embedded, texts: progress(done + min(chunks - 1, chunks * embedded // max(texts, 1)), total)
+    return lambda embedded, texts: progress(
+        done + min(chunks - 1, chunks * embedded // max(texts, 1)), total
+    )
 
 
-def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: StoreInfo, chunker_factory: Callable,
-               embedder: Embedding, on_error: str = "stop", progress: Progress | None = None) -> IngestReport:
+def run_ingest(
+    writer: Writer,
+    papers: list[Paper],
+    files: list[str],
+    info: StoreInfo,
+    chunker_factory: Callable,
+    embedder: Embedding,
+    on_error: str = "stop",
+    progress: Progress | None = None,
+) -> IngestReport:
     """Bring the writer's generation in line with ``papers`` from the corpus ``files`` (resolved paths).
 
     ``chunker_factory()`` returns a :class:`paperchat.ingest.chunking.Chunker`
@@ -145,7 +174,10 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
     stored = writer.records()
     plan = plan_ingest(papers, stored, list(files), info, on_error)
     report.lines_skipped = list(plan.conflicts)
-    report.duplicates_skipped, report.duplicates_merged = plan.duplicates_skipped, plan.duplicates_merged
+    report.duplicates_skipped, report.duplicates_merged = (
+        plan.duplicates_skipped,
+        plan.duplicates_merged,
+    )
     report.papers_unchanged = plan.unchanged
     report.notes += _unsure_notes(plan.kept_unsure, stored)
     if plan.removals:
@@ -162,7 +194,7 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
         if progress:
             progress(0, total)
         for b in range(0, len(work), PAPER_BATCH):
-            group = work[b:b + PAPER_BATCH]
+            group = work[b : b + PAPER_BATCH]
             have = writer.chunk_ids_of([p.paper_id for p, _ in group])
             wanted = {c.chunk_id for _, chunks in group for c in chunks}
             stale = sorted(have - wanted)
@@ -172,15 +204,26 @@ def run_ingest(writer: Writer, papers: list[Paper], files: list[str], info: Stor
             todo = [(p, chunks) for p, chunks in group if p.paper_id not in vectors]
             sentences: dict[str, tuple[list[str], np.ndarray, str]] = {}
             if todo:
-                made = embed_papers([(p.abstract, [c.text for c in chunks]) for p, chunks in todo], embedder.embed,
-                                    embedder.count_tokens, _within(progress, done, group, total))
+                made = embed_papers(
+                    [(p.abstract, [c.text for c in chunks]) for p, chunks in todo],
+                    embedder.embed,
+                    embedder.count_tokens,
+                    _within(progress, done, group, total),
+                )
                 for (paper, _chunks), (sent_vecs, chunk_vecs) in zip(todo, made):
                     vectors[paper.paper_id] = chunk_vecs
-                    sentences[paper.paper_id] = (split_sentences(paper.abstract), sent_vecs, short_hash(paper.abstract))
+                    sentences[paper.paper_id] = (
+                        split_sentences(paper.abstract),
+                        sent_vecs,
+                        short_hash(paper.abstract),
+                    )
                     report.sentences_embedded += len(sent_vecs)
             records = [_record(p, chunks, info, stored.get(p.paper_id)) for p, chunks in group]
             report.chunks_embedded += writer.write(
-                records, {p.paper_id: list(zip(chunks, vectors[p.paper_id])) for p, chunks in group}, sentences)
+                records,
+                {p.paper_id: list(zip(chunks, vectors[p.paper_id])) for p, chunks in group},
+                sentences,
+            )
             for paper, _ in group:
                 if paper.paper_id in stored:
                     report.papers_updated += 1

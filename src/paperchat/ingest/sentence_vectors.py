@@ -27,7 +27,7 @@ The store keeps one record per sentence (:mod:`paperchat.store.chroma`).
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -46,7 +46,9 @@ def _unit(vec: np.ndarray) -> np.ndarray:
     return vec / max(float(np.linalg.norm(vec)), 1e-12)
 
 
-def _pool(vectors: np.ndarray, texts: Sequence[str], count_tokens: Callable[[str], int] | None) -> np.ndarray:
+def _pool(
+    vectors: np.ndarray, texts: Sequence[str], count_tokens: Callable[[str], int] | None
+) -> np.ndarray:
     """Token-count-weighted mean of ``vectors`` (one row per text in ``texts``), normalised."""
     if count_tokens is None:
         weights = np.ones(len(texts), dtype=np.float32)
@@ -96,21 +98,26 @@ def embed_papers(
     out = []
     for first, count, chunk_rows in plans:
         sentence_vecs = np.asarray(vectors[first : first + count], dtype=np.float32)
-        chunk_vecs = np.array([_pool(vectors[rows], [texts[r] for r in rows], count_tokens) for rows in chunk_rows],
-                              dtype=np.float32)
+        chunk_vecs = np.array(
+            [_pool(vectors[rows], [texts[r] for r in rows], count_tokens) for rows in chunk_rows],
+            dtype=np.float32,
+        )
         out.append((sentence_vecs, chunk_vecs))
     return out
 
 
-def _embed_in_slices(texts: list[str], embed: Callable[[list[str]], np.ndarray],
-                     on_progress: Callable[[int, int], None] | None) -> np.ndarray:
+def _embed_in_slices(
+    texts: list[str],
+    embed: Callable[[list[str]], np.ndarray],
+    on_progress: Callable[[int, int], None] | None,
+) -> np.ndarray:
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
     if on_progress is None or len(texts) <= EMBED_SLICE:
         return embed(texts)
     parts = []
     for start in range(0, len(texts), EMBED_SLICE):
-        parts.append(np.asarray(embed(texts[start:start + EMBED_SLICE]), dtype=np.float32))
+        parts.append(np.asarray(embed(texts[start : start + EMBED_SLICE]), dtype=np.float32))
         if on_progress is not None and start + EMBED_SLICE < len(texts):
             on_progress(start + EMBED_SLICE, len(texts))
     return np.concatenate(parts)
@@ -138,5 +145,10 @@ def pool_chunks(
         if any(r is None for r in rows):
             return None
         rows_per_chunk.append(rows)
-    return np.array([_pool(sentence_vectors[rows], [sents[r] for r in rows], count_tokens) for rows in rows_per_chunk],
-                    dtype=np.float32)
+    return np.array(
+        [
+            _pool(sentence_vectors[rows], [sents[r] for r in rows], count_tokens)
+            for rows in rows_per_chunk
+        ],
+        dtype=np.float32,
+    )

@@ -20,14 +20,35 @@ import re
 from typing import Any
 
 #: Venue names as written in file names (lower case) -> as shown.
-VENUE_NAMES = {"icml": "ICML", "neurips": "NeurIPS", "nips": "NeurIPS", "iclr": "ICLR", "aaai": "AAAI", "ijcai": "IJCAI",
-               "acl": "ACL", "emnlp": "EMNLP", "naacl": "NAACL", "cvpr": "CVPR", "iccv": "ICCV", "eccv": "ECCV",
-               "colt": "COLT", "aistats": "AISTATS", "uai": "UAI", "colm": "COLM", "kdd": "KDD", "tmlr": "TMLR"}
+VENUE_NAMES = {
+    "icml": "ICML",
+    "neurips": "NeurIPS",
+    "nips": "NeurIPS",
+    "iclr": "ICLR",
+    "aaai": "AAAI",
+    "ijcai": "IJCAI",
+    "acl": "ACL",
+    "emnlp": "EMNLP",
+    "naacl": "NAACL",
+    "cvpr": "CVPR",
+    "iccv": "ICCV",
+    "eccv": "ECCV",
+    "colt": "COLT",
+    "aistats": "AISTATS",
+    "uai": "UAI",
+    "colm": "COLM",
+    "kdd": "KDD",
+    "tmlr": "TMLR",
+}
 #: PMLR volumes of the ICML proceedings (proceedings.mlr.press/v<volume>/...).
 PMLR_VOLUMES = {267: ("ICML", 2025), 235: ("ICML", 2024), 202: ("ICML", 2023)}
 
-_FILE = re.compile(r"(?<![a-z])(" + "|".join(sorted(VENUE_NAMES, key=len, reverse=True))
-                   + r")[ _.-]?((?:19|20)\d\d)(?!\d)", re.I)
+_FILE = re.compile(
+    r"(?<![a-z])("
+    + "|".join(sorted(VENUE_NAMES, key=len, reverse=True))
+    + r")[ _.-]?((?:19|20)\d\d)(?!\d)",
+    re.I,
+)
 _PMLR = re.compile(r"proceedings\.mlr\.press/v(\d+)/")
 
 
@@ -35,7 +56,11 @@ def parse_year(value: Any) -> int:
     """A record's ``year`` as an integer (``2025``, ``"2025"``); ``0`` for none. Raises ``ValueError`` otherwise."""
     if value is None or value == "":
         return 0
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not re.fullmatch(r"\s*\d{4}\s*", str(value)):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, str))
+        or not re.fullmatch(r"\s*\d{4}\s*", str(value))
+    ):
         raise ValueError(f"'year' must be a year such as 2025, not {value!r}")
     return int(value)
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from paperchat.core.errors import PaperchatError
 from paperchat.ingest.records import PaperRecord
@@ -31,7 +31,9 @@ from paperchat.ingest.records import PaperRecord
 def _fold(text: str) -> str:
     """``text`` case-folded, accents dropped, spaces single: "Sébastien  Bubeck" -> "sebastien bubeck"."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().split())
+    return " ".join(
+        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().split()
+    )
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,13 @@ class Filters:
     papers: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, author: str | None = None, venue: str | None = None, year: int | None = None,
-           papers: Iterable[str] | None = None) -> "Filters":
+    def of(
+        cls,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | None = None,
+    ) -> Filters:
         """Filters from loose values: blank text and an empty id list mean "no filter"."""
         author = " ".join((author or "").split()) or None
         venue = " ".join((venue or "").split()) or None
@@ -60,23 +67,36 @@ class Filters:
 
     def parts(self) -> list[tuple[str, str]]:
         """Each filter given, as ``(flag, value)``: ``[("--author", "Hinton"), ("--year", "2025")]``."""
-        out = [("--author", self.author), ("--venue", self.venue),
-               ("--year", None if self.year is None else str(self.year))]
+        out = [
+            ("--author", self.author),
+            ("--venue", self.venue),
+            ("--year", None if self.year is None else str(self.year)),
+        ]
         out += [("--paper", pid) for pid in self.papers]
         return [(flag, value) for flag, value in out if value]
 
     def describe(self) -> str:
         """The filters as flags, for messages: ``--author "Hinton" --year 2025``."""
-        return " ".join(f'{flag} "{value}"' if flag in ("--author", "--venue") else f"{flag} {value}"
-                        for flag, value in self.parts())
+        return " ".join(
+            f'{flag} "{value}"' if flag in ("--author", "--venue") else f"{flag} {value}"
+            for flag, value in self.parts()
+        )
 
     def to_json(self) -> dict:
         """``{"author", "venue", "year", "papers"}`` (the MCP tools' ``filters`` argument)."""
-        return {"author": self.author, "venue": self.venue, "year": self.year, "papers": list(self.papers)}
+        return {
+            "author": self.author,
+            "venue": self.venue,
+            "year": self.year,
+            "papers": list(self.papers),
+        }
 
 
 def _venue_matches(wanted: str, venue: str) -> bool:
-    return bool(venue) and re.search(r"(?<!\w)" + re.escape(_fold(wanted)) + r"(?!\w)", _fold(venue)) is not None
+    return (
+        bool(venue)
+        and re.search(r"(?<!\w)" + re.escape(_fold(wanted)) + r"(?!\w)", _fold(venue)) is not None
+    )
 
 
 def _author_matches(wanted: str, authors: list[str]) -> bool:
@@ -91,40 +111,74 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
     ``--paper`` id not stored; an author, venue or year no paper has, with the
     venues or years there are; or filters that match papers only apart).
     """
-    aliases = {alias: pid for pid, rec in records.items() for alias in rec.aliases} if filters.papers else {}
+    aliases = (
+        {alias: pid for pid, rec in records.items() for alias in rec.aliases}
+        if filters.papers
+        else {}
+    )
     chosen: list[tuple[str, str, set[str]]] = []
     if filters.papers:
         missing = [p for p in filters.papers if p not in records and p not in aliases]
         if missing:
-            raise PaperchatError(f"no paper with id {missing[0]} in the store (--paper); `paperchat papers` lists them")
-        chosen.append(("--paper", ", ".join(filters.papers), {aliases.get(p, p) for p in filters.papers}))
+            raise PaperchatError(
+                f"no paper with id {missing[0]} in the store (--paper); `paperchat papers` lists them"
+            )
+        chosen.append(
+            ("--paper", ", ".join(filters.papers), {aliases.get(p, p) for p in filters.papers})
+        )
     if filters.author:
-        chosen.append(("--author", f'"{filters.author}"',
-                       {pid for pid, r in records.items() if _author_matches(filters.author, r.authors)}))
+        chosen.append(
+            (
+                "--author",
+                f'"{filters.author}"',
+                {pid for pid, r in records.items() if _author_matches(filters.author, r.authors)},
+            )
+        )
     if filters.venue:
-        chosen.append(("--venue", f'"{filters.venue}"',
-                       {pid for pid, r in records.items() if _venue_matches(filters.venue, r.venue)}))
+        chosen.append(
+            (
+                "--venue",
+                f'"{filters.venue}"',
+                {pid for pid, r in records.items() if _venue_matches(filters.venue, r.venue)},
+            )
+        )
     if filters.year is not None:
-        chosen.append(("--year", str(filters.year), {pid for pid, r in records.items() if r.year == filters.year}))
+        chosen.append(
+            (
+                "--year",
+                str(filters.year),
+                {pid for pid, r in records.items() if r.year == filters.year},
+            )
+        )
     for flag, shown, ids in chosen:
         if not ids:
             raise PaperchatError(f"no paper matches {flag} {shown}{_known(flag, records)}")
     ids = set(records) if not chosen else set.intersection(*(ids for _f, _s, ids in chosen))
     if not ids:
-        raise PaperchatError(f"no paper matches {filters.describe()} together (each matches papers on its own)")
+        raise PaperchatError(
+            f"no paper matches {filters.describe()} together (each matches papers on its own)"
+        )
     return frozenset(ids)
 
 
-_NONE = ("no stored paper has a {0}: give the corpus files a {0} field, or ingest them again if an older paperchat "
-         "stored them")
+_NONE = (
+    "no stored paper has a {0}: give the corpus files a {0} field, or ingest them again if an older paperchat "
+    "stored them"
+)
 
 
 def _known(flag: str, records: Mapping[str, PaperRecord]) -> str:
     """What the store holds for a venue or year filter that matched nothing: ``" (stored venues: ICML, NeurIPS)"``."""
     if flag == "--venue":
         values = sorted({r.venue for r in records.values() if r.venue})
-        return f" (stored venues: {', '.join(values[:12])})" if values else f" ({_NONE.format('venue')})"
+        return (
+            f" (stored venues: {', '.join(values[:12])})"
+            if values
+            else f" ({_NONE.format('venue')})"
+        )
     if flag == "--year":
         values = sorted({str(r.year) for r in records.values() if r.year})
-        return f" (stored years: {', '.join(values[:12])})" if values else f" ({_NONE.format('year')})"
+        return (
+            f" (stored years: {', '.join(values[:12])})" if values else f" ({_NONE.format('year')})"
+        )
     return ""

@@ -12,7 +12,7 @@ Both take ``{id: score}`` maps (or ranked lists) and return ``{id: fused score}`
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 RRF_K = 60
 FUSION_MODES = ("weighted", "rrf")
@@ -28,15 +28,22 @@ def min_max(scores: dict[str, float]) -> dict[str, float]:
     return {k: (v - lo) / (hi - lo) for k, v in scores.items()}
 
 
-def weighted_many(signals: Sequence[dict[str, float]], weights: Sequence[float]) -> dict[str, float]:
+def weighted_many(
+    signals: Sequence[dict[str, float]], weights: Sequence[float]
+) -> dict[str, float]:
     """``sum_i weights[i] * minmax(signals[i])`` over the union of ids (a missing score counts 0)."""
     norm = [min_max(s) for s in signals]
     keys = set().union(*norm) if norm else set()
     return {k: sum(w * n.get(k, 0.0) for w, n in zip(weights, norm)) for k in keys}
 
 
-def bounded(dense: dict[str, float], sentence: dict[str, float], bm25: dict[str, float], bm25_bound: float,
-            weights: Sequence[float]) -> dict[str, float]:
+def bounded(
+    dense: dict[str, float],
+    sentence: dict[str, float],
+    bm25: dict[str, float],
+    bm25_bound: float,
+    weights: Sequence[float],
+) -> dict[str, float]:
     """``w0 * chunk cosine + w1 * sentence cosine + w2 * BM25 / its upper bound`` over the union of ids.
 
     Cosines are kept as they are and BM25 is divided by the best score any
@@ -49,8 +56,12 @@ def bounded(dense: dict[str, float], sentence: dict[str, float], bm25: dict[str,
     floor_s = min(sentence.values(), default=0.0)
     bound = bm25_bound if bm25_bound > 0 else 1.0
     keys = set(dense) | set(sentence) | set(bm25)
-    return {k: weights[0] * dense.get(k, floor_d) + weights[1] * sentence.get(k, floor_s)
-            + weights[2] * min(1.0, bm25.get(k, 0.0) / bound) for k in keys}
+    return {
+        k: weights[0] * dense.get(k, floor_d)
+        + weights[1] * sentence.get(k, floor_s)
+        + weights[2] * min(1.0, bm25.get(k, 0.0) / bound)
+        for k in keys
+    }
 
 
 def rrf(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:

@@ -91,7 +91,9 @@ class HybridRetriever:
         if missing:
             self._texts.update(self.store.chunk_texts(missing))
 
-    def _best_chunks(self, paper_ids: list[str], qvec: np.ndarray | None) -> dict[str, tuple[str, float | None]]:
+    def _best_chunks(
+        self, paper_ids: list[str], qvec: np.ndarray | None
+    ) -> dict[str, tuple[str, float | None]]:
         """The best chunk of each paper (by cosine to ``qvec``; the first chunk without one): ``{paper: (chunk, cos)}``."""
         records = self.store.papers(paper_ids, abstracts=False)
         ids = [c for pid in paper_ids if pid in records for c in records[pid].chunk_ids]
@@ -114,8 +116,13 @@ class HybridRetriever:
         bound = self.store.bm25().upper_bound(question) if bm25 else 1.0
         return fusion.bounded(dense, sentence, bm25, bound, WEIGHTS)
 
-    def retrieve(self, question: str, top_k: int = 5, qvec: np.ndarray | None = None,
-                 paper_ids: frozenset[str] | None = None) -> list[Hit]:
+    def retrieve(
+        self,
+        question: str,
+        top_k: int = 5,
+        qvec: np.ndarray | None = None,
+        paper_ids: frozenset[str] | None = None,
+    ) -> list[Hit]:
         """Up to ``top_k`` papers for ``question``, best first (see the module docstring).
 
         ``qvec`` is the question's embedding when the caller has it already
@@ -184,7 +191,9 @@ class HybridRetriever:
         self._fetch(list(vectors))
         qvec = np.asarray(qvec, dtype=np.float32)
         best: dict[str, Hit] = {}
-        for cid, cos in sorted(((c, float(v @ qvec)) for c, v in vectors.items()), key=lambda x: -x[1]):
+        for cid, cos in sorted(
+            ((c, float(v @ qvec)) for c, v in vectors.items()), key=lambda x: -x[1]
+        ):
             pid = paper_of(cid)
             if pid in best:
                 best[pid].chunk_ids.append(cid)

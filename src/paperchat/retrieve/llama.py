@@ -31,17 +31,31 @@ class PaperchatRetriever(BaseRetriever):
     ``paper_ids`` (:func:`paperchat.retrieve.filters.matching_ids`) restricts it to those papers.
     """
 
-    def __init__(self, retriever: HybridRetriever, top_k: int = 5, paper_ids: frozenset[str] | None = None,
-                 **kwargs: Any):
+    def __init__(
+        self,
+        retriever: HybridRetriever,
+        top_k: int = 5,
+        paper_ids: frozenset[str] | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(**kwargs)
         self._paperchat = retriever
         self._top_k = top_k
         self._paper_ids = paper_ids
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        hits = self._paperchat.retrieve(query_bundle.query_str, self._top_k, paper_ids=self._paper_ids)
+        hits = self._paperchat.retrieve(
+            query_bundle.query_str, self._top_k, paper_ids=self._paper_ids
+        )
         out = []
         for h in hits:
-            meta = {k: h.meta.get(k, "") for k in ("paper_id", "title", "label", "url", "source_path", "source_index")}
-            out.append(NodeWithScore(node=TextNode(id_=h.chunk_id, text=h.text, metadata=meta), score=h.score))
+            meta = {
+                k: h.meta.get(k, "")
+                for k in ("paper_id", "title", "label", "url", "source_path", "source_index")
+            }
+            out.append(
+                NodeWithScore(
+                    node=TextNode(id_=h.chunk_id, text=h.text, metadata=meta), score=h.score
+                )
+            )
         return out

@@ -23,8 +23,9 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
@@ -40,9 +41,11 @@ def bm25_text(title: str, abstract: str) -> str:
 
 
 #: Stemmed words of how people ask, not of what they ask about ("I remember a paper ...", "Has anyone ...").
-CONVERSATIONAL = frozenset("rememb anyon someon somebodi anybodi wonder curiou recal heard seen pleas thank hello "
-                           "tell know think guess look mayb possibl anyth someth overview summar realli actual basic "
-                           "exact simpli whenev wherev whatev howev instead rather quit pretti".split())
+CONVERSATIONAL = frozenset(
+    "rememb anyon someon somebodi anybodi wonder curiou recal heard seen pleas thank hello "
+    "tell know think guess look mayb possibl anyth someth overview summar realli actual basic "
+    "exact simpli whenev wherev whatev howev instead rather quit pretti".split()
+)
 
 
 class BM25Index:
@@ -56,7 +59,9 @@ class BM25Index:
         self.ids = ids
         self.revision = revision
         self.df = df
-        self.vocab = set(retriever.vocab_dict.keys()) if getattr(retriever, "vocab_dict", None) else set()
+        self.vocab = (
+            set(retriever.vocab_dict.keys()) if getattr(retriever, "vocab_dict", None) else set()
+        )
         self._last_mask: tuple = (None, None)
 
     @staticmethod
@@ -65,11 +70,16 @@ class BM25Index:
         import bm25s
         import Stemmer
 
-        return bm25s.tokenize(texts, stopwords="en", stemmer=Stemmer.Stemmer("english"), return_ids=False,
-                              show_progress=False)
+        return bm25s.tokenize(
+            texts,
+            stopwords="en",
+            stemmer=Stemmer.Stemmer("english"),
+            return_ids=False,
+            show_progress=False,
+        )
 
     @classmethod
-    def build(cls, ids: list[str], texts: list[str], revision: str) -> "BM25Index":
+    def build(cls, ids: list[str], texts: list[str], revision: str) -> BM25Index:
         """Index ``texts`` (one per paper id)."""
         import bm25s
 
@@ -85,19 +95,23 @@ class BM25Index:
 
     def save(self, folder: Path) -> None:
         """Write the index to ``folder`` (replaced whole, via a temporary folder)."""
-        tmp = folder.with_name(f"{folder.name}.{os.getpid()}.tmp")  # two readers may build it at once
+        tmp = folder.with_name(
+            f"{folder.name}.{os.getpid()}.tmp"
+        )  # two readers may build it at once
         shutil.rmtree(tmp, ignore_errors=True)
         try:
             tmp.mkdir(parents=True)
             self.retriever.save(str(tmp), show_progress=False)
-            write_json_atomic(tmp / "paperchat.json", {"revision": self.revision, "ids": self.ids, "df": self.df})
+            write_json_atomic(
+                tmp / "paperchat.json", {"revision": self.revision, "ids": self.ids, "df": self.df}
+            )
             shutil.rmtree(folder, ignore_errors=True)
             tmp.rename(folder)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
     @classmethod
-    def load(cls, folder: Path, revision: str) -> "BM25Index | None":
+    def load(cls, folder: Path, revision: str) -> BM25Index | None:
         """The index saved in ``folder`` if it was built at ``revision``, else ``None``."""
         import bm25s
 
@@ -110,7 +124,9 @@ class BM25Index:
             return None
         return cls(retriever, info["ids"], revision, info.get("df") or {})
 
-    def search(self, question: str, k: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
+    def search(
+        self, question: str, k: int, paper_ids: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
         """Top-``k`` ``(paper id, BM25 score)`` pairs with a positive score, best first.
 
         ``paper_ids``: only these papers are scored (bm25s's ``weight_mask``), so
@@ -123,7 +139,9 @@ class BM25Index:
             return []
         k = min(k, len(self.ids))
         mask = None if paper_ids is None else self._mask(paper_ids)
-        docs, scores = self.retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1, weight_mask=mask)
+        docs, scores = self.retriever.retrieve(
+            [tokens], k=k, show_progress=False, n_threads=1, weight_mask=mask
+        )
         return [(self.ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
 
     def _mask(self, paper_ids: frozenset[str]):
@@ -149,7 +167,9 @@ class BM25Index:
         n = len(self.ids)
         k1 = float(getattr(self.retriever, "k1", 1.5))
         terms = [t for t in dict.fromkeys(self.tokenize([question])[0]) if t in self.vocab]
-        return sum(math.log(1 + (n - self.df.get(t, 0) + 0.5) / (self.df.get(t, 0) + 0.5)) for t in terms) * (k1 + 1)
+        return sum(
+            math.log(1 + (n - self.df.get(t, 0) + 0.5) / (self.df.get(t, 0) + 0.5)) for t in terms
+        ) * (k1 + 1)
 
     def terms_of(self, text: str) -> set[str]:
         """The stemmed terms of ``text`` as the index reads them."""
@@ -157,15 +177,22 @@ class BM25Index:
 
     def rare_terms(self, question: str, max_df: int) -> list[str]:
         """The question's terms (longer than 3 letters, no digits) held by at most ``max_df`` papers, or by none."""
-        return [t for t in dict.fromkeys(self.tokenize([question])[0])
-                if len(t) > 3 and not any(ch.isdigit() for ch in t) and self.df.get(t, 0) <= max_df
-                and t not in CONVERSATIONAL]
+        return [
+            t
+            for t in dict.fromkeys(self.tokenize([question])[0])
+            if len(t) > 3
+            and not any(ch.isdigit() for ch in t)
+            and self.df.get(t, 0) <= max_df
+            and t not in CONVERSATIONAL
+        ]
 
 
 def saved_revision(folder: Path) -> str | None:
     """The revision the index saved in ``folder`` was built at (``None``: none saved, or unreadable)."""
     try:
-        revision = json.loads((folder / "paperchat.json").read_text(encoding="utf-8")).get("revision")
+        revision = json.loads((folder / "paperchat.json").read_text(encoding="utf-8")).get(
+            "revision"
+        )
     except (OSError, ValueError, AttributeError):
         return None
     return revision if isinstance(revision, str) else None
@@ -174,7 +201,9 @@ def saved_revision(folder: Path) -> str | None:
 _NOTED: set[str] = set()
 
 
-def load_or_build(folder: Path, revision: str, papers: Callable[[], Iterable[tuple[str, str, str]]]) -> BM25Index:
+def load_or_build(
+    folder: Path, revision: str, papers: Callable[[], Iterable[tuple[str, str, str]]]
+) -> BM25Index:
     """The index for ``revision``: loaded from ``folder``, else built from ``papers()`` and saved.
 
     ``papers()`` yields ``(paper id, title, abstract)``. A folder that cannot
@@ -195,6 +224,10 @@ def load_or_build(folder: Path, revision: str, papers: Callable[[], Iterable[tup
     except OSError as exc:
         if str(folder) not in _NOTED:
             _NOTED.add(str(folder))
-            print(f"note: the BM25 index could not be saved in {folder} ({exc.strerror or type(exc).__name__}); "
-                  "it is built again by each command until it can be", file=sys.stderr, flush=True)
+            print(
+                f"note: the BM25 index could not be saved in {folder} ({exc.strerror or type(exc).__name__}); "
+                "it is built again by each command until it can be",
+                file=sys.stderr,
+                flush=True,
+            )
     return index

@@ -60,6 +60,7 @@ def _vectors(store: ChromaStore, kind: str) -> dict[str, bool]:
 def _runner(findings: list[Finding], store: ChromaStore):
     """``run(name, fn)``: record ``fn()``'s ``(ok, detail)`` (anything raised is a failure, in one line); False
     when it failed."""
+
     def run(name: str, fn) -> bool:
         damage = True
         try:
@@ -80,7 +81,10 @@ def check_store(store: ChromaStore) -> list[Finding]:
     """Every check of the module docstring, in order; stops early when the store cannot be read at all."""
     findings: list[Finding] = []
     run = _runner(findings, store)
-    if not run("store state", lambda: (True, f"generation {store.current or 'none'}, revision {store.revision()}")):
+    if not run(
+        "store state",
+        lambda: (True, f"generation {store.current or 'none'}, revision {store.revision()}"),
+    ):
         return findings
     run("ingest", lambda: _ingest_state(store))
     return findings + _collection_checks(store)
@@ -94,10 +98,14 @@ def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
     meta = store.read_meta()
     if runs:
         writing = is_writing(store.local_dir)
-        return (None if writing else False), describe(runs, writing, store.counts()[0], store.where())
+        return (None if writing else False), describe(
+            runs, writing, store.counts()[0], store.where()
+        )
     if int(meta.get("pending") or 0):
-        return None, (f"a rebuild was stopped part-way; the store readers use is whole, and the next "
-                      f"`paperchat ingest --rebuild` drops the half-built generation {meta['pending']}")
+        return None, (
+            f"a rebuild was stopped part-way; the store readers use is whole, and the next "
+            f"`paperchat ingest --rebuild` drops the half-built generation {meta['pending']}"
+        )
     return True, "no ingest was interrupted"
 
 
@@ -108,20 +116,39 @@ def folder_findings(store_dir: Path) -> list[Finding]:
     chroma = Path(store_dir) / "chroma"
     damage = database_damage(chroma)
     if damage is not None and damage.endswith(DENIED):
-        return [Finding("database", False, f"{damage}. Give this user read and write access to the store folder",
-                        damage=False)]
+        return [
+            Finding(
+                "database",
+                False,
+                f"{damage}. Give this user read and write access to the store folder",
+                damage=False,
+            )
+        ]
     if damage is not None:
-        return [Finding("database", False, f"{damage}. Restore the store from a backup, or start afresh with "
-                                           "`paperchat ingest --rebuild FILES` (the stored papers are lost)")]
+        return [
+            Finding(
+                "database",
+                False,
+                f"{damage}. Restore the store from a backup, or start afresh with "
+                "`paperchat ingest --rebuild FILES` (the stored papers are lost)",
+            )
+        ]
     findings = [Finding("database", True, f"{chroma / 'chroma.sqlite3'} is a SQLite database")]
     findings += index_file_findings(chroma)
     left = leftover_folders(chroma)
     if left:
         size = sum(folder_bytes(p) for p in left)
-        findings.append(Finding("leftover index folders", None, (
-            f"{len(left)} folder{'s' if len(left) != 1 else ''} of dropped collections ({size / 1e6:.1f} MB) in "
-            f"{chroma}, e.g. {left[0].name}; the next `paperchat ingest` that writes removes "
-            f"{'them' if len(left) != 1 else 'it'}")))
+        findings.append(
+            Finding(
+                "leftover index folders",
+                None,
+                (
+                    f"{len(left)} folder{'s' if len(left) != 1 else ''} of dropped collections ({size / 1e6:.1f} MB) in "
+                    f"{chroma}, e.g. {left[0].name}; the next `paperchat ingest` that writes removes "
+                    f"{'them' if len(left) != 1 else 'it'}"
+                ),
+            )
+        )
     return findings
 
 
@@ -136,20 +163,42 @@ def cache_findings(store: ChromaStore) -> list[Finding]:
     path = manifest.path_of(store.local_dir)
     saved = manifest.load(store.local_dir)
     if saved is not None and saved["revision"] != store.revision():
-        findings.append(Finding("ingest manifest", None, (
-            f"{path} was saved at revision {saved['revision']}, the store is at {store.revision()} (a restored "
-            "`chroma/` folder, or a write whose manifest could not be saved): not trusted, the next "
-            "`paperchat ingest` re-reads its files and saves it again")))
+        findings.append(
+            Finding(
+                "ingest manifest",
+                None,
+                (
+                    f"{path} was saved at revision {saved['revision']}, the store is at {store.revision()} (a restored "
+                    "`chroma/` folder, or a write whose manifest could not be saved): not trusted, the next "
+                    "`paperchat ingest` re-reads its files and saves it again"
+                ),
+            )
+        )
     elif saved is not None:
-        findings.append(Finding("ingest manifest", True, f"current ({len(saved['runs'])} recorded run(s))"))
+        findings.append(
+            Finding("ingest manifest", True, f"current ({len(saved['runs'])} recorded run(s))")
+        )
     elif path.exists():
-        findings.append(Finding("ingest manifest", None, f"{path} cannot be read: the next `paperchat ingest` "
-                                                         "re-reads its files and saves it again"))
+        findings.append(
+            Finding(
+                "ingest manifest",
+                None,
+                f"{path} cannot be read: the next `paperchat ingest` "
+                "re-reads its files and saves it again",
+            )
+        )
     old = store.local_dir / "snapshot"
     if old.is_dir():
-        findings.append(Finding("unused snapshot folder", None, (
-            f"{old} ({folder_bytes(old) / 1e6:.1f} MB) is the read snapshot of an earlier paperchat, unused now "
-            "(Chroma answers every query); the next `paperchat ingest` that writes deletes it")))
+        findings.append(
+            Finding(
+                "unused snapshot folder",
+                None,
+                (
+                    f"{old} ({folder_bytes(old) / 1e6:.1f} MB) is the read snapshot of an earlier paperchat, unused now "
+                    "(Chroma answers every query); the next `paperchat ingest` that writes deletes it"
+                ),
+            )
+        )
     return findings
 
 
@@ -159,44 +208,88 @@ def index_file_findings(chroma_dir) -> list[Finding]:
 
     damage = index_damage(chroma_dir)
     return [Finding("vector index files", False, line) for line in damage] or [
-        Finding("vector index files", True, "every index file is whole")]
+        Finding("vector index files", True, "every index file is whole")
+    ]
 
 
 def _collection_checks(store: ChromaStore) -> list[Finding]:
     findings: list[Finding] = []
     run = _runner(findings, store)
     if not store.current:
-        findings.append(Finding("papers", None, "the store is empty (paperchat ingest adds papers)"))
+        findings.append(
+            Finding("papers", None, "the store is empty (paperchat ingest adds papers)")
+        )
         return findings
-    if not run("collections", lambda: (True, ", ".join(f"{k} {store.collection(k).count()}" for k in KINDS))):
+    if not run(
+        "collections",
+        lambda: (True, ", ".join(f"{k} {store.collection(k).count()}" for k in KINDS)),
+    ):
         return findings
     read: dict = {}
 
     def read_all():
-        read.update(info=store.info(), papers=store.papers(abstracts=False), chunks=_vectors(store, "chunks"))
+        read.update(
+            info=store.info(),
+            papers=store.papers(abstracts=False),
+            chunks=_vectors(store, "chunks"),
+        )
         read["sentences"] = store.sentence_vectors(list(read["papers"]))
         return True, f"{len(read['papers'])} papers, {len(read['chunks'])} chunks"
 
     if not run("read the collections", read_all):
         return findings
-    info, papers, chunks, sentences = read["info"], read["papers"], read["chunks"], read["sentences"]
+    info, papers, chunks, sentences = (
+        read["info"],
+        read["papers"],
+        read["chunks"],
+        read["sentences"],
+    )
     wanted = {cid for rec in papers.values() for cid in rec.chunk_ids}
     missing = sorted(wanted - set(chunks))
     orphans = sorted(set(chunks) - wanted)
-    run("chunks of every paper", lambda: (not missing, f"{len(missing)} chunk(s) missing, e.g. {missing[0]}" if missing
-                                          else f"all {len(wanted)} chunks of {len(papers)} papers are stored"))
-    run("no orphan chunks", lambda: (not orphans, f"{len(orphans)} chunk(s) of no stored paper, e.g. {orphans[0]}"
-                                     if orphans else "every chunk belongs to a stored paper"))
+    run(
+        "chunks of every paper",
+        lambda: (
+            not missing,
+            f"{len(missing)} chunk(s) missing, e.g. {missing[0]}"
+            if missing
+            else f"all {len(wanted)} chunks of {len(papers)} papers are stored",
+        ),
+    )
+    run(
+        "no orphan chunks",
+        lambda: (
+            not orphans,
+            f"{len(orphans)} chunk(s) of no stored paper, e.g. {orphans[0]}"
+            if orphans
+            else "every chunk belongs to a stored paper",
+        ),
+    )
     novec = sorted(cid for cid, has in chunks.items() if not has)
-    run("chunk vectors", lambda: (not novec, f"{len(novec)} chunk(s) without a vector" if novec else "every chunk has a vector"))
+    run(
+        "chunk vectors",
+        lambda: (
+            not novec,
+            f"{len(novec)} chunk(s) without a vector" if novec else "every chunk has a vector",
+        ),
+    )
     lacking = sorted(set(papers) - set(sentences))
-    run("sentence vectors", lambda: (not lacking, f"{len(lacking)} paper(s) without sentence vectors, e.g. {lacking[0]}"
-                                     if lacking else f"every paper's sentences are stored ({sum(len(v) for _h, v in sentences.values())})"))
+    run(
+        "sentence vectors",
+        lambda: (
+            not lacking,
+            f"{len(lacking)} paper(s) without sentence vectors, e.g. {lacking[0]}"
+            if lacking
+            else f"every paper's sentences are stored ({sum(len(v) for _h, v in sentences.values())})",
+        ),
+    )
     probe = np.full(info.embed_dim or 1, 1.0 / np.sqrt(max(info.embed_dim, 1)), dtype=np.float32)
 
     def query(kind: str):
         with store.guarded():
-            store.collection(kind).query(query_embeddings=[probe.tolist()], n_results=1, include=["distances"])
+            store.collection(kind).query(
+                query_embeddings=[probe.tolist()], n_results=1, include=["distances"]
+            )
         return True, "answers a query"
 
     for kind in KINDS:
@@ -207,12 +300,20 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
     cached = BM25Index.load(folder, store.revision())
     same = cached is not None and bool(cached.ids) and set(cached.ids) == set(papers)
     saved = saved_revision(folder)
-    findings.append(Finding("BM25 index", None if cached is None else same,
-                            "missing: built on the next question" if cached is None and saved is None
-                            else f"stale (built at revision {saved}, the store is at {store.revision()}): rebuilt "
-                                 "on the next question" if cached is None
-                            else f"current ({len(cached.ids)} papers)" if same
-                            else f"holds {len(cached.ids)} papers, the store {len(papers)}"))
+    findings.append(
+        Finding(
+            "BM25 index",
+            None if cached is None else same,
+            "missing: built on the next question"
+            if cached is None and saved is None
+            else f"stale (built at revision {saved}, the store is at {store.revision()}): rebuilt "
+            "on the next question"
+            if cached is None
+            else f"current ({len(cached.ids)} papers)"
+            if same
+            else f"holds {len(cached.ids)} papers, the store {len(papers)}",
+        )
+    )
     return findings
 
 
@@ -224,7 +325,12 @@ def verdict(findings: list[Finding], where: str) -> str:
     if not bad:
         return f"the store at {where} is sound"
     if not any(f.damage for f in bad):
-        return f"the store at {where} could not be checked: " + "; ".join(dict.fromkeys(f.detail for f in bad))
-    return (f"the store at {where} has {len(bad)} problem(s): " + "; ".join(f"{f.check}: {f.detail}" for f in bad)
-            + ". If an ingest was interrupted, run it again (it resumes); if problems remain, rebuild with "
-            "`paperchat ingest --rebuild FILES` (or restore a backup)")
+        return f"the store at {where} could not be checked: " + "; ".join(
+            dict.fromkeys(f.detail for f in bad)
+        )
+    return (
+        f"the store at {where} has {len(bad)} problem(s): "
+        + "; ".join(f"{f.check}: {f.detail}" for f in bad)
+        + ". If an ingest was interrupted, run it again (it resumes); if problems remain, rebuild with "
+        "`paperchat ingest --rebuild FILES` (or restore a backup)"
+    )

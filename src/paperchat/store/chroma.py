@@ -34,8 +34,9 @@ its client (:meth:`ChromaStore.refresh`).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +69,8 @@ def raise_if_incompatible(where: str, have: StoreInfo, wanted: StoreInfo) -> Non
     diffs, choosable = have.differences(wanted)
     if diffs:
         raise StoreError(
-            f"the store at {where} was built with " + "; ".join(diffs)
+            f"the store at {where} was built with "
+            + "; ".join(diffs)
             + ". Run `paperchat ingest --rebuild` to rebuild it"
             + (" with the new settings, or use the old ones." if choosable else ".")
         )
@@ -103,8 +105,11 @@ class ChromaStore:
         except StoreError:
             raise
         except Exception as exc:
-            ours = (type(exc).__module__.split(".")[0] == "chromadb" or isinstance(exc, OSError)
-                    or (self.remote is not None and is_unreachable(exc)))
+            ours = (
+                type(exc).__module__.split(".")[0] == "chromadb"
+                or isinstance(exc, OSError)
+                or (self.remote is not None and is_unreachable(exc))
+            )
             if not ours:
                 raise
             raise store_error(exc, self.local_dir, self.remote) from None
@@ -116,7 +121,11 @@ class ChromaStore:
             try:
                 col = self.client.get_collection(META)
             except Exception as exc:  # NotFoundError, or ValueError in older clients
-                if type(exc).__name__ in ("NotFoundError", "ValueError", "InvalidCollectionException"):
+                if type(exc).__name__ in (
+                    "NotFoundError",
+                    "ValueError",
+                    "InvalidCollectionException",
+                ):
                     return {}
                 raise
             return dict(col.metadata or {})
@@ -124,7 +133,9 @@ class ChromaStore:
     def write_meta(self, **changes: Any) -> None:
         """Update the store's state (creating ``paperchat_meta`` on first use)."""
         with self.guarded():
-            col = self.client.get_or_create_collection(META, metadata={"format": FORMAT}, embedding_function=None)
+            col = self.client.get_or_create_collection(
+                META, metadata={"format": FORMAT}, embedding_function=None
+            )
             meta = {**(col.metadata or {}), "format": FORMAT, **changes}
             col.modify(metadata=meta)
         if not self.remote:
@@ -187,10 +198,16 @@ class ChromaStore:
                 try:
                     self._cols[key] = self.client.get_collection(collection_name(gen, kind))
                 except Exception as exc:
-                    if type(exc).__name__ not in ("NotFoundError", "ValueError", "InvalidCollectionException"):
+                    if type(exc).__name__ not in (
+                        "NotFoundError",
+                        "ValueError",
+                        "InvalidCollectionException",
+                    ):
                         raise
-                    raise StoreError(f"the store at {self.where()} is missing its {kind} collection "
-                                     f"(generation {gen}); run `paperchat ingest --rebuild`") from None
+                    raise StoreError(
+                        f"the store at {self.where()} is missing its {kind} collection "
+                        f"(generation {gen}); run `paperchat ingest --rebuild`"
+                    ) from None
         return self._cols[key]
 
     def info(self, generation: int | None = None) -> StoreInfo | None:
@@ -203,8 +220,10 @@ class ChromaStore:
         have = self.info()
         if have is None:
             if self.has_legacy_collections():
-                raise StoreError(f"the store at {self.where()} was built by an earlier paperchat; "
-                                 "run `paperchat ingest --rebuild` to rebuild it")
+                raise StoreError(
+                    f"the store at {self.where()} was built by an earlier paperchat; "
+                    "run `paperchat ingest --rebuild` to rebuild it"
+                )
             return
         raise_if_incompatible(self.where(), have, wanted)
 
@@ -216,8 +235,14 @@ class ChromaStore:
         with self.guarded():
             return self.collection("papers").count(), self.collection("chunks").count()
 
-    def pages(self, kind: str, include: list[str], ids: Sequence[str] | None = None, where: dict | None = None,
-              generation: int | None = None) -> Iterator[dict[str, Any]]:
+    def pages(
+        self,
+        kind: str,
+        include: list[str],
+        ids: Sequence[str] | None = None,
+        where: dict | None = None,
+        generation: int | None = None,
+    ) -> Iterator[dict[str, Any]]:
         """Chroma ``get`` results of a collection in pages of at most :data:`READ_PAGE` rows: by ``ids``, else
         every row (filtered by ``where``) by limit and offset. Call inside :meth:`guarded`; nothing when the
         store is empty."""
@@ -227,7 +252,7 @@ class ChromaStore:
         if ids is not None:
             ids = list(ids)
             for start in range(0, len(ids), READ_PAGE):
-                yield col.get(ids=ids[start:start + READ_PAGE], include=include, where=where)
+                yield col.get(ids=ids[start : start + READ_PAGE], include=include, where=where)
             return
         offset = 0
         while True:
@@ -237,8 +262,14 @@ class ChromaStore:
                 return
             offset += READ_PAGE
 
-    def _get(self, kind: str, ids: Sequence[str] | None, include: list[str], where: dict | None = None,
-             generation: int | None = None) -> list[tuple[str, Any, Any]]:
+    def _get(
+        self,
+        kind: str,
+        ids: Sequence[str] | None,
+        include: list[str],
+        where: dict | None = None,
+        generation: int | None = None,
+    ) -> list[tuple[str, Any, Any]]:
         """``(id, document, metadata)`` rows of a collection (all rows when ``ids`` is ``None``), read in pages."""
         rows: list[tuple[str, Any, Any]] = []
         with self.guarded():
@@ -248,44 +279,64 @@ class ChromaStore:
                 rows += list(zip(got["ids"], docs, metas))
         return rows
 
-    def papers(self, ids: Sequence[str] | None = None, abstracts: bool = True,
-               generation: int | None = None) -> dict[str, PaperRecord]:
+    def papers(
+        self,
+        ids: Sequence[str] | None = None,
+        abstracts: bool = True,
+        generation: int | None = None,
+    ) -> dict[str, PaperRecord]:
         """Paper records by id (all papers when ``ids`` is ``None``); without abstracts when ``abstracts`` is false."""
         if ids is not None:
             ids = list(dict.fromkeys(ids))
         include = ["documents", "metadatas"] if abstracts else ["metadatas"]
-        return {pid: PaperRecord.from_meta(pid, meta, doc or "")
-                for pid, doc, meta in self._get("papers", ids, include, generation=generation)}
+        return {
+            pid: PaperRecord.from_meta(pid, meta, doc or "")
+            for pid, doc, meta in self._get("papers", ids, include, generation=generation)
+        }
 
     def aliases(self) -> dict[str, str]:
         """Ids of merged near-duplicate copies -> the id of the paper the store kept."""
-        return {alias: pid for pid, rec in self.papers(abstracts=False).items() for alias in rec.aliases}
+        return {
+            alias: pid for pid, rec in self.papers(abstracts=False).items() for alias in rec.aliases
+        }
 
     def chunk_texts(self, ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
         """``{chunk id: (text, metadata)}`` for the given chunk ids (missing ones left out)."""
-        return {cid: (doc or "", meta or {}) for cid, doc, meta in self._get("chunks", list(ids), ["documents", "metadatas"])}
+        return {
+            cid: (doc or "", meta or {})
+            for cid, doc, meta in self._get("chunks", list(ids), ["documents", "metadatas"])
+        }
 
     def all_chunks(self) -> list[tuple[str, str, str]]:
         """``(chunk id, text, paper title)`` of every chunk."""
-        return [(cid, doc or "", str((meta or {}).get("title") or ""))
-                for cid, doc, meta in self._get("chunks", None, ["documents", "metadatas"])]
+        return [
+            (cid, doc or "", str((meta or {}).get("title") or ""))
+            for cid, doc, meta in self._get("chunks", None, ["documents", "metadatas"])
+        ]
 
     def chunk_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """``{chunk id: unit vector (dim,)}`` for the given chunk ids."""
         out: dict[str, np.ndarray] = {}
         with self.guarded():
             for got in self.pages("chunks", ["embeddings"], list(ids)):
-                out.update((cid, np.asarray(vec, dtype=np.float32)) for cid, vec in zip(got["ids"], got["embeddings"]))
+                out.update(
+                    (cid, np.asarray(vec, dtype=np.float32))
+                    for cid, vec in zip(got["ids"], got["embeddings"])
+                )
         return out
 
-    def nearest_chunks(self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
+    def nearest_chunks(
+        self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
         """The ``n`` chunks nearest to the unit vector ``qvec``: ``(chunk id, cosine)``, best first.
 
         ``paper_ids``: only chunks of these papers (a ``where`` on their ``paper_id``).
         """
         return self._nearest("chunks", qvec, n, paper_ids)
 
-    def _nearest(self, kind: str, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None) -> list[tuple[str, float]]:
+    def _nearest(
+        self, kind: str, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None
+    ) -> list[tuple[str, float]]:
         """``(record id, cosine)`` of the ``n`` records of ``kind`` nearest to ``qvec`` (of ``paper_ids`` only, when given).
 
         A filter on more than :data:`READ_PAGE` papers is queried a page of papers at a time (Chroma turns
@@ -296,7 +347,11 @@ class ChromaStore:
             return []
         query = np.asarray(qvec, dtype=np.float32).tolist()
         ids = sorted(paper_ids) if paper_ids is not None else None
-        pages = [None] if ids is None else [ids[i:i + READ_PAGE] for i in range(0, len(ids), READ_PAGE)]
+        pages = (
+            [None]
+            if ids is None
+            else [ids[i : i + READ_PAGE] for i in range(0, len(ids), READ_PAGE)]
+        )
         found: list[tuple[float, str]] = []
         with self.guarded():
             n = min(n, col.count())
@@ -304,13 +359,19 @@ class ChromaStore:
                 return []
             for page in pages:
                 where = None if page is None else {"paper_id": {"$in": page}}
-                res = col.query(query_embeddings=[query], n_results=n, where=where, include=["distances"])
-                found += [(float(dist), rid) for rid, dist in zip(res["ids"][0], res["distances"][0])]
+                res = col.query(
+                    query_embeddings=[query], n_results=n, where=where, include=["distances"]
+                )
+                found += [
+                    (float(dist), rid) for rid, dist in zip(res["ids"][0], res["distances"][0])
+                ]
         if len(pages) > 1:
             found.sort()
         return [(rid, 1.0 - dist) for dist, rid in found[:n]]
 
-    def sentence_vectors(self, ids: Sequence[str], generation: int | None = None) -> dict[str, tuple[str, np.ndarray]]:
+    def sentence_vectors(
+        self, ids: Sequence[str], generation: int | None = None
+    ) -> dict[str, tuple[str, np.ndarray]]:
         """Stored sentence vectors by paper id: ``(text hash, float32 (n_sentences, dim))`` in sentence order.
 
         Papers without stored sentences are left out.
@@ -322,34 +383,49 @@ class ChromaStore:
         rows: dict[str, list[tuple[int, str, list[float]]]] = {}
         with self.guarded():
             for start in range(0, len(ids), 500):
-                where = {"paper_id": {"$in": ids[start:start + 500]}}
-                for got in self.pages("sentences", ["metadatas", "embeddings"], where=where, generation=generation):
+                where = {"paper_id": {"$in": ids[start : start + 500]}}
+                for got in self.pages(
+                    "sentences", ["metadatas", "embeddings"], where=where, generation=generation
+                ):
                     for meta, vec in zip(got["metadatas"], got["embeddings"]):
                         rows.setdefault(meta["paper_id"], []).append(
-                            (int(meta["position"]), str(meta.get("text_hash", "")), vec))
+                            (int(meta["position"]), str(meta.get("text_hash", "")), vec)
+                        )
         out = {}
         for pid, items in rows.items():
             items.sort(key=lambda x: x[0])
-            if [pos for pos, _h, _v in items] == list(range(len(items))):  # complete: every position once
+            if [pos for pos, _h, _v in items] == list(
+                range(len(items))
+            ):  # complete: every position once
                 out[pid] = (items[0][1], np.asarray([v for _p, _h, v in items], dtype=np.float32))
         return out
 
-    def nearest_sentences(self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None) -> list[tuple[str, float]]:
+    def nearest_sentences(
+        self, qvec: np.ndarray, n: int, paper_ids: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
         """The ``n`` abstract sentences nearest to ``qvec``: ``(paper id, cosine)``, best first (of ``paper_ids`` only)."""
-        return [(sid.rsplit("#s", 1)[0], cos) for sid, cos in self._nearest("sentences", qvec, n, paper_ids)]
+        return [
+            (sid.rsplit("#s", 1)[0], cos)
+            for sid, cos in self._nearest("sentences", qvec, n, paper_ids)
+        ]
 
     def llamaindex_vector_store(self, name: str):
         """A plain LlamaIndex ``ChromaVectorStore`` over collection ``name`` of this Chroma (the bench baseline)."""
         from llama_index.vector_stores.chroma import ChromaVectorStore
 
         with self.guarded():
-            col = self.client.get_or_create_collection(name, configuration={"hnsw": {"space": "cosine"}})
+            col = self.client.get_or_create_collection(
+                name, configuration={"hnsw": {"space": "cosine"}}
+            )
         return ChromaVectorStore(chroma_collection=col)
 
     def bm25(self) -> BM25Index:
         """The paper-level BM25 index of the current revision (loaded from the cache folder, or rebuilt)."""
         revision = self.revision()
         if self._bm25 is None or self._bm25.revision != revision:
-            self._bm25 = load_or_build(self.local_dir / "bm25", revision,
-                                       lambda: [(pid, r.title, r.abstract) for pid, r in self.papers().items()])
+            self._bm25 = load_or_build(
+                self.local_dir / "bm25",
+                revision,
+                lambda: [(pid, r.title, r.abstract) for pid, r in self.papers().items()],
+            )
         return self._bm25

@@ -46,9 +46,13 @@ def committed_revision(store_dir: Path | str) -> str | None:
     except sqlite3.Error:
         return None
     try:
-        names = conn.execute("SELECT COUNT(*) FROM collections WHERE name = ?", (META,)).fetchone()[0]
+        names = conn.execute("SELECT COUNT(*) FROM collections WHERE name = ?", (META,)).fetchone()[
+            0
+        ]
         if names != 1:
-            return None  # no store yet, or several databases in one Chroma folder: not ours to guess
+            return (
+                None  # no store yet, or several databases in one Chroma folder: not ours to guess
+            )
         rows = conn.execute(_QUERY, (META,)).fetchall()
     except (sqlite3.Error, TypeError, IndexError):
         return None

@@ -14,20 +14,46 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from paperchat.core.errors import StoreError
 
 #: Below this many free bytes, a write that failed is taken to have failed for lack of space.
 LOW_SPACE_BYTES = 16 * 1024 * 1024
 
-_NET_ERRORS = {"ConnectError", "ConnectTimeout", "ReadError", "WriteError", "RemoteProtocolError", "NetworkError",
-               "PoolTimeout", "ReadTimeout", "WriteTimeout", "TransportError", "ConnectionError",
-               "ConnectionRefusedError", "ConnectionResetError", "ConnectionAbortedError", "RemoteDisconnected"}
-_FULL_TEXT = ("no space left on device", "database or disk is full", "disk is full", "os error 28", "enospc")
-_READ_ONLY_TEXT = ("readonly database", "read-only file system", "os error 30", "erofs", "permission denied",
-                   "os error 13")
+_NET_ERRORS = {
+    "ConnectError",
+    "ConnectTimeout",
+    "ReadError",
+    "WriteError",
+    "RemoteProtocolError",
+    "NetworkError",
+    "PoolTimeout",
+    "ReadTimeout",
+    "WriteTimeout",
+    "TransportError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "ConnectionAbortedError",
+    "RemoteDisconnected",
+}
+_FULL_TEXT = (
+    "no space left on device",
+    "database or disk is full",
+    "disk is full",
+    "os error 28",
+    "enospc",
+)
+_READ_ONLY_TEXT = (
+    "readonly database",
+    "read-only file system",
+    "os error 30",
+    "erofs",
+    "permission denied",
+    "os error 13",
+)
 
 
 class StoreUnavailable(StoreError):
@@ -61,7 +87,10 @@ def is_unreachable(exc: BaseException) -> bool:
     for e in _chain(exc):
         if type(e).__name__ in _NET_ERRORS or isinstance(e, ConnectionError):
             return True
-        if "could not connect to a chroma server" in str(e).lower() or "connection refused" in str(e).lower():
+        if (
+            "could not connect to a chroma server" in str(e).lower()
+            or "connection refused" in str(e).lower()
+        ):
             return True
     return False
 
@@ -90,14 +119,19 @@ def is_read_only(exc: BaseException | None, folder: Path | None = None) -> bool:
     """Whether ``exc`` says a file could not be written for lack of permission, or ``folder`` (a store
     folder) or its Chroma database cannot be written by this process."""
     if exc is not None:
-        if any(isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM) for e in _chain(exc)):
+        if any(
+            isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+            for e in _chain(exc)
+        ):
             return True
         if any(marker in _text(exc) for marker in _READ_ONLY_TEXT):
             return True
     if folder is None:
         return False
     targets = [folder, folder / "chroma", folder / "chroma" / "chroma.sqlite3"]
-    return any(p.exists() and not os.access(p, os.W_OK) for p in targets) or _read_only_mount(folder)
+    return any(p.exists() and not os.access(p, os.W_OK) for p in targets) or _read_only_mount(
+        folder
+    )
 
 
 def _read_only_mount(folder: Path) -> bool:
@@ -109,25 +143,33 @@ def _read_only_mount(folder: Path) -> bool:
 
 def read_only_message(folder: Path | str) -> str:
     """The one line for a store folder this process cannot write."""
-    return (f"the store folder {folder} is read-only here, and Chroma writes to its database even to read it. "
-            "Make it writable, or copy it to a writable place and pass --store")
+    return (
+        f"the store folder {folder} is read-only here, and Chroma writes to its database even to read it. "
+        "Make it writable, or copy it to a writable place and pass --store"
+    )
 
 
 def disk_full_message(folder: Path | str) -> str:
     """The one line for a write that failed because the disk is full."""
     free = _free_bytes(Path(folder))
     left = f" ({free // (1024 * 1024)} MB free)" if free is not None else ""
-    return (f"the disk holding the store at {folder} is full{left}: no space left on device. Free some space and try "
-            "again (an interrupted ingest resumes where it stopped; nothing stored is lost)")
+    return (
+        f"the disk holding the store at {folder} is full{left}: no space left on device. Free some space and try "
+        "again (an interrupted ingest resumes where it stopped; nothing stored is lost)"
+    )
 
 
 def damage_message(where: str, exc: BaseException) -> str:
     """The one line for a failure no other cause explains: what broke, and what to do."""
-    return (f"the store at {where} is damaged or unreadable ({type(exc).__name__}: {first_line(exc)}); "
-            "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)")
+    return (
+        f"the store at {where} is damaged or unreadable ({type(exc).__name__}: {first_line(exc)}); "
+        "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)"
+    )
 
 
-def store_error(exc: BaseException, local_dir: Path | None = None, remote: str | None = None) -> StoreError:
+def store_error(
+    exc: BaseException, local_dir: Path | None = None, remote: str | None = None
+) -> StoreError:
     """The error to raise for ``exc``, raised by Chroma (or the file system under it) for the store in
     ``local_dir`` (embedded) or at ``remote`` (a server URL): a :class:`StoreUnavailable` naming the server,
     the full disk or the read-only folder, else a :class:`StoreError` about damage."""

@@ -26,6 +26,10 @@ def widen_search(store: ChromaStore, generation: int) -> None:
     with store.guarded():
         for kind in KINDS:
             col = store.collection(kind, generation)
-            have = ((col.configuration_json or {}).get("hnsw") or {}).get("ef_search") if col is not None else None
+            have = (
+                ((col.configuration_json or {}).get("hnsw") or {}).get("ef_search")
+                if col is not None
+                else None
+            )
             if col is not None and isinstance(have, int) and have < wanted:
                 col.modify(configuration={"hnsw": {"ef_search": wanted}})

@@ -80,7 +80,11 @@ def leftover_folders(chroma_dir: Path) -> list[Path]:
         return []
     if not live:
         return []
-    return sorted(p for p in chroma_dir.iterdir() if p.is_dir() and _SEGMENT_DIR.fullmatch(p.name) and p.name not in live)
+    return sorted(
+        p
+        for p in chroma_dir.iterdir()
+        if p.is_dir() and _SEGMENT_DIR.fullmatch(p.name) and p.name not in live
+    )
 
 
 def folder_bytes(folder: Path) -> int:

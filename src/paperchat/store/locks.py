@@ -11,15 +11,17 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from paperchat.core.errors import StoreError
 from paperchat.store.failures import StoreUnavailable, read_only_message
 
 
 @contextlib.contextmanager
-def file_lock(path: Path, timeout_s: float, busy: str, wait_note: str | None = None) -> Iterator[None]:
+def file_lock(
+    path: Path, timeout_s: float, busy: str, wait_note: str | None = None
+) -> Iterator[None]:
     """Hold the lock file ``path`` for the duration of the ``with`` block.
 
     Waits up to ``timeout_s`` seconds for another process to release it, then
@@ -56,6 +58,9 @@ def open_guard(store_dir: Path, timeout_s: float) -> Iterator[None]:
     if not os.access(store_dir, os.W_OK | os.X_OK):
         yield
         return
-    with file_lock(store_dir / "open.lock", timeout_s, f"another paperchat process is opening the store at {store_dir}; try again"):
+    with file_lock(
+        store_dir / "open.lock",
+        timeout_s,
+        f"another paperchat process is opening the store at {store_dir}; try again",
+    ):
         yield
-

@@ -66,22 +66,30 @@ def check_folder(store_dir: Path, create: bool) -> None:
         try:
             store_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the store folder {store_dir} ({exc.strerror})") from None
+            raise StoreError(
+                f"cannot create the store folder {store_dir} ({exc.strerror})"
+            ) from None
     chroma = store_dir / "chroma"
     damage = _database_damage(store_dir)
     if damage is not None and damage.endswith(DENIED):
-        raise StoreUnavailable(f"the store at {store_dir} cannot be opened: {damage}. Give this user read and write "
-                               "access to the store folder")
+        raise StoreUnavailable(
+            f"the store at {store_dir} cannot be opened: {damage}. Give this user read and write "
+            "access to the store folder"
+        )
     if damage is not None:
-        raise StoreError(f"the store at {store_dir} is damaged: {damage}. Restore it from a backup, or start "
-                         "afresh with `paperchat ingest --rebuild` (the stored papers are lost)")
+        raise StoreError(
+            f"the store at {store_dir} is damaged: {damage}. Restore it from a backup, or start "
+            "afresh with `paperchat ingest --rebuild` (the stored papers are lost)"
+        )
     if create and not any(store_dir.iterdir()) and not os.access(store_dir, os.W_OK | os.X_OK):
         raise StoreError(f"the store folder {store_dir} is not writable")
     damage = index_damage(chroma) if chroma.is_dir() else []
     if damage:
         more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
-        raise StoreError(f"the store at {store_dir} is damaged: {damage[0]}{more}. Rebuild it with "
-                         "`paperchat ingest --rebuild FILES` (or restore a backup); `paperchat check` lists the problems")
+        raise StoreError(
+            f"the store at {store_dir} is damaged: {damage[0]}{more}. Rebuild it with "
+            "`paperchat ingest --rebuild FILES` (or restore a backup); `paperchat check` lists the problems"
+        )
 
 
 def _set_damaged_aside(store_dir: Path) -> None:
@@ -89,16 +97,25 @@ def _set_damaged_aside(store_dir: Path) -> None:
     deleted), so Chroma starts a new one."""
     chroma = store_dir / "chroma"
     damage = database_damage(chroma) if chroma.is_dir() else None
-    if damage is None or not (damage.endswith("(0 bytes)") or damage.endswith("not a SQLite database")):
+    if damage is None or not (
+        damage.endswith("(0 bytes)") or damage.endswith("not a SQLite database")
+    ):
         return
     aside = store_dir / f"chroma.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
     os.replace(chroma, aside)
-    print(f"note: {damage}; the damaged folder was moved to {aside} (delete it when you no longer need it)",
-          file=sys.stderr, flush=True)
+    print(
+        f"note: {damage}; the damaged folder was moved to {aside} (delete it when you no longer need it)",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
-def open_store(store_dir: Path | None = None, chroma_url: str | None = None, create: bool = True,
-               allow_damaged: bool = False) -> ChromaStore:
+def open_store(
+    store_dir: Path | None = None,
+    chroma_url: str | None = None,
+    create: bool = True,
+    allow_damaged: bool = False,
+) -> ChromaStore:
     """Open the store: embedded Chroma in ``store_dir``, or the server at ``chroma_url``.
 
     Raises :class:`StoreError` when the folder cannot be created or written,
@@ -111,7 +128,11 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
         host, port, ssl = _parse_url(chroma_url)
         import platformdirs
 
-        local = Path(platformdirs.user_cache_dir("paperchat", appauthor=False)) / "servers" / short_hash(chroma_url, 12)
+        local = (
+            Path(platformdirs.user_cache_dir("paperchat", appauthor=False))
+            / "servers"
+            / short_hash(chroma_url, 12)
+        )
         local.mkdir(parents=True, exist_ok=True)
 
         def connect_server():
@@ -134,7 +155,9 @@ def open_store(store_dir: Path | None = None, chroma_url: str | None = None, cre
 
     def connect_local():
         with open_guard(store_dir, OPEN_WAIT_S):
-            return chromadb.PersistentClient(path=str(store_dir / "chroma"), settings=_chroma_settings())
+            return chromadb.PersistentClient(
+                path=str(store_dir / "chroma"), settings=_chroma_settings()
+            )
 
     try:
         return ChromaStore(connect_local, store_dir)

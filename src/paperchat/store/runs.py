@@ -34,7 +34,11 @@ def runs_of(meta: dict[str, Any]) -> dict[str, str]:
         parsed = json.loads(raw) if raw else {}
     except (TypeError, ValueError):
         parsed = {UNKNOWN: UNKNOWN_COMMAND}
-    out = {str(k): str(v) for k, v in parsed.items()} if isinstance(parsed, dict) else {UNKNOWN: UNKNOWN_COMMAND}
+    out = (
+        {str(k): str(v) for k, v in parsed.items()}
+        if isinstance(parsed, dict)
+        else {UNKNOWN: UNKNOWN_COMMAND}
+    )
     if not int(meta.get("current") or 0) and int(meta.get("pending") or 0):
         out.setdefault(UNKNOWN, UNKNOWN_COMMAND)
     return out
@@ -73,8 +77,10 @@ def describe(runs: dict[str, str], writing: bool, papers: int, where: str) -> st
     stored = f"{papers} paper{'s' if papers != 1 else ''} stored so far"
     if writing:
         return f"an ingest is writing the store at {where} now ({_commands(runs)}; {stored})"
-    return (f"an ingest of the store at {where} was interrupted ({stored}): run {_commands(runs)} again to finish it "
-            "(it resumes)")
+    return (
+        f"an ingest of the store at {where} was interrupted ({stored}): run {_commands(runs)} again to finish it "
+        "(it resumes)"
+    )
 
 
 def refuse_first_run(store, key: str) -> bool:
@@ -91,6 +97,8 @@ def refuse_first_run(store, key: str) -> bool:
     if set(runs) - {key}:
         if papers:
             return True
-        raise StoreError(describe(runs, is_writing(store.local_dir), 0, store.where())
-                         + "; until then there is nothing to answer from")
+        raise StoreError(
+            describe(runs, is_writing(store.local_dir), 0, store.where())
+            + "; until then there is nothing to answer from"
+        )
     return bool(papers and not runs)

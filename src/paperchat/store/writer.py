@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import time
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -65,8 +65,14 @@ class StoreWriter:
     store's state before the first change; ``runs``: the runs recorded when the writer opened.
     """
 
-    def __init__(self, store: ChromaStore, generation: int, info: StoreInfo, run: tuple[str, str] | None = None,
-                 runs: dict[str, str] | None = None):
+    def __init__(
+        self,
+        store: ChromaStore,
+        generation: int,
+        info: StoreInfo,
+        run: tuple[str, str] | None = None,
+        runs: dict[str, str] | None = None,
+    ):
         self.store = store
         self.generation = generation
         self.info = info
@@ -115,7 +121,7 @@ class StoreWriter:
         out: list[str] = []
         with self.store.guarded():
             for start in range(0, len(values), 500):
-                where = {field: {"$in": list(values[start:start + 500])}}
+                where = {field: {"$in": list(values[start : start + 500])}}
                 for got in self.store.pages(kind, [], where=where, generation=self.generation):
                     out += got["ids"]
         return out
@@ -133,7 +139,7 @@ class StoreWriter:
         with self.store.guarded():
             page = chroma_module.READ_PAGE
             for start in range(0, len(ids), page):
-                self._col(kind).delete(ids=ids[start:start + page])
+                self._col(kind).delete(ids=ids[start : start + page])
 
     def _delete_sentences(self, paper_ids: Sequence[str]) -> None:
         self._delete_ids("sentences", self._ids_where("sentences", "paper_id", list(paper_ids)))
@@ -151,7 +157,7 @@ class StoreWriter:
             self._begin()
         removed = 0
         for start in range(0, len(paper_ids), 500):
-            batch = list(paper_ids[start:start + 500])
+            batch = list(paper_ids[start : start + 500])
             chunk_ids = sorted(self.chunk_ids_of(batch))
             self.delete_chunks(chunk_ids)
             removed += len(chunk_ids)
@@ -167,16 +173,26 @@ class StoreWriter:
         with self.store.guarded():
             for rec in records:
                 chunk_meta = rec.chunk_meta()
-                for got in self.store.pages("chunks", ["metadatas"], where={"paper_id": rec.paper_id},
-                                            generation=self.generation):
+                for got in self.store.pages(
+                    "chunks",
+                    ["metadatas"],
+                    where={"paper_id": rec.paper_id},
+                    generation=self.generation,
+                ):
                     if got["ids"]:
-                        self._col("chunks").update(ids=got["ids"],
-                                                   metadatas=[{**m, **chunk_meta} for m in got["metadatas"]])
+                        self._col("chunks").update(
+                            ids=got["ids"],
+                            metadatas=[{**m, **chunk_meta} for m in got["metadatas"]],
+                        )
                 self._col("papers").update(ids=[rec.paper_id], metadatas=[rec.to_meta()])
         self.changed = self.changed or bool(records)
 
-    def write(self, records: Sequence[PaperRecord], chunks: dict[str, list[tuple[ChunkText, np.ndarray]]],
-              sentences: dict[str, tuple[np.ndarray, str]]) -> int:
+    def write(
+        self,
+        records: Sequence[PaperRecord],
+        chunks: dict[str, list[tuple[ChunkText, np.ndarray]]],
+        sentences: dict[str, tuple[np.ndarray, str]],
+    ) -> int:
         """Write papers: their missing chunks (with vectors), their sentence vectors, then their records.
 
         ``chunks`` maps paper id -> ``[(chunk, unit vector)]`` (every chunk of
@@ -201,8 +217,12 @@ class StoreWriter:
         step = self.max_batch
         with self.store.guarded():
             for b in range(0, len(ids), step):
-                self._col("chunks").add(ids=ids[b:b + step], documents=docs[b:b + step], embeddings=vecs[b:b + step],
-                                        metadatas=metas[b:b + step])
+                self._col("chunks").add(
+                    ids=ids[b : b + step],
+                    documents=docs[b : b + step],
+                    embeddings=vecs[b : b + step],
+                    metadatas=metas[b : b + step],
+                )
             if sentences:
                 self._delete_sentences(list(sentences))
                 sids, sdocs, svecs, smetas = [], [], [], []
@@ -213,12 +233,18 @@ class StoreWriter:
                         svecs.append(np.asarray(vec, dtype=np.float32).tolist())
                         smetas.append({"paper_id": pid, "position": i, "text_hash": text_hash})
                 for b in range(0, len(sids), step):
-                    self._col("sentences").add(ids=sids[b:b + step], documents=sdocs[b:b + step],
-                                               embeddings=svecs[b:b + step], metadatas=smetas[b:b + step])
+                    self._col("sentences").add(
+                        ids=sids[b : b + step],
+                        documents=sdocs[b : b + step],
+                        embeddings=svecs[b : b + step],
+                        metadatas=smetas[b : b + step],
+                    )
             self._col("papers").upsert(
                 ids=[r.paper_id for r in records],
                 documents=[r.abstract for r in records],
-                embeddings=[_unit_mean(np.stack([v for _c, v in chunks[r.paper_id]])) for r in records],
+                embeddings=[
+                    _unit_mean(np.stack([v for _c, v in chunks[r.paper_id]])) for r in records
+                ],
                 metadatas=[r.to_meta() for r in records],
             )
         self.changed = True
@@ -229,8 +255,12 @@ def _create_generation(store: ChromaStore, generation: int, info: StoreInfo) -> 
     cfg = {"hnsw": dict(HNSW)}
     with store.guarded():
         for kind in KINDS:
-            store.client.get_or_create_collection(collection_name(generation, kind), metadata=info.as_metadata(),
-                                                  configuration=cfg, embedding_function=None)
+            store.client.get_or_create_collection(
+                collection_name(generation, kind),
+                metadata=info.as_metadata(),
+                configuration=cfg,
+                embedding_function=None,
+            )
 
 
 def _drop(store: ChromaStore, names: Sequence[str]) -> None:
@@ -267,12 +297,20 @@ def _tidy(store: ChromaStore) -> None:
         except OSError:
             pass  # left for the next writer; `paperchat check` lists them
         for name in OLD_SNAPSHOT:
-            shutil.rmtree(store.local_dir / name, ignore_errors=True)  # what stays, `paperchat check` names
+            shutil.rmtree(
+                store.local_dir / name, ignore_errors=True
+            )  # what stays, `paperchat check` names
 
 
 @contextlib.contextmanager
-def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False, wait_s: float | None = None,
-                wait_note: str | None = None, run: tuple[str, str] | None = None) -> Iterator[StoreWriter]:
+def open_writer(
+    store: ChromaStore,
+    info: StoreInfo,
+    rebuild: bool = False,
+    wait_s: float | None = None,
+    wait_note: str | None = None,
+    run: tuple[str, str] | None = None,
+) -> Iterator[StoreWriter]:
     """Hold the store's write lock and yield the :class:`StoreWriter` (see the module docstring).
 
     Waits up to ``wait_s`` seconds (default :data:`LOCK_WAIT_S`) for another writer. ``run`` is
@@ -280,7 +318,9 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False, wait
     store is locked, read-only, or (without ``rebuild``) built with other settings.
     """
     busy = f"another paperchat process is writing the store at {store.where()}; try again when it has finished"
-    with file_lock(store.local_dir / "write.lock", LOCK_WAIT_S if wait_s is None else wait_s, busy, wait_note):
+    with file_lock(
+        store.local_dir / "write.lock", LOCK_WAIT_S if wait_s is None else wait_s, busy, wait_note
+    ):
         store.refresh()
         meta = store.read_meta()
         current, pending = int(meta.get("current") or 0), int(meta.get("pending") or 0)
@@ -305,17 +345,27 @@ def open_writer(store: ChromaStore, info: StoreInfo, rebuild: bool = False, wait
             if writer.changed:
                 store.write_meta(revision=_new_revision())
                 store.refresh()
-        if writer.began or writer.run[0] in runs:  # this run wrote, or finished an interrupted run of itself
+        if (
+            writer.began or writer.run[0] in runs
+        ):  # this run wrote, or finished an interrupted run of itself
             done = {writer.run[0], UNKNOWN} if writer.began else {writer.run[0]}
-            store.write_meta(writing=encode({k: v for k, v in writer.runs.items() if k not in done}))
+            store.write_meta(
+                writing=encode({k: v for k, v in writer.runs.items() if k not in done})
+            )
         if created:
             _drop(store, LEGACY)
         # A run that changed the store voids the other recorded runs: it may have removed papers they added.
         _publish(store, writer, {} if writer.changed else before)
 
 
-def _first_generation(store: ChromaStore, info: StoreInfo, meta: dict, pending: int, rebuild: bool,
-                      run: tuple[str, str] | None) -> int:
+def _first_generation(
+    store: ChromaStore,
+    info: StoreInfo,
+    meta: dict,
+    pending: int,
+    rebuild: bool,
+    run: tuple[str, str] | None,
+) -> int:
     """The generation an ingest into an empty store writes, made current at once (there is no old store to keep
     for readers, and they should see the papers finished so far); returns it.
 
@@ -332,14 +382,25 @@ def _first_generation(store: ChromaStore, info: StoreInfo, meta: dict, pending: 
     generation = max(pending, int(meta.get("last") or 0)) + 1
     _create_generation(store, generation, info)
     key, command = run or ("(unnamed)", UNKNOWN_COMMAND)
-    store.write_meta(current=generation, pending=0, last=generation, writing=encode({key: command}),
-                     revision=_new_revision())
+    store.write_meta(
+        current=generation,
+        pending=0,
+        last=generation,
+        writing=encode({key: command}),
+        revision=_new_revision(),
+    )
     store.refresh()
     return generation
 
 
-def _rebuild(store: ChromaStore, info: StoreInfo, meta: dict, current: int, pending: int,
-             run: tuple[str, str] | None) -> Iterator[StoreWriter]:
+def _rebuild(
+    store: ChromaStore,
+    info: StoreInfo,
+    meta: dict,
+    current: int,
+    pending: int,
+    run: tuple[str, str] | None,
+) -> Iterator[StoreWriter]:
     """Write a new generation aside while readers keep ``current``; switch to it when the writer is done."""
     if pending:
         _drop_generation(store, pending)
@@ -348,9 +409,13 @@ def _rebuild(store: ChromaStore, info: StoreInfo, meta: dict, current: int, pend
     _create_generation(store, pending, info)
     store.write_meta(pending=pending, last=pending)
     writer = StoreWriter(store, pending, info, run)
-    writer.began = True  # an interrupted rebuild leaves the current generation as it was: nothing to record
+    writer.began = (
+        True  # an interrupted rebuild leaves the current generation as it was: nothing to record
+    )
     yield writer  # an exception leaves the pending generation for the next rebuild to drop
-    store.write_meta(current=pending, pending=0, writing="", revision=_new_revision())  # the files, exactly
+    store.write_meta(
+        current=pending, pending=0, writing="", revision=_new_revision()
+    )  # the files, exactly
     _drop_generation(store, current)
     _drop(store, LEGACY)
     _tidy(store)
@@ -366,7 +431,9 @@ def _manifest_runs(store: ChromaStore) -> dict:
     from paperchat.ingest import manifest
 
     saved = manifest.load(store.local_dir)
-    return dict(saved["runs"]) if saved is not None and saved["revision"] == store.revision() else {}
+    return (
+        dict(saved["runs"]) if saved is not None and saved["revision"] == store.revision() else {}
+    )
 
 
 def _publish(store: ChromaStore, writer: StoreWriter, earlier: dict) -> None:
@@ -381,8 +448,16 @@ def _publish(store: ChromaStore, writer: StoreWriter, earlier: dict) -> None:
         runs = manifest.merge(runs, key, entry)
     info = store.info()
     try:
-        manifest.save(store.local_dir, store.revision(), info.as_metadata() if info else None, store.counts(), runs)
+        manifest.save(
+            store.local_dir,
+            store.revision(),
+            info.as_metadata() if info else None,
+            store.counts(),
+            runs,
+        )
     except OSError as exc:
-        writer.notes.append(f"the ingest manifest {manifest.path_of(store.local_dir)} could not be written "
-                            f"({exc.strerror or type(exc).__name__}); the next unchanged `paperchat ingest` "
-                            "re-reads its files")
+        writer.notes.append(
+            f"the ingest manifest {manifest.path_of(store.local_dir)} could not be written "
+            f"({exc.strerror or type(exc).__name__}); the next unchanged `paperchat ingest` "
+            "re-reads its files"
+        )
