@@ -8,7 +8,8 @@ import pytest
 from conftest import SEED_000, SEED_003, SEED_METADATA
 
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_text, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.text import clean_text
 from paperchat.ingest.corpus import (
     bundled_corpus_files,
     join_metadata,

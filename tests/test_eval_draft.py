@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from openai_stub import Reply, StubServer
 
 from paperchat.cli import cli
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 from paperchat.evaluation import draft as dr
 from paperchat.evaluation import draft_templates as dt
 from paperchat.evaluation.questions import load_questions

@@ -35,7 +35,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from paperchat.core.text import STOPWORDS, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.terms import STOPWORDS
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()]")
 _BREAK = {

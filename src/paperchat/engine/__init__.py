@@ -19,7 +19,8 @@ from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
 from paperchat.core.settings import Settings
-from paperchat.core.text import clean_question, terms
+from paperchat.core.terms import terms
+from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport

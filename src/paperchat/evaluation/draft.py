@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import name_tokens
+from paperchat.core.terms import name_tokens
 from paperchat.evaluation import draft_templates as dt
 
 DEFAULT_SEED = 2025

@@ -23,7 +23,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from paperchat.core.text import STOPWORDS, looks_like_name, name_tokens, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.terms import STOPWORDS, looks_like_name, name_tokens
 
 _MARKUP = re.compile(r"\\(?:text(?:bf|it|sc|tt|rm)|emph|mathrm|mathbf|mathcal|texttt)\{([^{}]*)\}")
 _WORD = re.compile(r"[^\W\d_]\w*(?:-\w+)*")

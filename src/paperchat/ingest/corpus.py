@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_text, normalize_for_id, short_hash, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
 from paperchat.ingest.venue import parse_year
