@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.corpus_cmds import echo_json
+from paperchat.cli.common import echo_json
 
 
 @click.command()

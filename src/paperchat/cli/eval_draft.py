@@ -92,7 +92,7 @@ def draft_command(obj, corpus, n, out, force, seed, mode, llm_model, llm_base_ur
     """
     import json
 
-    from paperchat.cli.corpus_cmds import progress
+    from paperchat.cli.common import progress
     from paperchat.core.errors import PaperchatError
     from paperchat.evaluation.draft import draft_questions, wants_llm
 
