@@ -192,7 +192,8 @@ class Engine:
             if repeat is not None:
                 repeat.seconds = time.perf_counter() - t0
                 return repeat
-        from paperchat.ingest.corpus import join_metadata, load_file, load_metadata
+        from paperchat.ingest.corpus import load_file
+        from paperchat.ingest.metadata import join_metadata, load_metadata
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
 
