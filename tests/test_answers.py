@@ -9,7 +9,7 @@ from conftest import ICML_JSONL
 
 from paperchat.answer.intent import read_question
 from paperchat.core.contract import ABSTENTION
-from paperchat.core.text import name_tokens
+from paperchat.core.terms import name_tokens
 
 
 @pytest.mark.parametrize(

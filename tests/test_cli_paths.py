@@ -218,7 +218,7 @@ def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
     ],
 )
 def test_plain_emphasis(text, shown):
-    from paperchat.core.text import plain_emphasis
+    from paperchat.core.display import plain_emphasis
 
     assert plain_emphasis(text) == shown
 

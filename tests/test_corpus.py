@@ -8,15 +8,11 @@ import pytest
 from conftest import SEED_000, SEED_003, SEED_METADATA
 
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_text, split_sentences
-from paperchat.ingest.corpus import (
-    bundled_corpus_files,
-    join_metadata,
-    load_file,
-    load_metadata,
-    paper_id_for,
-)
+from paperchat.core.sentences import split_sentences
+from paperchat.core.text import clean_text
+from paperchat.ingest.corpus import bundled_corpus_files, load_file, paper_id_for
 from paperchat.ingest.labels import derive_label
+from paperchat.ingest.metadata import join_metadata, load_metadata
 
 
 def test_bundled_corpus_has_38_papers_in_two_files():

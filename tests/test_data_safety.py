@@ -38,8 +38,9 @@ def copy_store(src: Path, dst: Path) -> Path:
 
 
 def test_two_chinese_abstracts_are_two_papers_and_a_chinese_question_finds_the_second(tmp_path):
+    from paperchat.core.sentences import split_sentences
     from paperchat.core.settings import load_settings
-    from paperchat.core.text import content_key, split_sentences
+    from paperchat.core.text import content_key
     from paperchat.engine import Engine
 
     assert content_key(ZH1) != content_key(ZH2)

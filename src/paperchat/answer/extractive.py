@@ -38,9 +38,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperchat.answer import intent as it
+from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import label_named, mentions, missing_names, plain, subject_papers
-from paperchat.core.text import proper_nouns, term_coverage, terms
+from paperchat.answer.subjects import subject_papers
+from paperchat.core.terms import term_coverage, terms
 
 MAX_SENTENCES = 3
 KEEP_RATIO = 0.8
@@ -50,9 +51,6 @@ ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
 MAX_PER_PAPER = 3
 PER_SUBJECT = 2  # sentences per paper when a question compares several named papers
-#: Content terms (besides the missing names) from which a question describes its paper well enough that a name no
-#: retrieved paper holds is incidental, not the subject (tuned on general-a and conference dev: 24+ vs at most 16).
-INCIDENTAL_NAME_TERMS = 20
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
 FOCUS_SHARE_WEIGHT = (
     0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
@@ -101,19 +99,6 @@ class Extract:
     relevance: float
     abstained: bool
     why: str = ""
-
-
-@dataclass(frozen=True)
-class PaperText:
-    """A retrieved paper as the answerer sees it: id, title and abstract, paper cosine, and its retrieval
-    share: its fused score min-max scaled over the retrieved papers (1 for the first, 0 for the last)."""
-
-    paper_id: str
-    title: str
-    abstract: str
-    cos: float
-    share: float
-    label: str = ""
 
 
 def term_overlap(question_terms: set[str], sentence: str) -> float:
@@ -264,76 +249,6 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     return picked
 
 
-def _partial_proper_nouns(question: str, paper: PaperText) -> bool:
-    """Whether the paper holds some but not all of the question's capitalised names ("Atari Breakout")."""
-    nouns = proper_nouns(question)
-    text = plain(paper.title + "\n" + paper.abstract)
-    held = [n for n in nouns if n.lower() in text]
-    return bool(held) and len(held) < len(nouns)
-
-
-def focus_papers(
-    question: str, papers: list[PaperText], intent: it.Intent
-) -> list[PaperText] | None:
-    """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
-
-    Without names every paper may be quoted. A question that names
-    something no retrieved paper mentions gets ``None``, unless it describes
-    its paper in :data:`INCIDENTAL_NAME_TERMS` other content terms or more; so does a question
-    about one named paper that asks for a figure under other names (a
-    dataset, a metric) the paper does not mention.
-    """
-    if not intent.names:
-        return papers
-    texts = [p.title + "\n" + p.abstract for p in papers]
-    subjects = it.comparison_subjects(question)
-    if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
-        return papers  # "How do ALKN and 'mechanistic unlearning' differ?": each named paper answers for itself
-    missing = missing_names(question, texts)
-    if (
-        missing
-        and len(set(terms(question)) - {m.lower() for m in missing}) >= INCIDENTAL_NAME_TERMS
-    ):
-        return papers  # a long description names the paper; a name it lacks is the asker's word ("ChatGPT usage")
-    if missing:
-        return None
-    holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
-    if holding:
-        named = [
-            p for p in papers if p not in holding and label_named(question, p)
-        ]  # "Habi and SafeDiffCon ..."
-        return (
-            holding
-            + named
-            + (
-                [p for p in papers if p not in holding + named]
-                if intent.kind == it.FIND and intent.plural
-                else []
-            )
-        )
-    held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
-    by_paper = {
-        p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])
-    }
-    several = (
-        len(by_paper) > 1 and len(held) == len(intent.names) and it.COMPARE.search(question)
-    )  # "Compare A and B"
-    subject = [
-        p
-        for p, t in zip(papers, texts)
-        if intent.subject and not missing_names(intent.subject, [t])
-    ]
-    if (
-        subject
-        and not several
-        and intent.kind in (it.QUANTITY, it.ENTITY, it.DEFINE, it.SUMMARY, it.AUTHORS, it.TITLE)
-    ):
-        return (
-            None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
-        )
-    return papers
-
-
 def _off_topic(question: str, paper: PaperText, lexicon, n_papers: int) -> bool:
     """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``paper``."""
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
@@ -383,7 +298,7 @@ def extract(
         return Extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
         )
-    if intent.kind in (it.QUANTITY, it.ENTITY) and _partial_proper_nouns(question, main_paper):
+    if intent.kind in (it.QUANTITY, it.ENTITY) and partial_proper_nouns(question, main_paper):
         return Extract(
             [],
             relevance,

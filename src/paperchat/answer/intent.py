@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperchat.core.text import name_tokens
+from paperchat.core.terms import name_tokens
 
 SUMMARY = "summary"
 AUTHORS = "authors"
@@ -136,7 +136,7 @@ _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[
 def comparison_subjects(question: str) -> list[str]:
     """The names a comparison question gives for its papers, in order (empty for other questions).
 
-    A name is a coined name (:func:`paperchat.core.text.name_tokens`) or a
+    A name is a coined name (:func:`paperchat.core.terms.name_tokens`) or a
     phrase in quotes; a question is a comparison when it has at least two of
     them and a comparison word (:data:`COMPARE`).
     """

@@ -26,7 +26,7 @@ from paperchat.answer.prompts import load_prompt
 from paperchat.cite.markers import StreamRenumber, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
 from paperchat.core.errors import LLMContextOverflow, LLMEmptyAnswer
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 #: tokens kept free for the answer: min(MAX_ANSWER_TOKENS, context_window // 4)

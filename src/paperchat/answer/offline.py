@@ -25,12 +25,13 @@ from collections.abc import Callable
 import numpy as np
 
 from paperchat.answer import intent as it
-from paperchat.answer.extractive import PaperText, extract, focus_papers
+from paperchat.answer.extractive import extract
+from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.summaries import extractive_paper_summary
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 

@@ -6,7 +6,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 
 
 class SentenceIndex:

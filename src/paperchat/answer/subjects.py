@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from paperchat.answer import intent as it
 from paperchat.answer.intent import comparison_subjects
-from paperchat.core.text import name_tokens, terms
+from paperchat.core.terms import name_tokens, terms
 
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord
 
 

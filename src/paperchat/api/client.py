@@ -199,7 +199,7 @@ class Paperchat:
 
         Each :class:`~paperchat.ingest.records.PaperRecord` has ``paper_id``,
         ``title``, ``label``, ``authors``, ``url``, ``venue``, ``year`` and its
-        origin; ``record.listing()`` is its ``papers --json`` form.
+        origin; :func:`paperchat.api.results.paper_listing` gives its ``papers --json`` form.
         """
         self._ready()
         return self.engine.papers(self.filters(author, venue, year, papers))

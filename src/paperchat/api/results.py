@@ -1,4 +1,5 @@
-"""What the Python API returns: answers that render as Markdown in Jupyter, and search hits."""
+"""What the Python API returns: answers that render as Markdown in Jupyter, search hits, and the JSON
+form of a stored paper (``papers --json``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from paperchat.cite.markers import link_markers
 from paperchat.core import contract
+from paperchat.ingest.records import PaperRecord
 
 
 class Answer(contract.Answer):
@@ -67,3 +69,29 @@ class SearchHit:
         out = asdict(self)
         out["score"] = round(float(self.score), 6)
         return out
+
+
+def paper_listing(record: PaperRecord) -> dict[str, Any]:
+    """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file}, url, authors,
+    aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
+
+    ``origin.path`` is the file's name, ``origin.file`` its resolved path
+    (``""`` for a paper stored by an earlier paperchat); ``aliases`` are the
+    ids of duplicates merged into this paper (they name it too).
+    """
+    return {
+        "paper_id": record.paper_id,
+        "title": record.title,
+        "label": record.label or record.title or record.paper_id,
+        "chunks": len(record.chunk_ids),
+        "origin": {
+            "path": record.source_path,
+            "index": int(record.source_index),
+            "file": record.source_file,
+        },
+        "url": record.url,
+        "authors": list(record.authors),
+        "aliases": list(record.aliases),
+        "venue": record.venue,
+        "year": int(record.year),
+    }

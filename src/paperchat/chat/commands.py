@@ -14,7 +14,7 @@ from paperchat.chat.followup import RESTRICT, Resolution
 from paperchat.chat.transcript import transcript_markdown
 from paperchat.chat.turns import Reply, Turn
 from paperchat.core.contract import Source
-from paperchat.core.text import plain_emphasis
+from paperchat.core.display import plain_emphasis
 from paperchat.ingest.records import PaperRecord
 
 Session = Any  # a paperchat.chat.session.ChatSession (imported by it, so not named here)

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from paperchat.core.contract import Source
-from paperchat.core.text import name_tokens
+from paperchat.core.terms import name_tokens
 
 STANDALONE = "standalone"
 RESTRICT = "restrict"

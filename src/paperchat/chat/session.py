@@ -32,7 +32,8 @@ from paperchat.chat.followup import (
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import LLM, Answer, Retrieved, Source
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_question, name_tokens
+from paperchat.core.terms import name_tokens
+from paperchat.core.text import clean_question
 
 #: turns kept in memory (for /history, /save and follow-ups); older ones stay in the turn log
 MAX_TURNS = 50

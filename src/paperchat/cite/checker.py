@@ -46,7 +46,8 @@ from paperchat.cite.evidence import pick_evidence
 from paperchat.cite.facts import flatten_latex, missing_facts, names, numbers  # noqa: F401 - the hard rule
 from paperchat.cite.markers import answer_sentences, find_citations, strip_markers
 from paperchat.core.contract import SentenceCheck
-from paperchat.core.text import split_sentences, term_coverage, terms
+from paperchat.core.sentences import split_sentences
+from paperchat.core.terms import term_coverage, terms
 
 EMBED_WEIGHT = 0.8
 SUPPORT_THRESHOLD = 0.6

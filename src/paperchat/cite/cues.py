@@ -33,194 +33,30 @@ that contradicts its source in other words passes them.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from paperchat.core.text import STOPWORDS, split_sentences
-
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()]")
-_BREAK = {
-    ",",
-    ";",
-    ":",
-    "(",
-    ")",
-    "but",
-    "while",
-    "whereas",
-    "although",
-    "though",
-    "which",
-    "yet",
-    "however",
-    "so",
-    "thus",
-    "and",
-}
-
-#: words a claim may not add when the cited text never uses them
-UNIVERSAL = frozenset(
-    {
-        "always",
-        "all",
-        "every",
-        "unconditionally",
-        "guarantee",
-        "guarantees",
-        "guaranteed",
-        "must",
-        "never",
-        "completely",
-        "entirely",
-        "universally",
-        "regardless",
-        "whatever",
-    }
+from paperchat.cite.cue_words import (
+    BREAK,
+    COMPARATIVE,
+    LIKE,
+    MODAL_NEG,
+    MODAL_POS,
+    NEGATORS,
+    PROVE,
+    REQ_VERB,
+    THEORY_STEMS,
+    TOKEN,
+    UNIVERSAL,
+    UNLIKE,
+    WITHOUT,
+    antonyms,
+    stem,
 )
-_PROVE = frozenset({"prove", "proves", "proven", "proved", "provably"})
-_THEORY_STEMS = (
-    "prov",
-    "proof",
-    "theorem",
-    "theoret",
-    "guarante",
-    "establish",
-    "bound",
-    "certifi",
-    "formal",
-    "lemma",
-)
-
-_REQ_VERB = re.compile(
-    r"^(requir|need|reli|depend|assum|necessit|use|using|employ|leverag|exploit|enforc|adopt)"
-)
-_WITHOUT = frozenset({"without", "no", "neither", "nor", "avoid", "avoids", "avoiding", "avoided"})
-_NEGATORS = frozenset(
-    {
-        "without",
-        "no",
-        "not",
-        "never",
-        "neither",
-        "nor",
-        "avoid",
-        "avoids",
-        "avoiding",
-        "eliminating",
-        "eliminates",
-        "eliminate",
-        "free",
-        "unlike",
-        "instead",
-        "rather",
-        "cannot",
-        "removing",
-        "removes",
-        "bypassing",
-        "bypasses",
-        "dispensing",
-        "obviating",
-        "obviates",
-    }
-)
-
-_LIKE = ("like", "as in", "similar to", "as with", "just as", "following")
-_UNLIKE = (
-    "unlike",
-    "in contrast to",
-    "in contrast with",
-    "contrary to",
-    "as opposed to",
-    "different from",
-)
-
-_MODAL_POS = frozenset({"can", "could", "does", "do", "will", "is able to", "are able to"})
-_MODAL_NEG = (
-    "cannot",
-    "can not",
-    "could not",
-    "does not",
-    "do not",
-    "will not",
-    "is unable to",
-    "are unable to",
-    "fails to",
-    "fail to",
-    "can't",
-    "doesn't",
-    "don't",
-)
-
-_ANTONYM_PAIRS = [
-    ("faster", "slower"),
-    ("more", "fewer"),
-    ("more", "less"),
-    ("higher", "lower"),
-    ("high", "low"),
-    ("increase", "decrease"),
-    ("increases", "decreases"),
-    ("improves", "degrades"),
-    ("improve", "degrade"),
-    ("improves", "hurts"),
-    ("outperforms", "underperforms"),
-    ("better", "worse"),
-    ("larger", "smaller"),
-    ("efficient", "inefficient"),
-    ("effective", "ineffective"),
-    ("stronger", "weaker"),
-    ("succeeds", "fails"),
-    ("accurate", "inaccurate"),
-    ("stable", "unstable"),
-    ("consistent", "inconsistent"),
-    ("easier", "harder"),
-    ("cheaper", "costlier"),
-    ("surpass", "short"),
-    ("exceed", "short"),
-    ("outperform", "short"),
-    ("beat", "short"),
-    ("minor", "major"),
-    ("sparse", "dense"),
-    ("encoder-only", "decoder-only"),
-    ("encoder", "decoder"),
-    ("offline", "online"),
-    ("supervised", "unsupervised"),
-    ("upper", "lower"),
-    ("captures", "fails"),
-    ("effectively", "fails"),
-    ("reproduce", "fails"),
-    ("absolute", "relative"),
-    ("static", "dynamic"),
-    ("deterministic", "stochastic"),
-    ("discrete", "continuous"),
-    ("convex", "nonconvex"),
-    ("linear", "nonlinear"),
-]
-_COMPARATIVE = re.compile(
-    r"\b(outperform(?:s|ed)?|beat(?:s)?|surpass(?:es|ed)?|exceed(?:s|ed)?|better than|faster than)\b"
-)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():
-    import Stemmer  # PyStemmer: the Snowball English stemmer (also BM25's)
-
-    return Stemmer.Stemmer("english")
-
-
-def _stem(word: str) -> str:
-    return _stemmer().stemWord(word.lower())
-
-
-@lru_cache(maxsize=1)
-def _antonyms() -> dict[str, frozenset[str]]:
-    out: dict[str, set[str]] = {}
-    for a, b in _ANTONYM_PAIRS:
-        out.setdefault(_stem(a), set()).add(_stem(b))
-        out.setdefault(_stem(b), set()).add(_stem(a))
-    return {k: frozenset(v) for k, v in out.items()}
+from paperchat.core.sentences import split_sentences
+from paperchat.core.terms import STOPWORDS
 
 
 def _tokens(text: str) -> list[str]:
-    return [t.lower() for t in _TOKEN.findall(text.replace("’", "'"))]
+    return [t.lower() for t in TOKEN.findall(text.replace("’", "'"))]
 
 
 def _words(tokens: list[str]) -> list[str]:
@@ -231,9 +67,9 @@ def _scope(tokens: list[str]) -> set[int]:
     """Positions under a negation: from a negator to the end of its clause (at most 10 tokens)."""
     out: set[int] = set()
     for i, w in enumerate(tokens):
-        if w in _NEGATORS or w.endswith("n't"):
+        if w in NEGATORS or w.endswith("n't"):
             for j in range(i + 1, min(len(tokens), i + 11)):
-                if tokens[j] in _BREAK and j > i + 1:
+                if tokens[j] in BREAK and j > i + 1:
                     break
                 out.add(j)
     return out
@@ -245,9 +81,7 @@ def _overreach(claim: list[str], cited: str) -> str | None:
     for w in _words(claim):
         if w in UNIVERSAL and w not in words:
             return f"'{w}' overstates the source"
-        if w in _PROVE and not any(
-            _stem(x).startswith(_THEORY_STEMS) for x in _words(cited_tokens)
-        ):
+        if w in PROVE and not any(stem(x).startswith(THEORY_STEMS) for x in _words(cited_tokens)):
             return f"'{w}': the source proves nothing"
     return None
 
@@ -262,20 +96,20 @@ def _requirement_terms(
     for i, w in enumerate(tokens):
         if not w[0].isalpha():
             continue
-        verb = bool(_REQ_VERB.match(_stem(w)))
-        if not verb and w not in _WITHOUT:
+        verb = bool(REQ_VERB.match(stem(w)))
+        if not verb and w not in WITHOUT:
             continue
-        negated = w in _WITHOUT or any(
-            tokens[j] in _NEGATORS or tokens[j].endswith("n't") for j in range(max(0, i - 3), i)
+        negated = w in WITHOUT or any(
+            tokens[j] in NEGATORS or tokens[j].endswith("n't") for j in range(max(0, i - 3), i)
         )
         for j in range(i + 1, min(len(tokens), i + 7)):
             x = tokens[j]
-            if x in _BREAK or (j > i + 1 and _REQ_VERB.match(_stem(x))):
+            if x in BREAK or (j > i + 1 and REQ_VERB.match(stem(x))):
                 break
-            if x in STOPWORDS or len(x) < 4 or x in _NEGATORS:
+            if x in STOPWORDS or len(x) < 4 or x in NEGATORS:
                 continue
-            out.setdefault(_stem(x), set()).add(negated)
-            surface.setdefault(_stem(x), x)
+            out.setdefault(stem(x), set()).add(negated)
+            surface.setdefault(stem(x), x)
     return out
 
 
@@ -303,14 +137,14 @@ def _after(text: str, markers: tuple[str, ...]) -> set[str]:
             rf"(?<![A-Za-z]){re.escape(marker)}\s+((?:[^\s,;:.]+\s*){{1,6}})", text, flags=re.I
         ):
             out |= {
-                _stem(w) for w in _words(_tokens(m.group(1))) if w not in STOPWORDS and len(w) > 2
+                stem(w) for w in _words(_tokens(m.group(1))) if w not in STOPWORDS and len(w) > 2
             }
     return out
 
 
 def _contrast(claim: str, cited: str) -> str | None:
     low_claim = claim.lower()
-    for mine, theirs in ((_LIKE, _UNLIKE), (_UNLIKE, _LIKE)):
+    for mine, theirs in ((LIKE, UNLIKE), (UNLIKE, LIKE)):
         if any(f" {m} " in f" {low_claim} " or low_claim.startswith(f"{m} ") for m in mine):
             said = _after(claim, mine) - _after(claim, theirs)
             shared = said & _after(cited, theirs)
@@ -326,31 +160,31 @@ def _modal(claim: str, cited: str) -> str | None:
             for m in re.finditer(
                 rf"(?<![A-Za-z']){re.escape(marker)}\s+(?:\w+ly\s+)?([a-z]+)", text.lower()
             ):
-                found.setdefault(_stem(m.group(1)), m.group(1))
+                found.setdefault(stem(m.group(1)), m.group(1))
         return found
 
-    pos = verbs(claim, _MODAL_POS)
-    neg = verbs(cited, _MODAL_NEG)
+    pos = verbs(claim, MODAL_POS)
+    neg = verbs(cited, MODAL_NEG)
     clash = sorted(
         v
-        for v in set(pos) - set(verbs(claim, _MODAL_NEG))
-        if v in neg and v not in verbs(cited, _MODAL_POS) and v not in ("be", "not")
+        for v in set(pos) - set(verbs(claim, MODAL_NEG))
+        if v in neg and v not in verbs(cited, MODAL_POS) and v not in ("be", "not")
     )
     return f"the source says it cannot or does not '{pos[clash[0]]}'" if clash else None
 
 
 def _antonym(claim: list[str], cited: str, aligned: list[str]) -> str | None:
     negated = _scope(claim)
-    mine = {_stem(w) for i, w in enumerate(claim) if w[0].isalpha() and i not in negated}
-    written = {_stem(w): w for w in reversed(_words(claim + _tokens(" ".join(aligned))))}
-    near = {_stem(w) for w in _words(_tokens(" ".join(aligned)))}
-    everywhere = {_stem(w) for w in _words(_tokens(cited))}
+    mine = {stem(w) for i, w in enumerate(claim) if w[0].isalpha() and i not in negated}
+    written = {stem(w): w for w in reversed(_words(claim + _tokens(" ".join(aligned))))}
+    near = {stem(w) for w in _words(_tokens(" ".join(aligned)))}
+    everywhere = {stem(w) for w in _words(_tokens(cited))}
     prefixed = {w for w in _words(_tokens(cited)) if re.match(r"^(non-?|un|in)[a-z]{4,}", w)}
-    claim_all = {_stem(w) for w in _words(claim)}
+    claim_all = {stem(w) for w in _words(claim)}
     for w in sorted(mine):
         if w in everywhere:
             continue
-        for opposite in sorted(_antonyms().get(w, ())):
+        for opposite in sorted(antonyms().get(w, ())):
             if opposite in near and opposite not in claim_all:
                 return f"the source says '{written.get(opposite, opposite)}', not '{written.get(w, w)}'"
     for w in _words(claim):  # "nonconvex" in the claim, "convex" only in the source, or the reverse
@@ -359,14 +193,14 @@ def _antonym(claim: list[str], cited: str, aligned: list[str]) -> str | None:
             base != w
             and len(base) >= 4
             and w not in prefixed
-            and _stem(base) in near
-            and _stem(w) not in everywhere
+            and stem(base) in near
+            and stem(w) not in everywhere
         ):
             return f"the source says '{base}', not '{w}'"
         if (
             base == w
             and len(w) >= 5
-            and _stem(w) not in everywhere
+            and stem(w) not in everywhere
             and any(re.sub(r"^(non-?|un|in)", "", p) == w for p in prefixed)
         ):
             return f"the source says '{next(p for p in prefixed if re.sub(r'^(non-?|un|in)', '', p) == w)}', not '{w}'"
@@ -374,14 +208,14 @@ def _antonym(claim: list[str], cited: str, aligned: list[str]) -> str | None:
 
 
 def _sides(sentence: str) -> tuple[set[str], set[str]] | None:
-    m = _COMPARATIVE.search(sentence.lower())
+    m = COMPARATIVE.search(sentence.lower())
     if not m:
         return None
     left = _words(_tokens(sentence[: m.start()]))[-6:]
     right = _words(_tokens(sentence[m.end() :]))[:6]
 
     def content(ws):
-        return {_stem(w) for w in ws if w not in STOPWORDS and len(w) > 2}
+        return {stem(w) for w in ws if w not in STOPWORDS and len(w) > 2}
 
     return content(left), content(right)
 

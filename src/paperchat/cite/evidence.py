@@ -12,7 +12,8 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from paperchat.core.text import split_sentences, terms
+from paperchat.core.sentences import split_sentences
+from paperchat.core.terms import terms
 
 #: cited sentences the verifier reads per claim
 EVIDENCE_SENTENCES = 3
@@ -21,7 +22,7 @@ EVIDENCE_SENTENCES = 3
 def rank_sentences(claim: str, sentences: Sequence[str]) -> list[int]:
     """Indices of ``sentences``, most relevant to ``claim`` first.
 
-    Relevance is the sum, over the claim's content terms (:func:`paperchat.core.text.terms`) that a
+    Relevance is the sum, over the claim's content terms (:func:`paperchat.core.terms.terms`) that a
     sentence contains, of ``log(1 + n / df)``, where ``n`` is the number of sentences and ``df`` how many
     contain the term (a term every sentence shares counts little); ties keep text order.
     """

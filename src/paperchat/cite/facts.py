@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 
 #: named by the checker's docstring; kept here with the rest of the hard rule
 CAPITALISED_NAMES = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 
 MARKER = re.compile(r"\[(\d+(?:\s*[-–,]\s*\d+)*)\]")
 _SPACED_MARKER = re.compile(r"\s*\[\d+(?:\s*[-–,]\s*\d+)*\]")

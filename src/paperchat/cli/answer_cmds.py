@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.corpus_cmds import echo_json, export_bibtex, progress
+from paperchat.cli.common import echo_json, export_bibtex, first_run
 from paperchat.cli.forward import forward
 from paperchat.cli.options import (
     AppContext,
@@ -17,18 +17,6 @@ from paperchat.cli.options import (
     setting_option,
     take_filters,
 )
-
-
-def first_run(obj: AppContext, quiet: bool) -> None:
-    """Ingest the bundled corpus into an empty store (the first run), saying so."""
-    report = obj.engine().ensure_corpus(
-        progress=progress("first run: embedding the bundled corpus", quiet)
-    )
-    if report is not None and not quiet:
-        click.echo(
-            f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks",
-            err=True,
-        )
 
 
 def _first_offline_answer(settings) -> bool:

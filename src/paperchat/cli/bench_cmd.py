@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.corpus_cmds import echo_json
+from paperchat.cli.common import echo_json
 
 
 @click.command()
@@ -49,7 +49,7 @@ def bench(corpus, repeat, out, as_json, no_baseline):
       paperchat bench
       paperchat bench --corpus ../shared/data/icml2025_abstracts.jsonl --out bench-2.7k.json
     """
-    from paperchat.evaluation.bench import format_table, run_bench
+    from paperchat.evaluation.bench.speed import format_table, run_bench
 
     figures = run_bench(list(corpus) or None, repeat=repeat, baseline=not no_baseline)
     if out:

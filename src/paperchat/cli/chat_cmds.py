@@ -7,8 +7,7 @@ import sys
 
 import click
 
-from paperchat.cli.answer_cmds import first_run
-from paperchat.cli.corpus_cmds import echo_json
+from paperchat.cli.common import echo_json, first_run
 from paperchat.cli.options import (
     AppContext,
     answer_options,

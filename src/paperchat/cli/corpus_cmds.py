@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from pathlib import Path
 
 import click
 
+from paperchat.cli.common import echo_json, export_bibtex, plural, progress
 from paperchat.cli.options import AppContext, bibtex_option, filter_options, take_filters
-
-
-def echo_json(obj) -> None:
-    """Print ``obj`` as indented JSON (UTF-8 text kept)."""
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
-
-
-def plural(n: int, word: str) -> str:
-    """``"1 chunk"``, ``"2 chunks"``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
-    """Write ``paper_ids`` as BibTeX entries to ``path`` (:mod:`paperchat.cite.bibtex`), saying so on stderr."""
-    from paperchat.cite.bibtex import write_bibtex
-
-    n = write_bibtex(path, paper_ids, engine.store.papers(abstracts=False))
-    if not quiet:
-        click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)
-    return n
-
-
-def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
-    """A progress callback ``(done, total)`` on stderr (``None`` when quiet); see :mod:`paperchat.cli.progress`."""
-    from paperchat.cli.progress import progress_bar
-
-    return progress_bar(desc, unit, quiet)
 
 
 @click.command()
@@ -154,7 +127,9 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
         export_bibtex(engine, bibtex_path, [r.paper_id for r in rows])
         return
     if as_json:
-        echo_json([r.listing() for r in rows])
+        from paperchat.api.results import paper_listing
+
+        echo_json([paper_listing(r) for r in rows])
     else:
         click.echo(render_papers(rows))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.corpus_cmds import progress
+from paperchat.cli.common import progress
 from paperchat.cli.options import AppContext
 from paperchat.core.errors import ExitStatus
 

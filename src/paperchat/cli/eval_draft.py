@@ -92,9 +92,9 @@ def draft_command(obj, corpus, n, out, force, seed, mode, llm_model, llm_base_ur
     """
     import json
 
-    from paperchat.cli.corpus_cmds import progress
+    from paperchat.cli.common import progress
     from paperchat.core.errors import PaperchatError
-    from paperchat.evaluation.draft import draft_questions, wants_llm
+    from paperchat.evaluation.authoring.draft import draft_questions, wants_llm
 
     check_out(out, force)  # a file that cannot be written fails before any work
     obj.take({"llm_model": llm_model, "llm_base_url": llm_base_url})
@@ -165,7 +165,7 @@ def write_draft(questions: list[dict], path: Path, force: bool = False) -> Path:
 
 
 def render_summary(draft, path: Path) -> str:
-    """The plain-text report of a :class:`~paperchat.evaluation.draft.Draft`: questions kept by kind, dropped by
+    """The plain-text report of a :class:`~paperchat.evaluation.authoring.draft.Draft`: questions kept by kind, dropped by
     reason, and what to do next."""
     kept = (
         ", ".join(f"{k} {v}" for k, v in sorted(draft.kept.items(), key=lambda kv: -kv[1]))

@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field
 
 from paperchat import __version__
 from paperchat.api import Paperchat
+from paperchat.api.results import paper_listing
 from paperchat.core.background import background
 from paperchat.core.errors import StoreError, describe
 
@@ -245,7 +246,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
         The same text is the resource paper://<paper_id>. An unknown id is an error.
         """
         return service.tool(
-            lambda pc: {**(rec := pc.paper(paper_id)).listing(), "abstract": rec.abstract}
+            lambda pc: {**paper_listing(rec := pc.paper(paper_id)), "abstract": rec.abstract}
         )
 
     @server.tool(annotations=READ_ONLY)
@@ -283,7 +284,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
             return {
                 "total": len(records),
                 "offset": offset,
-                "papers": [r.listing() for r in records[offset : offset + limit]],
+                "papers": [paper_listing(r) for r in records[offset : offset + limit]],
             }
 
         return service.tool(page)

@@ -6,7 +6,7 @@ import textwrap
 import unicodedata
 
 from paperchat.core.contract import Answer, Source
-from paperchat.core.text import plain_emphasis
+from paperchat.core.display import plain_emphasis
 from paperchat.ingest.records import PaperRecord
 
 NO_LLM_NOTE = (

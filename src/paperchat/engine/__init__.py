@@ -19,7 +19,8 @@ from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
 from paperchat.core.settings import Settings
-from paperchat.core.text import clean_question, terms
+from paperchat.core.terms import terms
+from paperchat.core.text import clean_question
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
@@ -191,7 +192,8 @@ class Engine:
             if repeat is not None:
                 repeat.seconds = time.perf_counter() - t0
                 return repeat
-        from paperchat.ingest.corpus import join_metadata, load_file, load_metadata
+        from paperchat.ingest.corpus import load_file
+        from paperchat.ingest.metadata import join_metadata, load_metadata
         from paperchat.ingest.run import run_ingest
         from paperchat.store import open_writer
 

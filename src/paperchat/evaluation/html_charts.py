@@ -11,11 +11,9 @@ imported inside the functions, so importing this module stays cheap.
 
 from __future__ import annotations
 
-import functools
-import html
-import io
-import re
 from typing import Any
+
+from paperchat.evaluation.chart_style import PALETTE, RETRIEVER_STYLES, figure, styled, svg
 
 #: The per-kind bars: (label, metric).
 KIND_METRICS = (
@@ -26,68 +24,7 @@ KIND_METRICS = (
     ("accuracy", "abstention.accuracy"),
 )
 RECALL_KS = (1, 5, 10)
-# Okabe & Ito's colour-blind-safe palette.
-_PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
-#: Per retriever: colour, line style, marker, line width (the curves often coincide; each stays visible).
-_RETRIEVER_STYLES = {
-    "bm25": ("#E69F00", "-", "s", 3.2),
-    "dense": ("#56B4E9", "--", "^", 2.2),
-    "hybrid": ("#009E73", ":", "o", 1.6),
-}
 _GOOD, _BAD, _MID = "#009E73", "#D55E00", "#999999"
-_RC = {
-    "svg.fonttype": "none",
-    "font.family": "sans-serif",
-    "font.size": 9,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "axes.grid.axis": "y",
-    "grid.color": "#dddddd",
-    "grid.linewidth": 0.6,
-    "axes.axisbelow": True,
-    "legend.frameon": False,
-}
-
-
-def _styled(name: str):
-    """Build and save the decorated chart inside the report's rc settings (hash salt ``name``: reproducible ids)."""
-
-    def wrap(fn):
-        @functools.wraps(fn)
-        def inner(results: dict[str, Any]) -> str | None:
-            import matplotlib
-
-            with matplotlib.rc_context({**_RC, "svg.hashsalt": f"paperchat-{name}"}):
-                return fn(results)
-
-        return inner
-
-    return wrap
-
-
-def _figure(**kwargs):
-    """A figure on an Agg canvas (pyplot is never used: no GUI, no global figure list)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(**kwargs)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _svg(fig, name: str, label: str) -> str:
-    """The figure as one inline ``<svg>``: no XML prolog or metadata, ids prefixed with ``name`` (unique in the page)."""
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight", pad_inches=0.08)
-    text = buf.getvalue()
-    text = text[text.index("<svg") :]
-    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
-    text = re.sub(r'\bid="', f'id="{name}-', text)
-    text = text.replace("url(#", f"url(#{name}-").replace('href="#', f'href="#{name}-')
-    return text.replace(
-        "<svg ", f'<svg class="chart" role="img" aria-label="{html.escape(label)}" ', 1
-    ).strip()
 
 
 def _value(stat: dict[str, Any] | None) -> float | None:
@@ -101,7 +38,7 @@ def _kind_counts(results: dict[str, Any]) -> dict[str, int]:
     return counts
 
 
-@_styled("kinds")
+@styled("kinds")
 def kind_bars(results: dict[str, Any]) -> str | None:
     """Grouped bars: a few key metrics overall and per question kind, with 95% interval error bars."""
     if not results["questions"]:
@@ -109,7 +46,7 @@ def kind_bars(results: dict[str, Any]) -> str | None:
     counts = _kind_counts(results)
     groups = [("all", len(results["questions"]), results["overall"])]
     groups += [(kind, counts.get(kind, 0), stats) for kind, stats in results["by_kind"].items()]
-    fig = _figure(figsize=(max(7.0, 1.25 * len(groups) + 1.5), 3.4))
+    fig = figure(figsize=(max(7.0, 1.25 * len(groups) + 1.5), 3.4))
     ax = fig.add_subplot()
     width = 0.8 / len(KIND_METRICS)
     for j, (label, metric) in enumerate(KIND_METRICS):
@@ -128,7 +65,7 @@ def kind_bars(results: dict[str, Any]) -> str | None:
             xs,
             ys,
             width * 0.92,
-            color=_PALETTE[j % len(_PALETTE)],
+            color=PALETTE[j % len(PALETTE)],
             label=label,
             yerr=[lo, hi],
             error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
@@ -151,10 +88,10 @@ def kind_bars(results: dict[str, Any]) -> str | None:
     ax.set_ylabel("mean (95% CI)")
     ax.axvline(0.5, color="#bbbbbb", linewidth=0.8)
     ax.legend(ncols=len(KIND_METRICS), loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=8)
-    return _svg(fig, "kinds", "key metrics by question kind with 95% intervals")
+    return svg(fig, "kinds", "key metrics by question kind with 95% intervals")
 
 
-@_styled("recall")
+@styled("recall")
 def recall_curves(results: dict[str, Any]) -> str | None:
     """Recall@k (k = 1, 5, 10) of the BM25, dense and hybrid retrievers: all answerable questions, then per kind."""
     baselines = results.get("baselines") or {}
@@ -179,7 +116,7 @@ def recall_curves(results: dict[str, Any]) -> str | None:
         return None
     ncols = min(4, len(panels))
     nrows = -(-len(panels) // ncols)
-    fig = _figure(figsize=(2.55 * ncols, 2.3 * nrows + 0.4))
+    fig = figure(figsize=(2.55 * ncols, 2.3 * nrows + 0.4))
     axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False)
     for idx, ax in enumerate(axes.flat):
         if idx >= len(panels):
@@ -193,8 +130,8 @@ def recall_curves(results: dict[str, Any]) -> str | None:
             if not pts:
                 continue
             n = max(n, max(s["n"] for _, s in pts))
-            colour, style, marker, width = _RETRIEVER_STYLES.get(
-                mode, (_PALETTE[j % len(_PALETTE)], "-", "o", 1.5)
+            colour, style, marker, width = RETRIEVER_STYLES.get(
+                mode, (PALETTE[j % len(PALETTE)], "-", "o", 1.5)
             )
             ks = [k for k, _ in pts]
             ax.fill_between(
@@ -234,7 +171,7 @@ def recall_curves(results: dict[str, Any]) -> str | None:
         fontsize=8,
     )
     fig.tight_layout()
-    return _svg(fig, "recall", "recall at 1, 5 and 10 of the BM25, dense and hybrid retrievers")
+    return svg(fig, "recall", "recall at 1, 5 and 10 of the BM25, dense and hybrid retrievers")
 
 
 def abstention_counts(rows: list[dict[str, Any]]) -> dict[tuple[bool, bool], int]:
@@ -245,7 +182,7 @@ def abstention_counts(rows: list[dict[str, Any]]) -> dict[tuple[bool, bool], int
     return out
 
 
-@_styled("abstention")
+@styled("abstention")
 def abstention_matrix(results: dict[str, Any]) -> str | None:
     """A 2×2: answerable / unanswerable questions against answered / abstained (count and row share)."""
     rows = results["questions"]
@@ -254,7 +191,7 @@ def abstention_matrix(results: dict[str, Any]) -> str | None:
     from matplotlib.patches import Rectangle
 
     counts = abstention_counts(rows)
-    fig = _figure(figsize=(4.6, 2.6))
+    fig = figure(figsize=(4.6, 2.6))
     ax = fig.add_subplot()
     for y, answerable in enumerate((True, False)):
         total = counts[(answerable, False)] + counts[(answerable, True)]
@@ -306,7 +243,7 @@ def abstention_matrix(results: dict[str, Any]) -> str | None:
     ax.grid(False)
     for side in ax.spines.values():
         side.set_visible(False)
-    return _svg(
+    return svg(
         fig, "abstention", "answered and abstained against answerable and unanswerable questions"
     )
 
@@ -340,14 +277,14 @@ _BUCKETS = (
 )
 
 
-@_styled("citations")
+@styled("citations")
 def citation_support(results: dict[str, Any]) -> str | None:
     """The support checker's picture: cited sentences supported or not per kind, and per-question recall / precision."""
     rows = results["questions"]
     counts = sentence_counts(rows)
     if not counts:
         return None
-    fig = _figure(figsize=(9.5, 0.42 * len(counts) + 1.9))
+    fig = figure(figsize=(9.5, 0.42 * len(counts) + 1.9))
     left, right = fig.subplots(1, 2, width_ratios=[1.5, 1])
     kinds = list(counts)[::-1]
     parts = (("supported", _GOOD), ("cited, not supported", _BAD), ("no citation", _MID))
@@ -367,8 +304,8 @@ def citation_support(results: dict[str, Any]) -> str | None:
     width = 0.38
     for j, (field, label, colour) in enumerate(
         (
-            ("citation_recall", "citation recall", _PALETTE[0]),
-            ("citation_precision", "citation precision", _PALETTE[1]),
+            ("citation_recall", "citation recall", PALETTE[0]),
+            ("citation_precision", "citation precision", PALETTE[1]),
         )
     ):
         vals = [
@@ -384,7 +321,7 @@ def citation_support(results: dict[str, Any]) -> str | None:
     right.set_ylabel("answered questions")
     right.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
-    return _svg(
+    return svg(
         fig,
         "citations",
         "supported and unsupported answer sentences, and citation recall and precision",

@@ -1,8 +1,6 @@
-"""Reporting an eval run (:mod:`paperchat.evaluation.runner`): the baseline gate, the summary table, the Markdown report, results.json.
-
-``check_baseline`` compares a run's figures with ``eval/baseline.json``
-(``{"min": {metric: value}, "max": {metric: value}}``) and returns one line
-per metric that fell outside; the CLI exits 1 when there are any.
+"""Reporting an eval run (:mod:`paperchat.evaluation.runner`): the summary table, the Markdown report,
+results.json. Both render :func:`paperchat.evaluation.report_data.prepare_report`'s data; the baseline
+gate is :mod:`paperchat.evaluation.baseline`.
 """
 
 from __future__ import annotations
@@ -12,112 +10,29 @@ from pathlib import Path
 from typing import Any
 
 from paperchat.core.errors import PaperchatError
-from paperchat.evaluation.stats import METRICS, RETRIEVAL_METRICS, in_subset
-from paperchat.evaluation.sweep import sweep_table
+from paperchat.evaluation.baseline import check_baseline, load_baseline, unmeasured
+from paperchat.evaluation.report_data import (
+    QUESTION_COLUMNS,
+    SPLIT_METRICS,
+    SUBSET_OF,
+    ReportData,
+    SplitTable,
+    prepare_report,
+    split_data,
+)
+from paperchat.evaluation.stats import RETRIEVAL_METRICS
+
+__all__ = [
+    "check_baseline",
+    "load_baseline",
+    "render_report",
+    "render_summary",
+    "summary_json",
+    "unmeasured",
+    "write_outputs",
+]
 
 
-def load_baseline(path: str | Path) -> dict[str, Any]:
-    """Read a baseline file: ``{"min": {metric: value}, "max": {metric: value}, ...}``."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PaperchatError(f"cannot read the baseline {path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PaperchatError(f"{path}: not JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or not (
-        isinstance(data.get("min", {}), dict) and isinstance(data.get("max", {}), dict)
-    ):
-        raise PaperchatError(
-            f"{path}: expected an object with 'min' and 'max' maps of metric -> value"
-        )
-    return data
-
-
-def _check(
-    stats: dict[str, Any], bounds: dict[str, Any], where: str, skip: frozenset[str] = frozenset()
-) -> list[str]:
-    failures = []
-    for bound, sign in (("min", 1), ("max", -1)):
-        for name, limit in sorted(bounds.get(bound, {}).items()):
-            got = stats.get(name, {}).get("value")
-            if got is None and name in skip:
-                continue
-            if got is None:
-                failures.append(f"{where}{name}: not measured (baseline {bound} {limit:.3f})")
-            elif sign * (got - float(limit)) < -1e-9:
-                word = (
-                    "below the baseline minimum" if bound == "min" else "above the baseline maximum"
-                )
-                failures.append(f"{where}{name} = {got:.3f} is {word} {float(limit):.3f}")
-    return failures
-
-
-#: what a sample lacks when a metric's subset of questions (:data:`paperchat.evaluation.stats.METRICS`) is empty;
-#: only subsets the questions decide: no answered question is the answerer's doing, and still fails the check
-_NONE_OF = {
-    "answerable": "no answerable question",
-    "unanswerable": "no unanswerable question",
-    "answerable with facts": "no answerable question with required facts",
-    "all": "no question",
-}
-
-
-def _scopes(
-    results: dict[str, Any], baseline: dict[str, Any]
-) -> list[tuple[str, dict[str, Any], list, dict]]:
-    """``(prefix, stats, question rows, bounds)`` for the overall figures and each split the baseline bounds."""
-    rows = results.get("questions") or []
-    return [("", results["overall"], rows, baseline)] + [
-        (
-            f"{split} split: ",
-            (results.get("by_split") or {}).get(split, {}).get("overall", {}),
-            [r for r in rows if r.get("split") == split],
-            bounds,
-        )
-        for split, bounds in (baseline.get("splits") or {}).items()
-    ]
-
-
-def _not_in_sample(results: dict[str, Any], rows: list, bounds: dict[str, Any]) -> dict[str, str]:
-    """In a quick run on a sample (``--limit``): the bounded metrics whose questions the sample lacks, and what it lacks."""
-    if not (results.get("config") or {}).get("limit"):
-        return {}
-    subsets = {name: subset for name, subset, _field, _higher in METRICS}
-    return {
-        name: _NONE_OF[subsets[name]]
-        for name in sorted({**bounds.get("min", {}), **bounds.get("max", {})})
-        if subsets.get(name) in _NONE_OF and not any(in_subset(r, subsets[name]) for r in rows)
-    }
-
-
-def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
-    """One line per metric below its ``min`` (or above its ``max``); empty when all pass.
-
-    ``min`` / ``max`` bound the overall figures; ``splits`` (``{split: {min, max}}``)
-    bound a split's figures. A metric the results lack (e.g. citation
-    precision without the checker, or a split the set does not have) fails
-    too, so a gate cannot pass by measuring less; except in a quick run on a
-    sample (``--limit``), where a metric the sample holds no question for
-    (:func:`unmeasured`: no unanswerable question, say) is skipped.
-    """
-    failures = []
-    for where, stats, rows, bounds in _scopes(results, baseline):
-        failures += _check(stats, bounds, where, frozenset(_not_in_sample(results, rows, bounds)))
-    return failures
-
-
-def unmeasured(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
-    """The bounded metrics a quick run's sample (``--limit``) holds no question for, each with what it lacks
-    (``abstention.abstention_rate (no unanswerable question)``); empty for a full run."""
-    return [
-        f"{where}{name} ({lack})"
-        for where, _stats, rows, bounds in _scopes(results, baseline)
-        for name, lack in _not_in_sample(results, rows, bounds).items()
-    ]
-
-
-# -- output ------------------------------------------------------------------
 def _fmt(stat: dict[str, Any] | None, ci: bool = True) -> str:
     if not stat or stat.get("value") is None:
         return "–"
@@ -127,7 +42,6 @@ def _fmt(stat: dict[str, Any] | None, ci: bool = True) -> str:
     return f"{stat['value']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
-_SUBSET_OF = {name: subset for name, subset, _f, _h in METRICS}
 _SUMMARY_KIND_METRICS = (
     "retrieval.recall@1",
     "retrieval.mrr@10",
@@ -136,54 +50,25 @@ _SUMMARY_KIND_METRICS = (
     "answers.fact_recall",
     "abstention.accuracy",
 )
-#: The figures a user sees, per split and kind (what the conference targets are set on).
-SPLIT_METRICS = (
-    ("R@5", "retrieval.recall@5"),
-    ("gold cited", "answers.gold_cited"),
-    ("first cited gold", "answers.first_cited_gold"),
-    ("facts", "answers.fact_recall"),
-    ("abstained", "abstention.abstention_rate"),
-    ("false abst.", "abstention.false_abstention_rate"),
-)
 
 
 def _cell(stat: dict[str, Any] | None) -> str:
     return "–" if not stat or stat.get("value") is None else f"{stat['value']:.3f}"
 
 
-def split_role(split: str) -> str:
-    """What a split is for, as a suffix of its title: tuned on (``dev``, ``*-tune``) or held out (``test``, ``*-heldout``)."""
-    if split == "dev" or split.endswith("-tune"):
-        return " (tuned on)"
-    if split == "test" or split.endswith("-heldout"):
-        return " (report this one)"
-    return ""
-
-
-def split_tables(results: dict[str, Any], markdown: bool = False) -> list[str]:
-    """Per split (dev: tuned on; test: reported), the user-facing figures overall and by kind."""
+def split_tables(splits: list[SplitTable], markdown: bool = False) -> list[str]:
+    """The per-split tables (:func:`~paperchat.evaluation.report_data.split_data`) as lines: Markdown, or
+    fixed-width columns for the terminal."""
     out: list[str] = []
-    for split, part in (results.get("by_split") or {}).items():
-        header = ["questions", "n", *[label for label, _ in SPLIT_METRICS]]
-        rows = [
-            [
-                "all",
-                sum(1 for r in results["questions"] if r.get("split") == split),
-                *[_cell(part["overall"][m]) for _, m in SPLIT_METRICS],
-            ]
-        ]
-        for kind, stats in part["by_kind"].items():
-            n = sum(
-                1 for r in results["questions"] if r.get("split") == split and r["kind"] == kind
-            )
-            rows.append([kind, n, *[_cell(stats[m]) for _, m in SPLIT_METRICS]])
-        title = f"{split} split" + split_role(split)
+    header = ["questions", "n", *[label for label, _ in SPLIT_METRICS]]
+    for table in splits:
+        rows = [[label, n, *[_cell(s) for s in stats]] for label, n, stats in table.rows]
         if markdown:
-            out += [f"### {title}", "", *_table(header, rows), ""]
+            out += [f"### {table.title}", "", *_table(header, rows), ""]
         else:
             out += [
                 "",
-                title,
+                table.title,
                 "".join(f"{h:>17s}" if i else f"{h:18s}" for i, h in enumerate(header)),
             ]
             out += [
@@ -193,7 +78,7 @@ def split_tables(results: dict[str, Any], markdown: bool = False) -> list[str]:
     return out
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
     out += [
         "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in row) + " |"
@@ -220,11 +105,11 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
     ]
     for name, stat in results["overall"].items():
         if stat["value"] is None:
-            lines.append(f"{name:40s} {'–':>7s}  {'':17s} {0:4d}  {_SUBSET_OF.get(name, '')}")
+            lines.append(f"{name:40s} {'–':>7s}  {'':17s} {0:4d}  {SUBSET_OF.get(name, '')}")
             continue
         lo, hi = stat["ci"]
         lines.append(
-            f"{name:40s} {stat['value']:7.3f}  [{lo:.3f}, {hi:.3f}]   {stat['n']:4d}  {_SUBSET_OF.get(name, '')}"
+            f"{name:40s} {stat['value']:7.3f}  [{lo:.3f}, {hi:.3f}]   {stat['n']:4d}  {SUBSET_OF.get(name, '')}"
         )
     labels = ("R@1", "MRR@10", "cite recall", "cited gold", "fact recall", "accuracy")
     lines += ["", "by kind".ljust(18) + " ".join(f"{label:>13s}" for label in labels)]
@@ -246,7 +131,7 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
             f"{results['overall']['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS
         )
     )
-    lines += split_tables(results)
+    lines += split_tables(split_data(results))
     if "timing" in results:
         lines += ["", f"wall time {results['timing']['wall_s']:.1f} s"]
     if failures is not None:
@@ -260,7 +145,12 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
 
 def render_report(results: dict[str, Any], failures: list[str] | None = None) -> str:
     """The Markdown report: configuration, overall figures with CIs, per kind, baselines, per question (failures first)."""
-    cfg = results["config"]
+    return render_markdown(prepare_report(results, failures))
+
+
+def render_markdown(data: ReportData) -> str:
+    """The Markdown report of prepared report data (:func:`render_report` prepares it from results)."""
+    cfg, failures = data.cfg, data.failures
     out = [
         "# paperchat eval report",
         "",
@@ -292,12 +182,12 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
                 _fmt(stat, ci=False),
                 f"[{stat['ci'][0]:.3f}, {stat['ci'][1]:.3f}]" if stat["ci"] else "–",
                 stat["n"],
-                _SUBSET_OF.get(name, ""),
+                subset,
             ]
-            for name, stat in results["overall"].items()
+            for name, stat, subset, _higher in data.overall
         ],
     )
-    if results.get("by_split"):
+    if data.splits:
         out += [
             "## By split",
             "",
@@ -305,8 +195,8 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
             "*-heldout) only to report.",
             "",
         ]
-        out += split_tables(results, markdown=True)
-    if results.get("sweep") and results["sweep"].get("all"):
+        out += split_tables(data.splits, markdown=True)
+    if data.sweep:
         out += [
             "",
             "## Abstention sweep",
@@ -315,7 +205,7 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
             "below the threshold abstain (`paperchat.evaluation.sweep`).",
             "",
         ]
-        out += _table(*sweep_table(results["sweep"]))
+        out += _table(*data.sweep)
     out += [
         "",
         "## By kind",
@@ -323,13 +213,9 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         "Value and 95% CI; – where the kind has no question the metric is taken over.",
         "",
     ]
-    kinds = list(results["by_kind"])
     out += _table(
-        [
-            "metric",
-            *[f"{k} (n={sum(1 for r in results['questions'] if r['kind'] == k)})" for k in kinds],
-        ],
-        [[name, *[_fmt(results["by_kind"][k][name]) for k in kinds]] for name, *_ in METRICS],
+        ["metric", *[f"{k} (n={n})" for k, n in data.kinds]],
+        [[name, *[_fmt(s) for s in stats]] for name, stats in data.by_kind],
     )
     out += [
         "",
@@ -339,26 +225,16 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         "",
     ]
     rows = [
-        [mode, *[_fmt(stats["retrieval." + m]) for m in RETRIEVAL_METRICS]]
-        for mode, stats in results["baselines"].items()
+        [label, *[_fmt(stats["retrieval." + m]) for m in RETRIEVAL_METRICS]]
+        for label, stats in data.retrievers
     ]
-    rows.append(
-        [
-            f"pipeline ({cfg['retriever']})",
-            *[_fmt(results["overall"]["retrieval." + m]) for m in RETRIEVAL_METRICS],
-        ]
-    )
     out += _table(["retriever", *RETRIEVAL_METRICS], rows)
-    if results.get("baselines_by_kind"):
+    if data.mrr_by_kind:
+        kinds_a, mrr_rows = data.mrr_by_kind
         out += ["", "MRR@10 by kind:", ""]
-        bk = results["baselines_by_kind"]
-        kinds_a = [k for k in kinds if k != "unanswerable"]
         out += _table(
             ["retriever", *kinds_a],
-            [
-                [mode, *[_fmt(bk[mode][k]["retrieval.mrr@10"], ci=False) for k in kinds_a]]
-                for mode in bk
-            ],
+            [[mode, *[_fmt(s, ci=False) for s in stats]] for mode, stats in mrr_rows],
         )
     out += [
         "",
@@ -367,47 +243,23 @@ def render_report(results: dict[str, Any], failures: list[str] | None = None) ->
         "Failures first (see the definition of a correct answer in `paperchat.evaluation.runner`).",
         "",
     ]
-    qrows = sorted(results["questions"], key=lambda r: (r["correct"], r["id"]))
-    table = []
-    for r in qrows:
-        cited_gold = (
-            ""
-            if not r["answerable"]
-            else f"{len(set(r['cited']) & set(r['gold']))}/{len(r['gold'])}"
-        )
-        facts = "" if not r["facts"] else f"{sum(r['facts_found'])}/{len(r['facts'])}"
-        sup = "" if r.get("citation_recall") is None else f"{r['citation_recall']:.2f}"
-        table.append(
-            [
-                r["id"],
-                r["kind"],
-                "ok" if r["correct"] else "FAIL",
-                r["failure"],
-                "" if not r["answerable"] else (r["first_gold_rank"] or ">10"),
-                "yes" if r["abstained"] else "no",
-                cited_gold,
-                facts,
-                sup,
-                _short(r["asked"], 90),
-                _short(r["answer"], 160),
-            ]
-        )
-    out += _table(
+    table = [
         [
-            "id",
-            "kind",
-            "result",
-            "why",
-            "gold rank",
-            "abstained",
-            "gold cited",
-            "facts",
-            "supported",
-            "question",
-            "answer",
-        ],
-        table,
-    )
+            q.row["id"],
+            q.row["kind"],
+            "ok" if q.correct else "FAIL",
+            q.row["failure"],
+            q.gold_rank,
+            "yes" if q.row["abstained"] else "no",
+            q.cited_gold,
+            q.facts,
+            q.supported,
+            _short(q.row["asked"], 90),
+            _short(q.row["answer"], 160),
+        ]
+        for q in data.questions
+    ]
+    out += _table([*QUESTION_COLUMNS, "answer"], table)
     out.append("")
     return "\n".join(out)
 

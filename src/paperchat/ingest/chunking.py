@@ -5,7 +5,7 @@ sentences into chunks of at most ``size`` tokens with ``overlap`` tokens of
 whole sentences carried over, counting tokens with the embedding model's own
 WordPiece tokenizer, so a chunk never exceeds what the model reads (256
 tokens for MiniLM). Its sentence boundaries come from
-:func:`paperchat.core.text.split_sentences` (``chunking_tokenizer_fn``), the
+:func:`paperchat.core.sentences.split_sentences` (``chunking_tokenizer_fn``), the
 same splitter that makes the sentence vectors, so every chunk is a run of
 whole abstract sentences and its vector is exactly the pooled vectors of
 those sentences (:mod:`paperchat.ingest.sentence_vectors`). A sentence longer
@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from paperchat.core.text import short_hash, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.text import short_hash
 
 CHUNK_SIZE = 192
 CHUNK_OVERLAP = 32

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from paperchat.core.errors import PaperchatError
-from paperchat.core.text import clean_text, normalize_for_id, short_hash, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
 from paperchat.ingest.venue import parse_year
@@ -100,7 +101,9 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
     return "p-" + short_hash(normalize_for_id(abstract), 12)
 
 
-def _read_text(path: Path, encoding: str | None = None) -> str:
+def read_text(path: Path, encoding: str | None = None) -> str:
+    """The text of a corpus or metadata file (UTF-8 unless ``encoding`` is given); a missing file, a folder or
+    undecodable bytes raise :class:`PaperchatError` with a one-line reason."""
     if not path.exists():
         raise PaperchatError(f"{path}: no such file")
     if path.is_dir():
@@ -133,7 +136,8 @@ def _read_text(path: Path, encoding: str | None = None) -> str:
         ) from None
 
 
-def _authors(value: Any) -> list[str]:
+def author_list(value: Any) -> list[str]:
+    """Authors as a list of cleaned names: a list item by item, a string split on ``;`` when it holds one, else ``,``."""
     if value is None:
         return []
     if isinstance(value, list):
@@ -166,7 +170,7 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         source_path=name,
         source_index=index,
         title=clean_text(str(rec.get("title") or "")),
-        authors=_authors(rec.get("authors")),
+        authors=author_list(rec.get("authors")),
         url=clean_text(str(rec.get("url") or "")),
         extra=extra,
     )
@@ -273,7 +277,7 @@ def load_file(
         raise PaperchatError(
             f"{path}: unsupported {kind}; use JSONL (.jsonl), CSV (.csv) or seed text (.txt)"
         )
-    text = _read_text(path, encoding)
+    text = read_text(path, encoding)
     report = LoadReport(path)
     suffix = path.suffix.lower()
     if suffix in JSONL_SUFFIXES:
@@ -338,59 +342,6 @@ def corpus_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
                 f"{path}: read {', '.join(p.name for p in found)}; left out {' and '.join(others)}"
             )
     return files, notes
-
-
-def load_metadata(path: str | Path) -> dict[tuple[str, int], dict[str, Any]]:
-    """Read a metadata JSONL file keyed by ``(file name, 1-based position)``.
-
-    Each line has ``seed_file`` (or ``path`` / ``file``), ``index`` and any of
-    ``title``, ``authors``, ``url``, ``openreview_id``, ``pmlr_url``, ``venue``, ``year``.
-    ``../shared/data/seed_metadata.jsonl`` is a real example.
-    """
-    path = Path(path)
-    text = _read_text(path)
-    out: dict[tuple[str, int], dict[str, Any]] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-            name = rec.get("seed_file") or rec.get("path") or rec.get("file")
-            key = (Path(str(name)).name, int(rec["index"]))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise PaperchatError(
-                f"{path}:{lineno}: metadata line needs seed_file and index ({exc})"
-            ) from exc
-        try:
-            parse_year(rec.get("year"))
-        except ValueError as exc:
-            raise PaperchatError(f"{path}:{lineno}: {exc}") from exc
-        out[key] = rec
-    return out
-
-
-def join_metadata(papers: Iterable[Paper], metadata: dict[tuple[str, int], dict[str, Any]]) -> int:
-    """Fill title, authors, url (and extra ids, venue and year) of papers from ``metadata``, in place.
-
-    Only fields a paper lacks are filled. Returns how many papers matched.
-    """
-    matched = 0
-    for paper in papers:
-        rec = metadata.get((paper.source_path, paper.source_index))
-        if rec is None:
-            continue
-        matched += 1
-        if not paper.title and rec.get("title"):
-            paper.title = clean_text(str(rec["title"]))
-            paper.label = short_label(paper.title, paper.abstract)
-        if not paper.authors:
-            paper.authors = _authors(rec.get("authors"))
-        if not paper.url and rec.get("url"):
-            paper.url = str(rec["url"])
-        for key in ("openreview_id", "pmlr_url", "venue", "year"):
-            if rec.get(key):
-                paper.extra.setdefault(key, rec[key])
-    return matched
 
 
 def bundled_corpus_files() -> list[Path]:

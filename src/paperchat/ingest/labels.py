@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from paperchat.core.text import looks_like_name as _looks_like_name
+from paperchat.core.terms import looks_like_name as _looks_like_name
 
 # A name: has a capital letter or digit after the first char, or is all caps;
 # may carry +, -, digits, superscripts in LaTeX ($K^2$IE) are skipped.

@@ -146,31 +146,6 @@ class PaperRecord:
             source_file=str(m.get("source_file") or ""),
         )
 
-    def listing(self) -> dict[str, Any]:
-        """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file}, url, authors,
-        aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
-
-        ``origin.path`` is the file's name, ``origin.file`` its resolved path
-        (``""`` for a paper stored by an earlier paperchat); ``aliases`` are the
-        ids of duplicates merged into this paper (they name it too).
-        """
-        return {
-            "paper_id": self.paper_id,
-            "title": self.title,
-            "label": self.label or self.title or self.paper_id,
-            "chunks": len(self.chunk_ids),
-            "origin": {
-                "path": self.source_path,
-                "index": int(self.source_index),
-                "file": self.source_file,
-            },
-            "url": self.url,
-            "authors": list(self.authors),
-            "aliases": list(self.aliases),
-            "venue": self.venue,
-            "year": int(self.year),
-        }
-
 
 @dataclass(frozen=True)
 class StoreInfo:

@@ -24,7 +24,8 @@ from typing import Protocol
 
 import numpy as np
 
-from paperchat.core.text import content_key, short_hash, split_sentences
+from paperchat.core.sentences import split_sentences
+from paperchat.core.text import content_key, short_hash
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.corpus import Paper
 from paperchat.ingest.plan import fill_sticky, plan_ingest

@@ -1,6 +1,6 @@
 """Sentence embeddings made at ingest, and chunk vectors pooled from them.
 
-Every abstract is split into sentences (:func:`paperchat.core.text.split_sentences`)
+Every abstract is split into sentences (:func:`paperchat.core.sentences.split_sentences`)
 and each sentence is embedded once, at ingest. Two things come out of that one
 pass:
 
@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 
 POOLING = "sentence-mean-tokens"  # recorded in the store as ``chunk_vectors``
 #: Texts embedded per call when progress is asked for (a very long abstract), with progress after each call.

@@ -1,7 +1,7 @@
 """What users wait for: each command as a fresh process, the way a shell starts it (part of ``paperchat bench``).
 
 For ``paperchat --help``, ``ask``, ``ask --mode llm`` (against an instant
-loopback server, :mod:`paperchat.evaluation.bench_llm`), ``papers --json``,
+loopback server, :mod:`paperchat.evaluation.bench.instant_llm`), ``papers --json``,
 ``history`` and an unchanged ``ingest`` of the bench corpus,
 :func:`run_cold` starts ``repeat`` processes one after another and reports
 the wall clock (median, min and max, seconds), the CPU time (user + system,
@@ -93,7 +93,7 @@ def import_breakdown(argv: list[str], env: dict[str, str], top: int = 8) -> dict
 
 def run_cold(store: Path, files: list[Path], repeat: int = 5) -> dict[str, Any]:
     """The fresh-process figures on ``store`` (already holding ``files``); see the module docstring."""
-    from paperchat.evaluation.bench_llm import InstantLLM
+    from paperchat.evaluation.bench.instant_llm import InstantLLM
 
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
     env |= {"PAPERCHAT_STORE": str(store), "PAPERCHAT_MODE": "extractive"}

@@ -8,7 +8,7 @@ Measures, on the bundled corpus (or ``--corpus FILE``), in a fresh temporary sto
   and its ratio to the bound; re-ingest time on unchanged input;
 * warm retrieval and warm offline ``ask`` latency, p50 and p95 (ms), over the
   eval questions;
-* what users wait for from the shell (:mod:`paperchat.evaluation.bench_cold`):
+* what users wait for from the shell (:mod:`paperchat.evaluation.bench.cold`):
   ``--help``, ``ask``, ``papers --json``, ``history`` and an unchanged
   ``ingest`` as fresh processes, wall clock, median and spread of ``--repeat``
   runs, peak memory, and a per-phase breakdown and the import time by package;
@@ -143,7 +143,7 @@ def run_bench(
         if baseline:
             out["baseline"] = run_baseline(engine, files, questions)
 
-        from paperchat.evaluation.bench_cold import run_cold
+        from paperchat.evaluation.bench.cold import run_cold
 
         out["cold"] = run_cold(Path(tmp), files, repeat)
     return out
@@ -178,7 +178,7 @@ def format_table(figures: dict[str, Any]) -> str:
         ratio = f"{figures[key] / base[key]:.2f}" if key in base and base[key] else ""
         lines.append(f"{label.ljust(width)}  {ours:>10}  {theirs:>10}  {ratio:>6}")
     if "cold" in figures:
-        from paperchat.evaluation.bench_cold import format_cold
+        from paperchat.evaluation.bench.cold import format_cold
 
         lines += [
             "",

@@ -1,0 +1,119 @@
+"""Which retrieved papers an answer may quote: the names a question gives (coined names, capitalised
+words) checked against each paper's title and abstract.
+
+A question that names something no retrieved paper mentions, or asks a figure of a named paper under
+other names the paper lacks, gets no papers (the answerer abstains); see :func:`focus_papers`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paperchat.answer import intent as it
+from paperchat.answer.subjects import label_named, mentions, missing_names, plain
+from paperchat.core.terms import terms
+
+#: Content terms (besides the missing names) from which a question describes its paper well enough that a name no
+#: retrieved paper holds is incidental, not the subject (tuned on general-a and conference dev: 24+ vs at most 16).
+INCIDENTAL_NAME_TERMS = 20
+
+
+@dataclass(frozen=True)
+class PaperText:
+    """A retrieved paper as the answerer sees it: id, title and abstract, paper cosine, and its retrieval
+    share: its fused score min-max scaled over the retrieved papers (1 for the first, 0 for the last)."""
+
+    paper_id: str
+    title: str
+    abstract: str
+    cos: float
+    share: float
+    label: str = ""
+
+
+_PROPER = re.compile(r"(?<=[\w,;)\]] )[A-Z][a-z]{2,}(?:-[A-Za-z]+)?\b")
+_NOT_PROPER = frozenset(
+    """What Which Who Whom Whose When Where Why How Does Do Did Is Are Was Were Can Could Would Should Will
+    The This That These Those There Their They Its And But For With Without From Into Onto About Between Under Over Summarize
+    Give Tell Explain Describe List Compare Name Show Find Please""".split()
+)
+
+
+def proper_nouns(text: str) -> list[str]:
+    """Capitalised words inside a sentence (not its first word): "Atari", "Breakout", "Kenya" (in order, no repeats)."""
+    out: list[str] = []
+    for word in _PROPER.findall(text.replace("*", "")):
+        if word not in _NOT_PROPER and word not in out:
+            out.append(word)
+    return out
+
+
+def partial_proper_nouns(question: str, paper: PaperText) -> bool:
+    """Whether the paper holds some but not all of the question's capitalised names ("Atari Breakout")."""
+    nouns = proper_nouns(question)
+    text = plain(paper.title + "\n" + paper.abstract)
+    held = [n for n in nouns if n.lower() in text]
+    return bool(held) and len(held) < len(nouns)
+
+
+def focus_papers(
+    question: str, papers: list[PaperText], intent: it.Intent
+) -> list[PaperText] | None:
+    """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
+
+    Without names every paper may be quoted. A question that names
+    something no retrieved paper mentions gets ``None``, unless it describes
+    its paper in :data:`INCIDENTAL_NAME_TERMS` other content terms or more; so does a question
+    about one named paper that asks for a figure under other names (a
+    dataset, a metric) the paper does not mention.
+    """
+    if not intent.names:
+        return papers
+    texts = [p.title + "\n" + p.abstract for p in papers]
+    subjects = it.comparison_subjects(question)
+    if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
+        return papers  # "How do ALKN and 'mechanistic unlearning' differ?": each named paper answers for itself
+    missing = missing_names(question, texts)
+    if (
+        missing
+        and len(set(terms(question)) - {m.lower() for m in missing}) >= INCIDENTAL_NAME_TERMS
+    ):
+        return papers  # a long description names the paper; a name it lacks is the asker's word ("ChatGPT usage")
+    if missing:
+        return None
+    holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
+    if holding:
+        named = [
+            p for p in papers if p not in holding and label_named(question, p)
+        ]  # "Habi and SafeDiffCon ..."
+        return (
+            holding
+            + named
+            + (
+                [p for p in papers if p not in holding + named]
+                if intent.kind == it.FIND and intent.plural
+                else []
+            )
+        )
+    held = [n for n in intent.names if any(not missing_names(n, [t]) for t in texts)]
+    by_paper = {
+        p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])
+    }
+    several = (
+        len(by_paper) > 1 and len(held) == len(intent.names) and it.COMPARE.search(question)
+    )  # "Compare A and B"
+    subject = [
+        p
+        for p, t in zip(papers, texts)
+        if intent.subject and not missing_names(intent.subject, [t])
+    ]
+    if (
+        subject
+        and not several
+        and intent.kind in (it.QUANTITY, it.ENTITY, it.DEFINE, it.SUMMARY, it.AUTHORS, it.TITLE)
+    ):
+        return (
+            None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
+        )
+    return papers

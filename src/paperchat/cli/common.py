@@ -1,0 +1,50 @@
+"""Helpers the commands share: JSON on stdout, plurals, BibTeX export, progress callbacks on stderr, and the
+first-run ingest of the bundled corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from paperchat.cli.options import AppContext
+
+
+def echo_json(obj) -> None:
+    """Print ``obj`` as indented JSON (UTF-8 text kept)."""
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 chunk"``, ``"2 chunks"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
+    """Write ``paper_ids`` as BibTeX entries to ``path`` (:mod:`paperchat.cite.bibtex`), saying so on stderr."""
+    from paperchat.cite.bibtex import write_bibtex
+
+    n = write_bibtex(path, paper_ids, engine.store.papers(abstracts=False))
+    if not quiet:
+        click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)
+    return n
+
+
+def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
+    """A progress callback ``(done, total)`` on stderr (``None`` when quiet); see :mod:`paperchat.cli.progress`."""
+    from paperchat.cli.progress import progress_bar
+
+    return progress_bar(desc, unit, quiet)
+
+
+def first_run(obj: AppContext, quiet: bool) -> None:
+    """Ingest the bundled corpus into an empty store (the first run), saying so."""
+    report = obj.engine().ensure_corpus(
+        progress=progress("first run: embedding the bundled corpus", quiet)
+    )
+    if report is not None and not quiet:
+        click.echo(
+            f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks",
+            err=True,
+        )

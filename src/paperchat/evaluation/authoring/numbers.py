@@ -1,0 +1,114 @@
+"""The ``reports-number`` template of ``paperchat eval draft`` (kind ``lookup``): a figure a named method
+reports; the fact is the number as written."""
+
+from __future__ import annotations
+
+import re
+
+from paperchat.core.terms import name_tokens
+from paperchat.evaluation.authoring.corpus import Corpus, DraftPaper, cand
+
+# -- figures a paper reports ------------------------------------------------------------------------------------
+_NUMBER = re.compile(
+    r"(?<![\w.,\-^{}/\\])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+    r"(\s?(?:\\%|%|\$\\times\$|\\times|×|x(?![A-Za-z])|-fold|[KM](?![A-Za-z])|\+))?"
+)
+
+
+_METRIC = re.compile(
+    r"\b(accuracy|f1(?:-score)?|success rate|auc|auroc|precision|recall|win rate|pass@1|bleu|"
+    r"perplexity|fid|psnr|ssim|error|throughput|latency|reward)\b[^.]{0,25}$"
+)
+
+
+_COUNT_NOUNS = frozenset(
+    """datasets benchmarks tasks environments languages domains games problems samples examples
+    instances images videos hours models categories classes participants users questions prompts pairs trajectories
+    molecules proteins graphs agents robots scenes documents tokens""".split()
+)
+
+
+_EVAL_NOUNS = frozenset(
+    "datasets benchmarks tasks environments languages domains games problems".split()
+)
+
+
+def _number_question(number: str, unit: str, before: str, after: str, s: str) -> str | None:
+    """The question a number asks, by what surrounds it (``{d}`` is left for the dataset), or ``None``."""
+    around = before[-70:] + " " + after[:40]
+    if "%" in unit and re.search(r"reduc|lower|decreas|\bcut|fewer|less|sav|drop", around):
+        return f"How large a reduction does {s} report{{d}}?"
+    if "%" in unit and re.search(
+        r"improv|gain|boost|higher|increas|outperform|better|surpass|up to", around
+    ):
+        return f"How large an improvement does {s} report{{d}}?"
+    if any(u in unit for u in ("×", "times", "x", "fold")) or re.match(
+        r"\s*(?:times|×)\s*(?:faster|speed)", after
+    ):
+        return f"What speed-up does {s} report{{d}}?"
+    metric = _METRIC.search(before[-70:])
+    if metric and ("%" in unit or "." in number):
+        return f"What {metric.group(1)} does {s} reach{{d}}?"
+    noun = next(
+        (w.strip(",.;:)") for w in after.split()[:4] if w.strip(",.;:)") in _COUNT_NOUNS), None
+    )
+    if noun and not unit.strip("+ ") and "." not in number:
+        return (
+            f"On how many {noun} is {s} evaluated{{d}}?"
+            if noun in _EVAL_NOUNS
+            else f"How many {noun} does {s} involve{{d}}?"
+        )
+    return None
+
+
+def reports(corpus: Corpus, paper: DraftPaper, subj: str) -> list[dict]:
+    """``reports-number`` questions: figures the abstract states, asked of ``subj`` (one a sentence, two a paper)."""
+    out: list[dict] = []
+    for idx, raw in enumerate(paper.sentences):
+        for m in _NUMBER.finditer(raw):
+            number, unit = m.group(1), (m.group(2) or "")
+            if not unit.strip() and (
+                raw[m.end() : m.end() + 1].isalnum()
+                or re.fullmatch(r"(19|20)\d\d", number)
+                or ("." not in number and int(number.replace(",", "")) < 2)
+            ):
+                continue  # part of a name ("2D"), a year, or a 0/1
+            form = _number_question(
+                number, unit, raw[: m.start()].lower(), raw[m.end() :].lower(), subj
+            )
+            if not form:
+                continue
+            dataset = ""
+            for name in name_tokens(paper.plain[idx]):
+                prep = re.search(
+                    r"\b(on|over|in|across|against|than)\s+(?:the\s+)?" + re.escape(name) + r"\b",
+                    raw,
+                )
+                if prep and name not in subj:
+                    dataset = f" {'over' if prep.group(1) == 'than' else prep.group(1)} {name}"
+                    break
+            written = m.group(0).strip()
+            spellings = [written] + (
+                [number, number.replace(",", "")] if len(number) >= 2 or not unit.strip() else []
+            )
+            facts = [
+                v
+                for v in dict.fromkeys(spellings)
+                if v.lower() in corpus.abstract_lower[paper.paper_id]
+            ]
+            out.append(
+                cand(
+                    "lookup",
+                    "reports-number",
+                    form.format(d=dataset),
+                    [paper.paper_id],
+                    [facts],
+                    paper.paper_id,
+                    idx,
+                    f"the figure {written} in sentence {idx}",
+                )
+            )
+            break
+        if len(out) == 2:
+            break
+    return out

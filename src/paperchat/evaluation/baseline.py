@@ -1,0 +1,114 @@
+"""The baseline gate of an eval run: ``check_baseline`` compares a run's figures with ``eval/baseline.json``
+(``{"min": {metric: value}, "max": {metric: value}}``) and returns one line per metric that fell
+outside; the CLI exits 1 when there are any.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from paperchat.core.errors import PaperchatError
+from paperchat.evaluation.stats import METRICS, in_subset
+
+
+def load_baseline(path: str | Path) -> dict[str, Any]:
+    """Read a baseline file: ``{"min": {metric: value}, "max": {metric: value}, ...}``."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PaperchatError(f"cannot read the baseline {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise PaperchatError(f"{path}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict) or not (
+        isinstance(data.get("min", {}), dict) and isinstance(data.get("max", {}), dict)
+    ):
+        raise PaperchatError(
+            f"{path}: expected an object with 'min' and 'max' maps of metric -> value"
+        )
+    return data
+
+
+def _check(
+    stats: dict[str, Any], bounds: dict[str, Any], where: str, skip: frozenset[str] = frozenset()
+) -> list[str]:
+    failures = []
+    for bound, sign in (("min", 1), ("max", -1)):
+        for name, limit in sorted(bounds.get(bound, {}).items()):
+            got = stats.get(name, {}).get("value")
+            if got is None and name in skip:
+                continue
+            if got is None:
+                failures.append(f"{where}{name}: not measured (baseline {bound} {limit:.3f})")
+            elif sign * (got - float(limit)) < -1e-9:
+                word = (
+                    "below the baseline minimum" if bound == "min" else "above the baseline maximum"
+                )
+                failures.append(f"{where}{name} = {got:.3f} is {word} {float(limit):.3f}")
+    return failures
+
+
+#: what a sample lacks when a metric's subset of questions (:data:`paperchat.evaluation.stats.METRICS`) is empty;
+#: only subsets the questions decide: no answered question is the answerer's doing, and still fails the check
+_NONE_OF = {
+    "answerable": "no answerable question",
+    "unanswerable": "no unanswerable question",
+    "answerable with facts": "no answerable question with required facts",
+    "all": "no question",
+}
+
+
+def _scopes(
+    results: dict[str, Any], baseline: dict[str, Any]
+) -> list[tuple[str, dict[str, Any], list, dict]]:
+    """``(prefix, stats, question rows, bounds)`` for the overall figures and each split the baseline bounds."""
+    rows = results.get("questions") or []
+    return [("", results["overall"], rows, baseline)] + [
+        (
+            f"{split} split: ",
+            (results.get("by_split") or {}).get(split, {}).get("overall", {}),
+            [r for r in rows if r.get("split") == split],
+            bounds,
+        )
+        for split, bounds in (baseline.get("splits") or {}).items()
+    ]
+
+
+def _not_in_sample(results: dict[str, Any], rows: list, bounds: dict[str, Any]) -> dict[str, str]:
+    """In a quick run on a sample (``--limit``): the bounded metrics whose questions the sample lacks, and what it lacks."""
+    if not (results.get("config") or {}).get("limit"):
+        return {}
+    subsets = {name: subset for name, subset, _field, _higher in METRICS}
+    return {
+        name: _NONE_OF[subsets[name]]
+        for name in sorted({**bounds.get("min", {}), **bounds.get("max", {})})
+        if subsets.get(name) in _NONE_OF and not any(in_subset(r, subsets[name]) for r in rows)
+    }
+
+
+def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    """One line per metric below its ``min`` (or above its ``max``); empty when all pass.
+
+    ``min`` / ``max`` bound the overall figures; ``splits`` (``{split: {min, max}}``)
+    bound a split's figures. A metric the results lack (e.g. citation
+    precision without the checker, or a split the set does not have) fails
+    too, so a gate cannot pass by measuring less; except in a quick run on a
+    sample (``--limit``), where a metric the sample holds no question for
+    (:func:`unmeasured`: no unanswerable question, say) is skipped.
+    """
+    failures = []
+    for where, stats, rows, bounds in _scopes(results, baseline):
+        failures += _check(stats, bounds, where, frozenset(_not_in_sample(results, rows, bounds)))
+    return failures
+
+
+def unmeasured(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    """The bounded metrics a quick run's sample (``--limit``) holds no question for, each with what it lacks
+    (``abstention.abstention_rate (no unanswerable question)``); empty for a full run."""
+    return [
+        f"{where}{name} ({lack})"
+        for where, _stats, rows, bounds in _scopes(results, baseline)
+        for name, lack in _not_in_sample(results, rows, bounds).items()
+    ]
