@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from paperchat.chat.followup import RESTRICT, Resolution
 from paperchat.chat.transcript import transcript_markdown
 from paperchat.chat.turns import Reply, Turn
 from paperchat.core.contract import Source
+from paperchat.core.resolution import RESTRICT, Resolution
 from paperchat.core.text import plain_emphasis
 from paperchat.ingest.records import PaperRecord
 
