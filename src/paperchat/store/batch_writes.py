@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+import paperchat.store.chroma_reads as chroma_reads
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
-from paperchat.store import chroma_reads
 from paperchat.store.chroma import PAGE, ChromaStore
 from paperchat.store.runs import UNKNOWN_COMMAND, encode
 

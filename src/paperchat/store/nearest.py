@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperchat.store import chroma_reads
+import paperchat.store.chroma_reads as chroma_reads
 
 
 class NearestQueries:
