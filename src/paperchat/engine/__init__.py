@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperchat.answer.mode import ModeChoice, choose_mode
 from paperchat.core import phases
@@ -28,6 +29,9 @@ from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
 from paperchat.retrieve.filters import Filters, matching_ids
+
+if TYPE_CHECKING:
+    from paperchat.engine.followups import FollowupAnswer
 
 Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
@@ -318,7 +322,7 @@ class Engine:
         on_token: OnToken | None = None,
         filters: Filters | None = None,
         fallback: bool | None = None,
-    ):
+    ) -> FollowupAnswer:
         """Answer a chat question by its :class:`~paperchat.core.resolution.Resolution` (restricted to or
         boosted towards the papers it refers to; :func:`paperchat.engine.followups.ask_followup`).
 
