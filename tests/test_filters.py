@@ -129,7 +129,7 @@ def test_a_filter_on_more_papers_than_sqlite_has_variables_is_queried_in_pages(
     ids is queried a page at a time and the pages merged, exactly as one query over the allowed papers."""
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
-    from paperchat.store import chroma as chroma_module
+    from paperchat.store import chroma_reads
 
     engine = Engine(load_settings({"store": str(two_venue_store)}))
     store = engine.store
@@ -142,7 +142,7 @@ def test_a_filter_on_more_papers_than_sqlite_has_variables_is_queried_in_pages(
     many = allowed | frozenset(f"not-stored-{i}" for i in range(40_000))
     assert (store.nearest_chunks(qvec, 5, many), store.nearest_sentences(qvec, 9, many)) == whole
     monkeypatch.setattr(
-        chroma_module, "READ_PAGE", 2
+        chroma_reads, "READ_PAGE", 2
     )  # the six papers in three pages, each page its own query
     assert (
         store.nearest_chunks(qvec, 5, allowed),

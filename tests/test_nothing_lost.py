@@ -353,12 +353,12 @@ def test_a_paper_with_more_sentences_than_sqlite_has_variables_reads_back_whole(
 
 
 def test_reads_come_in_pages_and_a_paper_spanning_pages_is_removed_whole(tmp_path, monkeypatch):
-    from paperchat.store import chroma, open_writer
+    from paperchat.store import chroma_reads, open_writer
     from paperchat.store.writer import StoreWriter
 
     store, vecs = _write_huge_paper(tmp_path / "store", 50)
     asked: list[int] = []
-    monkeypatch.setattr(chroma, "READ_PAGE", 7)
+    monkeypatch.setattr(chroma_reads, "READ_PAGE", 7)
     col = store.collection("sentences")
     real_get = type(col).get
 

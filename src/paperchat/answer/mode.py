@@ -8,6 +8,7 @@ usable); ``extractive`` never calls a model.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from paperchat.core.contract import EXTRACTIVE, LLM
@@ -47,18 +48,33 @@ def check_llm_settings(settings) -> None:
         )
 
 
-def decide_mode(settings, requested: str | None = None) -> str:
-    """``"llm"`` or ``"extractive"`` for ``requested`` (``auto``/``llm``/``extractive``; default: the setting).
+@dataclass(frozen=True)
+class ModeChoice:
+    """The answer mode of one request: ``mode`` is ``"llm"`` or ``"extractive"``; ``fallback`` is true when
+    ``auto`` was asked, so an LLM that cannot be reached (or answers nothing) gives the offline answer."""
+
+    mode: str
+    fallback: bool
+
+
+def choose_mode(settings, requested: str | None = None) -> ModeChoice:
+    """The one place the answer mode is decided, for ``requested`` (``auto``/``llm``/``extractive``; default:
+    the ``mode`` setting): ``auto`` means the LLM when one is configured (:func:`llm_configured`), else offline.
 
     Raises :class:`LLMConfigError` for ``llm`` without a usable configuration,
     :class:`PaperchatError` for an unknown mode.
     """
     mode = (requested or settings.mode or "auto").lower()
     if mode == "auto":
-        return LLM if llm_configured(settings) else EXTRACTIVE
+        return ModeChoice(LLM if llm_configured(settings) else EXTRACTIVE, True)
     if mode == LLM:
         check_llm_settings(settings)
-        return LLM
+        return ModeChoice(LLM, False)
     if mode == EXTRACTIVE:
-        return EXTRACTIVE
+        return ModeChoice(EXTRACTIVE, False)
     raise PaperchatError(f"unknown mode {mode!r}: use auto, llm or extractive")
+
+
+def decide_mode(settings, requested: str | None = None) -> str:
+    """``"llm"`` or ``"extractive"`` for ``requested``: the mode of :func:`choose_mode`."""
+    return choose_mode(settings, requested).mode

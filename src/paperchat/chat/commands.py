@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from paperchat.chat.followup import RESTRICT, Resolution
 from paperchat.chat.transcript import transcript_markdown
 from paperchat.chat.turns import Reply, Turn
 from paperchat.core.contract import Source
 from paperchat.core.display import plain_emphasis
+from paperchat.core.resolution import RESTRICT, Resolution
 from paperchat.ingest.records import PaperRecord
 
 Session = Any  # a paperchat.chat.session.ChatSession (imported by it, so not named here)

@@ -26,14 +26,15 @@ LLM mode may rewrite follow-ups with ``prompts/condense.txt`` instead.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from paperchat.core.contract import Source
+from paperchat.core.resolution import (  # the resolution type, re-exported for the chat
+    BOOST,
+    RESTRICT,
+    STANDALONE,  # noqa: F401
+    Resolution,
+)
 from paperchat.core.terms import name_tokens
-
-STANDALONE = "standalone"
-RESTRICT = "restrict"
-BOOST = "boost"
 
 _ORDINALS = {
     "first": 1,
@@ -110,34 +111,6 @@ _FINDS = re.compile(
 
 class UnresolvedReference(ValueError):
     """A reference that cannot be resolved (e.g. "the fifth one" after an answer with two sources)."""
-
-
-@dataclass
-class Resolution:
-    """How a chat question relates to the previous answer.
-
-    ``kind`` is ``standalone`` (retrieve over all papers), ``restrict``
-    (answer from ``target_ids`` only) or ``boost`` (retrieve over all papers
-    with ``target_ids`` first). ``query`` is the rewritten question used for
-    retrieval, ``cue`` the phrase that referred back (``None`` when
-    standalone), ``weak`` whether that cue is a generic phrase ("the method",
-    "they") that may also start a new topic, ``note`` a one-line explanation
-    for ``/why``.
-    """
-
-    question: str
-    query: str
-    kind: str = STANDALONE
-    target_ids: list[str] = field(default_factory=list)
-    target_labels: list[str] = field(default_factory=list)
-    cue: str | None = None
-    weak: bool = False
-    note: str = "new question: retrieval over all papers"
-
-    @property
-    def is_followup(self) -> bool:
-        """True when the question refers to earlier sources."""
-        return self.kind != STANDALONE
 
 
 def query_label(source: Source) -> str | None:

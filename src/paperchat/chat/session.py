@@ -8,8 +8,10 @@ answer is complete, so an answer cancelled with Ctrl-C leaves no trace. Only
 the last ``max_turns`` turns stay in memory.
 
 Follow-ups that name no paper of their own are resolved offline against
-the previous answer's sources (:func:`paperchat.chat.followup.resolve`);
-with an LLM they are also rewritten by the ``condense`` prompt.
+the previous answer's sources (:func:`paperchat.chat.followup.resolve`); the
+engine retrieves and answers by that resolution
+(:meth:`paperchat.engine.Engine.ask_followup`; with an LLM it also rewrites
+the follow-up by the ``condense`` prompt).
 """
 
 from __future__ import annotations
@@ -20,17 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from paperchat.chat.commands import run_command
-from paperchat.chat.followup import (
-    BOOST,
-    RESTRICT,
-    STANDALONE,
-    Resolution,
-    UnresolvedReference,
-    find_reference,
-    resolve,
-)
+from paperchat.chat.followup import UnresolvedReference, find_reference, resolve
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
-from paperchat.core.contract import LLM, Answer, Retrieved, Source
+from paperchat.core.contract import LLM, Source
 from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import name_tokens
 from paperchat.core.text import clean_question
@@ -189,18 +183,6 @@ class ChatSession:
             return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
         if self.slow:
             time.sleep(self.slow)
-        history = [
-            (role, text)
-            for t in list(self.turns)[-CONTEXT_TURNS:]
-            for role, text in (("user", t.question), ("assistant", t.answer.answer))
-        ]
-        condensed = self.engine.condense(history, question, self.mode)
-        if condensed and condensed != question:
-            res.query = condensed
-            res.note += f'; rewritten by the LLM as "{condensed}"'
-            if res.kind == RESTRICT:
-                res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
-                res.note += ", retrieval over all papers with the referred ones first"
         first: list[float] = []
 
         def stream(piece: str) -> None:
@@ -210,8 +192,17 @@ class ChatSession:
                 on_token(piece)
 
         t_retr = time.perf_counter()
-        self.engine.store.refresh()
-        answer, hits = self._answer(res, stream)
+        recent = [(t.question, t.answer.answer) for t in list(self.turns)[-CONTEXT_TURNS:]]
+        found = self.engine.ask_followup(
+            res,
+            recent,
+            mode=self.mode,
+            top_k=self.top_k,
+            on_token=stream,
+            filters=self.filters,
+            fallback=self.fallback,
+        )
+        answer, hits = found.answer, found.hits
         t_ans = time.perf_counter()
         turn = Turn(self.turn_count + 1, question, res, answer, hits)
         turn.timings.update(
@@ -235,91 +226,6 @@ class ChatSession:
                 f"{turn.timings['total_s']:.2f} s in all"
             )
         return reply
-
-    def _answer(self, res: Resolution, on_token: OnToken) -> tuple[Answer, list[dict[str, Any]]]:
-        """Retrieve (restricted or boosted for follow-ups) and answer; returns the answer and the hits for /why."""
-        from paperchat.answer.subjects import missing_names
-
-        engine = self.engine
-        if res.kind == STANDALONE:
-            answer = engine.ask(
-                res.query,
-                self.top_k,
-                mode="auto" if self.fallback else self.mode,
-                on_token=on_token,
-                filters=self.filters,
-            )
-            return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
-        qvec = self.embed(res.query)
-        targets = engine.retriever.score_papers(res.target_ids, qvec)
-        hits = list(targets)
-        if res.kind == BOOST:
-            top_k = self.top_k or engine.settings.top_k
-            seen = {h.paper_id for h in hits}
-            ids = engine.paper_ids(self.filters)
-            more = [
-                h
-                for h in engine.retrieve(res.query, top_k, qvec=qvec, paper_ids=ids)
-                if h.paper_id not in seen
-            ]
-            hits += more[: max(0, top_k - len(hits))]
-        records = engine.store.papers([h.paper_id for h in hits])
-        question = res.query
-        abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
-        if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
-            question = res.question  # a title put in the query that the abstract does not spell out
-        answer = engine.answer_from_hits(
-            question,
-            hits,
-            records,
-            qvec=self.embed(question),
-            mode=self.mode,
-            on_token=on_token,
-            fallback=self.fallback,
-        )
-        streams = self.mode == "llm"
-        if answer.abstained and question != res.question and not streams:
-            retry = engine.answer_from_hits(
-                res.question, hits, records, qvec=self.embed(res.question), mode=self.mode
-            )
-            if not retry.abstained:
-                answer = retry  # the words as asked may match better
-        if answer.abstained and res.kind == RESTRICT and res.weak and not streams:
-            # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
-            res.kind, res.query = STANDALONE, res.question
-            res.note += "; it had no answer there, so the question was answered as a new one over all papers"
-            answer = engine.ask(
-                res.query,
-                self.top_k,
-                mode="auto" if self.fallback else self.mode,
-                on_token=on_token,
-                filters=self.filters,
-            )
-            return answer, self._hit_rows([r.paper_id for r in answer.retrieved], answer.retrieved)
-        rows = [
-            {
-                "paper_id": h.paper_id,
-                "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
-                "chunk_id": h.chunk_id,
-                "score": round(float(h.score), 4),
-                "dense": None if h.dense is None else round(float(h.dense), 4),
-                "bm25": None if h.bm25 is None else round(float(h.bm25), 4),
-                "referred": h.paper_id in res.target_ids,
-            }
-            for h in hits
-        ]
-        return answer, rows
-
-    def _hit_rows(self, ids: list[str], retrieved: list[Retrieved]) -> list[dict[str, Any]]:
-        """The retrieved list with labels (for /why and the log)."""
-        records = self.engine.store.papers(ids, abstracts=False)
-        return [
-            {
-                **r.to_json(),
-                "label": records[r.paper_id].name if r.paper_id in records else r.paper_id,
-            }
-            for r in retrieved
-        ]
 
     def commit(self, turn: Turn) -> list[str]:
         """Remember ``turn`` and write it to the log, with Ctrl-C held back; returns warnings for stderr."""

@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperchat.chat.followup import STANDALONE, Resolution
 from paperchat.core.contract import Answer, Retrieved, SentenceCheck, Source
+from paperchat.core.resolution import STANDALONE, Resolution
 from paperchat.ingest.records import PaperRecord
 
 

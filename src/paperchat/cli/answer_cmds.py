@@ -173,14 +173,7 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
 
 @click.command()
 @click.argument("target")
-@click.option(
-    "-k",
-    "--top-k",
-    type=click.IntRange(1, 20),
-    default=5,
-    show_default=True,
-    help="Papers to summarize when TARGET is a topic.",
-)
+@setting_option("top_k", "-k", lead="Papers to summarize when TARGET is a topic.")
 @click.option(
     "--json",
     "as_json",
@@ -191,7 +184,7 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
 @bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
 @answer_options
 @click.pass_obj
-def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
+def summarize(obj: AppContext, target, as_json, bibtex_path, **flags):
     """Write a cited summary of one paper or of a topic across papers.
 
     TARGET is a paper id, a label or title (or words of it), or a topic. With an
@@ -214,7 +207,7 @@ def summarize(obj: AppContext, target, top_k, as_json, bibtex_path, **flags):
     on_token, printed = _streamer(mode == "llm" and not as_json)
     answer = _answer(
         lambda: engine.summarize(
-            target, top_k=top_k, mode=mode, on_token=on_token, filters=filters
+            target, top_k=obj.settings.top_k, mode=mode, on_token=on_token, filters=filters
         ),
         on_token,
         printed,
@@ -244,7 +237,7 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
       paperchat config
       OPENAI_BASE_URL=http://127.0.0.1:8000/v1 paperchat config --json
     """
-    from paperchat.core.settings import config_file_path
+    from paperchat.core.settings import BY_NAME, config_file_path
 
     obj.take(flags)
     settings = obj.settings
@@ -273,6 +266,8 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
     )
     width = max(len(k) for k in rows)
     for name, row in rows.items():
-        click.echo(f"  {name.ljust(width)}  {row['value']!s:<40}  ({row['from']})")
+        unit = BY_NAME[name].unit if row["value"] is not None else ""
+        value = f"{row['value']} {unit}" if unit else str(row["value"])
+        click.echo(f"  {name.ljust(width)}  {value:<40}  ({row['from']})")
     if status is not None:
         click.echo(f"LLM: {status}")

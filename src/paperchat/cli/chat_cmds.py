@@ -73,7 +73,8 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     settings = obj.settings
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     engine = obj.engine()
-    mode = engine.mode()
+    choice = engine.choose_mode()
+    mode = choice.mode
     engine.preload(mode)  # the model and, with an LLM, the openai client load while the store opens
     first_run(obj, False)
     engine.paper_ids(
@@ -95,7 +96,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
         mode,
         log=log,
         top_k=settings.top_k,
-        fallback=settings.mode == "auto",
+        fallback=choice.fallback,
         verbose=verbose,
         slow=slow,
         width=terminal_width() if interactive else 88,

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from paperchat.cli.common import progress
-from paperchat.cli.options import AppContext
+from paperchat.cli.options import AppContext, setting_option
 from paperchat.core.errors import ExitStatus
 
 
@@ -69,13 +69,7 @@ from paperchat.core.errors import ExitStatus
     show_default=True,
     help="Retriever of the evaluated pipeline (all three are also measured side by side).",
 )
-@click.option(
-    "-k",
-    "--top-k",
-    type=click.IntRange(1, 100),
-    default=None,
-    help="Papers given to the answerer (default: the top-k setting, 5).",
-)
+@setting_option("top_k", "-k", lead="Papers given to the answerer.")
 @click.option(
     "--limit",
     type=click.IntRange(1),

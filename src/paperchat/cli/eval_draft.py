@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from paperchat.cli.options import setting_option
+
 
 @click.command(
     "draft", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -53,20 +55,8 @@ import click
     help="offline: templates only; llm: also paraphrase and summary questions from the LLM; auto: llm "
     "when an LLM is configured (the answer mode setting).",
 )
-@click.option(
-    "--model",
-    "llm_model",
-    default=None,
-    metavar="NAME",
-    help="LLM model (as `paperchat ask --model`).",
-)
-@click.option(
-    "--base-url",
-    "llm_base_url",
-    default=None,
-    metavar="URL",
-    help="OpenAI-compatible server (as `paperchat ask --base-url`).",
-)
+@setting_option("llm_model", lead="LLM model (as `paperchat ask --model`).")
+@setting_option("llm_base_url", lead="OpenAI-compatible server (as `paperchat ask --base-url`).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj

@@ -24,11 +24,11 @@ downloads weights.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from paperchat.core.config_file import APP, config_file_path, read_config_file
 from paperchat.core.errors import PaperchatError
 
 # No telemetry and no hub downloads, for this process and its children.
@@ -40,7 +40,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-APP = "paperchat"
 MODES = ("auto", "llm", "extractive")
 DAEMON_MODES = ("auto", "on", "off")
 
@@ -69,12 +68,13 @@ class Setting:
     default_text: str | None = None
 
     def describe_default(self) -> str:
-        """The default as help text shows it."""
+        """The default as help text shows it, with its unit (``5 papers``, ``60 s``)."""
         if self.default_text:
             return self.default_text
         if self.default is None:
             return "none"
-        return f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
+        text = f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
+        return f"{text} {self.unit}" if self.unit else text
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -255,41 +255,6 @@ def user_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP, appauthor=False))
 
 
-def config_file_path() -> Path:
-    """The config file location: ``$PAPERCHAT_CONFIG`` or the user config folder."""
-    env = os.environ.get("PAPERCHAT_CONFIG")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "config.toml"
-
-
-def _read_config_file(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        if os.environ.get("PAPERCHAT_CONFIG"):
-            raise PaperchatError(f"PAPERCHAT_CONFIG names {path}, which does not exist")
-        return {}
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PaperchatError(f"config file {path} is not valid TOML: {exc}") from exc
-    flat: dict[str, Any] = {}
-    for key, value in raw.items():
-        if isinstance(value, dict):
-            for sub, subval in value.items():
-                flat[f"{key}.{sub}"] = subval
-        else:
-            flat[key] = value
-    known = {s.key for s in SETTINGS}
-    unknown = sorted(set(flat) - known)
-    if unknown:
-        raise PaperchatError(
-            f"config file {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-        )
-    return flat
-
-
 def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     if value is None:
         return None
@@ -324,29 +289,34 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     return value.lower() if setting.choices else value
 
 
+def _default(name: str) -> Any:
+    """The default of setting ``name``, as the table writes it (the one place defaults are written)."""
+    return BY_NAME[name].default
+
+
 @dataclass
 class Settings:
-    """Resolved settings (one attribute per row of :data:`SETTINGS`) and the origin of each value.
+    """Resolved settings (one attribute per row of :data:`SETTINGS`, defaults from it) and the origin of each.
 
     ``origins[name]`` is one of ``"flag"``, ``"env:VAR"``, ``"file:PATH"`` or ``"default"``.
     """
 
-    store: str | None = None
-    chroma_url: str | None = None
-    embed_model: str = "minilm-l6-int8"
-    top_k: int = 5
-    mode: str = "auto"
-    llm_model: str = "gpt-4o-mini"
-    llm_base_url: str | None = None
-    llm_api_key: str | None = None
-    temperature: float = 0.0
-    timeout: float = 60.0
-    max_retries: int = 3
-    context_window: int = 8192
-    verify_llm: bool = False
-    history: bool = True
-    daemon: str = "auto"
-    daemon_idle: float = 900.0
+    store: str | None = _default("store")
+    chroma_url: str | None = _default("chroma_url")
+    embed_model: str = _default("embed_model")
+    top_k: int = _default("top_k")
+    mode: str = _default("mode")
+    llm_model: str = _default("llm_model")
+    llm_base_url: str | None = _default("llm_base_url")
+    llm_api_key: str | None = _default("llm_api_key")
+    temperature: float = _default("temperature")
+    timeout: float = _default("timeout")
+    max_retries: int = _default("max_retries")
+    context_window: int = _default("context_window")
+    verify_llm: bool = _default("verify_llm")
+    history: bool = _default("history")
+    daemon: str = _default("daemon")
+    daemon_idle: float = _default("daemon_idle")
     origins: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
@@ -380,7 +350,7 @@ def load_settings(flags: dict[str, Any] | None = None) -> Settings:
     """
     flags = flags or {}
     path = config_file_path()
-    file_values = _read_config_file(path)
+    file_values = read_config_file(path, {s.key for s in SETTINGS})
     values: dict[str, Any] = {}
     origins: dict[str, str] = {}
     for setting in SETTINGS:

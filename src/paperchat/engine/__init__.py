@@ -4,7 +4,11 @@
 lazily from :class:`~paperchat.core.settings.Settings`, and is what the CLI,
 the chat session, the eval and the benchmark share. Every answer is an
 :class:`~paperchat.core.contract.Answer`; the answer mode is decided once
-per request (:func:`paperchat.answer.mode.decide_mode`).
+per request (:func:`paperchat.answer.mode.choose_mode`). The jobs live in
+modules beside it: :mod:`~paperchat.engine.ingesting` (ingest orchestration),
+:mod:`~paperchat.engine.answering` (answering from hits),
+:mod:`~paperchat.engine.followups` (chat follow-ups) and
+:mod:`~paperchat.engine.summaries`.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paperchat.answer.mode import decide_mode
+from paperchat.answer.mode import ModeChoice, choose_mode
 from paperchat.core import phases
 from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
-from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
+from paperchat.core.resolution import Resolution
 from paperchat.core.settings import Settings
 from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
@@ -26,24 +31,14 @@ from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
 from paperchat.retrieve.filters import Filters, matching_ids
 
+if TYPE_CHECKING:
+    from paperchat.engine.followups import FollowupAnswer
+
 Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
 
-#: In LLM mode, the LLM is not asked when no retrieved chunk reaches this cosine
-#: similarity to the question (off-topic questions score 0.08-0.16 on the eval set,
-#: answerable ones 0.24 and up), or when the question names something no retrieved
-#: abstract mentions.
-LLM_MIN_COSINE = 0.2
 #: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller.
 PLURAL_TOP_K = 10
-#: How long a first-run ``ask`` waits for another process that is ingesting the bundled corpus.
-FIRST_RUN_WAIT_S = 900.0
-
-
-def _import_chunker() -> None:
-    import importlib
-
-    importlib.import_module("llama_index.core.node_parser")
 
 
 class Engine:
@@ -171,124 +166,22 @@ class Engine:
         only_if_empty: bool = False,
         encoding: str | None = None,
     ) -> IngestReport | None:
-        """Load ``paths`` (every file is read and checked before anything is written) and ingest them.
+        """Load ``paths`` (every file is read and checked before anything is written) and ingest them
+        (:func:`paperchat.engine.ingesting.ingest`).
 
         ``only_if_empty``: do nothing (return ``None``) when the store holds
         papers, waiting for another process that is writing it (the first run).
         """
-        from paperchat.ingest import manifest
+        from paperchat.engine.ingesting import ingest
 
-        t0 = time.perf_counter()
-        key = manifest.run_key(paths, metadata, encoding, on_error)
-        if not rebuild and not only_if_empty:
-            from paperchat.engine.repeat import unchanged_report
-
-            repeat = (
-                None
-                if self.settings.chroma_url
-                else unchanged_report(self.settings.store_path, self.wanted_info(), key)
-            )
-            phases.mark("manifest checked")
-            if repeat is not None:
-                repeat.seconds = time.perf_counter() - t0
-                return repeat
-        from paperchat.ingest.corpus import load_file
-        from paperchat.ingest.metadata import join_metadata, load_metadata
-        from paperchat.ingest.run import run_ingest
-        from paperchat.store import open_writer
-
-        command = manifest.repeat_command(
-            paths, metadata, encoding, on_error, bundled=key == self._bundled_run()[0]
-        )
-        papers, files, skipped, notes = [], [], [], []
-        for path in paths:
-            loaded, report = load_file(path, on_error=on_error, encoding=encoding)
-            papers.extend(loaded)
-            files.append(manifest.file_key(path))
-            skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
-            notes.extend(report.notes)
-        if metadata is not None:
-            join_metadata(papers, load_metadata(metadata))
-        # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
-        _background(_import_chunker, "paperchat-llamaindex-import")
-        self.preload()
-        store = self.open_store(allow_damaged=rebuild)
-        if rebuild:
-            self.embedder.embed(
-                ["paperchat rebuild check"]
-            )  # an unreachable embeddings endpoint fails before any write
-        info = self.wanted_info()
-        wait = FIRST_RUN_WAIT_S if only_if_empty else None
-        note = (
-            "waiting for another paperchat process that is ingesting into this store…"
-            if only_if_empty
-            else None
-        )
-
-        def chunker():
-            from paperchat.ingest.chunking import Chunker
-
-            return Chunker(self.chunk, self.embedder.tokenize)
-
-        with open_writer(
-            store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)
-        ) as writer:
-            if only_if_empty and not writer.fresh_for(key):
-                return None
-            report = run_ingest(
-                writer, papers, files, info, chunker, self.embedder, on_error, progress
-            )
-            report.lines_skipped, report.notes = (
-                skipped + report.lines_skipped,
-                notes + report.notes,
-            )
-            kept = report.papers_added + report.papers_updated + report.papers_unchanged
-            writer.manifest = {
-                key: manifest.record(
-                    paths,
-                    metadata,
-                    {
-                        "files": report.files,
-                        "papers_seen": report.papers_seen,
-                        "papers_unchanged": kept,
-                        "duplicates_skipped": report.duplicates_skipped,
-                        "duplicates_merged": report.duplicates_merged,
-                        "lines_skipped": report.lines_skipped,
-                    },
-                )
-            }
-        report.notes += (
-            writer.notes
-        )  # what could not be written after the commit (the ingest manifest)
-        report.total_papers, report.total_chunks = store.counts()
-        return report
-
-    @staticmethod
-    def _bundled_run() -> tuple[str, list[Path], Path]:
-        """``(run key, files, metadata file)`` of ingesting the bundled corpus."""
-        from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
-        from paperchat.ingest.manifest import run_key
-
-        return (
-            run_key(bundled_corpus_files(), bundled_metadata(), None, "stop"),
-            bundled_corpus_files(),
-            bundled_metadata(),
-        )
+        return ingest(self, paths, metadata, rebuild, on_error, progress, only_if_empty, encoding)
 
     def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
-        """Ingest the bundled corpus when the store is empty (an interrupted first run is resumed); else ``None``.
+        """Ingest the bundled corpus when the store is empty (an interrupted first run is resumed); else
+        ``None`` (:func:`paperchat.engine.ingesting.ensure_corpus`)."""
+        from paperchat.engine.ingesting import ensure_corpus
 
-        A store an ingest of other files is writing, or was interrupted in, never gets the bundled corpus:
-        with no paper stored yet that is a :class:`StoreError` saying which ingest to wait for or run again.
-        """
-        from paperchat.store.runs import refuse_first_run
-
-        chroma = self.open_store()
-        chroma.refresh()
-        key, files, metadata = self._bundled_run()
-        if refuse_first_run(chroma, key):
-            return None
-        return self.ingest(files, metadata, progress=progress, only_if_empty=True)
+        return ensure_corpus(self, progress)
 
     # -- papers -------------------------------------------------------------------
     def papers(self, filters: Filters | None = None) -> list[PaperRecord]:
@@ -311,9 +204,14 @@ class Engine:
         return self._filtered[2]
 
     # -- answering ------------------------------------------------------------------
+    def choose_mode(self, requested: str | None = None) -> ModeChoice:
+        """The answer mode for ``requested`` (``auto``/``llm``/``extractive``; default: the setting) and
+        whether an unreachable LLM falls back offline (:func:`paperchat.answer.mode.choose_mode`)."""
+        return choose_mode(self.settings, requested)
+
     def mode(self, requested: str | None = None) -> str:
-        """The answer mode for ``requested`` (``auto``/``llm``/``extractive``; default: the setting)."""
-        return decide_mode(self.settings, requested)
+        """The answer mode (``llm`` or ``extractive``) for ``requested``: :meth:`choose_mode`'s."""
+        return self.choose_mode(requested).mode
 
     def retrieve(
         self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None
@@ -354,8 +252,8 @@ class Engine:
         """
         t0 = time.perf_counter()
         question = clean_question(question)
-        answer_mode = self.mode(mode)
-        fallback = (mode or self.settings.mode or "auto").lower() == "auto"
+        choice = self.choose_mode(mode)
+        answer_mode, fallback = choice.mode, choice.fallback
         if answer_mode == LLM:
             from paperchat.answer.llm_client import get_client
 
@@ -407,69 +305,41 @@ class Engine:
         t0: float | None = None,
         fallback: bool = False,
     ) -> Answer:
-        """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``).
+        """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``):
+        :func:`paperchat.engine.answering.answer_from_hits` (the LLM gate, the offline fallback when
+        ``fallback``, the extractive answer). ``records`` and ``qvec`` are read and computed when ``None``."""
+        from paperchat.engine.answering import answer_from_hits
 
-        ``records`` are the hits' paper records (read when ``None``), ``qvec``
-        the question's embedding (computed when ``None``). The chat session
-        calls this with hits restricted to the papers a follow-up refers to.
-        In LLM mode the LLM is not asked when retrieval found nothing relevant
-        (:data:`LLM_MIN_COSINE`, or a name no retrieved abstract mentions).
-        ``fallback`` (``--mode auto``): an LLM that cannot be reached, or that
-        returns an empty answer, gives the offline answer, with a note, instead
-        of an error.
+        return answer_from_hits(
+            self, question, hits, records, qvec, mode, on_token, t0=t0, fallback=fallback
+        )
+
+    def ask_followup(
+        self,
+        resolution: Resolution,
+        recent_turns: list[tuple[str, str]],
+        mode: str | None = None,
+        top_k: int | None = None,
+        on_token: OnToken | None = None,
+        filters: Filters | None = None,
+        fallback: bool | None = None,
+    ) -> FollowupAnswer:
+        """Answer a chat question by its :class:`~paperchat.core.resolution.Resolution` (restricted to or
+        boosted towards the papers it refers to; :func:`paperchat.engine.followups.ask_followup`).
+
+        ``recent_turns``: the last ``(question, answer text)`` pairs (an LLM rewrites the follow-up from
+        them). ``mode``: as :meth:`ask` (``auto`` by default), or a decided ``llm``/``extractive`` with
+        ``fallback`` given. Returns a :class:`~paperchat.engine.followups.FollowupAnswer` (the answer and
+        the ranking it came from); ``resolution`` is updated in place.
         """
-        from paperchat.answer.offline import offline_answer
-        from paperchat.answer.subjects import missing_names
+        from paperchat.engine.followups import ask_followup
 
-        t0 = time.perf_counter() if t0 is None else t0
-        if records is None:
-            records = self.store.papers([h.paper_id for h in hits])
-        if qvec is None:
-            qvec = self.embedder.embed_one(question)
-        if mode == LLM:
-            relevant = [h for h in hits if h.paper_id in records]
-            best = max((h.dense or 0.0 for h in relevant), default=0.0)
-            texts = [
-                records[h.paper_id].title + "\n" + records[h.paper_id].abstract for h in relevant
-            ]
-            if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
-                from paperchat.answer.llm_answer import llm_answer
-
-                try:
-                    answer = llm_answer(
-                        question, hits, records, self.settings, self.checker, on_token=on_token
-                    )
-                except (LLMConnectionError, LLMEmptyAnswer) as exc:
-                    if not fallback:
-                        raise
-                    answer = self.answer_from_hits(question, hits, records, qvec, EXTRACTIVE, t0=t0)
-                    answer.notes.append(f"{exc}; answered offline by quoting the abstracts")
-                    return answer
-                answer.timings["pipeline_total_s"] = round(time.perf_counter() - t0, 4)
-                return answer
-            answer = Answer.abstention(
-                question,
-                LLM,
-                [h.retrieved() for h in hits],
-                model=self.settings.llm_model,
-                notes=["nothing retrieved answers the question; the LLM was not asked"],
-            )
-            if on_token:
-                on_token(answer.answer)
-        else:
-            bm25 = self.store.bm25()
-            answer = offline_answer(
-                question,
-                qvec,
-                hits,
-                records,
-                self.sentences,
-                self.store.chunk_texts,
-                n_papers=len(bm25.ids),
-                lexicon=bm25,
-            )
-        answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
-        return answer
+        if fallback is None:
+            choice = self.choose_mode(mode)
+            mode, fallback = choice.mode, choice.fallback
+        return ask_followup(
+            self, resolution, recent_turns, mode, top_k, fallback, on_token, filters
+        )
 
     def summarize_record(
         self, record: PaperRecord, mode: str = EXTRACTIVE, on_token: OnToken | None = None

@@ -1,0 +1,50 @@
+"""The TOML config file: where it is (``$PAPERCHAT_CONFIG`` or the user config folder) and its keys, read
+flat and checked against the settings table's (:mod:`paperchat.core.settings` resolves the values)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from paperchat.core.errors import PaperchatError
+
+APP = "paperchat"
+
+
+def config_file_path() -> Path:
+    """The config file location: ``$PAPERCHAT_CONFIG`` or the user config folder."""
+    env = os.environ.get("PAPERCHAT_CONFIG")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "config.toml"
+
+
+def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
+    """The flat ``{key: value}`` of the TOML config file at ``path`` (``{}`` when there is none); ``llm.model``
+    is ``model`` under ``[llm]``. Raises :class:`PaperchatError` when it is not valid TOML, holds a key not in
+    ``known``, or ``$PAPERCHAT_CONFIG`` names a file that does not exist."""
+    if not path.exists():
+        if os.environ.get("PAPERCHAT_CONFIG"):
+            raise PaperchatError(f"PAPERCHAT_CONFIG names {path}, which does not exist")
+        return {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PaperchatError(f"config file {path} is not valid TOML: {exc}") from exc
+    flat: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, dict):
+            for sub, subval in value.items():
+                flat[f"{key}.{sub}"] = subval
+        else:
+            flat[key] = value
+    unknown = sorted(set(flat) - known)
+    if unknown:
+        raise PaperchatError(
+            f"config file {path}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+        )
+    return flat

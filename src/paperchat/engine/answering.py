@@ -1,0 +1,96 @@
+"""Answering from retrieved hits: the LLM gate (is anything relevant enough to ask it?), the LLM answer with
+its offline fallback, and the offline extractive answer.
+
+:meth:`paperchat.engine.Engine.answer_from_hits` delegates here; ``ask``,
+``ask_followup`` and the eval call it with the hits they retrieved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer
+from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
+from paperchat.ingest.records import PaperRecord
+
+OnToken = Callable[[str], None]
+
+#: In LLM mode, the LLM is not asked when no retrieved chunk reaches this cosine
+#: similarity to the question (off-topic questions score 0.08-0.16 on the eval set,
+#: answerable ones 0.24 and up), or when the question names something no retrieved
+#: abstract mentions.
+LLM_MIN_COSINE = 0.2
+
+
+def answer_from_hits(
+    engine,
+    question: str,
+    hits: list,
+    records: dict[str, PaperRecord] | None = None,
+    qvec=None,
+    mode: str = EXTRACTIVE,
+    on_token: OnToken | None = None,
+    t0: float | None = None,
+    fallback: bool = False,
+) -> Answer:
+    """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``),
+    with ``engine`` (a :class:`paperchat.engine.Engine`).
+
+    ``records`` are the hits' paper records (read when ``None``), ``qvec``
+    the question's embedding (computed when ``None``). In LLM mode the LLM
+    is not asked when retrieval found nothing relevant (:data:`LLM_MIN_COSINE`,
+    or a name no retrieved abstract mentions). ``fallback`` (``--mode auto``):
+    an LLM that cannot be reached, or that returns an empty answer, gives the
+    offline answer, with a note, instead of an error.
+    """
+    from paperchat.answer.offline import offline_answer
+    from paperchat.answer.subjects import missing_names
+
+    t0 = time.perf_counter() if t0 is None else t0
+    if records is None:
+        records = engine.store.papers([h.paper_id for h in hits])
+    if qvec is None:
+        qvec = engine.embedder.embed_one(question)
+    if mode == LLM:
+        relevant = [h for h in hits if h.paper_id in records]
+        best = max((h.dense or 0.0 for h in relevant), default=0.0)
+        texts = [records[h.paper_id].title + "\n" + records[h.paper_id].abstract for h in relevant]
+        if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
+            from paperchat.answer.llm_answer import llm_answer
+
+            try:
+                answer = llm_answer(
+                    question, hits, records, engine.settings, engine.checker, on_token=on_token
+                )
+            except (LLMConnectionError, LLMEmptyAnswer) as exc:
+                if not fallback:
+                    raise
+                answer = answer_from_hits(engine, question, hits, records, qvec, EXTRACTIVE, t0=t0)
+                answer.notes.append(f"{exc}; answered offline by quoting the abstracts")
+                return answer
+            answer.timings["pipeline_total_s"] = round(time.perf_counter() - t0, 4)
+            return answer
+        answer = Answer.abstention(
+            question,
+            LLM,
+            [h.retrieved() for h in hits],
+            model=engine.settings.llm_model,
+            notes=["nothing retrieved answers the question; the LLM was not asked"],
+        )
+        if on_token:
+            on_token(answer.answer)
+    else:
+        bm25 = engine.store.bm25()
+        answer = offline_answer(
+            question,
+            qvec,
+            hits,
+            records,
+            engine.sentences,
+            engine.store.chunk_texts,
+            n_papers=len(bm25.ids),
+            lexicon=bm25,
+        )
+    answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+    return answer

@@ -1,0 +1,155 @@
+"""Answering a chat follow-up: retrieval restricted to (or boosted towards) the papers it refers to, a retry
+with the words as asked, and the fall back to a new question when the referred paper has nothing on it.
+
+The chat resolves what a question refers to (:func:`paperchat.chat.followup.resolve`,
+a :class:`~paperchat.core.resolution.Resolution`) and keeps the turns;
+:meth:`paperchat.engine.Engine.ask_followup` (this module) decides how to retrieve and answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperchat.core.contract import LLM, Answer, Retrieved
+from paperchat.core.resolution import BOOST, RESTRICT, STANDALONE, Resolution
+from paperchat.retrieve.filters import Filters
+
+OnToken = Callable[[str], None]
+
+
+@dataclass
+class FollowupAnswer:
+    """What :func:`ask_followup` returns: the ``answer`` and the ranking it was answered from, one row per
+    paper (``paper_id``, ``label``, ``chunk_id``, ``score``; follow-ups add ``dense``, ``bm25`` and
+    ``referred``), for the chat's ``/why`` and turn log."""
+
+    answer: Answer
+    hits: list[dict[str, Any]] = field(default_factory=list)
+
+
+def ask_followup(
+    engine,
+    res: Resolution,
+    recent_turns: list[tuple[str, str]],
+    mode: str,
+    top_k: int | None = None,
+    fallback: bool = False,
+    on_token: OnToken | None = None,
+    filters: Filters | None = None,
+) -> FollowupAnswer:
+    """Answer a chat question by its resolution ``res`` with ``engine`` (a :class:`paperchat.engine.Engine`).
+
+    ``recent_turns`` are the last ``(question, answer text)`` pairs, oldest first: with an LLM (``mode``
+    ``llm``) the follow-up is rewritten from them as a standalone question (the ``condense`` prompt).
+    A ``standalone`` question is :meth:`~paperchat.engine.Engine.ask`; ``restrict`` answers from
+    ``res.target_ids`` only; ``boost`` retrieves over all papers (those ``filters`` lets through) with
+    the referred ones first, up to ``top_k`` (default: the setting). Offline, an abstention is retried
+    with the words as asked, and a weak reference ("the method") whose paper has nothing on it is
+    answered as a new question. ``res`` is updated in place (the query used, its kind, the note).
+    ``fallback``: the mode was ``auto`` (an unreachable LLM gives offline answers).
+    Raises what :meth:`~paperchat.engine.Engine.ask` raises.
+    """
+    history = [
+        (role, text)
+        for question, answer in recent_turns
+        for role, text in (("user", question), ("assistant", answer))
+    ]
+    condensed = engine.condense(history, res.question, mode)
+    if condensed and condensed != res.question:
+        res.query = condensed
+        res.note += f'; rewritten by the LLM as "{condensed}"'
+        if res.kind == RESTRICT:
+            res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
+            res.note += ", retrieval over all papers with the referred ones first"
+    engine.store.refresh()
+    if res.kind == STANDALONE:
+        return _as_new_question(engine, res, mode, top_k, fallback, on_token, filters)
+    return _referred(engine, res, mode, top_k, fallback, on_token, filters)
+
+
+def _as_new_question(engine, res, mode, top_k, fallback, on_token, filters) -> FollowupAnswer:
+    answer = engine.ask(
+        res.query, top_k, mode="auto" if fallback else mode, on_token=on_token, filters=filters
+    )
+    return FollowupAnswer(answer, _rows(engine, answer.retrieved))
+
+
+def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> FollowupAnswer:
+    """Answer from the referred papers (``restrict``), or from all papers with them first (``boost``)."""
+    from paperchat.answer.subjects import missing_names
+
+    vecs: dict[str, Any] = {}
+
+    def embed(text: str):
+        if text not in vecs:
+            vecs[text] = engine.embedder.embed_one(text)
+        return vecs[text]
+
+    qvec = embed(res.query)
+    targets = engine.retriever.score_papers(res.target_ids, qvec)
+    hits = list(targets)
+    if res.kind == BOOST:
+        k = top_k or engine.settings.top_k
+        seen = {h.paper_id for h in hits}
+        ids = engine.paper_ids(filters)
+        more = [
+            h
+            for h in engine.retrieve(res.query, k, qvec=qvec, paper_ids=ids)
+            if h.paper_id not in seen
+        ]
+        hits += more[: max(0, k - len(hits))]
+    records = engine.store.papers([h.paper_id for h in hits])
+    question = res.query
+    abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
+    if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
+        question = res.question  # a title put in the query that the abstract does not spell out
+    answer = engine.answer_from_hits(
+        question,
+        hits,
+        records,
+        qvec=embed(question),
+        mode=mode,
+        on_token=on_token,
+        fallback=fallback,
+    )
+    streams = mode == LLM
+    if answer.abstained and question != res.question and not streams:
+        retry = engine.answer_from_hits(
+            res.question, hits, records, qvec=embed(res.question), mode=mode
+        )
+        if not retry.abstained:
+            answer = retry  # the words as asked may match better
+    if answer.abstained and res.kind == RESTRICT and res.weak and not streams:
+        # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
+        res.kind, res.query = STANDALONE, res.question
+        res.note += (
+            "; it had no answer there, so the question was answered as a new one over all papers"
+        )
+        return _as_new_question(engine, res, mode, top_k, fallback, on_token, filters)
+    rows = [
+        {
+            "paper_id": h.paper_id,
+            "label": records[h.paper_id].name if h.paper_id in records else h.paper_id,
+            "chunk_id": h.chunk_id,
+            "score": round(float(h.score), 4),
+            "dense": None if h.dense is None else round(float(h.dense), 4),
+            "bm25": None if h.bm25 is None else round(float(h.bm25), 4),
+            "referred": h.paper_id in res.target_ids,
+        }
+        for h in hits
+    ]
+    return FollowupAnswer(answer, rows)
+
+
+def _rows(engine, retrieved: list[Retrieved]) -> list[dict[str, Any]]:
+    """The retrieved list with labels (for /why and the log)."""
+    records = engine.store.papers([r.paper_id for r in retrieved], abstracts=False)
+    return [
+        {
+            **r.to_json(),
+            "label": records[r.paper_id].name if r.paper_id in records else r.paper_id,
+        }
+        for r in retrieved
+    ]

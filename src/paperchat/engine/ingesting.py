@@ -1,0 +1,166 @@
+"""Ingest orchestration: load and check the files, take the unchanged fast path, write through the store's
+writer, and the first run's bundled corpus (waiting for another process that is writing it).
+
+It lives in ``engine/`` rather than ``ingest/`` because it opens the store's writer
+(:func:`paperchat.store.open_writer`) and reads its runs: ``ingest`` is the stage
+below ``store`` and may not import it (``tests/test_layout.py``). The pure parts stay
+in ``ingest/`` (loading, the plan, the batch run :func:`paperchat.ingest.run.run_ingest`,
+the manifest); :meth:`paperchat.engine.Engine.ingest` and
+:meth:`~paperchat.engine.Engine.ensure_corpus` delegate here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from paperchat.core import phases
+from paperchat.core.background import background as _background
+from paperchat.ingest.run import IngestReport
+
+Progress = Callable[[int, int], None]
+
+#: How long a first-run ``ask`` waits for another process that is ingesting the bundled corpus.
+FIRST_RUN_WAIT_S = 900.0
+
+
+def _import_chunker() -> None:
+    import importlib
+
+    importlib.import_module("llama_index.core.node_parser")
+
+
+def bundled_run() -> tuple[str, list[Path], Path]:
+    """``(run key, files, metadata file)`` of ingesting the bundled corpus."""
+    from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+    from paperchat.ingest.manifest import run_key
+
+    return (
+        run_key(bundled_corpus_files(), bundled_metadata(), None, "stop"),
+        bundled_corpus_files(),
+        bundled_metadata(),
+    )
+
+
+def ingest(
+    engine,
+    paths: list[Path],
+    metadata: Path | None = None,
+    rebuild: bool = False,
+    on_error: str = "stop",
+    progress: Progress | None = None,
+    only_if_empty: bool = False,
+    encoding: str | None = None,
+) -> IngestReport | None:
+    """Load ``paths`` (every file is read and checked before anything is written) and ingest them into
+    ``engine``'s store (a :class:`paperchat.engine.Engine`) with its embedder and chunk settings.
+
+    A recorded run repeated on unchanged files returns its report without opening Chroma
+    (:func:`paperchat.engine.repeat.unchanged_report`). ``only_if_empty``: do nothing (return ``None``)
+    when the store holds papers, waiting up to :data:`FIRST_RUN_WAIT_S` for another process that is
+    writing it (the first run). Raises what loading (:class:`~paperchat.core.errors.PaperchatError`)
+    and the store (:class:`~paperchat.core.errors.StoreError`) raise.
+    """
+    from paperchat.ingest import manifest
+
+    t0 = time.perf_counter()
+    key = manifest.run_key(paths, metadata, encoding, on_error)
+    if not rebuild and not only_if_empty:
+        from paperchat.engine.repeat import unchanged_report
+
+        repeat = (
+            None
+            if engine.settings.chroma_url
+            else unchanged_report(engine.settings.store_path, engine.wanted_info(), key)
+        )
+        phases.mark("manifest checked")
+        if repeat is not None:
+            repeat.seconds = time.perf_counter() - t0
+            return repeat
+    from paperchat.ingest.corpus import load_file
+    from paperchat.ingest.metadata import join_metadata, load_metadata
+    from paperchat.ingest.run import run_ingest
+    from paperchat.store import open_writer
+
+    command = manifest.repeat_command(
+        paths, metadata, encoding, on_error, bundled=key == bundled_run()[0]
+    )
+    papers, files, skipped, notes = [], [], [], []
+    for path in paths:
+        loaded, report = load_file(path, on_error=on_error, encoding=encoding)
+        papers.extend(loaded)
+        files.append(manifest.file_key(path))
+        skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
+        notes.extend(report.notes)
+    if metadata is not None:
+        join_metadata(papers, load_metadata(metadata))
+    # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
+    _background(_import_chunker, "paperchat-llamaindex-import")
+    engine.preload()
+    store = engine.open_store(allow_damaged=rebuild)
+    if rebuild:
+        engine.embedder.embed(
+            ["paperchat rebuild check"]
+        )  # an unreachable embeddings endpoint fails before any write
+    info = engine.wanted_info()
+    wait = FIRST_RUN_WAIT_S if only_if_empty else None
+    note = (
+        "waiting for another paperchat process that is ingesting into this store…"
+        if only_if_empty
+        else None
+    )
+
+    def chunker():
+        from paperchat.ingest.chunking import Chunker
+
+        return Chunker(engine.chunk, engine.embedder.tokenize)
+
+    with open_writer(
+        store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)
+    ) as writer:
+        if only_if_empty and not writer.fresh_for(key):
+            return None
+        report = run_ingest(
+            writer, papers, files, info, chunker, engine.embedder, on_error, progress
+        )
+        report.lines_skipped, report.notes = (
+            skipped + report.lines_skipped,
+            notes + report.notes,
+        )
+        kept = report.papers_added + report.papers_updated + report.papers_unchanged
+        writer.manifest = {
+            key: manifest.record(
+                paths,
+                metadata,
+                {
+                    "files": report.files,
+                    "papers_seen": report.papers_seen,
+                    "papers_unchanged": kept,
+                    "duplicates_skipped": report.duplicates_skipped,
+                    "duplicates_merged": report.duplicates_merged,
+                    "lines_skipped": report.lines_skipped,
+                },
+            )
+        }
+    report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
+    report.total_papers, report.total_chunks = store.counts()
+    return report
+
+
+def ensure_corpus(engine, progress: Progress | None = None) -> IngestReport | None:
+    """Ingest the bundled corpus into ``engine``'s store when it is empty (an interrupted first run is
+    resumed); else ``None``.
+
+    A store an ingest of other files is writing, or was interrupted in, never gets the bundled corpus:
+    with no paper stored yet that is a :class:`~paperchat.core.errors.StoreError` saying which ingest to
+    wait for or run again.
+    """
+    from paperchat.store.runs import refuse_first_run
+
+    chroma = engine.open_store()
+    chroma.refresh()
+    key, files, metadata = bundled_run()
+    if refuse_first_run(chroma, key):
+        return None
+    return engine.ingest(files, metadata, progress=progress, only_if_empty=True)
