@@ -26,7 +26,9 @@ from paperchat.cli.corpus_cmds import echo_json
 @click.option("--base-store", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --scale: the real store to grow (copied, never written), built from the --corpus files "
                    "(default: one built once in the user cache folder).")
-def bench(corpus, repeat, out, as_json, no_baseline, scale, base_store):
+@click.option("--keep", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --scale: leave each grown store in DIR/<N> (DIR/<N> must not exist) to try it afterwards.")
+def bench(corpus, repeat, out, as_json, no_baseline, scale, base_store, keep):
     """Measure ingest, retrieval and answer speed and memory on this machine.
 
     Builds a fresh temporary store (your store is not touched), so on a large
@@ -46,7 +48,7 @@ def bench(corpus, repeat, out, as_json, no_baseline, scale, base_store):
     re-ingest, peak memory, disk size and warm retrieval.
     """
     if scale:
-        figures = _scale(scale, list(corpus), base_store, repeat)
+        figures = _scale(scale, list(corpus), base_store, repeat, keep)
     else:
         from paperchat.evaluation.bench import format_table, run_bench
 
@@ -63,7 +65,7 @@ def bench(corpus, repeat, out, as_json, no_baseline, scale, base_store):
         click.echo(format_table(figures))
 
 
-def _scale(sizes, corpus: list[Path], base_store: Path | None, repeat: int) -> dict:
+def _scale(sizes, corpus: list[Path], base_store: Path | None, repeat: int, keep: Path | None) -> dict:
     """``bench --scale``: the figures of :func:`paperchat.evaluation.bench_scale.run_scale`."""
     from paperchat.cli.progress import progress_bar
     from paperchat.core.errors import PaperchatError
@@ -76,4 +78,4 @@ def _scale(sizes, corpus: list[Path], base_store: Path | None, repeat: int) -> d
                                  "../shared/data/icml2025_abstracts.jsonl")
         corpus = [found]
     return run_scale(list(sizes), corpus, base_store, repeat=repeat, note=lambda line: click.echo(f"note: {line}", err=True),
-                     progress_for=lambda size: progress_bar(f"growing to {size:,} papers", unit="paper"))
+                     progress_for=lambda size: progress_bar(f"growing to {size:,} papers", unit="paper"), keep=keep)

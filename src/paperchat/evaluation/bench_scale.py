@@ -4,7 +4,9 @@ For each size ``N``, :func:`run_scale`:
 
 1. copies the base store (a real store of the conference: ``--base-store``,
    else one built once by ``paperchat ingest`` into the user cache folder
-   and reused; the base itself is never written) into a temporary folder;
+   and reused; the base itself is never written) into a temporary folder,
+   once, and re-ingests the corpus files there (so records an earlier
+   paperchat wrote are brought up to date once), then copies that for each size;
 2. grows the copy to ``N`` papers with replicas of its papers
    (:mod:`paperchat.evaluation.scale_store`; a size at or below the base's
    count measures the base as it is);
@@ -199,17 +201,18 @@ def measure_size(base: Path, target: int, corpus: list[Path], repeat: int = 5, n
                  keep: Path | None = None) -> dict[str, Any]:
     """Copy ``base``, grow the copy to ``target`` papers and measure it (see the module docstring).
 
-    ``keep``: build the copy there (it must not exist) and leave it, instead of a temporary folder.
+    ``keep``: build the copy there (it must not exist; its parent is made) and leave it, instead of in a
+    temporary folder.
     """
     from paperchat.evaluation.scale_store import scale_store
     from paperchat.store import open_store
 
     with tempfile.TemporaryDirectory(prefix="paperchat-scale-") as tmp:
         folder = keep or Path(tmp) / "store"
+        folder.parent.mkdir(parents=True, exist_ok=True)
         shutil.copytree(base, folder, ignore=shutil.ignore_patterns("*.lock"))
         store = open_store(folder, create=False)
         try:
-            _check_holds(store, corpus)
             report = scale_store(store, target, progress=progress)
             sentences = store.collection("sentences").count()
         finally:
@@ -220,11 +223,12 @@ def measure_size(base: Path, target: int, corpus: list[Path], repeat: int = 5, n
 
 
 def run_scale(sizes: list[int], corpus: list[Path], base_store: Path | None = None, repeat: int = 5,
-              n_questions: int = 60, note: Note = print, progress_for: Callable[[int], Any] | None = None
-              ) -> dict[str, Any]:
+              n_questions: int = 60, note: Note = print, progress_for: Callable[[int], Any] | None = None,
+              keep: Path | None = None) -> dict[str, Any]:
     """Every size's figures (see the module docstring), smallest first, with the machine and the base used.
 
-    ``progress_for(size)`` returns a progress callback for growing the store to ``size``; ``note`` prints a line.
+    ``progress_for(size)`` returns a progress callback for growing the store to ``size``; ``note`` prints a line;
+    ``keep``: leave each size's store in ``keep/<size>`` (which must not exist) instead of deleting it.
     Raises :class:`PaperchatError` when a step fails (its last line of stderr in the message).
     """
     built = False
@@ -237,11 +241,30 @@ def run_scale(sizes: list[int], corpus: list[Path], base_store: Path | None = No
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "date": time.strftime("%Y-%m-%d"), "base_store": str(base_store), "base_built_now": built,
         "corpus": [str(f) for f in corpus], "repeat": repeat, "daemon": daemon, "sizes": []}
-    for size in sorted(set(sizes)):
-        note(f"measuring at {size:,} papers")
-        progress = progress_for(size) if progress_for else None
-        out["sizes"].append(measure_size(base_store, size, corpus, repeat, n_questions, daemon, progress))
+    with tempfile.TemporaryDirectory(prefix="paperchat-scale-base-") as tmp:
+        primed = _primed_copy(base_store, Path(tmp) / "base", corpus, note)
+        for size in sorted(set(sizes)):
+            note(f"measuring at {size:,} papers")
+            progress = progress_for(size) if progress_for else None
+            folder = keep / str(size) if keep is not None else None
+            out["sizes"].append(measure_size(primed, size, corpus, repeat, n_questions, daemon, progress, folder))
     return out
+
+
+def _primed_copy(base: Path, folder: Path, corpus: list[Path], note: Note) -> Path:
+    """A copy of ``base`` in ``folder`` after one ``paperchat ingest`` of ``corpus`` (records an earlier paperchat
+    wrote are brought up to date once here, not in every size's copy); raises when the base lacks their papers."""
+    from paperchat.store import open_store
+
+    shutil.copytree(base, folder, ignore=shutil.ignore_patterns("*.lock"))
+    store = open_store(folder, create=False)
+    try:
+        _check_holds(store, corpus)
+    finally:
+        store.close()
+    note("re-ingesting the corpus once into a copy of the base (the base is not written)")
+    _run(EXE + ["ingest", *map(str, corpus), "--quiet"], _env(folder), "re-ingesting the copy of the base")
+    return folder
 
 
 def _spread(row: dict[str, Any]) -> str:
