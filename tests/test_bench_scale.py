@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from paperchat.cli import cli
@@ -21,6 +22,7 @@ def _papers(store) -> dict[str, dict]:
     return {p["paper_id"]: p for p in json.loads(out.stdout)}
 
 
+@pytest.mark.slow  # about 12 fresh processes: 15-20 s on 2 busy cores
 def test_scale_grows_a_copy_with_replicas_and_reports_every_figure(bundled_store, tmp_path):
     base = _papers(bundled_store)
     assert len(base) == 38
