@@ -219,7 +219,9 @@ def measure_size(base: Path, target: int, corpus: list[Path], repeat: int = 5, n
             store.close()
         out: dict[str, Any] = {"target": target, "papers": report.papers_after, "replicas": report.replicas,
                                "chunks": report.total_chunks, "sentences": sentences, "build_s": report.seconds}
-        return out | measure(folder, corpus, repeat, n_questions, daemon)
+        out |= measure(folder, corpus, repeat, n_questions, daemon)
+        out["load_average_1min"] = os.getloadavg()[0]  # others' work on the machine slows the figures down
+        return out
 
 
 def run_scale(sizes: list[int], corpus: list[Path], base_store: Path | None = None, repeat: int = 5,
@@ -282,6 +284,7 @@ ROWS: list[tuple[str, Callable[[dict], Any]]] = [
     ("fresh ingest, unchanged (s)", lambda s: _spread(s["cold"]["ingest (unchanged)"])),
     ("first re-ingest after growing (s)", lambda s: f"{s['first_reingest_s']:.1f}"),
     ("warm retrieval p50 / p95 (ms)", lambda s: f"{s['retrieval_ms_p50']:.0f} / {s['retrieval_ms_p95']:.0f}"),
+    ("load average at the end (1 min)", lambda s: f"{s['load_average_1min']:.1f}"),
     ("daemon: fresh ask (s)", lambda s: _spread(s["cold_daemon"]["ask"])),
     ("daemon: fresh papers --json (s)", lambda s: _spread(s["cold_daemon"]["papers --json"])),
 ]
