@@ -250,3 +250,13 @@ class ChromaStore(ChromaReads, NearestQueries):
                 lambda: [(pid, r.title, r.abstract) for pid, r in self.papers().items()],
             )
         return self._bm25
+
+    def close(self) -> None:
+        """Let go of the Chroma client and the vector indexes it holds in memory (embedded stores: every embedded
+        client of this process, as Chroma caches them together). Open the store again to use it."""
+        self._cols.clear()
+        self._bm25 = None
+        if not self.remote:
+            from chromadb.api.client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
