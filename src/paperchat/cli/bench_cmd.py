@@ -59,7 +59,8 @@ from paperchat.cli.common import echo_json
     "--keep",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="With --scale: leave each grown store in DIR/<N> (DIR/<N> must not exist) to try it afterwards.",
+    help="With --scale: leave each grown store in DIR/<N> to try it afterwards; a DIR/<N> an earlier run "
+    "left is measured again instead of grown anew.",
 )
 def bench(corpus, repeat, out, as_json, no_baseline, scale, base_store, keep):
     """Measure ingest, retrieval and answer speed and memory on this machine.

@@ -236,16 +236,20 @@ def measure_size(
 ) -> dict[str, Any]:
     """Copy ``base``, grow the copy to ``target`` papers and measure it (see the module docstring).
 
-    ``keep``: build the copy there (it must not exist; its parent is made) and leave it, instead of in a
-    temporary folder.
+    ``keep``: build the copy there (its parent is made) and leave it, instead of in a temporary folder; a
+    store already there (an earlier run's) is grown to ``target`` if it holds fewer papers, and measured.
     """
     from paperchat.evaluation.bench.scale_store import scale_store
     from paperchat.store import open_store
 
     with tempfile.TemporaryDirectory(prefix="paperchat-scale-") as tmp:
         folder = keep or Path(tmp) / "store"
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copytree(base, folder, ignore=shutil.ignore_patterns("*.lock"))
+        reused = (
+            folder / "chroma"
+        ).is_dir()  # left by an earlier --keep run: measured again, not regrown
+        if not reused:
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(base, folder, ignore=shutil.ignore_patterns("*.lock"))
         store = open_store(folder, create=False)
         try:
             report = scale_store(store, target, progress=progress)
@@ -280,7 +284,7 @@ def run_scale(
     """Every size's figures (see the module docstring), smallest first, with the machine and the base used.
 
     ``progress_for(size)`` returns a progress callback for growing the store to ``size``; ``note`` prints a line;
-    ``keep``: leave each size's store in ``keep/<size>`` (which must not exist) instead of deleting it.
+    ``keep``: leave each size's store in ``keep/<size>`` instead of deleting it (one already there is measured again).
     Raises :class:`PaperchatError` when a step fails (its last line of stderr in the message).
     """
     built = False
