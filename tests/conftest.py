@@ -53,9 +53,17 @@ def sigint_default() -> None:
 
 
 #: Fixtures that make a test an integration test: stores at conference scale or of their own
-#: (each one more ingest), servers and daemons.
+#: (each one more ingest), servers and daemons, a whole `eval --html` run (test_eval_html.py).
 INTEGRATION_FIXTURES = frozenset(
-    {"icml_store", "two_venue_store", "icml_subset", "chroma_server", "server_url", "runtime"}
+    {
+        "icml_store",
+        "two_venue_store",
+        "icml_subset",
+        "chroma_server",
+        "server_url",
+        "runtime",
+        "run_dir",
+    }
 )
 #: Names whose use in a test's code means it starts a process (``sys.executable`` reads as ``executable``).
 _PROCESS_NAMES = frozenset({"subprocess", "Popen", "pexpect", "executable"})

@@ -311,6 +311,7 @@ def fresh_engine(bundled_store):
     return Engine(load_settings({"store": str(bundled_store)}))
 
 
+@pytest.mark.integration  # a 30-question eval run
 def test_reversed_retriever_fails_the_gate(fresh_engine, monkeypatch):
     """The committed baseline catches a real regression (the pipeline's own ranking, reversed). How the gate
     reports each metric is test_check_baseline_names_each_metric's; one eval run here is enough."""
