@@ -23,4 +23,22 @@ export ANONYMIZED_TELEMETRY=False HF_HUB_OFFLINE=1
 # Lint and format first (seconds): configured in pyproject.toml [tool.ruff].
 "$VENV/bin/ruff" check -q src tests training eval scripts
 "$VENV/bin/ruff" format --check -q src tests training eval scripts
-"$VENV/bin/python" -m pytest -q "$@"
+# The unit tier first (in-process, under a minute; tests/conftest.py marks the tiers), then the integration
+# tests, each only if the one before passed. A `-m EXPR` given here narrows both tiers ("unit and (EXPR)");
+# a tier with no test selected (pytest's exit status 5) is not a failure.
+args=()
+marks=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -m) marks="$2"; shift 2 ;;
+        -m*) marks="${1#-m}"; shift ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+tier() {
+    local select="$1"
+    [ -z "$marks" ] || select="$select and ($marks)"
+    "$VENV/bin/python" -m pytest -q -m "$select" ${args[@]+"${args[@]}"} || [ $? -eq 5 ]
+}
+tier unit
+tier "not unit"

@@ -1,11 +1,27 @@
-"""Shared fixtures: a real Chroma store of the bundled corpus, built once per test session."""
+"""Shared fixtures (a real Chroma store of the bundled corpus, built once per test session) and the test tiers.
+
+Every test is in one of two tiers, marked at collection (:func:`pytest_collection_modifyitems`):
+
+* ``unit``: in-process and fast; the only store it may use is the shared ``bundled_store``
+  (one model load, one ingest of 38 papers). ``pytest -m unit`` runs first, in under 60 s.
+* ``integration``: everything else, run after (``-m "not unit"``). A test is one when it, a
+  fixture it uses, or a helper of its own module that either calls (followed through the test
+  folder's functions) names ``subprocess``, ``pexpect`` or ``sys.executable``; when it uses a
+  fixture of :data:`INTEGRATION_FIXTURES`; when it is marked ``slow``, ``llm_server`` or
+  ``integration`` (by hand, for an in-process test that is not fast).
+
+So a new test lands in the right tier by what it does. A unit test that starts a process anyway
+(through code the scan does not follow) fails with a message saying how to mark it.
+"""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -34,6 +50,83 @@ def sigint_default() -> None:
     KeyboardInterrupt; the tests must not depend on how pytest was started.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+#: Fixtures that make a test an integration test: stores at conference scale or of their own
+#: (each one more ingest), servers and daemons, a whole `eval --html` run (test_eval_html.py).
+INTEGRATION_FIXTURES = frozenset(
+    {
+        "icml_store",
+        "two_venue_store",
+        "icml_subset",
+        "chroma_server",
+        "server_url",
+        "runtime",
+        "run_dir",
+    }
+)
+#: Names whose use in a test's code means it starts a process (``sys.executable`` reads as ``executable``).
+_PROCESS_NAMES = frozenset({"subprocess", "Popen", "pexpect", "executable"})
+_TESTS = Path(__file__).resolve().parent
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The global and attribute names a code object and its nested functions use."""
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out |= _names(const)
+    return out
+
+
+def _starts_processes(func, seen: set) -> bool:
+    """Whether ``func`` (a test or fixture) or a function of the test folder it calls names a process launcher."""
+    func = getattr(func, "__wrapped__", func)
+    code = getattr(func, "__code__", None)
+    if code is None or code in seen or not code.co_filename.startswith(str(_TESTS)):
+        return False
+    seen.add(code)
+    names = _names(code)
+    if names & _PROCESS_NAMES:
+        return True
+    called = (func.__globals__.get(n) for n in names)
+    return any(_starts_processes(f, seen) for f in called if isinstance(f, types.FunctionType))
+
+
+def _is_integration(item: pytest.Item) -> bool:
+    if any(item.get_closest_marker(m) for m in ("integration", "slow", "llm_server")):
+        return True
+    if INTEGRATION_FIXTURES & set(item.fixturenames):
+        return True
+    seen: set = set()
+    funcs = [getattr(item, "function", None)]
+    info = getattr(item, "_fixtureinfo", None)
+    for name, defs in info.name2fixturedefs.items() if info else ():
+        if name != "_unit_tests_start_no_process":  # the guard below names Popen to refuse it
+            funcs += [d.func for d in defs]
+    return any(_starts_processes(f, seen) for f in funcs if f is not None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(config, items):
+    """Mark every test ``unit`` or ``integration`` (see the module docstring)."""
+    for item in items:
+        item.add_marker("integration" if _is_integration(item) else "unit")
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_start_no_process(request, monkeypatch):
+    """In a ``unit`` test, starting a process fails and says how to move the test to the integration tier."""
+    if request.node.get_closest_marker("unit") is None:
+        return
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(
+            f"{request.node.nodeid} is in the unit tier but starts a process: mark it "
+            "@pytest.mark.integration (or name its fixture in conftest.INTEGRATION_FIXTURES)"
+        )
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
 
 
 SEED_000 = "000_215d12c2ee2986f8.txt"

@@ -35,6 +35,7 @@ def test_a_topic_summary_cites_the_papers_on_the_topic(bundled_store):
     assert body.startswith("CROW: ") and "[1]" in body and "[2]" in body
 
 
+@pytest.mark.integration  # ingests 19 papers into a store of its own
 def test_ingest_with_metadata_and_skipping_malformed_lines(tmp_path):
     store = tmp_path / "store"
     seed = ROOT / "data" / SEED_003

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -116,12 +115,25 @@ def test_a_truncated_index_segment_is_one_line_and_check_names_it(tmp_path):
     assert len(json.loads(cli(store, "papers", "--json").stdout)) == 150
 
 
+@pytest.mark.xfail(
+    reason="found by asking as users do (issue 22): an `ask` that overlaps the rebuild's swap fails with "
+    "'the store ... is damaged or unreadable (NotFoundError: Collection [...] does not exist.)': the old "
+    "generation's collections are deleted under a reader that opened them",
+    strict=False,
+)
 def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store):
-    from paperchat.store.opening import open_store
-
+    """What users see: every `ask --json` run while `ingest --rebuild` runs in another process answers from the
+    old store, whole (the same answer as before); after the swap, from the new one."""
     store = copy_store(bundled_store, tmp_path / "store")
-    before = open_store(store, create=False)
-    old = set(before.papers(abstracts=False))
+    question = "What does ConfPO use to pick preference-critical tokens?"
+
+    def ask() -> dict:
+        out = cli(store, "ask", question, "--json")
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    before = ask()
+    assert before["sources"][0]["paper_id"] == "p-abe9274a3783"
     proc = subprocess.Popen(
         [sys.executable, "-m", "paperchat", "ingest", "--rebuild", "--quiet"],
         env={**os.environ, "PAPERCHAT_STORE": str(store)},
@@ -129,16 +141,15 @@ def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store)
         stderr=subprocess.PIPE,
         text=True,
     )
-    seen: list[int] = []
+    seen: list[dict] = []
     while proc.poll() is None:
-        before.refresh()
-        seen.append(len(before.papers(abstracts=False)))
-        time.sleep(0.2)
+        seen.append(ask())
     assert proc.returncode == 0, proc.stderr.read()
-    assert len(seen) >= 3 and set(seen) == {len(old)}  # never an empty or half-built store
-    before.refresh()
-    assert set(before.papers(abstracts=False)) == old
-    assert before.current == 2  # the new generation was swapped in
+    assert len(seen) >= 2 and all(a == before for a in seen)  # never an empty or half-built store
+    assert ask() == before
+    from paperchat.store.opening import open_store
+
+    assert open_store(store, create=False).current == 2  # the new generation was swapped in
 
 
 def test_two_first_run_asks_on_an_empty_store_both_answer(tmp_path):

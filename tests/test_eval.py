@@ -239,6 +239,7 @@ def results(engine):
     return runner.run_eval(engine)
 
 
+@pytest.mark.integration  # the whole offline eval
 def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
     assert er.check_baseline(results, er.load_baseline(qs.default_baseline())) == []
     cfg = results["config"]
@@ -284,6 +285,7 @@ def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
     assert set(files) == {"report", "results"}
 
 
+@pytest.mark.integration  # the whole offline eval
 def test_results_are_deterministic(engine, results):
     again = runner.run_eval(engine, limit=12, baselines=())
     keys = (
@@ -309,7 +311,10 @@ def fresh_engine(bundled_store):
     return Engine(load_settings({"store": str(bundled_store)}))
 
 
+@pytest.mark.integration  # a 30-question eval run
 def test_reversed_retriever_fails_the_gate(fresh_engine, monkeypatch):
+    """The committed baseline catches a real regression (the pipeline's own ranking, reversed). How the gate
+    reports each metric is test_check_baseline_names_each_metric's; one eval run here is enough."""
     retriever = fresh_engine.retriever
     real = retriever.retrieve
 
@@ -322,25 +327,6 @@ def test_reversed_retriever_fails_the_gate(fresh_engine, monkeypatch):
     failed = {f.split()[0].rstrip(":") for f in failures}
     assert {"retrieval.recall@1", "retrieval.mrr@10", "retrieval.ndcg@10"} <= failed
     assert broken["overall"]["retrieval.mrr@10"]["value"] < 0.5
-
-
-def test_empty_rankings_fail_the_gate(fresh_engine, monkeypatch):
-    def abstain(question, top_k=None, **kwargs):
-        return Answer.abstention(question, "extractive")
-
-    monkeypatch.setattr(fresh_engine, "retrieve", lambda question, top_k=None: [])
-    monkeypatch.setattr(fresh_engine, "ask", abstain)
-    broken = runner.run_eval(fresh_engine, limit=20, baselines=())
-    failures = er.check_baseline(broken, er.load_baseline(qs.default_baseline()))
-    failed = {f.split()[0].rstrip(":") for f in failures}
-    assert {
-        "retrieval.recall@5",
-        "answers.fact_recall",
-        "abstention.accuracy",
-        "citations.recall",
-        "abstention.false_abstention_rate",
-    } <= failed
-    assert broken["overall"]["abstention.false_abstention_rate"]["value"] == 1.0
 
 
 # -- the command ------------------------------------------------------------------

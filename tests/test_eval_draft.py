@@ -123,6 +123,7 @@ def test_the_same_seed_gives_the_same_file_and_another_seed_another(store, offli
     assert (tmp_path / "other.jsonl").read_text() != first.read_text()
 
 
+@pytest.mark.integration  # a whole eval run
 def test_the_drafted_set_runs_through_the_eval(store, offline, tmp_path):
     _summary, path, _questions = offline
     result = CliRunner().invoke(

@@ -50,12 +50,11 @@ def _isolated_env(monkeypatch, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def engine(tmp_path_factory):
+def engine(bundled_store):
+    """An Engine on the shared bundled store (read-only use)."""
     from paperchat.engine import Engine
 
-    e = Engine(load_settings({"store": str(tmp_path_factory.mktemp("store"))}))
-    e.ensure_corpus()
-    return e
+    return Engine(load_settings({"store": str(bundled_store)}))
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Rough edges a new user hit (issue 18, item 17): a title with a newline, `eval --check --limit`, onnxruntime's
-device id under ~/.cache."""
+device id under ~/.cache; `paperchat bench` without the bench extra."""
 
 from __future__ import annotations
 
@@ -147,3 +147,24 @@ def test_onnxruntime_writes_no_device_id_under_the_home_folder(bundled_store, tm
     assert out.returncode == 0, out.stderr
     assert "p-abe9274a3783" in out.stdout
     assert not (home / ".cache" / "Microsoft").exists()
+
+
+def test_bench_without_the_bench_extra_says_what_to_install(tmp_path):
+    """The LlamaIndex baseline's vector store is the `bench` extra; without it, one line before any work."""
+    blocked = (  # as if llama-index-vector-stores-chroma were not installed
+        "import runpy, sys; sys.modules['llama_index.vector_stores.chroma'] = None; "
+        "sys.argv = ['paperchat', 'bench']; runpy.run_module('paperchat', run_name='__main__')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", blocked],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PAPERCHAT_STORE": str(tmp_path / "store")},
+        timeout=120,
+    )
+    assert (out.returncode, out.stdout) == (1, "")
+    assert out.stderr == (
+        "error: the LlamaIndex baseline needs llama-index-vector-stores-chroma: "
+        "install paperchat[bench], or pass --no-baseline\n"
+    )
+    assert not (tmp_path / "store").exists()

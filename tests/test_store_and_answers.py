@@ -63,6 +63,7 @@ def test_top_k_is_capped_at_the_corpus_size(bundled_engine):
     assert len({h.paper_id for h in hits}) == 38  # grouped by paper
 
 
+@pytest.mark.integration  # ingests the bundled corpus into stores of its own
 def test_reingest_is_idempotent_and_embeds_nothing(tmp_path):
     from paperchat.ingest.corpus import bundled_corpus_files
 
@@ -189,6 +190,7 @@ def _icml_records(ids):
     return [rows[i] for i in ids]
 
 
+@pytest.mark.integration  # ingests the bundled corpus into stores of its own
 def test_near_duplicates_merge_into_one_paper_in_either_order(tmp_path):
     from paperchat.ingest.corpus import bundled_corpus_files
 
@@ -283,11 +285,18 @@ def test_sentence_vectors_are_stored_at_ingest_and_chunks_pool_them(bundled_engi
     assert list(stored) == [confpo] and stored[confpo].shape == (len(sents), 384)
     fresh = bundled_engine.embedder.embed(sents)
     assert float(np.min(np.sum(fresh * stored[confpo], axis=1))) > 0.9999
-    # the sentence collection answers max-similarity queries: ConfPO's own sentence comes first
-    assert bundled_engine.store.nearest_sentences(fresh[2], 3)[0] == (
-        confpo,
-        pytest.approx(1.0, abs=1e-3),
+    # the sentence collection answers max-similarity queries for a question (not a stored vector): ConfPO's three
+    # best sentences by exact cosine, best first, then another paper's
+    qvec = bundled_engine.embedder.embed_one(
+        "What does ConfPO use to pick preference-critical tokens?"
     )
+    nearest = bundled_engine.store.nearest_sentences(qvec, 4)
+    exact = sorted((stored[confpo] @ qvec).tolist(), reverse=True)[:3]
+    assert [pid for pid, _cos in nearest] == [confpo] * 3 + [nearest[3][0]] and nearest[3][
+        0
+    ] != confpo
+    assert [cos for _pid, cos in nearest[:3]] == pytest.approx(exact, abs=1e-4)
+    assert exact[2] > nearest[3][1]
     # Each stored chunk vector is the normalised, token-count-weighted mean of its sentences' vectors.
     got = bundled_engine.store.collection("chunks").get(
         where={"paper_id": confpo}, include=["documents", "embeddings"]

@@ -113,6 +113,7 @@ def test_wrong_source_is_unsupported(abstracts, checker):
     assert out[0]["supported"] is False
 
 
+@pytest.mark.integration  # every held-out claim through the checker
 def test_checker_on_the_held_out_claims_keeps_its_reported_figures():
     """The checker on eval/claims/test.jsonl (155 claims written without sight of the checker; never tuned on).
 

@@ -98,10 +98,40 @@ def run_baseline(engine, files: list[Path], questions: list[str]) -> dict[str, A
     return out
 
 
+#: The package of the LlamaIndex baseline's vector store, installed by the ``bench`` extra.
+BASELINE_PACKAGE = "llama_index.vector_stores.chroma"
+
+
+def require_baseline() -> None:
+    """Check that the LlamaIndex baseline can run (its Chroma vector store is the ``bench`` extra).
+
+    Raises :class:`~paperchat.core.errors.PaperchatError` (one line: what to install) when it is missing.
+    """
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(BASELINE_PACKAGE) is not None
+    except (ImportError, ValueError):  # a parent package missing, or an unimportable module
+        found = False
+    if not found:
+        from paperchat.core.errors import PaperchatError
+
+        raise PaperchatError(
+            "the LlamaIndex baseline needs llama-index-vector-stores-chroma: "
+            "install paperchat[bench], or pass --no-baseline"
+        )
+
+
 def run_bench(
     corpus: list[Path] | None = None, repeat: int = 3, n_questions: int = 60, baseline: bool = True
 ) -> dict[str, Any]:
-    """Run every measurement and return the figures (seconds, ms, chunks/s, MiB)."""
+    """Run every measurement and return the figures (seconds, ms, chunks/s, MiB).
+
+    Raises :class:`~paperchat.core.errors.PaperchatError` before measuring anything when ``baseline`` is asked
+    for and the ``bench`` extra is not installed (:func:`require_baseline`).
+    """
+    if baseline:
+        require_baseline()
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
     from paperchat.ingest.corpus import bundled_corpus_files
