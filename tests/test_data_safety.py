@@ -115,12 +115,6 @@ def test_a_truncated_index_segment_is_one_line_and_check_names_it(tmp_path):
     assert len(json.loads(cli(store, "papers", "--json").stdout)) == 150
 
 
-@pytest.mark.xfail(
-    reason="found by asking as users do (issue 22): an `ask` that overlaps the rebuild's swap fails with "
-    "'the store ... is damaged or unreadable (NotFoundError: Collection [...] does not exist.)': the old "
-    "generation's collections are deleted under a reader that opened them",
-    strict=False,
-)
 def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store):
     """What users see: every `ask --json` run while `ingest --rebuild` runs in another process answers from the
     old store, whole (the same answer as before); after the swap, from the new one."""
@@ -292,3 +286,24 @@ def test_chat_save_refuses_to_overwrite_without_force(tmp_path, bundled_store):
     assert out.returncode == 0, out.stderr
     assert f"{target} exists; /save {target} --force replaces it." in out.stdout
     assert target.read_text(encoding="utf-8").startswith("# paperchat")
+
+
+def test_a_reader_holding_the_old_generation_reads_again_from_the_new(tmp_path, bundled_store):
+    """A rebuild in another process finishes (and drops the old collections) while this process holds the old
+    generation open: the store says so (StoreSwitched, never "damaged"), and the engine reads again, whole,
+    from the new generation."""
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+    from paperchat.store.failures import StoreSwitched
+
+    store = copy_store(bundled_store, tmp_path / "store")
+    engine = Engine(load_settings({"store": str(store)}))
+    before = {r.paper_id for r in engine.papers()}
+    assert len(before) == 38
+    rebuilt = cli(store, "ingest", "--rebuild", "--quiet")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    old_generation = engine.store.current
+    with pytest.raises(StoreSwitched, match="was rebuilt while this command read it"):
+        engine.store.papers()
+    assert {r.paper_id for r in engine.papers()} == before  # read again from the new generation
+    assert engine.store.current == old_generation + 1

@@ -26,6 +26,7 @@ from paperchat.core.resolution import Resolution
 from paperchat.core.settings import Settings
 from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
+from paperchat.engine.rebuilds import again_after_rebuild
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
@@ -184,6 +185,7 @@ class Engine:
         return ensure_corpus(self, progress)
 
     # -- papers -------------------------------------------------------------------
+    @again_after_rebuild
     def papers(self, filters: Filters | None = None) -> list[PaperRecord]:
         """Every stored paper (no abstracts) that passes ``filters``, by origin (file name, path, position)."""
         records, ids = self.store.papers(abstracts=False), self.paper_ids(filters)
@@ -236,6 +238,7 @@ class Engine:
             k,
         )
 
+    @again_after_rebuild
     def ask(
         self,
         question: str,
@@ -314,6 +317,7 @@ class Engine:
             self, question, hits, records, qvec, mode, on_token, t0=t0, fallback=fallback
         )
 
+    @again_after_rebuild
     def ask_followup(
         self,
         resolution: Resolution,
@@ -349,6 +353,7 @@ class Engine:
 
         return summarize_record(self, record, mode, on_token)
 
+    @again_after_rebuild
     def summarize(
         self,
         target: str,

@@ -42,7 +42,12 @@ from paperchat.core.errors import StoreError
 from paperchat.ingest.records import StoreInfo
 from paperchat.store.bm25 import BM25Index, load_or_build, write_json_atomic
 from paperchat.store.chroma_reads import READ_PAGE, ChromaReads
-from paperchat.store.failures import damage_message, is_unreachable, store_error
+from paperchat.store.failures import (
+    StoreSwitched,
+    damage_message,
+    is_unreachable,
+    store_error,
+)
 from paperchat.store.nearest import NearestQueries
 
 __all__ = [
@@ -115,7 +120,24 @@ class ChromaStore(ChromaReads, NearestQueries):
             )
             if not ours:
                 raise
+            self.raise_if_switched(exc)
             raise store_error(exc, self.local_dir, self.remote) from None
+
+    def raise_if_switched(self, exc: BaseException) -> None:
+        """Raise :class:`~paperchat.store.failures.StoreSwitched` when ``exc`` is Chroma's "collection does not
+        exist" because the current generation changed since this store read its state (a rebuild finished
+        in another process and dropped the collections it had opened)."""
+        missing = type(exc).__name__ in ("NotFoundError", "InvalidCollectionException")
+        if not (missing or "does not exist" in str(exc)) or self._state is None:
+            return
+        try:
+            now = int(self.read_meta().get("current") or 0)
+        except StoreError:
+            return
+        if now != self.current:
+            raise StoreSwitched(
+                f"the store at {self.where()} was rebuilt while this command read it; run it again"
+            ) from None
 
     # -- state --------------------------------------------------------------
     def read_meta(self) -> dict[str, Any]:
@@ -207,6 +229,8 @@ class ChromaStore(ChromaReads, NearestQueries):
                         "InvalidCollectionException",
                     ):
                         raise
+                    if generation is None:
+                        self.raise_if_switched(exc)
                     raise StoreError(
                         f"the store at {self.where()} is missing its {kind} collection "
                         f"(generation {gen}); run `paperchat ingest --rebuild`"

@@ -56,6 +56,12 @@ _READ_ONLY_TEXT = (
 )
 
 
+class StoreSwitched(StoreError):
+    """The store's current generation changed while a command was reading the one before: a rebuild
+    (``ingest --rebuild`` in another process) finished and dropped the collections the reader had opened.
+    :class:`~paperchat.engine.Engine` reads again, once, from the new generation."""
+
+
 class StoreUnavailable(StoreError):
     """The store cannot be reached or changed now (a server down, a full disk, a read-only folder); not damage."""
 
