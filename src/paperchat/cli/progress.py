@@ -9,14 +9,6 @@ import sys
 import time
 from collections.abc import Callable
 
-
-def _is_tty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
 LOG_EVERY_S = 10.0  # PAPERCHAT_PROGRESS_INTERVAL overrides it (seconds; 0: a line per batch)
 
 
@@ -65,7 +57,9 @@ def progress_bar(
     """
     if quiet:
         return None
-    if not _is_tty(sys.stderr):
+    from paperchat.cli.environment import current
+
+    if not current().stderr_isatty:
         return _log_lines(desc, unit)
     state: dict = {}
 
