@@ -305,3 +305,11 @@ def test_summarize_an_unknown_paper_id_is_an_error(bundled_store):
     )
     known = run("summarize", "p-abe9274a3783", store=bundled_store)
     assert known.returncode == 0 and "ConfPO" in known.stdout and "[1]" in known.stdout
+
+
+def test_a_command_that_already_said_why_exits_1_without_an_error_line(tmp_path):
+    store = tmp_path / "store"  # no daemon serves it
+    out = run("daemon", "status", store=store)
+    assert (out.returncode, out.stdout, out.stderr) == (1, f"no daemon runs for {store}\n", "")
+    out = run("daemon", "status", "--json", store=store)
+    assert (out.returncode, out.stdout, out.stderr) == (1, "{}\n", "")
