@@ -1,4 +1,5 @@
-"""The chat REPL as a user runs it: real subprocesses, piped stdin and a pseudo-terminal, offline."""
+"""The chat REPL as a user runs it: piped stdin in-process (``main(args, env)``), a real process on a
+pseudo-terminal for the keys, offline."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import os
 import re
 import shutil
 import sqlite3
-import subprocess
 import sys
 import time
 
 import pytest
+from cli_env import Ran, run_cli
 from conftest import ROOT, SEED_000, sigint_default
 
 from paperchat.chat.followup import BOOST, RESTRICT, STANDALONE, UnresolvedReference, resolve
@@ -24,9 +25,22 @@ LIGHTGTS_SOURCE = "[1] LightGTS: A Lightweight General Time Series Forecasting M
 CONFPO_SOURCE = "[1] ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3  https://openreview.net/forum?id=ZG7bkp6ScT"
 
 
-def chat_cmd() -> list[str]:
-    """The argv prefix that runs the chat CLI ."""
-    return [sys.executable, "-m", "paperchat"]
+#: ``paperchat`` whose chat waits 1.5 s before answering each question, so a Ctrl-C can land during an answer
+#: (a subclass in the test's own process; production code has no hook for it)
+SLOW_ANSWERS = """
+import sys, time
+from paperchat.chat import session
+from paperchat.cli import main
+
+class SlowAnswers(session.ChatSession):
+    def handle(self, line, *args, **kwargs):
+        if not line.startswith("/"):
+            time.sleep(1.5)
+        return super().handle(line, *args, **kwargs)
+
+session.ChatSession = SlowAnswers
+sys.exit(main())
+"""
 
 
 @pytest.fixture(scope="module")
@@ -49,15 +63,9 @@ def _env(store, **extra) -> dict[str, str]:
     return env
 
 
-def run_chat(store, lines: list[str], *args: str, **extra_env) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*chat_cmd(), "chat", *args],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        env=_env(store, **extra_env),
-        timeout=120,
-    )
+def run_chat(store, lines: list[str], *args: str, **extra_env) -> Ran:
+    """``paperchat chat ARGS`` in-process (``main(args, env)``) with ``lines`` piped in."""
+    return run_cli("chat", *args, input="\n".join(lines) + "\n", store=store, env=extra_env)
 
 
 def blocks(stdout: str) -> list[tuple[str, str]]:
@@ -179,22 +187,13 @@ def test_history_search_json_and_continue(bundled_store, tmp_path):
     )  # its own store and history: this test does not lean on another's turns
     shutil.copytree(bundled_store, chat_store)
     assert run_chat(chat_store, [LIGHTGTS_Q, FOLLOW_UP, CONFPO_Q, "/summarize 1"]).returncode == 0
-    base = [*chat_cmd(), "history"]
-    out = subprocess.run(
-        [*base, "-q", "LightGTS"], capture_output=True, text=True, env=_env(chat_store), timeout=60
-    )
+    out = run_cli("history", "-q", "LightGTS", store=chat_store)
     assert out.returncode == 0, out.stderr
     assert (
         FOLLOW_UP in out.stdout
         and "read as: Which two techniques does LightGTS introduce?" in out.stdout
     )
-    out = subprocess.run(
-        [*base, "--json", "-q", "does it introduce"],
-        capture_output=True,
-        text=True,
-        env=_env(chat_store),
-        timeout=60,
-    )
+    out = run_cli("history", "--json", "-q", "does it introduce", store=chat_store)
     rows = json.loads(out.stdout)
     assert [r["question"] for r in rows] == [FOLLOW_UP]
     row = rows[0]
@@ -213,44 +212,20 @@ def test_history_search_json_and_continue(bundled_store, tmp_path):
     assert "continuing conversation " + row["conversation_id"] in out.stderr
     assert source_lines(blocks(out.stdout)[0][1]) == [CONFPO_SOURCE]
     # --no-history logs nothing
-    before = len(
-        json.loads(
-            subprocess.run(
-                [*base, "--json", "-n", "1000"],
-                capture_output=True,
-                text=True,
-                env=_env(chat_store),
-            ).stdout
-        )
-    )
+    before = len(json.loads(run_cli("history", "--json", "-n", "1000", store=chat_store).stdout))
     out = run_chat(chat_store, [CONFPO_Q], "--no-history")
     assert out.returncode == 0 and CONFPO_SOURCE in out.stdout
-    after = len(
-        json.loads(
-            subprocess.run(
-                [*base, "--json", "-n", "1000"],
-                capture_output=True,
-                text=True,
-                env=_env(chat_store),
-            ).stdout
-        )
-    )
+    after = len(json.loads(run_cli("history", "--json", "-n", "1000", store=chat_store).stdout))
     assert after == before
 
 
 def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
     pexpect = pytest.importorskip("pexpect")
     pytest.importorskip("prompt_toolkit")
-    env = _env(
-        chat_store,
-        PAPERCHAT_TEST_SLOW_ANSWER="1.5",
-        PROMPT_TOOLKIT_NO_CPR="1",
-        TERM="xterm-256color",
-    )
-    cmd = chat_cmd()
+    env = _env(chat_store, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
     child = pexpect.spawn(
-        cmd[0],
-        [*cmd[1:], "chat"],
+        sys.executable,
+        ["-c", SLOW_ANSWERS, "chat"],
         env=env,
         encoding="utf-8",
         timeout=30,

@@ -1,4 +1,5 @@
-"""The chat REPL in-process (Click's test runner): follow-ups, every slash command, and the LLM path against the stub.
+"""The chat REPL in-process (``paperchat.cli.main(args, env)``, stdout and stderr apart): follow-ups, every slash
+command, and the LLM path against the stub.
 
 Each test starts from its own copy of the bundled store and its own history setting, so none depends on another.
 """
@@ -10,10 +11,8 @@ import re
 import shutil
 
 import pytest
-from click.testing import CliRunner
+from cli_env import run_cli
 from openai_stub import Reply, StubServer
-
-from paperchat.cli import cli
 
 CONFPO = "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
 CROW = (
@@ -30,16 +29,16 @@ def store(bundled_store, tmp_path):
     return folder
 
 
+def chat_run(store, lines, *args, **env):
+    """``paperchat chat ARGS`` with ``lines`` piped in: the exit status, the whole stdout and stderr."""
+    return run_cli("chat", *args, input="\n".join(lines) + "\n", store=store, env=env)
+
+
 def chat(store, lines, *args, **env):
-    result = CliRunner().invoke(
-        cli,
-        ["chat", *args],
-        input="\n".join(lines) + "\n",
-        env={"PAPERCHAT_STORE": str(store), **env},
-        catch_exceptions=False,
-    )
-    assert result.exit_code == 0, result.output
-    return result.output
+    """The transcript (stdout) of a chat that exits 0."""
+    result = chat_run(store, lines, *args, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def turns(output: str) -> dict[str, str]:
@@ -256,9 +255,9 @@ def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
             OPENAI_BASE_URL=server.base_url,
             PAPERCHAT_LLM_MODEL="stub-model",
         )
-    listed = CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)})
-    assert listed.exit_code == 0, listed.output
-    stored = json.loads(listed.output)
+    listed = run_cli("history", "--json", store=store)
+    assert (listed.returncode, listed.stderr) == (0, "")
+    stored = json.loads(listed.stdout)
     assert [t["question"] for t in stored] == [
         "What does ConfPO use to pick preference-critical tokens?"
     ]
@@ -266,14 +265,12 @@ def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
     assert stored[0]["sentences"][0]["missing"] == ["95"]
     # With history off, nothing more is stored.
     chat(store, ["What does ConfPO use?"], PAPERCHAT_HISTORY="0")
-    again = json.loads(
-        CliRunner().invoke(cli, ["history", "--json"], env={"PAPERCHAT_STORE": str(store)}).output
-    )
+    again = json.loads(run_cli("history", "--json", store=store).stdout)
     assert len(again) == 1
 
 
 def test_an_unreachable_llm_in_auto_mode_answers_offline_with_a_note(store):
-    out = chat(
+    ran = chat_run(
         store,
         ["What does ConfPO use to pick preference-critical tokens?"],
         OPENAI_API_KEY=KEY,
@@ -281,17 +278,44 @@ def test_an_unreachable_llm_in_auto_mode_answers_offline_with_a_note(store):
         PAPERCHAT_LLM_MODEL="stub-model",
         PAPERCHAT_HISTORY="0",
     )
-    answer = turns(out)["What does ConfPO use to pick preference-critical tokens?"]
-    assert titles(answer)[0] == CONFPO and "[1]" in answer
-    assert "answered offline" in out and "127.0.0.1:9" in out
+    answer = turns(ran.stdout)["What does ConfPO use to pick preference-critical tokens?"]
+    assert ran.returncode == 0 and titles(answer)[0] == CONFPO and "[1]" in answer
+    assert ran.stderr == (
+        "note: cannot reach the LLM at http://127.0.0.1:9/v1: connection refused (is the server running, "
+        "and is the URL right?); answered offline by quoting the abstracts\n"
+    )
 
 
 def test_a_garbled_history_file_is_named_and_the_chat_goes_on(store):
     (store / "history.sqlite3").write_text("garbage, not a database", encoding="utf-8")
-    out = CliRunner().invoke(cli, ["history"], env={"PAPERCHAT_STORE": str(store)})
-    assert out.exit_code == 1 and str(out.exception) == (
-        f"the chat history {store / 'history.sqlite3'} cannot be read (file is not a database); move it aside to "
-        "start a new one (`chat --no-history` skips it)"
+    out = run_cli("history", store=store)
+    assert (out.returncode, out.stdout, out.stderr) == (
+        1,
+        "",
+        f"error: the chat history {store / 'history.sqlite3'} cannot be read (file is not a database); move it "
+        "aside to start a new one (`chat --no-history` skips it)\n",
     )
     seen = turns(chat(store, ["What does ConfPO use to pick preference-critical tokens?"]))
     assert titles(next(iter(seen.values()))) == [CONFPO]
+
+
+def test_a_failed_turn_says_why_on_stderr_and_the_transcript_goes_on(store):
+    question = "What does ConfPO use to pick preference-critical tokens?"
+    out = chat_run(
+        store,
+        [question, "/papers"],
+        PAPERCHAT_MODE="llm",
+        OPENAI_API_KEY=KEY,
+        OPENAI_BASE_URL="http://127.0.0.1:9/v1",
+        PAPERCHAT_LLM_MODEL="stub-model",
+        PAPERCHAT_HISTORY="0",
+    )
+    # the error is on stderr; stdout stays a clean transcript: the question, an empty reply, the next turn
+    assert out.returncode == 0
+    assert out.stderr == (
+        "error: cannot reach the LLM at http://127.0.0.1:9/v1: connection refused (is the server running, "
+        "and is the URL right?)\n"
+    )
+    assert out.stdout.startswith(
+        f"> {question}\n\n> /papers\nid              label / title"
+    ) and out.stdout.endswith("19 papers\n\n")

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
+from cli_env import run_cli
 from openai_stub import Fault, Reply, StubServer
 
 KEY = "sk-test-SECRET-0123456789abcdef"
@@ -15,7 +13,6 @@ QUESTION = "What does ConfPO use to pick preference-critical tokens?"
 
 def run(store, server, *args):
     env = {
-        **os.environ,
         "PAPERCHAT_STORE": str(store),
         "OPENAI_API_KEY": KEY,
         "OPENAI_BASE_URL": server.base_url,
@@ -23,13 +20,7 @@ def run(store, server, *args):
         "PAPERCHAT_MAX_RETRIES": "1",
         "PAPERCHAT_TIMEOUT": "5",
     }
-    return subprocess.run(
-        [sys.executable, "-m", "paperchat", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(*args, env=env)
 
 
 def test_llm_answer_streams_checks_and_cites(bundled_store):
@@ -105,12 +96,7 @@ def test_config_shows_origins_and_probes_without_the_key(bundled_store):
 
 
 def test_summarize_paper_offline_is_cited(bundled_store):
-    out = subprocess.run(
-        [sys.executable, "-m", "paperchat", "summarize", "ConfPO", "--json"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PAPERCHAT_STORE": str(bundled_store)},
-    )
+    out = run_cli("summarize", "ConfPO", "--json", store=bundled_store)
     data = json.loads(out.stdout)
     assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
     assert data["answer"].startswith("We introduce ConfPO") and data["answer"].count("[1]") >= 2

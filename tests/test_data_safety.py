@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_env import run_cli
 from conftest import ICML_JSONL
 
 ZH1 = (
@@ -19,7 +20,13 @@ ZH1 = (
 ZH2 = "本文研究大型语言模型中的强化学习对齐问题。我们发现奖励模型的过度优化会降低生成文本的多样性。"
 
 
-def cli(store, *args, stdin: str | None = None, timeout: float = 240, **extra_env):
+def cli(store, *args, stdin: str | None = None, **extra_env):
+    """``paperchat ARGS`` on ``store``, in-process (``main(args, env)``)."""
+    return run_cli(*args, input=stdin, store=store, env=extra_env)
+
+
+def cli_process(store, *args, stdin: str | None = None, timeout: float = 240, **extra_env):
+    """``paperchat ARGS`` on ``store`` in a fresh process (what another process, or a cold start, sees)."""
     env = {**os.environ, "PAPERCHAT_STORE": str(store), **extra_env}
     return subprocess.run(
         [sys.executable, "-m", "paperchat", *args],
@@ -89,13 +96,13 @@ def test_a_truncated_index_segment_is_one_line_and_check_names_it(tmp_path):
         encoding="utf-8",
     )
     store = tmp_path / "store"
-    assert cli(store, "ingest", str(corpus), "--quiet").returncode == 0
-    assert cli(store, "check").returncode == 0
+    assert cli_process(store, "ingest", str(corpus), "--quiet").returncode == 0
+    assert cli_process(store, "check").returncode == 0
     segment = max((store / "chroma").glob("*/data_level0.bin"), key=lambda p: p.stat().st_size)
     with open(segment, "r+b") as fh:
         fh.truncate(1000)
     for args in (("ask", "What does ConfPO do?"), ("ingest",)):
-        out = cli(store, *args)
+        out = cli_process(store, *args)
         assert out.returncode == 1, (args, out.returncode, out.stderr)
         lines = out.stderr.strip().splitlines()
         assert (
@@ -103,16 +110,16 @@ def test_a_truncated_index_segment_is_one_line_and_check_names_it(tmp_path):
             and f"{segment} is cut short (1000 of " in lines[0]
             and "paperchat check" in lines[0]
         )
-    out = cli(store, "check", "--json")
+    out = cli_process(store, "check", "--json")
     assert out.returncode == 1
     report = json.loads(out.stdout)
     bad = [f for f in report["findings"] if f["ok"] is False]
     assert [f["check"] for f in bad] == ["vector index files"] and str(segment) in bad[0]["detail"]
     # A rebuild replaces the damaged store with a sound one.
-    out = cli(store, "ingest", "--rebuild", str(corpus), "--quiet")
+    out = cli_process(store, "ingest", "--rebuild", str(corpus), "--quiet")
     assert out.returncode == 0, out.stderr
-    assert cli(store, "check").returncode == 0
-    assert len(json.loads(cli(store, "papers", "--json").stdout)) == 150
+    assert cli_process(store, "check").returncode == 0
+    assert len(json.loads(cli_process(store, "papers", "--json").stdout)) == 150
 
 
 def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store):
@@ -190,7 +197,7 @@ def test_a_chat_sees_papers_another_process_ingested(tmp_path, bundled_store):
         + "\n",
         encoding="utf-8",
     )
-    out = cli(store, "ingest", str(data))
+    out = cli_process(store, "ingest", str(data))
     assert out.returncode == 0, out.stderr
     reply = session.handle("Which paper studies protein folding with lattice field theory?")
     assert reply.answer.sources[0].paper_id == "lattice-fold"
@@ -207,9 +214,10 @@ def test_ask_dash_and_piped_stdin_read_the_question(bundled_store):
         assert answer["question"] == "What does ConfPO use to pick preference-critical tokens?"
         assert answer["sources"][0]["title"].startswith("ConfPO")
     out = cli(bundled_store, "ask", "-", stdin="")
-    assert (
-        out.returncode == 1
-        and out.stderr.strip() == "error: the question is empty; ask something about the papers"
+    assert (out.returncode, out.stdout, out.stderr) == (
+        1,
+        "",
+        "error: the question is empty; ask something about the papers\n",
     )
 
 
@@ -233,10 +241,12 @@ def test_a_latin1_csv_names_the_encoding_and_takes_encoding(tmp_path):
 
 
 def test_no_arguments_shows_the_help_and_exits_0():
-    out = subprocess.run(
-        [sys.executable, "-m", "paperchat"], capture_output=True, text=True, timeout=60
+    out = run_cli()
+    assert (out.returncode, out.stderr) == (0, "")
+    assert (
+        out.stdout.startswith("Usage: paperchat [OPTIONS] [COMMAND] [ARGS]...\n")
+        and "ask" in out.stdout
     )
-    assert out.returncode == 0 and out.stdout.startswith("Usage: ") and "ask" in out.stdout
 
 
 def test_a_fresh_install_lists_38_real_titles(tmp_path, seed_ids):

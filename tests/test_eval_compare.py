@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 import pytest
+from cli_env import run_cli
 from click.testing import CliRunner
 
 from paperchat.cli import cli
@@ -307,12 +308,7 @@ def test_missing_or_bad_results_are_one_line_errors(run_a, tmp_path):
     with pytest.raises(PaperchatError, match="q1 appears more than once"):
         load_run(bad)
 
-    proc = subprocess.run(
-        [sys.executable, "-m", "paperchat", "eval", "compare", str(out), str(tmp_path / "nope")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_cli("eval", "compare", str(out), str(tmp_path / "nope"))
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.splitlines() == [
         f"error: no eval run at {tmp_path / 'nope'}: {tmp_path / 'nope'} does not exist "

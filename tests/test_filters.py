@@ -8,26 +8,18 @@ labelled NeurIPS 2024) and one title-less seed-text abstract with no metadata at
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, SECOND_VENUE, UNTITLED_ABSTRACT
+from cli_env import run_cli
+from conftest import SECOND_VENUE, UNTITLED_ABSTRACT
 
 CROW = "p-f951bc7f7256"  # bundled: "CROW: Eliminating Backdoors from Large Language Models ..."
 ARORA = "p-3c67db56192f"  # bundled: "Backdoor Attacks in Token Selection of Attention Mechanism" (Wang, Arora)
 
 
 def run(store, *args, stdin: str | None = None):
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PAPERCHAT_PROGRESS_INTERVAL": "0"}
-    return subprocess.run(
-        [sys.executable, "-m", "paperchat", "--store", str(store), *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        env=env,
-        timeout=300,
+    return run_cli(
+        "--store", str(store), *args, input=stdin, env={"PAPERCHAT_PROGRESS_INTERVAL": "0"}
     )
 
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
 
+from cli_env import run_cli
 from openai_stub import Fault, Reply, StubServer
 
 KEY = "sk-test-SECRET-0123456789abcdef"
@@ -17,7 +15,6 @@ QUESTION = "What does ConfPO use to pick preference-critical tokens?"
 
 def run(store, base_url, *args, key=KEY):
     env = {
-        **os.environ,
         "PAPERCHAT_STORE": str(store),
         "OPENAI_BASE_URL": base_url,
         "PAPERCHAT_LLM_MODEL": "stub-model",
@@ -26,13 +23,7 @@ def run(store, base_url, *args, key=KEY):
     }
     if key:
         env["OPENAI_API_KEY"] = key
-    return subprocess.run(
-        [sys.executable, "-m", "paperchat", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(*args, env=env)
 
 
 def free_port() -> int:

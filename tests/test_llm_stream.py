@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from cli_env import run_cli
 from openai_stub import Fault, Malformed, Reply, StubServer
 
 KEY = "sk-test-SECRET-0123456789abcdef"
@@ -17,7 +15,6 @@ ANSWER = "ConfPO picks tokens by the policy's confidence [1]."
 
 def run(store, server, *args, key=KEY, retries="3"):
     env = {
-        **os.environ,
         "PAPERCHAT_STORE": str(store),
         "OPENAI_BASE_URL": server.base_url,
         "PAPERCHAT_LLM_MODEL": "stub-model",
@@ -26,13 +23,7 @@ def run(store, server, *args, key=KEY, retries="3"):
     }
     if key:
         env["OPENAI_API_KEY"] = key
-    return subprocess.run(
-        [sys.executable, "-m", "paperchat", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(*args, env=env)
 
 
 def client_for(server, key=None, **over):
@@ -240,29 +231,29 @@ def test_a_rate_limit_says_how_long_it_waits(bundled_store):
 def test_an_error_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store, tmp_path):
     import shutil
 
-    from click.testing import CliRunner
-
-    from paperchat.cli import cli
-
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)
     with StubServer() as server:
         server.script(
             Reply(ANSWER), Fault(403)
         )  # the answer streams, then the verification request fails
-        result = CliRunner().invoke(
-            cli,
-            ["chat", "--mode", "llm", "--verify-llm"],
+        result = run_cli(
+            "chat",
+            "--mode",
+            "llm",
+            "--verify-llm",
             input=QUESTION + "\n",
+            store=store,
             env={
-                "PAPERCHAT_STORE": str(store),
                 "OPENAI_BASE_URL": server.base_url,
                 "PAPERCHAT_LLM_MODEL": "stub-model",
                 "PAPERCHAT_HISTORY": "0",
             },
         )
-    assert result.exit_code == 0, result.output
-    assert (
-        f"> {QUESTION}\n{ANSWER}\nerror: the LLM at {server.base_url} denied access (HTTP 403)"
-        in result.stdout
+    # the streamed line is ended on stdout (the transcript); the error is on stderr
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0,
+        f"> {QUESTION}\n{ANSWER}\n\n",
+        f"error: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to access "
+        "this resource.\n",
     )

@@ -1,6 +1,8 @@
-"""``python -m paperchat``: the command line."""
+"""``python -m paperchat``: the command line, exiting with :func:`paperchat.cli.main`'s status."""
+
+import sys
 
 from paperchat.cli import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -2,15 +2,16 @@
 
 Only Click and the small ``core`` modules are imported at start-up, so
 ``paperchat --help`` stays fast; the ML stack (Chroma, onnxruntime,
-LlamaIndex) is imported by the commands that need it. :func:`run` is the one
-place where exceptions become exit statuses and one-line messages.
+LlamaIndex) is imported by the commands that need it. :func:`main` runs a command
+line in an :class:`~paperchat.cli.environment.Environment` and returns its exit
+status; its :func:`invoke` is the one place where exceptions become exit
+statuses and one-line messages.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
-from typing import NoReturn
 
 import click
 
@@ -21,12 +22,19 @@ from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
 from paperchat.cli.corpus_cmds import check, ingest, papers
 from paperchat.cli.daemon_cmd import daemon
+from paperchat.cli.environment import Environment
 from paperchat.cli.eval_cmd import eval_command
 from paperchat.cli.mcp_cmd import mcp_command
 from paperchat.cli.options import AppContext, setting_option
 from paperchat.cli.progress import show_notes
 from paperchat.core import phases
-from paperchat.core.errors import ExitStatus, PaperchatError, debug_enabled, describe
+from paperchat.core.errors import (
+    ExitStatus,
+    PaperchatError,
+    ReportedFailure,
+    debug_enabled,
+    describe,
+)
 
 
 @click.group(
@@ -79,10 +87,10 @@ for command in (
     cli.add_command(command)
 
 
-def invoke(group: click.Group, args: list[str] | None = None, prog_name: str | None = None) -> int:
-    """Run ``group`` on ``args`` (default: the command line) and return its exit status: every exception becomes
-    a status and one line on stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). The daemon runs
-    forwarded commands through this too."""
+def invoke(group: click.Group, args: list[str], prog_name: str | None = None) -> int:
+    """Run ``group`` on ``args`` and return its exit status: every exception becomes a status and one line on
+    stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). A :class:`ReportedFailure` (the command said
+    why already) adds no line."""
     try:
         status = group.main(
             args, prog_name=prog_name, standalone_mode=False
@@ -100,7 +108,8 @@ def invoke(group: click.Group, args: list[str] | None = None, prog_name: str | N
     except BrokenPipeError:
         status = ExitStatus.OK
     except PaperchatError as exc:
-        click.echo(f"error: {describe(exc)}", err=True)
+        if not isinstance(exc, ReportedFailure):
+            click.echo(f"error: {describe(exc)}", err=True)
         status = exc.exit_status
     except Exception as exc:
         if debug_enabled():
@@ -110,22 +119,33 @@ def invoke(group: click.Group, args: list[str] | None = None, prog_name: str | N
     return int(status)
 
 
-def run(group: click.Group) -> NoReturn:
-    """Run ``group`` on the command line (:func:`invoke`) and exit with its status."""
-    phases.mark("cli")
-    forward.ARGV = sys.argv[1:]  # what a forwardable command sends to the daemon
-    status = invoke(group)
-    background = sys.modules.get("paperchat.core.background")
-    if background is not None:
-        background.join_background()  # never exit while a model is loading on a thread (the runtime would abort)
-    phases.write()
-    if (
-        "chromadb" not in sys.modules
-    ):  # a reading command: exit's garbage collections may skip what is left
-        gc.freeze()  # (0.3 s of teardown after openai's import); a process that opened Chroma leaves as it was
-    sys.exit(status)
+def main(args: list[str] | None = None, env: Environment | None = None) -> ExitStatus | int:
+    """Run the command line ``args`` in ``env`` and return its exit status (httpie's ``main(args, env)``).
 
-
-def main() -> NoReturn:
-    """Entry point of the ``paperchat`` command."""
-    run(cli)
+    ``args`` defaults to ``sys.argv[1:]``; ``env`` to the process's own
+    streams and variables (:class:`Environment`). Nothing is raised: errors
+    are one line on ``env.stderr`` and a non-zero status (``PAPERCHAT_DEBUG``
+    re-raises). A status that is not an :class:`ExitStatus` (a daemon's
+    relayed one) comes back as an ``int``. ``python -m paperchat`` and the
+    ``paperchat`` script exit with it; the warm daemon calls it once per
+    forwarded request, with the client's streams.
+    """
+    own_process = env is None
+    env = env or Environment()
+    if own_process:
+        phases.mark("cli")
+    args = sys.argv[1:] if args is None else list(args)
+    forward.ARGV = args  # what a forwardable command sends to the daemon
+    with env.applied():
+        status = invoke(cli, args, prog_name=env.prog_name)
+        background = sys.modules.get("paperchat.core.background")
+        if background is not None:
+            background.join_background()  # never leave while a model is loading on a thread
+    if own_process:
+        phases.write()
+        if "chromadb" not in sys.modules:  # a reading command: exit's garbage collections may skip
+            gc.freeze()  # what is left (0.3 s of teardown after openai's import); Chroma's is kept
+    try:
+        return ExitStatus(status)
+    except ValueError:
+        return status

@@ -58,6 +58,7 @@ def _streamer(enabled: bool):
 
     On a terminal, lines break between words at its width.
     """
+    from paperchat.cli.environment import current
     from paperchat.cli.terminal import WrappingWriter, terminal_width
 
     printed: list[str] = []
@@ -66,7 +67,7 @@ def _streamer(enabled: bool):
         click.echo(text, nl=False)
         sys.stdout.flush()
 
-    wrap = WrappingWriter(terminal_width(), write) if sys.stdout.isatty() else None
+    wrap = WrappingWriter(terminal_width(), write) if current().stdout_isatty else None
 
     def on_token(piece: str) -> None:
         printed.append(piece)
@@ -93,7 +94,9 @@ def _answer(produce, on_token, printed: list[str]):
 
 def read_question_arg(question: str | None) -> str:
     """QUESTION as given; ``-``, or no QUESTION with stdin not a terminal, reads it from stdin."""
-    if question == "-" or (question is None and not sys.stdin.isatty()):
+    from paperchat.cli.environment import current
+
+    if question == "-" or (question is None and not current().stdin_isatty):
         return sys.stdin.read(MAX_STDIN_CHARS)
     if question is None:
         raise click.UsageError(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import click
 
 from paperchat.cli.common import echo_json, first_run
@@ -15,9 +12,6 @@ from paperchat.cli.options import (
     setting_option,
     take_filters,
 )
-
-#: hidden, for tests: seconds to wait before each answer (so Ctrl-C can interrupt it)
-SLOW_ENV = "PAPERCHAT_TEST_SLOW_ANSWER"
 
 
 @click.command("chat")
@@ -64,6 +58,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     """
     from paperchat.chat.history import HistoryLog, history_path
     from paperchat.chat.session import MAX_TURNS, ChatSession
+    from paperchat.cli.environment import current
     from paperchat.cli.render import NO_LLM_NOTE
     from paperchat.cli.terminal import run_piped, run_terminal, terminal_width
     from paperchat.core.errors import PaperchatError
@@ -71,7 +66,8 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     filters = take_filters(flags)
     obj.take(flags)
     settings = obj.settings
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    env = current()
+    interactive = env.stdin_isatty and env.stdout_isatty
     engine = obj.engine()
     choice = engine.choose_mode()
     mode = choice.mode
@@ -87,10 +83,6 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
         raise PaperchatError(
             "--continue needs the chat history, which is turned off (--no-history or PAPERCHAT_HISTORY=0)"
         )
-    try:
-        slow = float(os.environ.get(SLOW_ENV) or 0)
-    except ValueError:
-        slow = 0.0
     session = ChatSession(
         engine,
         mode,
@@ -98,7 +90,6 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
         top_k=settings.top_k,
         fallback=choice.fallback,
         verbose=verbose,
-        slow=slow,
         width=terminal_width() if interactive else 88,
         filters=filters,
     )
@@ -128,11 +119,11 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
             )
             status = run_terminal(session, settings.store_path / "chat_history.txt", banner)
         else:
-            status = run_piped(session, sys.stdin)
+            status = run_piped(session, env.stdin)
     finally:
         if log is not None:
             log.close()
-    sys.stdout.flush()
+    env.stdout.flush()
     click.get_current_context().exit(status)
 
 

@@ -147,7 +147,7 @@ def check(obj: AppContext, as_json):
     Example:
       paperchat check
     """
-    from paperchat.core.errors import ExitStatus, PaperchatError, StoreError
+    from paperchat.core.errors import PaperchatError, ReportedFailure, StoreError
     from paperchat.store.check import Finding, cache_findings, check_store, folder_findings, verdict
 
     settings = obj.settings
@@ -187,4 +187,4 @@ def check(obj: AppContext, as_json):
             click.echo(f"{mark}  {f.check}: {f.detail}")
         click.echo(line)
     if any(f.ok is False for f in findings):
-        click.get_current_context().exit(ExitStatus.ERROR)
+        raise ReportedFailure()  # the lines above say why

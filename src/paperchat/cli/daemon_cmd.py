@@ -74,15 +74,16 @@ def start(obj: AppContext, foreground):
     """
     from paperchat.cli import forward
     from paperchat.cli.daemon_link import code_stamp
-    from paperchat.core.errors import ExitStatus, PaperchatError
+    from paperchat.core.errors import PaperchatError, ReportedFailure
 
     files = _files(obj)
-    ctx = click.get_current_context()
     if foreground:
         from paperchat.cli.daemon_server import Daemon
 
         forward.SERVING = True
-        ctx.exit(Daemon(files, obj.settings, code_stamp()).run())
+        if Daemon(files, obj.settings, code_stamp()).run():
+            raise ReportedFailure()  # another daemon serves the store (said on stderr)
+        return
     info = files.read_info()
     if info is not None:
         click.echo(f"a daemon already serves {info['store']} (pid {info['pid']})")
@@ -97,7 +98,6 @@ def start(obj: AppContext, foreground):
         f"daemon started (pid {info['pid']}) for {_where(obj)}; it exits after {info['idle_s']:g} s "
         "without a request"
     )
-    ctx.exit(ExitStatus.OK)
 
 
 @daemon.command("status")
@@ -114,14 +114,14 @@ def status(obj: AppContext, as_json):
     Example:
       paperchat daemon status
     """
-    from paperchat.core.errors import ExitStatus
+    from paperchat.cli.environment import current
+    from paperchat.core.errors import ReportedFailure
 
     files = _files(obj)
     info = files.read_info()
-    ctx = click.get_current_context()
     if info is not None:
         info["idle_s_left"] = round(
-            max(0.0, info["last_request"] + info["idle_s"] - time.time()), 1
+            max(0.0, info["last_request"] + info["idle_s"] - current().clock.time()), 1
         )
     if as_json:
         click.echo(json.dumps(info or {}, indent=2))
@@ -136,7 +136,8 @@ def status(obj: AppContext, as_json):
             f"exits after {info['idle_s_left']:g} s more without a request\n"
             f"  socket {info['socket']}\n  log {info['log']}"
         )
-    ctx.exit(ExitStatus.OK if info is not None else ExitStatus.ERROR)
+    if info is None:
+        raise ReportedFailure()
 
 
 @daemon.command("stop")
@@ -152,6 +153,7 @@ def stop(obj: AppContext):
     import signal
 
     from paperchat.cli import daemon_link as link
+    from paperchat.cli.environment import current
     from paperchat.cli.forward import connect
 
     files = _files(obj)
@@ -170,7 +172,8 @@ def stop(obj: AppContext):
     if info is None and sock is None:
         click.echo(f"no daemon runs for {_where(obj)}")
         return
-    deadline = time.monotonic() + 10.0
-    while files.read_info() is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    clock = current().clock
+    deadline = clock.monotonic() + 10.0
+    while files.read_info() is not None and clock.monotonic() < deadline:
+        clock.sleep(0.05)
     click.echo(f"daemon {'pid ' + str(info['pid']) + ' ' if info else ''}stopped for {_where(obj)}")

@@ -1,7 +1,8 @@
 """The daemon's side: warm up on one store, then run forwarded commands one at a time until idle for too long.
 
-A request is run as the same Click command line, in this process, with the
-client's environment, working folder and terminal (whether stdout/stderr are
+A request is run as the same command line (:func:`paperchat.cli.main`), in this
+process, in an :class:`~paperchat.cli.environment.Environment` built from the
+client's variables, working folder and terminal (whether stdout/stderr are
 terminals, their encodings, the width); what the command writes to stdout and
 stderr goes back over the socket as it is written (a streamed LLM answer
 streams), then the exit status. A client that went away (Ctrl-C) makes the
@@ -20,6 +21,7 @@ import sys
 import time
 
 from paperchat.cli import daemon_link as link
+from paperchat.cli.environment import Environment
 
 #: how long the daemon waits for a connected client's request
 REQUEST_WAIT_S = 10.0
@@ -60,44 +62,50 @@ def _text_stream(sock, kind: bytes, tty: bool, encoding: str, errors: str) -> io
     )
 
 
-def run_request(sock: socket.socket, request: dict) -> None:
-    """Run one forwarded command line with the request's environment, folder and streams; send its exit status."""
-    from paperchat.cli import cli, invoke
-
-    saved_env, saved_cwd = dict(os.environ), os.getcwd()
-    saved_streams = sys.stdin, sys.stdout, sys.stderr
+def request_environment(sock: socket.socket, request: dict, stdin) -> Environment:
+    """The :class:`Environment` of one forwarded request: the client's variables and terminal (tty flags,
+    encodings; the width comes in ``$COLUMNS``), its stdout/stderr written to the socket as they come."""
     term = request["terminal"]
-    out = _text_stream(
-        sock, b"O", term["stdout_tty"], term["stdout_encoding"], term["stdout_errors"]
+    return Environment(
+        stdin=stdin,
+        stdout=_text_stream(
+            sock, b"O", term["stdout_tty"], term["stdout_encoding"], term["stdout_errors"]
+        ),
+        stderr=_text_stream(
+            sock, b"E", term["stderr_tty"], term["stderr_encoding"], term["stderr_errors"]
+        ),
+        stdin_isatty=False,
+        stdout_isatty=term["stdout_tty"],
+        stderr_isatty=term["stderr_tty"],
+        environ=request["env"],
+        prog_name=request["prog"],
     )
-    err = _text_stream(
-        sock, b"E", term["stderr_tty"], term["stderr_encoding"], term["stderr_errors"]
-    )
+
+
+def run_request(sock: socket.socket, request: dict) -> None:
+    """Run one forwarded command line (:func:`paperchat.cli.main`) in the request's environment and folder;
+    send its exit status."""
+    from paperchat.cli import main
+
+    saved_cwd = os.getcwd()
+    stdin = open(os.devnull, encoding="utf-8")
     try:
-        os.environ.clear()
-        os.environ.update(request["env"])
+        env = request_environment(sock, request, stdin)
         os.chdir(request["cwd"])
-        sys.stdin, sys.stdout, sys.stderr = open(os.devnull, encoding="utf-8"), out, err
         try:
-            status = invoke(cli, request["argv"], prog_name=request["prog"])
+            status = main(request["argv"], env)
         except ClientGone:
             raise
         except BaseException as exc:  # PAPERCHAT_DEBUG re-raises: the traceback goes to the client
             import traceback
 
-            traceback.print_exception(exc, file=err)
+            traceback.print_exception(exc, file=env.stderr)
             status = 1
-        background = sys.modules.get("paperchat.core.background")
-        if background is not None:
-            background.join_background()
         link.send(sock, b"X", json.dumps(int(status)).encode())
     except (ClientGone, OSError):
         pass  # the client is gone: the request is abandoned
     finally:
-        sys.stdin.close()
-        sys.stdin, sys.stdout, sys.stderr = saved_streams
-        os.environ.clear()
-        os.environ.update(saved_env)
+        stdin.close()
         os.chdir(saved_cwd)
 
 

@@ -13,7 +13,7 @@ import click
 
 from paperchat.cli.common import progress
 from paperchat.cli.options import AppContext, setting_option
-from paperchat.core.errors import ExitStatus
+from paperchat.core.errors import ReportedFailure
 
 
 @click.group(
@@ -202,7 +202,7 @@ def eval_command(
     if failures:
         for line in failures:
             click.echo(f"eval check failed: {line}", err=True)
-        click.get_current_context().exit(ExitStatus.ERROR)
+        raise ReportedFailure()  # the lines above say why
 
 
 from paperchat.cli.eval_compare import compare_command  # noqa: E402 - subcommands of the group above

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.core.errors import ExitStatus
+from paperchat.core.errors import ReportedFailure
 
 
 @click.command(
@@ -65,4 +65,4 @@ def compare_command(run_a: Path, run_b: Path, as_json: bool, fail_on_regression:
                 f"95% CI [{m['ci'][0]:+.3f}, {m['ci'][1]:+.3f}], n {m['n']})",
                 err=True,
             )
-        click.get_current_context().exit(ExitStatus.ERROR)
+        raise ReportedFailure()  # the lines above say why

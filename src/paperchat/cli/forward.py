@@ -25,7 +25,7 @@ import click
 
 from paperchat.cli import daemon_link as link
 
-#: the command line's arguments (set by :func:`paperchat.cli.run`; ``None``: not run from a command line, never forwarded)
+#: the command line's arguments (set by :func:`paperchat.cli.main`; ``None``: not run from a command line, never forwarded)
 ARGV: list[str] | None = None
 #: set in the daemon's own process: the commands it runs never forward again
 SERVING = False

@@ -9,14 +9,6 @@ import sys
 import time
 from collections.abc import Callable
 
-
-def _is_tty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
 LOG_EVERY_S = 10.0  # PAPERCHAT_PROGRESS_INTERVAL overrides it (seconds; 0: a line per batch)
 
 
@@ -65,7 +57,9 @@ def progress_bar(
     """
     if quiet:
         return None
-    if not _is_tty(sys.stderr):
+    from paperchat.cli.environment import current
+
+    if not current().stderr_isatty:
         return _log_lines(desc, unit)
     state: dict = {}
 
@@ -97,12 +91,29 @@ class NoteHandler(logging.Handler):
             self.handleError(record)
 
 
+class LineHandler(logging.Handler):
+    """Shows the stages' notes for the user (:func:`paperchat.core.notes.note`: a lock being waited for, an
+    index that could not be saved) on the running command's stderr, each line as it is, ``--quiet`` or not."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(record.getMessage(), file=sys.stderr, flush=True)
+        except Exception:
+            self.handleError(record)
+
+
 NOTES = NoteHandler()
+LINES = LineHandler(logging.WARNING)
 
 
 def show_notes(on: bool = True) -> None:
-    """Print the stages' warnings on stderr (``on``), or not (``--quiet``)."""
+    """Print the stages' warnings on stderr (``on``), or not (``--quiet``); their notes for the user
+    (:mod:`paperchat.core.notes`) are printed either way."""
+    from paperchat.core.notes import LOGGER
+
     logger = logging.getLogger("paperchat")
     if NOTES not in logger.handlers:
         logger.addHandler(NOTES)
+    if LINES not in LOGGER.handlers:
+        LOGGER.addHandler(LINES)
     NOTES.setLevel(logging.WARNING if on else logging.CRITICAL + 1)

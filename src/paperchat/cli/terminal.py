@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -159,8 +158,8 @@ def answer_line(
     """Handle one line and show the reply; ``False`` when the session should end.
 
     ``close`` is called after a streamed answer (a wrapping writer's last
-    word). A failed turn prints one ``error:`` line (on a line of its own
-    after streamed text) and the chat goes on.
+    word). A failed turn prints one ``error:`` line on ``err`` (stderr; the
+    streamed text's line is ended on ``out`` first) and the chat goes on.
     """
     streamed: list[str] = []
 
@@ -181,7 +180,7 @@ def answer_line(
             if close is not None:
                 close()
             out("")
-        out(f"error: {describe(exc)}")
+        err(f"error: {describe(exc)}")
         return True
     if reply.streamed:
         out("")  # end the streamed line
@@ -255,5 +254,8 @@ def run_terminal(session: ChatSession, history_file: Path | None = None, banner:
 
 
 def terminal_width() -> int:
-    """The width to wrap answers at: the terminal's, at most 100 columns."""
-    return max(40, min(100, shutil.get_terminal_size((88, 24)).columns - 1))
+    """The width to wrap answers at: the running :class:`~paperchat.cli.environment.Environment`'s terminal
+    width less one, between 40 and 100 columns."""
+    from paperchat.cli.environment import current
+
+    return max(40, min(100, current().columns() - 1))

@@ -3,7 +3,7 @@
 Every failure a user can cause or meet (bad input, a store problem, an LLM
 fault) is a :class:`PaperchatError`: its message is printed as one line and
 the process exits with its :class:`ExitStatus`. The CLI's single error
-boundary (:func:`paperchat.cli.run`) is the only place that turns exceptions
+boundary (:func:`paperchat.cli.invoke`, run by :func:`paperchat.cli.main`) is the only place that turns exceptions
 into exit statuses; :func:`describe` gives the one line for any exception,
 so the chat loop reports a failed turn the same way.
 """
@@ -38,6 +38,14 @@ class PaperchatError(Exception):
         super().__init__(message)
         if exit_status is not None:
             self.exit_status = exit_status
+
+
+class ReportedFailure(PaperchatError):
+    """The command failed and has already said why on its output (failed checks, a regression, no daemon):
+    the CLI exits with ``exit_status`` and adds no ``error:`` line."""
+
+    def __init__(self, exit_status: ExitStatus = ExitStatus.ERROR):
+        super().__init__("", exit_status)
 
 
 class StoreError(PaperchatError):

@@ -22,10 +22,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from paperchat.core.notes import note
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
@@ -208,7 +209,7 @@ def load_or_build(
 
     ``papers()`` yields ``(paper id, title, abstract)``. A folder that cannot
     be written (a read-only store, a full disk) still answers: the index is
-    kept in memory, a note says so on stderr (once per folder and process),
+    kept in memory, a note says so (:func:`paperchat.core.notes.note`, once per folder and process),
     and it is built again next time.
     """
     index = BM25Index.load(folder, revision)
@@ -224,10 +225,8 @@ def load_or_build(
     except OSError as exc:
         if str(folder) not in _NOTED:
             _NOTED.add(str(folder))
-            print(
+            note(
                 f"note: the BM25 index could not be saved in {folder} ({exc.strerror or type(exc).__name__}); "
-                "it is built again by each command until it can be",
-                file=sys.stderr,
-                flush=True,
+                "it is built again by each command until it can be"
             )
     return index

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from paperchat.core.errors import StoreError
+from paperchat.core.notes import note
 from paperchat.store.failures import StoreUnavailable, read_only_message
 
 
@@ -26,7 +26,7 @@ def file_lock(
 
     Waits up to ``timeout_s`` seconds for another process to release it, then
     raises :class:`StoreError` with the message ``busy``; ``wait_note``, when
-    given, is printed once on stderr if the lock is not free at once. A folder
+    given, is a note for the user (:func:`paperchat.core.notes.note`) once if the lock is not free at once. A folder
     that cannot be written is opened without a lock (a read-only store is
     read, never written).
     """
@@ -40,7 +40,7 @@ def file_lock(
             lock.acquire(timeout=0)
         except Timeout:
             if wait_note:
-                print(wait_note, file=sys.stderr, flush=True)
+                note(wait_note)
             lock.acquire(timeout=timeout_s)
     except Timeout:
         raise StoreError(busy) from None

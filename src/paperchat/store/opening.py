@@ -4,11 +4,11 @@ or a Chroma server."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 from pathlib import Path
 
 from paperchat.core.errors import StoreError
+from paperchat.core.notes import note
 from paperchat.core.text import short_hash
 from paperchat.store.chroma import MARKER, ChromaStore
 from paperchat.store.failures import StoreUnavailable, store_error, unreachable
@@ -103,10 +103,8 @@ def _set_damaged_aside(store_dir: Path) -> None:
         return
     aside = store_dir / f"chroma.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
     os.replace(chroma, aside)
-    print(
-        f"note: {damage}; the damaged folder was moved to {aside} (delete it when you no longer need it)",
-        file=sys.stderr,
-        flush=True,
+    note(
+        f"note: {damage}; the damaged folder was moved to {aside} (delete it when you no longer need it)"
     )
 
 
