@@ -294,3 +294,23 @@ def test_a_store_beyond_33k_chunks_keeps_its_fast_path_and_checks_sound(store, t
     assert (
         check.returncode == 0 and check.stdout.splitlines()[-1] == f"the store at {store} is sound"
     ), check.stdout
+
+
+def test_a_store_marker_that_cannot_be_written_is_a_note_once(tmp_path, caplog):
+    """No swallowed write: the Chroma write goes through and the marker that failed is named, once."""
+    import logging
+
+    from paperchat.store import open_store
+    from paperchat.store.chroma import MARKER
+
+    store = open_store(tmp_path / "store")
+    (tmp_path / "store" / MARKER).mkdir()  # a folder where the marker file goes: the write fails
+    with caplog.at_level(logging.WARNING, logger="paperchat.notes"):
+        store.write_meta(revision="r1")
+        store.write_meta(revision="r2")
+    assert store.read_meta()["revision"] == "r2"
+    lines = [r.getMessage() for r in caplog.records if r.name == "paperchat.notes"]
+    assert len(lines) == 1 and lines[0].startswith(
+        f"note: could not write {tmp_path / 'store' / MARKER} ("
+    )
+    assert lines[0].endswith("); the store itself was written")

@@ -99,6 +99,7 @@ class ChromaStore(ChromaReads, NearestQueries):
         self._state: dict[str, Any] | None = None
         self._cols: dict[tuple[int, str], Any] = {}
         self._bm25: BM25Index | None = None
+        self._marker_failed = False
 
     def where(self) -> str:
         """Where the store lives (folder or server URL), for messages."""
@@ -163,11 +164,17 @@ class ChromaStore(ChromaReads, NearestQueries):
             )
             meta = {**(col.metadata or {}), "format": FORMAT, **changes}
             col.modify(metadata=meta)
-        if not self.remote:
+        if not self.remote and not self._marker_failed:
             try:
                 write_json_atomic(self.local_dir / MARKER, {"format": FORMAT})
-            except OSError:
-                pass
+            except OSError as exc:  # the write to Chroma went through; say (once) what did not
+                self._marker_failed = True
+                from paperchat.core.notes import note
+
+                note(
+                    f"note: could not write {self.local_dir / MARKER} ({exc.strerror or exc}); the store "
+                    "itself was written"
+                )
 
     def runs(self) -> dict[str, str]:
         """Ingests under way or interrupted in this store: ``{run key: command}`` (:mod:`paperchat.store.runs`)."""
