@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from paperchat.core.text import split_sentences
+from paperchat.core.sentences import split_sentences
 from paperchat.ingest.chunking import CHUNK_SIZE, Chunker, ChunkSettings
 
 CONFPO = "p-abe9274a3783"

@@ -51,7 +51,7 @@ def display_name(title: str, label: str, paper_id: str) -> str:
 
 
 class PaperLike(Protocol):
-    """What a source is made from (a :class:`paperchat.store.records.PaperRecord`)."""
+    """What a source is made from (a :class:`paperchat.ingest.records.PaperRecord`)."""
 
     paper_id: str
     title: str
