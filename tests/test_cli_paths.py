@@ -77,9 +77,9 @@ def test_config_text_shows_each_setting_and_where_it_came_from(tmp_path):
     out = invoke(tmp_path / "store", "config", PAPERCHAT_CONFIG=str(config), PAPERCHAT_TIMEOUT="12")
     assert out.exit_code == 0, out.output
     rows = {line.split()[0]: line for line in out.stdout.splitlines() if line.startswith("  ")}
-    assert rows["top_k"].split()[1:] == ["7", f"(file:{config})"]
+    assert rows["top_k"].split()[1:] == ["7", "papers", f"(file:{config})"]
     assert rows["mode"].split()[1:] == ["extractive", f"(file:{config})"]
-    assert rows["timeout"].split()[1:] == ["12.0", "(env:PAPERCHAT_TIMEOUT)"]
+    assert rows["timeout"].split()[1:] == ["12.0", "s", "(env:PAPERCHAT_TIMEOUT)"]
     assert rows["store"].split()[1:] == [str(tmp_path / "store"), "(env:PAPERCHAT_STORE)"]
     assert out.stdout.splitlines()[0] == f"config file: {config}"
 
