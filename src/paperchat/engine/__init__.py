@@ -101,17 +101,13 @@ class Engine:
         return self._embedder
 
     def preload(self, mode: str | None = None) -> None:
-        """Start ``import chromadb`` (0.6-0.9 s) and load the embedding model on background threads, so they
-        overlap each other and the caller's work; in LLM ``mode``, also start importing the openai client
-        (:func:`paperchat.answer.llm_client.get_client`)."""
+        """Load the embedding model on a background thread while the caller opens the store (they overlap);
+        in LLM ``mode``, also start importing the openai client (:func:`paperchat.answer.llm_client.get_client`).
+        (Importing ``chromadb`` on a thread too was measured and gained nothing: the store is needed at once.)"""
         if mode == LLM:
             from paperchat.answer.llm_client import get_client
 
             get_client(self.settings)
-        if self._store is None:
-            from paperchat.store.opening import import_chroma
-
-            _background(import_chroma, "paperchat-chroma-import")
         _background(self.embedder.load, "paperchat-model-load")
 
     def wanted_info(self) -> StoreInfo:

@@ -35,8 +35,7 @@ def again_after_rebuild(method):
         except StoreSwitched:
             if streamed:
                 raise
-            self.store.refresh()
-            self._filtered = (None, None, None)
+            self.store.refresh()  # a new revision: caches keyed by it (filters, BM25) are read anew
             return method(*call.args, **call.kwargs)
 
     return run

@@ -18,11 +18,6 @@ from paperchat.store.locks import open_guard
 OPEN_WAIT_S = 30.0
 
 
-def import_chroma() -> None:
-    """Import ``chromadb`` (0.6-0.9 s on 2 cores), so a caller can start it on a background thread early."""
-    import chromadb  # noqa: F401
-
-
 def _chroma_settings():
     from chromadb.config import Settings as ChromaSettings
 
