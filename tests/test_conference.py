@@ -52,7 +52,7 @@ def test_the_conference_eval_passes_its_baseline(engine, tmp_path):
 
 
 def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
-    """Three sets written independently (eval/generalization): general-a tuned on, b and c held out; each split
+    """Four sets written independently (eval/generalization): general-a and -d tuned on, b and c held out; each split
     against eval/baseline_generalization.json, and the report shows the abstention sweep per split."""
     from paperchat.evaluation import report
     from paperchat.evaluation.questions import resolve_set
@@ -64,12 +64,12 @@ def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
     )
     assert report.check_baseline(results, baseline) == []
     assert (
-        set(results["by_split"]) == {"a-tune", "b-heldout", "c-heldout"}
-        and results["config"]["questions"] == 144
+        set(results["by_split"]) == {"a-tune", "b-heldout", "c-heldout", "d-tune"}
+        and results["config"]["questions"] == 204
     )
-    assert set(results["sweep"]) == {"all", "a-tune", "b-heldout", "c-heldout"}
+    assert set(results["sweep"]) == {"all", "a-tune", "b-heldout", "c-heldout", "d-tune"}
     first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
-    answered = sum(not r["abstained"] for r in results["questions"]) / 144
+    answered = sum(not r["abstained"] for r in results["questions"]) / 204
     assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
     report.write_outputs(results, tmp_path, [])
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
@@ -83,3 +83,21 @@ def test_authors_come_from_the_stored_metadata(engine):
     )
     assert not res.abstained and res.sources[0].text.startswith("Title: ")
     assert "Baijiong Lin" in res.answer and res.answer.endswith("[1].")
+
+
+def test_a_described_paper_is_answered_by_the_sentence_that_fits_the_ask(engine):
+    """The description finds the paper; the ask (paperchat.answer.asks) picks the sentence that answers it."""
+    res = engine.ask(
+        "The work on converting pretrained LLMs into gated linear recurrent models without extra "
+        "parameters: what do they reuse to construct the gating?",
+        mode="extractive",
+    )
+    assert [s.paper_id for s in res.sources] == ["1PfZs0xC2v"]
+    assert "key matrix" in res.answer
+    res = engine.ask(
+        "CoLA steers an LLM through a learned latent action space; what score does it reach on "
+        "math500 with RL?",
+        mode="extractive",
+    )
+    assert res.sources[0].paper_id == "cEKrGCFXPA"
+    assert "achieves a score of 42.4" in res.answer.split(" [1]")[0]

@@ -2,8 +2,11 @@
 
 Every sentence of the top papers is scored against the question:
 ``0.55 * cosine(question, sentence) + 0.30 * term overlap + 0.15 * paper cosine``
-(term overlap: the share of the question's content terms the sentence holds),
-then moved by what the question asks (:mod:`paperchat.answer.intent`): a
+(term overlap: the share of the question's content terms the sentence holds);
+a question that describes its paper before it asks (:mod:`paperchat.answer.asks`)
+adds ``ASK_WEIGHT`` x the share of the ask's terms the sentence holds, so the
+sentence that answers outranks the ones that restate the description; then
+moved by what the question asks (:mod:`paperchat.answer.intent`): a
 sentence holding a number for "how many", names for "which datasets", a
 result for "how does A compare", the defining sentence for "what is X";
 background sentences (the premise a paper argues against) and code links
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from paperchat.answer import intent as it
+from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
@@ -50,6 +54,9 @@ DUPLICATE_COS = 0.85
 ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
 MAX_PER_PAPER = 3
+#: Weight of the ask's term overlap in ordering sentences, when a question describes its paper before it asks
+#: (:mod:`paperchat.answer.asks`): the description found the paper; the ask picks the sentence.
+ASK_WEIGHT = 0.4
 PER_SUBJECT = 2  # sentences per paper when a question compares several named papers
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
 FOCUS_SHARE_WEIGHT = (
@@ -158,6 +165,8 @@ def _candidates(
     intent: it.Intent,
 ) -> list[Candidate]:
     qterms = set(terms(question))
+    ask = split_ask(question)
+    ask_weight = ASK_WEIGHT if ask.described else 0.0
     found = index.get([(p.paper_id, p.abstract) for p in papers])
     cands: list[Candidate] = []
     for paper in papers:
@@ -179,6 +188,8 @@ def _candidates(
                 it.sentence_role(sent, i),
             )
             cand.score = base + _shift(cand, intent)
+            if ask_weight:
+                cand.score += ask_weight * ask_overlap(ask, sent)
             cands.append(cand)
     cands.sort(key=lambda c: -c.score)
     return cands

@@ -1,0 +1,77 @@
+"""The ask of a question: the part that says what to answer, apart from the part that says which paper.
+
+A researcher's question often first describes its paper ("The anomaly
+detection paper that borrows cost-volume filtering from stereo matching ...")
+and only then asks ("which backbone did they use?"). Retrieval needs the
+description; choosing the sentence that answers needs the ask. Scoring every
+sentence against the whole question lets the description, usually the longer
+part, pick sentences that restate the paper's idea instead of the one that
+answers (question decomposition into a locating and an asking part, in the
+spirit of Min et al. 2019, "Multi-hop Reading Comprehension through Question
+Decomposition and Rescoring").
+
+:func:`split_ask` finds the ask by structure, not by template: the last
+sentence of the question that ends with a question mark (else the last
+sentence), and inside it the first clause that opens with a question word
+after a comma, colon, semicolon or dash. Everything before is the
+description.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paperchat.core.sentences import split_sentences
+from paperchat.core.terms import terms
+
+_QUESTION_WORD = (
+    r"(?:which|what|how|who|whom|whose|when|where|why|did|does|do|is|are|was|were|can|could)\b"
+)
+_CLAUSE_ASK = re.compile(
+    r"(?:[,:;—–]|\s-)\s*((?:and |but |so |then )?" + _QUESTION_WORD + r".*)$", re.I | re.S
+)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question split into ``description`` (which paper; may be empty) and ``ask`` (what to answer).
+
+    ``terms`` are the ask's content terms (:func:`paperchat.core.terms.terms`,
+    no repeats); a question with no description has its whole text as ``ask``.
+    """
+
+    description: str
+    ask: str
+    terms: tuple[str, ...]
+
+    @property
+    def described(self) -> bool:
+        """Whether the question describes its paper apart from what it asks."""
+        return bool(self.description.strip())
+
+
+def split_ask(question: str) -> Ask:
+    """The :class:`Ask` of ``question`` (see the module docstring)."""
+    text = " ".join(question.split())
+    sentences = split_sentences(text) or [text]
+    last = next((i for i in range(len(sentences) - 1, -1, -1) if "?" in sentences[i]), None)
+    index = len(sentences) - 1 if last is None else last
+    sentence = sentences[index]
+    before = " ".join(sentences[:index])
+    match = _CLAUSE_ASK.search(sentence)
+    if match and match.start() > 0:
+        head = sentence[: match.start()].strip()
+        ask = match.group(1).strip()
+        description = f"{before} {head}".strip()
+    else:
+        description, ask = before, sentence
+    return Ask(description, ask, tuple(dict.fromkeys(terms(ask))))
+
+
+def ask_overlap(ask: Ask, sentence: str) -> float:
+    """Share of the ask's content terms that ``sentence`` holds (0..1; 0 when the ask has none)."""
+    if not ask.terms:
+        return 0.0
+    held = set(terms(sentence))
+    return sum(t in held for t in ask.terms) / len(ask.terms)
