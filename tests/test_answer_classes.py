@@ -132,3 +132,23 @@ def test_which_paper_names_the_paper_it_quotes(engine, question, paper):
 def test_details_an_abstract_does_not_give_abstain(engine, question):
     answer = engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
+
+
+def test_which_paper_gives_the_title_and_the_method_name(engine):
+    """A "which paper" answer names the paper by its title, with its short label when the title lacks it."""
+    answer = engine.ask(
+        "Which paper shows that an auditor can still detect texts that were supposedly removed from a "
+        "language model by unlearning?",
+        mode="extractive",
+    )
+    assert _cited(answer)[0] == "jyxwWQjU4J"
+    assert answer.answer.startswith(
+        "Textual Unlearning Gives a False Sense of Unlearning (U-LiRA+): "
+    )
+    answer = engine.ask(
+        "Is there work on jailbreaks that checks whether the answers they extract are any good, by "
+        "teaching models to refuse easy math questions?",
+        mode="extractive",
+    )
+    assert _cited(answer)[0] == "hRQyqtcjVv"
+    assert answer.answer.startswith("The Jailbreak Tax: How Useful are Your Jailbreak Outputs?: ")

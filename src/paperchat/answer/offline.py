@@ -115,21 +115,26 @@ def summary_answer(
 
 
 def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> str:
-    """How an answer names a paper: its short label, else its title (kept one sentence: no inner "? " or ". ").
+    """How an answer names a paper: its title, with its short label after it when the title lacks it.
 
-    A label in ``shared_labels`` (lower case; one that another paper of the same answer has too, such as
-    "ICL") would not tell the papers apart: the title names the paper then.
+    Kept one sentence (no inner "? " or ". "). Without a title, the label, else the paper id. A
+    label in ``shared_labels`` (lower case; one that another paper of the same answer has too, such
+    as "ICL") would not tell the papers apart and is left out.
     """
     label = record.label
-    if (
+    short = (
         label
         and len(label) <= 40
         and not label.endswith("…")
         and len(label.split()) <= 4
         and label.lower() not in shared_labels
-    ):
-        return label
-    return re.sub(r"([.?!])\s+", r"\1 — ", record.name).replace(". —", " —").replace("? —", "? —")
+    )
+    name = record.name
+    if record.title and short and label.lower() not in record.title.lower():
+        name = f"{record.title} ({label})"
+    elif not record.title and short:
+        name = label
+    return re.sub(r"([.?!])\s+", r"\1 — ", name).replace(". —", " —").replace("? —", "? —")
 
 
 def _named_in(question: str, paper: PaperText) -> bool:
