@@ -25,6 +25,7 @@ from collections.abc import Callable
 import numpy as np
 
 from paperchat.answer import intent as it
+from paperchat.answer.asks import split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.sentences import SentenceIndex
@@ -201,6 +202,7 @@ def offline_answer(
         return Answer.abstention(question, EXTRACTIVE, retrieved, evidence=result.relevance)
     order: list[str] = []
     parts = []
+    name_papers = intent.kind == it.FIND or (split_ask(question).described and not intent.names)
     labels = Counter(
         records[pid].label.lower()
         for pid in {s.paper_id for s in result.sentences}
@@ -211,7 +213,9 @@ def offline_answer(
         text = sent.text
         if sent.paper_id not in order:
             order.append(sent.paper_id)
-            if intent.kind == it.FIND:  # "which paper(s)": say which, then why
+            if (
+                name_papers
+            ):  # "which paper(s)", or a paper described, not named: say which, then why
                 text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
         parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []
