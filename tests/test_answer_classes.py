@@ -152,3 +152,26 @@ def test_which_paper_gives_the_title_and_the_method_name(engine):
     )
     assert _cited(answer)[0] == "hRQyqtcjVv"
     assert answer.answer.startswith("The Jailbreak Tax: How Useful are Your Jailbreak Outputs?: ")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "AdaDecode speeds up LLM decoding with adaptive layer parallelism; which auxiliary model does it "
+        "use to draft tokens?",
+        "In the binary spiking online optimizer, how much memory do the latent weights take during training?",
+    ],
+)
+def test_a_false_premise_abstains(engine, question):
+    """AdaDecode accelerates decoding "without requiring auxiliary models"; BSO eliminates "the need for
+    latent weights": asking which one they use, or what it costs, rests on a premise the abstract denies."""
+    answer = engine.ask(question, mode="extractive")
+    assert answer.abstained and answer.sources == []
+
+
+def test_the_same_paper_answers_what_it_does_say(engine):
+    answer = engine.ask(
+        "How does AdaDecode keep its outputs consistent with the original model?", mode="extractive"
+    )
+    assert not answer.abstained and _cited(answer)[0] == "VnO2GEpmlb"
+    assert "output consistency" in answer.answer

@@ -43,6 +43,7 @@ import numpy as np
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
+from paperchat.answer.premises import denied_terms
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import term_coverage, terms
@@ -336,6 +337,15 @@ def extract(
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
     subjects = subject_papers(question, focus, intent)
+    denied = (
+        []
+        if subjects or intent.plural
+        else denied_terms(split_ask(question).ask, main_paper.title + "\n" + main_paper.abstract)
+    )
+    if (
+        denied
+    ):  # "which draft model did they pair ...?" where the paper "does not require any draft models"
+        return Extract([], relevance, True, f"the paper says it does without '{denied[0]}'")
     if intent.kind == it.FIND and intent.plural:
         picked = _one_per_paper(cands, focus)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself

@@ -1,0 +1,52 @@
+"""False premises: what the question asks about, the paper says it does without (paperchat.answer.premises)."""
+
+from paperchat.answer.premises import denied_terms
+
+ASD = (
+    "Speculative decoding usually relies on a small draft model. "
+    "We introduce Autospeculative Decoding, an extension of speculative decoding to DDPMs that does not "
+    "require any auxiliary draft models. It speeds up sampling of the diffusion model by a factor of 2."
+)
+
+
+def test_a_word_the_paper_only_denies_is_a_false_premise():
+    assert denied_terms(
+        "which small draft model did they pair with the big diffusion model?", ASD
+    ) == ["draft"]
+
+
+def test_what_only_background_sentences_assert_does_not_count_for_the_paper():
+    # "relies on a small draft model" is what earlier methods do (a background sentence)
+    assert denied_terms("which draft model?", ASD) == ["draft"]
+    assert denied_terms("how much faster is the diffusion model?", ASD) == []
+
+
+def test_a_question_that_negates_the_word_too_has_no_false_premise():
+    text = (
+        "Peptide sequencing is slow. "  # an opening sentence is background
+        "We read peptides straight from the spectra, eliminating the need for reference databases."
+    )
+    assert denied_terms("which method reads peptides without a database?", text) == []
+    assert denied_terms("which reference database do they search?", text) == [
+        "reference",
+        "database",
+    ]
+
+
+def test_training_free_denies_training():
+    text = (
+        "Long contexts are hard. "
+        "We propose a training-free method that rescales one frequency to extrapolate further."
+    )
+    assert denied_terms("how many training steps does it take?", text) == ["training"]
+    assert denied_terms("how far can it extrapolate with zero training?", text) == []
+
+
+def test_a_negation_far_before_or_across_a_comma_is_about_something_else():
+    text = (
+        "Spoken dialogue is hard to model. Current corpora are not suited to real-time speech, so we "
+        "create a large-scale dataset of conversations. Unlike common generative models, ours uses a "
+        "system of equations."
+    )
+    assert denied_terms("how many pairs are in the dataset?", text) == []
+    assert denied_terms("which generative models does it extend?", text) == []
