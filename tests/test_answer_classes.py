@@ -159,12 +159,15 @@ def test_which_paper_gives_the_title_and_the_method_name(engine):
     [
         "AdaDecode speeds up LLM decoding with adaptive layer parallelism; which auxiliary model does it "
         "use to draft tokens?",
-        "In the binary spiking online optimizer, how much memory do the latent weights take during training?",
+        "Diff-Instruct* aligns one-step text-to-image generators with human preferences; which image "
+        "data do they fine-tune on?",
+        "How does the versatile influence function handle the case-specific derivations for each loss?",
     ],
 )
 def test_a_false_premise_abstains(engine, question):
-    """AdaDecode accelerates decoding "without requiring auxiliary models"; BSO eliminates "the need for
-    latent weights": asking which one they use, or what it costs, rests on a premise the abstract denies."""
+    """AdaDecode accelerates decoding "without requiring auxiliary models", DI* works "without requiring
+    image data", the VIF eliminates "the need for case-specific derivations": asking which one they use,
+    or how they handle it, rests on a premise the abstract denies."""
     answer = engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
 
