@@ -170,6 +170,7 @@ def test_a_false_premise_abstains(engine, question):
     or how they handle it, rests on a premise the abstract denies."""
     answer = engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
+    assert len(answer.notes) == 1 and "says it does without '" in answer.notes[0]
 
 
 def test_the_same_paper_answers_what_it_does_say(engine):

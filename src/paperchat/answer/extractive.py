@@ -101,12 +101,18 @@ class Candidate:
 
 @dataclass
 class Extract:
-    """The picked sentences (in answer order), the relevance used for abstention, and whether it abstained."""
+    """The picked sentences (in answer order), the relevance used for abstention, and whether it abstained.
+
+    ``why`` says why it abstained; a false premise (``premise``) is also told to the user, as a note.
+    """
 
     sentences: list[Candidate]
     relevance: float
     abstained: bool
     why: str = ""
+    premise: bool = (
+        False  # abstained because the question rests on what the paper denies (``why`` says what)
+    )
 
 
 def term_overlap(question_terms: set[str], sentence: str) -> float:
@@ -342,10 +348,15 @@ def extract(
         if subjects or intent.plural
         else denied_terms(split_ask(question).ask, main_paper.title + "\n" + main_paper.abstract)
     )
-    if (
-        denied
-    ):  # "which draft model did they pair ...?" where the paper "does not require any draft models"
-        return Extract([], relevance, True, f"the paper says it does without '{denied[0]}'")
+    if denied:  # "which draft model ...?" where the paper "does not require any draft models"
+        name = main_paper.label or main_paper.title
+        return Extract(
+            [],
+            relevance,
+            True,
+            f"the abstract of {name} says it does without '{denied[0]}' (the question's premise)",
+            premise=True,
+        )
     if intent.kind == it.FIND and intent.plural:
         picked = _one_per_paper(cands, focus)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself

@@ -9,8 +9,10 @@
   text is then that metadata, so the citation can be checked); without it,
   the answerer abstains;
 * anything else with the sentences :func:`paperchat.answer.extractive.extract`
-  picks; a "which paper(s)" question names each paper (title, else label)
-  before the sentence that says why it fits.
+  picks; a "which paper(s)" question, and one that describes its paper
+  without naming it, names each paper (its title, with its short label when
+  the title lacks it) before the first sentence quoted from it. An abstention
+  on a false premise (:mod:`paperchat.answer.premises`) says so in a note.
 
 Sources are numbered in order of first use; each names the chunk that holds
 the first sentence quoted from it.
@@ -199,7 +201,10 @@ def offline_answer(
         return metadata_answer(question, record, intent.kind, retrieved)
     result = extract(question, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
-        return Answer.abstention(question, EXTRACTIVE, retrieved, evidence=result.relevance)
+        notes = [result.why] if result.premise else []
+        return Answer.abstention(
+            question, EXTRACTIVE, retrieved, evidence=result.relevance, notes=notes
+        )
     order: list[str] = []
     parts = []
     name_papers = intent.kind == it.FIND or (split_ask(question).described and not intent.names)
