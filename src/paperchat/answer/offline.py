@@ -170,6 +170,7 @@ def offline_answer(
             h.dense if h.dense is not None else 0.0,
             share[h.paper_id],
             records[h.paper_id].label,
+            getattr(h, "mention", ""),
         )
         for h in hits
         if h.paper_id in records
@@ -206,7 +207,7 @@ def offline_answer(
         text = sent.text
         if sent.paper_id not in order:
             order.append(sent.paper_id)
-            if intent.kind == it.FIND:  # "which paper(s)": say which, then why
+            if intent.kind == it.FIND or result.per_paper:  # say which paper, then why
                 text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
         parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []

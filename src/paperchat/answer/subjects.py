@@ -14,11 +14,12 @@ Decomposition and Rescoring").
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
-from paperchat.answer.intent import comparison_subjects
+from paperchat.answer.mentions import split_mentions
 from paperchat.core.terms import name_tokens, terms
 
 _CLAUSE_BREAK = re.compile(
@@ -152,6 +153,47 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
+def _candidates(question, mention, hits, retrieve, read, texts) -> list[tuple[float, object]]:
+    """``(score in [0, 1], hit)`` of the papers ``mention`` may be, best first.
+
+    A named mention: the hits that mention the name (score 1), else the first of
+    :data:`SUBJECT_TOP_K` papers searched for the name, then for its clause (the mention's text when
+    it describes the paper too), that mention it. A description: its own search, each paper's fused
+    score as a share of the first one's.
+    """
+    if mention.name is None:
+        found = retrieve(mention.text, SUBJECT_TOP_K)
+        top = max((h.score for h in found), default=0.0)
+        return [(h.score / top if top > 0 else 0.0, h) for h in found]
+    held = [(1.0, h) for h in hits if mentions(texts[h.paper_id], mention.name)]
+    if held:
+        return held
+    clause = mention.text if mention.text != mention.name else clause_of(question, mention.name)
+    for query in [mention.name, clause]:
+        found = retrieve(query, SUBJECT_TOP_K)
+        read(found)
+        holders = [h for h in found if mentions(texts[h.paper_id], mention.name)]
+        if holders:
+            return [(1.0, holders[0])]
+    return []
+
+
+def _assign(options: list[list[tuple[float, object]]]) -> list[object | None]:
+    """One paper per mention, no paper twice, the largest total score (``None``: a mention without one).
+
+    Two mentions that find the same paper first: the one it fits better keeps it, the other takes its
+    next best. At most :data:`SUBJECT_TOP_K` options for each of a few mentions: tried exhaustively.
+    """
+    best: tuple[float, list] = (-1.0, [None] * len(options))
+    for combo in itertools.product(*[opts + [(0.0, None)] for opts in options]):
+        ids = [h.paper_id for _s, h in combo if h is not None]
+        if len(ids) == len(set(ids)):
+            total = sum(score for score, _h in combo) - 2 * (len(combo) - len(ids))
+            if total > best[0] + 1e-9:
+                best = (total, [h for _s, h in combo])
+    return best[1]
+
+
 def complete_hits(
     question: str,
     hits: list,
@@ -159,46 +201,36 @@ def complete_hits(
     read_papers: Callable,
     top_k: int,
 ) -> list:
-    """``hits`` with a paper for every name the comparison gives, named papers first (in the question's order).
+    """``hits`` with a paper for every paper a comparison mentions, those first (in the question's order).
 
-    ``retrieve(query, k)`` returns hits (objects with ``paper_id``);
-    ``read_papers(ids)`` the stored records by id (with ``title`` and ``abstract``). A name already held
-    by one of ``hits`` keeps that paper; otherwise the name's clause is
-    searched, and the first of its :data:`SUBJECT_TOP_K` papers whose text
-    mentions the name is added (the name alone is searched first, then its clause). Other hits follow, to ``top_k`` papers
-    (never fewer than the named ones). Questions that are not comparisons
-    get ``hits`` unchanged.
+    The mentions are names or descriptions (:func:`paperchat.answer.mentions.split_mentions`); each
+    is matched on its own (:func:`_candidates`) and each mention gets a paper of its own
+    (:func:`_assign`), marked with the mention (``Hit.mention``) and ranked with the question's best
+    score. ``retrieve(query, k)`` returns hits (objects with ``paper_id`` and ``score``);
+    ``read_papers(ids)`` the stored records by id (with ``title`` and ``abstract``). Other hits
+    follow, to ``top_k`` papers (never fewer than the mentioned ones). Questions that are not
+    comparisons of two or more mentioned papers get ``hits`` unchanged.
     """
-    subjects = comparison_subjects(question)
-    if not subjects:
+    found = split_mentions(question)
+    if not found:
         return hits
     texts: dict[str, str] = {}
 
-    def read(
-        found: list,
-    ) -> None:  # the papers' texts, one store read for all that are not read yet
-        new = [h.paper_id for h in found if h.paper_id not in texts]
+    def read(more: list) -> None:  # the papers' texts, one store read for all that are not read yet
+        new = [h.paper_id for h in more if h.paper_id not in texts]
         records = read_papers(new) if new else {}
         texts.update(
             {pid: f"{r.title}\n{r.abstract}" if (r := records.get(pid)) else "" for pid in new}
         )
 
     read(hits)
+    options = [_candidates(question, m, hits, retrieve, read, texts) for m in found]
     top = max((h.score for h in hits), default=1.0)
-    named: list = []
-    for name in subjects:
-        holder = next((h for h in hits if mentions(texts[h.paper_id], name)), None)
-        for query in [name, clause_of(question, name)] if holder is None else []:
-            found = retrieve(query, SUBJECT_TOP_K)
-            read(found)
-            holder = next((h for h in found if mentions(texts[h.paper_id], name)), None)
-            if (
-                holder is not None
-            ):  # its score came from another query: rank it with the question's best
-                holder = dataclasses.replace(holder, score=top)
-                break
-        if holder is not None and all(h.paper_id != holder.paper_id for h in named):
-            named.append(holder)
+    named = [
+        dataclasses.replace(h, score=top, mention=m.text)
+        for m, h in zip(found, _assign(options))
+        if h is not None
+    ]
     if len(named) < 2:
         return hits
     rest = [h for h in hits if all(h.paper_id != n.paper_id for n in named)]
