@@ -14,6 +14,8 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
   mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
 * a description that holds a name is that name's mention (the name decides the paper).
 
+A description is searched with the question's :func:`topic` (what its papers share).
+
 :func:`ask_part` is what is left: what the question asks of each paper ("How do their approaches
 differ, and what speedups does each report?"), which the answerer scores sentences against, so the
 quoted sentences answer the question instead of restating the description.
@@ -35,11 +37,21 @@ _TIE = (
 #: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
-    rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?={_TIE}\b)", re.I
+    rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?={_TIE}\b)"
+    r"|(?:(?<=[:;,]\s)|(?<=\band\s))one\s+(?!of\b)(?=[a-z])",
+    re.I,
+)
+#: A question about several papers: "two papers", "both", "each", "vs", "how do they differ".
+#: A lone description counts as a mention only in such a question (else it is the one paper asked about).
+_SEVERAL = re.compile(
+    r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
+    r"|\b(?:both|each|former|latter|vs\.?|versus|contrast|differ(?:s|ence|ences)?)\b"
+    r"|\bwhich of (?:them|the two|the three)\b",
+    re.I,
 )
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
 _END = re.compile(
-    r"[.?!](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
+    r"[.?!:](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
     r"how|what|which|why|where do|do they|does each|do both|both (?:try|use|aim|study))\b",
     re.I,
 )
@@ -94,12 +106,15 @@ def split_mentions(question: str) -> list[Mention]:
     """The papers a comparison question mentions, in order (see the module docstring).
 
     Empty for a question that is not a comparison (:data:`paperchat.answer.intent.COMPARE`) or
-    that mentions fewer than two papers. Two mentions are never the same text.
+    that mentions fewer than two papers; a single description counts only in a question that says
+    it is about several papers (:data:`_SEVERAL`).
     """
     if not it.COMPARE.search(question):
         return []
     names = _name_spans(question)
     pointers = list(_POINTER.finditer(question))
+    if len(pointers) < 2 and not _SEVERAL.search(question):
+        pointers = []  # "the paper that ...: how does it compare with X?" is about one paper
     starts = sorted({s for _, s, _ in names} | {m.start() for m in pointers})
     found: list[Mention] = []
     for pointer in pointers:
@@ -122,6 +137,24 @@ def split_mentions(question: str) -> list[Mention]:
         found.append(Mention(question[s:e], name, s, e))
     found.sort(key=lambda m: m.start)
     return found if len(found) >= 2 else []
+
+
+def about_several(question: str, mentions: list[Mention]) -> bool:
+    """Whether ``question`` is about each of several papers: it describes one (a description is a
+    mention only then), or says so (:data:`_SEVERAL`: "both", "each", "two papers", "differ").
+    "X-hacking ... compared with SHAP" names things, not papers to compare."""
+    return any(m.name is None for m in mentions) or _SEVERAL.search(question) is not None
+
+
+def topic(question: str, mentions: list[Mention]) -> str:
+    """What the question says all its papers share: its sentence before the first mention ("three
+    conformal prediction papers I mixed up:"), or "" when a mention opens the sentence.
+
+    Searched with each description, it keeps "the one that lets a reward model decide" among the
+    speculative-decoding papers the question is about.
+    """
+    head = question[: mentions[0].start] if mentions else ""
+    return re.split(r"[.?!]\s", head)[-1].strip()
 
 
 def ask_part(question: str, mentions: list[Mention]) -> str:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
-from paperchat.answer.mentions import split_mentions
+from paperchat.answer.mentions import about_several, split_mentions, topic
 from paperchat.core.terms import name_tokens, terms
 
 _CLAUSE_BREAK = re.compile(
@@ -153,44 +153,43 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
-def _candidates(question, mention, hits, retrieve, read, texts) -> list[tuple[float, object]]:
-    """``(score in [0, 1], hit)`` of the papers ``mention`` may be, best first.
+def _named_paper(question, mention, hits, retrieve, read, texts):
+    """The paper a named mention means: the first that mentions its name, or ``None``.
 
-    A named mention: the hits that mention the name (score 1), else the first of
-    :data:`SUBJECT_TOP_K` papers searched for the name, then for its clause (the mention's text when
-    it describes the paper too), that mention it. A description: its own search, each paper's fused
-    score as a share of the first one's.
+    A name that also describes its paper ("the 'price of freedom' one that compares ...") is searched
+    with its description first. Otherwise the first hit that mentions it; else the first of
+    :data:`SUBJECT_TOP_K` papers searched for the name alone, then for its clause, that mentions it.
     """
-    if mention.name is None:
-        found = retrieve(mention.text, SUBJECT_TOP_K)
-        top = max((h.score for h in found), default=0.0)
-        return [(h.score / top if top > 0 else 0.0, h) for h in found]
-    held = [(1.0, h) for h in hits if mentions(texts[h.paper_id], mention.name)]
-    if held:
-        return held
-    clause = mention.text if mention.text != mention.name else clause_of(question, mention.name)
-    for query in [mention.name, clause]:
-        found = retrieve(query, SUBJECT_TOP_K)
-        read(found)
-        holders = [h for h in found if mentions(texts[h.paper_id], mention.name)]
-        if holders:
-            return [(1.0, holders[0])]
-    return []
+    held = [] if mention.text != mention.name else hits
+    queries = [mention.text] if mention.text != mention.name else []
+    queries += [mention.name, clause_of(question, mention.name)]
+    for found in [held] + [None] * len(queries):
+        if found is None:
+            found = retrieve(queries.pop(0), SUBJECT_TOP_K)
+            read(found)
+        holder = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
+        if holder is not None:
+            return holder
+    return None
 
 
-def _assign(options: list[list[tuple[float, object]]]) -> list[object | None]:
-    """One paper per mention, no paper twice, the largest total score (``None``: a mention without one).
+def _assign(options: list[list], taken: set[str]) -> list:
+    """One paper for each description (``None`` when none is left), no paper twice nor in ``taken``.
 
-    Two mentions that find the same paper first: the one it fits better keeps it, the other takes its
-    next best. At most :data:`SUBJECT_TOP_K` options for each of a few mentions: tried exhaustively.
+    ``options`` are each description's searched hits, best first. Two descriptions that find the
+    same paper: the one it fits better (its fused score as a share of that search's first) keeps it,
+    the other takes its next best; few descriptions of :data:`SUBJECT_TOP_K` hits: tried exhaustively.
     """
-    best: tuple[float, list] = (-1.0, [None] * len(options))
-    for combo in itertools.product(*[opts + [(0.0, None)] for opts in options]):
+    scored = [
+        [(h.score / opts[0].score if opts[0].score > 0 else 0.0, h) for h in opts]
+        for opts in options
+    ]
+    best: tuple[float, list] = (float("-inf"), [None] * len(options))
+    for combo in itertools.product(*[opts + [(-1.0, None)] for opts in scored]):
         ids = [h.paper_id for _s, h in combo if h is not None]
-        if len(ids) == len(set(ids)):
-            total = sum(score for score, _h in combo) - 2 * (len(combo) - len(ids))
-            if total > best[0] + 1e-9:
-                best = (total, [h for _s, h in combo])
+        total = sum(score for score, _h in combo)
+        if len(ids) == len(set(ids)) and not taken & set(ids) and total > best[0] + 1e-9:
+            best = (total, [h for _s, h in combo])
     return best[1]
 
 
@@ -203,13 +202,16 @@ def complete_hits(
 ) -> list:
     """``hits`` with a paper for every paper a comparison mentions, those first (in the question's order).
 
-    The mentions are names or descriptions (:func:`paperchat.answer.mentions.split_mentions`); each
-    is matched on its own (:func:`_candidates`) and each mention gets a paper of its own
-    (:func:`_assign`), marked with the mention (``Hit.mention``) and ranked with the question's best
-    score. ``retrieve(query, k)`` returns hits (objects with ``paper_id`` and ``score``);
-    ``read_papers(ids)`` the stored records by id (with ``title`` and ``abstract``). Other hits
-    follow, to ``top_k`` papers (never fewer than the mentioned ones). Questions that are not
-    comparisons of two or more mentioned papers get ``hits`` unchanged.
+    The mentions are names or descriptions (:func:`paperchat.answer.mentions.split_mentions`). A
+    name keeps the first paper that mentions it (:func:`_named_paper`; two names one paper holds
+    are one paper); each description gets a paper of its own (:func:`_assign`) from its own search (with the
+    question's :func:`~paperchat.answer.mentions.topic`).
+    In a question about several papers (:func:`paperchat.answer.mentions.about_several`) each
+    mentioned paper is marked with its mention (``Hit.mention``: the answerer then quotes each one).
+    Mentioned papers are ranked with the question's best score. ``retrieve(query, k)`` returns hits
+    (objects with ``paper_id`` and ``score``); ``read_papers(ids)`` the stored records by id (with
+    ``title`` and ``abstract``). Other hits follow, to ``top_k`` papers (never fewer than the
+    mentioned ones). Questions that do not mention two or more papers get ``hits`` unchanged.
     """
     found = split_mentions(question)
     if not found:
@@ -224,14 +226,27 @@ def complete_hits(
         )
 
     read(hits)
-    options = [_candidates(question, m, hits, retrieve, read, texts) for m in found]
-    top = max((h.score for h in hits), default=1.0)
-    named = [
-        dataclasses.replace(h, score=top, mention=m.text)
-        for m, h in zip(found, _assign(options))
-        if h is not None
-    ]
-    if len(named) < 2:
+    chosen: dict[int, object] = {}
+    for i, m in enumerate(found):
+        holder = _named_paper(question, m, hits, retrieve, read, texts) if m.name else None
+        if holder is not None and all(h.paper_id != holder.paper_id for h in chosen.values()):
+            chosen[i] = holder
+    described = [i for i, m in enumerate(found) if m.name is None]
+    shared = topic(question, found)
+    options = [retrieve(f"{shared} {found[i].text}".strip(), SUBJECT_TOP_K) for i in described]
+    taken = {h.paper_id for h in chosen.values()}
+    chosen.update({i: h for i, h in zip(described, _assign(options, taken)) if h is not None})
+    if len(chosen) < 2:
         return hits
+    top = max((h.score for h in hits), default=1.0)
+    mark = about_several(question, found)
+    held = {h.paper_id: h for h in hits}
+    named = [  # a paper found by its own search is ranked with the question's best
+        dataclasses.replace(
+            held.get(chosen[i].paper_id) or dataclasses.replace(chosen[i], score=top),
+            mention=found[i].text if mark else "",
+        )
+        for i in sorted(chosen)
+    ]
     rest = [h for h in hits if all(h.paper_id != n.paper_id for n in named)]
     return named + rest[: max(0, top_k - len(named))]
