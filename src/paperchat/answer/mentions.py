@@ -41,12 +41,13 @@ _POINTER = re.compile(
     r"|(?:(?<=[:;,]\s)|(?<=\band\s))one\s+(?!of\b)(?=[a-z])",
     re.I,
 )
-#: A question about several papers: "two papers", "both", "each", "vs", "how do they differ".
+#: A question about several papers: "two papers", "does each", "vs", "how do they differ".
 #: A lone description counts as a mention only in such a question (else it is the one paper asked about).
 _SEVERAL = re.compile(
     r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
-    r"|\b(?:both|each|former|latter|vs\.?|versus|contrast|differ(?:s|ence|ences)?)\b"
-    r"|\bwhich of (?:them|the two|the three)\b",
+    r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
+    r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"
+    r"|\b(?:does|do|did) each\b|\bwhich of (?:them|the two|the three)\b",
     re.I,
 )
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
@@ -141,7 +142,7 @@ def split_mentions(question: str) -> list[Mention]:
 
 def about_several(question: str, mentions: list[Mention]) -> bool:
     """Whether ``question`` is about each of several papers: it describes one (a description is a
-    mention only then), or says so (:data:`_SEVERAL`: "both", "each", "two papers", "differ").
+    mention only then), or says so (:data:`_SEVERAL`: "two papers", "each one", "differ from").
     "X-hacking ... compared with SHAP" names things, not papers to compare."""
     return any(m.name is None for m in mentions) or _SEVERAL.search(question) is not None
 
@@ -170,5 +171,6 @@ def ask_part(question: str, mentions: list[Mention]) -> str:
             out.append(m.name)
         at = m.end
     out.append(question[at:])
-    rest = re.sub(r"\s*(?:,\s*)+(?:and\s*)?(?=[.?!;:,]|$)", "", " ".join("".join(out).split()))
+    rest = " ".join("".join(out).split())
+    rest = re.sub(r"\s*(?:,\s*)+(?:and\s*)?(?=[.?!;:,]|$)|\s+(?=[.?!;:,])", "", rest)
     return rest if len(terms(rest)) >= MIN_DESCRIPTION_TERMS else question
