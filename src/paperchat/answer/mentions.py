@@ -53,7 +53,7 @@ _SEVERAL = re.compile(
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
 _END = re.compile(
     r"[.?!:](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
-    r"how|what|which|why|where do|do they|does each|do both|both (?:try|use|aim|study))\b",
+    r"how|what|which|why|where do|do they|does each|do both)\b",
     re.I,
 )
 #: Words a mention's text may end with that belong to the sentence around it.

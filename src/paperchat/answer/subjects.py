@@ -1,14 +1,13 @@
-"""The papers a comparison names: each one retrieved on its own, so an answer can cite every one.
+"""The papers a comparison is about: each one retrieved on its own, so an answer can cite every one.
 
-"How do FlatQuant and HDRQ differ?" names two papers. One search for the
-whole question ranks the paper whose abstract shares most of its words first
-and may leave the other out of the top-k. :func:`~paperchat.answer.intent.comparison_subjects` reads
-the names a comparison gives (coined names such as ``FlatQuant``, and quoted
-phrases such as 'mechanistic unlearning'), and :func:`complete_hits` searches
-each name with the clause around it and puts the first paper that mentions
-the name among the hits (query decomposition, as in multi-hop retrieval:
-Min et al. 2019, "Multi-hop Reading Comprehension through Question
-Decomposition and Rescoring").
+"How do FlatQuant and HDRQ differ?" names two papers; "the one where ..., and the one dealing with
+..." describes them. One search for the whole question ranks the paper whose abstract shares most
+of its words first and may leave the others out of the top-k. :func:`complete_hits` takes the
+question's mentions (:func:`paperchat.answer.mentions.split_mentions`), searches each name with
+the clause around it and each description on its own, and puts a paper for each among the hits
+(query decomposition, as in multi-hop retrieval: Min et al. 2019, "Multi-hop Reading Comprehension
+through Question Decomposition and Rescoring"). :func:`subject_papers` finds the papers of a
+comparison among retrieved ones when retrieval did not mark them.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from paperchat.core.terms import name_tokens, terms
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I
 )
-#: Papers searched per named subject; the first that mentions the name is taken.
+#: Papers searched per named or described subject (a name takes the first that mentions it).
 SUBJECT_TOP_K = 5
 COVER_MIN_NEW = (
     0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
