@@ -62,6 +62,8 @@ _TRAILING = re.compile(r"(?:[\s,:]|\b(?:and|or|with|to|from|vs\.?|versus|but)\b)
 _APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,120})")
 #: A description needs this many content terms to be searched (fewer: "the one on it").
 MIN_DESCRIPTION_TERMS = 2
+#: Mentions kept per question (the first ones): a comparison of more papers is a list question.
+MAX_MENTIONS = 5
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ def split_mentions(question: str) -> list[Mention]:
 
     Empty for a question that is not a comparison (:data:`paperchat.answer.intent.COMPARE`) or
     that mentions fewer than two papers; a single description counts only in a question that says
-    it is about several papers (:data:`_SEVERAL`).
+    it is about several papers (:data:`_SEVERAL`). At most :data:`MAX_MENTIONS`.
     """
     if not it.COMPARE.search(question):
         return []
@@ -137,7 +139,7 @@ def split_mentions(question: str) -> list[Mention]:
         s, e = _trim(question, s, e)
         found.append(Mention(question[s:e], name, s, e))
     found.sort(key=lambda m: m.start)
-    return found if len(found) >= 2 else []
+    return found[:MAX_MENTIONS] if len(found) >= 2 else []
 
 
 def about_several(question: str, mentions: list[Mention]) -> bool:
