@@ -43,6 +43,7 @@ import numpy as np
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
+from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.premises import denied_terms
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
@@ -112,6 +113,9 @@ class Extract:
     why: str = ""
     premise: bool = (
         False  # abstained because the question rests on what the paper denies (``why`` says what)
+    )
+    per_paper: bool = (
+        False  # the sentences answer for the papers a comparison mentions, each in turn
     )
 
 
@@ -253,6 +257,24 @@ def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[C
     return out
 
 
+def _subject_sentences(
+    question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, subjects: list
+) -> list[Candidate]:
+    """The best :data:`PER_SUBJECT` sentences of each paper a comparison mentions, in ``subjects`` order.
+
+    Scored against what the question asks of them (:func:`paperchat.answer.mentions.ask_part`:
+    "what speedup does each report"), not against the descriptions that found the papers, moved by
+    the ask's kind (a number, names, a result; anything else as a general question).
+    """
+    ask = ask_part(question, split_mentions(question))
+    avec = qvec if ask == question else index.embedder.embed_one(ask)
+    kind = it.read_question(ask).kind
+    intent = it.Intent(kind if kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL)
+    cands = _candidates(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
+    own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
+    return [c for pid in subjects if own[pid] for c in _pick(own[pid], pid, intent, PER_SUBJECT)]
+
+
 def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
     picked: list[Candidate] = []
@@ -342,7 +364,8 @@ def extract(
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
-    subjects = subject_papers(question, focus, intent)
+    mentioned = [p.paper_id for p in focus if p.mention]
+    subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
     denied = (
         []
         if subjects or intent.plural
@@ -357,7 +380,9 @@ def extract(
             f"the abstract of {name} says it does without '{denied[0]}' (the question's premise)",
             premise=True,
         )
-    if intent.kind == it.FIND and intent.plural:
+    if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
+        picked = _subject_sentences(question, qvec, focus, index, subjects)
+    elif intent.kind == it.FIND and intent.plural:
         picked = _one_per_paper(cands, focus)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
         picked = [
@@ -389,4 +414,4 @@ def extract(
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")
-    return Extract(picked, relevance, False)
+    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2)

@@ -30,6 +30,7 @@ class PaperText:
     cos: float
     share: float
     label: str = ""
+    mention: str = ""  # how a comparison mentions this paper (``Hit.mention``), else ""
 
 
 _PROPER = re.compile(r"(?<=[\w,;)\]] )[A-Z][a-z]{2,}(?:-[A-Za-z]+)?\b")
@@ -62,14 +63,15 @@ def focus_papers(
 ) -> list[PaperText] | None:
     """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
 
-    Without names every paper may be quoted. A question that names
+    Without names, or in a comparison whose papers retrieval matched to its mentions
+    (:func:`paperchat.answer.subjects.complete_hits`), every paper may be quoted. A question that names
     something no retrieved paper mentions gets ``None``, unless it describes
     its paper in :data:`INCIDENTAL_NAME_TERMS` other content terms or more; so does a question
     about one named paper that asks for a figure under other names (a
     dataset, a metric) the paper does not mention.
     """
-    if not intent.names:
-        return papers
+    if not intent.names or sum(bool(p.mention) for p in papers) >= 2:
+        return papers  # a comparison's mentioned papers each answer for themselves
     texts = [p.title + "\n" + p.abstract for p in papers]
     subjects = it.comparison_subjects(question)
     if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):

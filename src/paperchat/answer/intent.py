@@ -142,9 +142,14 @@ def comparison_subjects(question: str) -> list[str]:
     """
     if not COMPARE.search(question):
         return []
-    subjects = [m.group(1).strip() for m in _QUOTED.finditer(question)]
-    subjects += [n for n in name_tokens(question) if not any(n in s for s in subjects)]
+    subjects = subject_names(question)
     return subjects if len(subjects) >= 2 else []
+
+
+def subject_names(question: str) -> list[str]:
+    """The phrases in quotes of ``question``, then its coined names outside them, in order."""
+    subjects = [m.group(1).strip() for m in _QUOTED.finditer(question)]
+    return subjects + [n for n in name_tokens(question) if not any(n in s for s in subjects)]
 
 
 def read_question(question: str) -> Intent:

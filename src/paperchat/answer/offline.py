@@ -178,6 +178,7 @@ def offline_answer(
             h.dense if h.dense is not None else 0.0,
             share[h.paper_id],
             records[h.paper_id].label,
+            getattr(h, "mention", ""),
         )
         for h in hits
         if h.paper_id in records
@@ -218,9 +219,7 @@ def offline_answer(
         text = sent.text
         if sent.paper_id not in order:
             order.append(sent.paper_id)
-            if (
-                name_papers
-            ):  # "which paper(s)", or a paper described, not named: say which, then why
+            if name_papers or result.per_paper:  # which paper(s), a described paper: say which
                 text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
         parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []

@@ -1,30 +1,30 @@
-"""The papers a comparison names: each one retrieved on its own, so an answer can cite every one.
+"""The papers a comparison is about: each one retrieved on its own, so an answer can cite every one.
 
-"How do FlatQuant and HDRQ differ?" names two papers. One search for the
-whole question ranks the paper whose abstract shares most of its words first
-and may leave the other out of the top-k. :func:`~paperchat.answer.intent.comparison_subjects` reads
-the names a comparison gives (coined names such as ``FlatQuant``, and quoted
-phrases such as 'mechanistic unlearning'), and :func:`complete_hits` searches
-each name with the clause around it and puts the first paper that mentions
-the name among the hits (query decomposition, as in multi-hop retrieval:
-Min et al. 2019, "Multi-hop Reading Comprehension through Question
-Decomposition and Rescoring").
+"How do FlatQuant and HDRQ differ?" names two papers; "the one where ..., and the one dealing with
+..." describes them. One search for the whole question ranks the paper whose abstract shares most
+of its words first and may leave the others out of the top-k. :func:`complete_hits` takes the
+question's mentions (:func:`paperchat.answer.mentions.split_mentions`), searches each name with
+the clause around it and each description on its own, and puts a paper for each among the hits
+(query decomposition, as in multi-hop retrieval: Min et al. 2019, "Multi-hop Reading Comprehension
+through Question Decomposition and Rescoring"). :func:`subject_papers` finds the papers of a
+comparison among retrieved ones when retrieval did not mark them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
-from paperchat.answer.intent import comparison_subjects
+from paperchat.answer.mentions import about_several, split_mentions, topic
 from paperchat.core.terms import name_tokens, terms
 
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I
 )
-#: Papers searched per named subject; the first that mentions the name is taken.
+#: Papers searched per named or described subject (a name takes the first that mentions it).
 SUBJECT_TOP_K = 5
 COVER_MIN_NEW = (
     0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
@@ -152,6 +152,46 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
+def _named_paper(question, mention, hits, retrieve, read, texts):
+    """The paper a named mention means: the first that mentions its name, or ``None``.
+
+    A name that also describes its paper ("the 'price of freedom' one that compares ...") is searched
+    with its description first. Otherwise the first hit that mentions it; else the first of
+    :data:`SUBJECT_TOP_K` papers searched for the name alone, then for its clause, that mentions it.
+    """
+    held = [] if mention.text != mention.name else hits
+    queries = [mention.text] if mention.text != mention.name else []
+    queries += [mention.name, clause_of(question, mention.name)]
+    for found in [held] + [None] * len(queries):
+        if found is None:
+            found = retrieve(queries.pop(0), SUBJECT_TOP_K)
+            read(found)
+        holder = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
+        if holder is not None:
+            return holder
+    return None
+
+
+def _assign(options: list[list], taken: set[str]) -> list:
+    """One paper for each description (``None`` when none is left), no paper twice nor in ``taken``.
+
+    ``options`` are each description's searched hits, best first. Two descriptions that find the
+    same paper: the one it fits better (its fused score as a share of that search's first) keeps it,
+    the other takes its next best; few descriptions of :data:`SUBJECT_TOP_K` hits: tried exhaustively.
+    """
+    scored = [
+        [(h.score / opts[0].score if opts[0].score > 0 else 0.0, h) for h in opts]
+        for opts in options
+    ]
+    best: tuple[float, list] = (float("-inf"), [None] * len(options))
+    for combo in itertools.product(*[opts + [(-1.0, None)] for opts in scored]):
+        ids = [h.paper_id for _s, h in combo if h is not None]
+        total = sum(score for score, _h in combo)
+        if len(ids) == len(set(ids)) and not taken & set(ids) and total > best[0] + 1e-9:
+            best = (total, [h for _s, h in combo])
+    return best[1]
+
+
 def complete_hits(
     question: str,
     hits: list,
@@ -159,47 +199,53 @@ def complete_hits(
     read_papers: Callable,
     top_k: int,
 ) -> list:
-    """``hits`` with a paper for every name the comparison gives, named papers first (in the question's order).
+    """``hits`` with a paper for every paper a comparison mentions, those first (in the question's order).
 
-    ``retrieve(query, k)`` returns hits (objects with ``paper_id``);
-    ``read_papers(ids)`` the stored records by id (with ``title`` and ``abstract``). A name already held
-    by one of ``hits`` keeps that paper; otherwise the name's clause is
-    searched, and the first of its :data:`SUBJECT_TOP_K` papers whose text
-    mentions the name is added (the name alone is searched first, then its clause). Other hits follow, to ``top_k`` papers
-    (never fewer than the named ones). Questions that are not comparisons
-    get ``hits`` unchanged.
+    The mentions are names or descriptions (:func:`paperchat.answer.mentions.split_mentions`). A
+    name keeps the first paper that mentions it (:func:`_named_paper`; two names one paper holds
+    are one paper); each description gets a paper of its own (:func:`_assign`) from its own search (with the
+    question's :func:`~paperchat.answer.mentions.topic`).
+    In a question about several papers (:func:`paperchat.answer.mentions.about_several`) each
+    mentioned paper is marked with its mention (``Hit.mention``: the answerer then quotes each one).
+    Mentioned papers are ranked with the question's best score. ``retrieve(query, k)`` returns hits
+    (objects with ``paper_id`` and ``score``); ``read_papers(ids)`` the stored records by id (with
+    ``title`` and ``abstract``). Other hits follow, to ``top_k`` papers (never fewer than the
+    mentioned ones). Questions that do not mention two or more papers get ``hits`` unchanged.
     """
-    subjects = comparison_subjects(question)
-    if not subjects:
+    found = split_mentions(question)
+    if not found:
         return hits
     texts: dict[str, str] = {}
 
-    def read(
-        found: list,
-    ) -> None:  # the papers' texts, one store read for all that are not read yet
-        new = [h.paper_id for h in found if h.paper_id not in texts]
+    def read(more: list) -> None:  # the papers' texts, one store read for all that are not read yet
+        new = [h.paper_id for h in more if h.paper_id not in texts]
         records = read_papers(new) if new else {}
         texts.update(
             {pid: f"{r.title}\n{r.abstract}" if (r := records.get(pid)) else "" for pid in new}
         )
 
     read(hits)
-    top = max((h.score for h in hits), default=1.0)
-    named: list = []
-    for name in subjects:
-        holder = next((h for h in hits if mentions(texts[h.paper_id], name)), None)
-        for query in [name, clause_of(question, name)] if holder is None else []:
-            found = retrieve(query, SUBJECT_TOP_K)
-            read(found)
-            holder = next((h for h in found if mentions(texts[h.paper_id], name)), None)
-            if (
-                holder is not None
-            ):  # its score came from another query: rank it with the question's best
-                holder = dataclasses.replace(holder, score=top)
-                break
-        if holder is not None and all(h.paper_id != holder.paper_id for h in named):
-            named.append(holder)
-    if len(named) < 2:
+    chosen: dict[int, object] = {}
+    for i, m in enumerate(found):
+        holder = _named_paper(question, m, hits, retrieve, read, texts) if m.name else None
+        if holder is not None and all(h.paper_id != holder.paper_id for h in chosen.values()):
+            chosen[i] = holder
+    described = [i for i, m in enumerate(found) if m.name is None]
+    shared = topic(question, found)
+    options = [retrieve(f"{shared} {found[i].text}".strip(), SUBJECT_TOP_K) for i in described]
+    taken = {h.paper_id for h in chosen.values()}
+    chosen.update({i: h for i, h in zip(described, _assign(options, taken)) if h is not None})
+    if len(chosen) < 2:
         return hits
+    top = max((h.score for h in hits), default=1.0)
+    mark = about_several(question, found)
+    held = {h.paper_id: h for h in hits}
+    named = [  # a paper found by its own search is ranked with the question's best
+        dataclasses.replace(
+            held.get(chosen[i].paper_id) or dataclasses.replace(chosen[i], score=top),
+            mention=found[i].text if mark else "",
+        )
+        for i in sorted(chosen)
+    ]
     rest = [h for h in hits if all(h.paper_id != n.paper_id for n in named)]
     return named + rest[: max(0, top_k - len(named))]

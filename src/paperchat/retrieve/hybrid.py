@@ -48,7 +48,8 @@ class Hit:
     ``dense`` the cosine similarity of the best chunk to the question (``None``
     when dense retrieval did not return it), ``bm25`` its BM25 score (or
     ``None``); ``meta`` is the chunk's metadata, ``chunk_ids`` the paper's
-    retrieved chunks, best first.
+    retrieved chunks, best first. ``mention`` is set on the papers a comparison is about: how
+    the question mentions this one (its name or description; :func:`paperchat.answer.subjects.complete_hits`).
     """
 
     paper_id: str
@@ -59,6 +60,7 @@ class Hit:
     dense: float | None = None
     bm25: float | None = None
     chunk_ids: list[str] = field(default_factory=list)
+    mention: str = ""
 
     def retrieved(self) -> Retrieved:
         """The hit as an entry of the answer's ``retrieved`` list."""

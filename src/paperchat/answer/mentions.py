@@ -1,0 +1,178 @@
+"""The papers a comparison question is about, as the asker mentions them: by name or by description.
+
+"How do FlashTP and the 'price of freedom' one that compares tensor products differ?" mentions two
+papers; "three conformal papers: one where ..., one dealing with ..., and one doing ..." mentions
+three without naming any. :func:`split_mentions` cuts a comparison question into its
+:class:`Mention` s, in the question's order, with a few general rules:
+
+* a **name** is a coined name or a quoted phrase
+  (:func:`paperchat.answer.intent.comparison_subjects`); its mention is the name with the
+  parenthesis or appositive that follows it ("ALKN (the continual unlearning method ...)",
+  "FlashTP, the optimized tensor-product library");
+* a **description** starts where the asker points at one paper: "one where / that / on ...",
+  "the X one that ...", "the paper (work, study, method) on / that ..."; it runs to the next
+  mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
+* a description that holds a name is that name's mention (the name decides the paper).
+
+A description is searched with the question's :func:`topic` (what its papers share).
+
+:func:`ask_part` is what is left: what the question asks of each paper ("How do their approaches
+differ, and what speedups does each report?"), which the answerer scores sentences against, so the
+quoted sentences answer the question instead of restating the description.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paperchat.answer import intent as it
+from paperchat.core.terms import terms
+
+#: Words that tie a relative clause or a topic to a pointer at one paper ("one where", "the paper on").
+_TIE = (
+    r"(?:that|which|where|who|whose|on|about|for|with|from|in|using|doing|dealing|showing|"
+    r"proposing|introducing|studying|tackling|addressing)"
+)
+#: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
+#: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
+_POINTER = re.compile(
+    rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?={_TIE}\b)"
+    r"|(?:(?<=[:;,]\s)|(?<=\band\s))one\s+(?!of\b)(?=[a-z])",
+    re.I,
+)
+#: A question about several papers: "two papers", "does each", "vs", "how do they differ".
+#: A lone description counts as a mention only in such a question (else it is the one paper asked about).
+_SEVERAL = re.compile(
+    r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
+    r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
+    r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"
+    r"|\b(?:does|do|did) each\b|\bwhich of (?:them|the two|the three)\b",
+    re.I,
+)
+#: Where a description ends when no other mention follows: the end of its sentence or clause.
+_END = re.compile(
+    r"[.?!:](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
+    r"how|what|which|why|where do|do they|does each|do both)\b",
+    re.I,
+)
+#: Words a mention's text may end with that belong to the sentence around it.
+_TRAILING = re.compile(r"(?:[\s,:]|\b(?:and|or|with|to|from|vs\.?|versus|but)\b)+$", re.I)
+#: "ALKN (the ...)" and "FlashTP, the optimized ... library": what a name's mention adds to it.
+_APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,120})")
+#: A description needs this many content terms to be searched (fewer: "the one on it").
+MIN_DESCRIPTION_TERMS = 2
+#: Mentions kept per question (the first ones): a comparison of more papers is a list question.
+MAX_MENTIONS = 5
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One paper a comparison is about, as the question mentions it.
+
+    ``text`` is the mention as written (the pointer's words and the description, or the name and
+    what it adds); ``name`` the coined name or quoted phrase when the question names the paper
+    (``None`` for a description); ``start``/``end`` its character span in the question.
+    """
+
+    text: str
+    name: str | None
+    start: int
+    end: int
+
+
+def _trim(question: str, start: int, end: int) -> tuple[int, int]:
+    """``start``/``end`` without the connecting words and punctuation at either edge."""
+    text = question[start:end]
+    end = start + len(_TRAILING.sub("", text))
+    while start < end and question[start] in " ,:(":
+        start += 1
+    return start, end
+
+
+def _name_spans(question: str) -> list[tuple[str, int, int]]:
+    """Each name of the comparison (first occurrence), with its span plus the apposition after it."""
+    out = []
+    for name in it.subject_names(question):
+        at = question.find(name)
+        if at < 0:
+            continue
+        start, end = at, at + len(name)
+        if question[start - 1 : start] in "'\"‘“" and question[end : end + 1] in "'\"’”":
+            start, end = start - 1, end + 1  # the quotes around a quoted name
+        tail = _APPOSITIVE.match(question, end)
+        out.append((name, start, tail.end() if tail else end))
+    return out
+
+
+def split_mentions(question: str) -> list[Mention]:
+    """The papers a comparison question mentions, in order (see the module docstring).
+
+    Empty for a question that is not a comparison (:data:`paperchat.answer.intent.COMPARE`) or
+    that mentions fewer than two papers; a single description counts only in a question that says
+    it is about several papers (:data:`_SEVERAL`). At most :data:`MAX_MENTIONS`.
+    """
+    if not it.COMPARE.search(question):
+        return []
+    names = _name_spans(question)
+    pointers = list(_POINTER.finditer(question))
+    if len(pointers) < 2 and not _SEVERAL.search(question):
+        pointers = []  # "the paper that ...: how does it compare with X?" is about one paper
+    starts = sorted({s for _, s, _ in names} | {m.start() for m in pointers})
+    found: list[Mention] = []
+    for pointer in pointers:
+        p = pointer.start()
+        if any(s <= p < e for _, s, e in names):
+            continue  # "FlashTP, the optimized library that ...": the name's own apposition
+        following = [s for s in starts if s >= pointer.end()]
+        stop = _END.search(question, question.find(" ", pointer.end()) % (len(question) + 1))
+        end = min(following[:1] + ([stop.start()] if stop else []) + [len(question)])
+        start, end = _trim(question, p, end)
+        inside = [n for n in names if start <= n[1] < end]
+        if inside:  # "the 'price of freedom' one that compares ...": named, and described
+            name = inside[0]
+            names.remove(name)
+            found.append(Mention(question[start:end], name[0], start, end))
+        elif len(terms(question[start:end])) >= MIN_DESCRIPTION_TERMS:
+            found.append(Mention(question[start:end], None, start, end))
+    for name, s, e in names:
+        s, e = _trim(question, s, e)
+        found.append(Mention(question[s:e], name, s, e))
+    found.sort(key=lambda m: m.start)
+    return found[:MAX_MENTIONS] if len(found) >= 2 else []
+
+
+def about_several(question: str, mentions: list[Mention]) -> bool:
+    """Whether ``question`` is about each of several papers: it describes one (a description is a
+    mention only then), or says so (:data:`_SEVERAL`: "two papers", "each one", "differ from").
+    "X-hacking ... compared with SHAP" names things, not papers to compare."""
+    return any(m.name is None for m in mentions) or _SEVERAL.search(question) is not None
+
+
+def topic(question: str, mentions: list[Mention]) -> str:
+    """What the question says all its papers share: its sentence before the first mention ("three
+    conformal prediction papers I mixed up:"), or "" when a mention opens the sentence.
+
+    Searched with each description, it keeps "the one that lets a reward model decide" among the
+    speculative-decoding papers the question is about.
+    """
+    head = question[: mentions[0].start] if mentions else ""
+    return re.split(r"[.?!]\s", head)[-1].strip()
+
+
+def ask_part(question: str, mentions: list[Mention]) -> str:
+    """``question`` without the descriptions of its mentions: what it asks of each paper.
+
+    A mention's name stays (a sentence that names its paper answers for it). The whole question
+    when too little is left to read (fewer than two content terms).
+    """
+    out, at = [], 0
+    for m in mentions:
+        out.append(question[at : m.start])
+        if m.name:
+            out.append(m.name)
+        at = m.end
+    out.append(question[at:])
+    rest = " ".join("".join(out).split())
+    rest = re.sub(r"\s*(?:,\s*)+(?:and\s*)?(?=[.?!;:,]|$)|\s+(?=[.?!;:,])", "", rest)
+    return rest if len(terms(rest)) >= MIN_DESCRIPTION_TERMS else question
