@@ -122,6 +122,6 @@ def test_a_question_with_a_resolution_in_it_is_answered(tmp_path):
 def test_the_counted_noun_is_what_a_number_must_be_a_number_of(question, noun):
     """An answer to "what percentage of evaluation prompts" must hold a number of prompts: a sentence giving
     "MMLU scores up 1.2 percentage points" (another paper's figure) is not one, and the answer abstains."""
-    from paperchat.answer.extractive import _counted_noun
+    from paperchat.answer.intent import counted_noun as _counted_noun
 
     assert _counted_noun(question) == noun

@@ -125,38 +125,6 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     return 0.0 if share is None else share
 
 
-_COMPARATIVE = re.compile(
-    r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I
-)
-_CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
-
-
-def _counted_noun(question: str) -> str | None:
-    """For "how many X" / "how much X" / "what share of X" questions, the content term of X's head noun (else ``None``).
-
-    "How many random bits does ..." counts bits: for "how many" (and "what
-    percentage / fraction / share / proportion of"), the first plural among
-    the next three words, else the first word; for "how much", the next word.
-    """
-    match = re.search(
-        r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
-        r"((?:[A-Za-z][A-Za-z-]*\s*){1,3})",
-        question,
-        re.I,
-    )
-    if not match:
-        return None
-    words = [w.lower() for w in match.group(2).split()]
-    if match.group(1) and match.group(1).lower() == "much" and _COMPARATIVE.fullmatch(words[0]):
-        return None  # "how much faster / longer / extra": a size of a change, not a count of things
-    plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us"))]
-    word = plural[0] if (match.group(1) or "many").lower() == "many" and plural else words[0]
-    if word.rstrip("s") in _CORPUS_NOUNS:
-        return word.rstrip("s")
-    found = terms(word)
-    return found[0] if found else None
-
-
 def _shift(cand: Candidate, intent: it.Intent) -> float:
     shift = _ROLE_SHIFT.get(intent.kind, {}).get(cand.role, 0.0)
     if cand.role == "resource":
@@ -345,9 +313,9 @@ def extract(
             True,
             "the paper does not mention some of the names the question asks about",
         )
-    count_noun = _counted_noun(question)
+    count_noun = it.counted_noun(question)
     if (
-        count_noun in _CORPUS_NOUNS
+        count_noun in it.CORPUS_NOUNS
     ):  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperchat.core.terms import name_tokens
+from paperchat.core.terms import name_tokens, terms
 
 SUMMARY = "summary"
 AUTHORS = "authors"
@@ -278,3 +278,35 @@ def holds_number(sentence: str) -> bool:
 def names_count(sentence: str) -> int:
     """How many name-like tokens (``ImageNet``, ``GPT-4o``, ``CIFAR-10``, ``MMLU``) ``sentence`` holds."""
     return len(_LIST.findall(sentence.replace("$", "").replace("*", "")))
+
+
+_COMPARATIVE = re.compile(
+    r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I
+)
+CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
+
+
+def counted_noun(question: str) -> str | None:
+    """For "how many X" / "how much X" / "what share of X" questions, the content term of X's head noun (else ``None``).
+
+    "How many random bits does ..." counts bits: for "how many" (and "what
+    percentage / fraction / share / proportion of"), the first plural among
+    the next three words, else the first word; for "how much", the next word.
+    """
+    match = re.search(
+        r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
+        r"((?:[A-Za-z][A-Za-z-]*\s*){1,3})",
+        question,
+        re.I,
+    )
+    if not match:
+        return None
+    words = [w.lower() for w in match.group(2).split()]
+    if match.group(1) and match.group(1).lower() == "much" and _COMPARATIVE.fullmatch(words[0]):
+        return None  # "how much faster / longer / extra": a size of a change, not a count of things
+    plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us"))]
+    word = plural[0] if (match.group(1) or "many").lower() == "many" and plural else words[0]
+    if word.rstrip("s") in CORPUS_NOUNS:
+        return word.rstrip("s")
+    found = terms(word)
+    return found[0] if found else None
