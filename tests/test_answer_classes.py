@@ -155,22 +155,38 @@ def test_which_paper_gives_the_title_and_the_method_name(engine):
 
 
 @pytest.mark.parametrize(
-    "question",
+    "question, paper, quote",
     [
-        "AdaDecode speeds up LLM decoding with adaptive layer parallelism; which auxiliary model does it "
-        "use to draft tokens?",
-        "Diff-Instruct* aligns one-step text-to-image generators with human preferences; which image "
-        "data do they fine-tune on?",
-        "How does the versatile influence function handle the case-specific derivations for each loss?",
+        (
+            "AdaDecode speeds up LLM decoding with adaptive layer parallelism; which auxiliary model does "
+            "it use to draft tokens?",
+            "VnO2GEpmlb",
+            "without requiring auxiliary models",
+        ),
+        (
+            "Diff-Instruct* aligns one-step text-to-image generators with human preferences; which image "
+            "data do they fine-tune on?",
+            "AjpoFnPzLd",
+            "without requiring image data",
+        ),
+        (
+            "How does the versatile influence function handle the case-specific derivations for each loss?",
+            "OI3mAAY8eB",
+            None,
+        ),
     ],
 )
-def test_a_false_premise_abstains(engine, question):
-    """AdaDecode accelerates decoding "without requiring auxiliary models", DI* works "without requiring
-    image data", the VIF eliminates "the need for case-specific derivations": asking which one they use,
-    or how they handle it, rests on a premise the abstract denies."""
+def test_a_false_premise_is_answered_with_a_caution(engine, question, paper, quote):
+    """AdaDecode works "without requiring auxiliary models", DI* "without requiring image data", the VIF
+    eliminates "the need for case-specific derivations": asking which one they use rests on a premise the
+    abstract denies. The answer quotes the paper (often the very sentence that denies it) and a note says
+    so. (As an abstention rule this cost false abstentions on held-out questions: README, issue 17.)"""
     answer = engine.ask(question, mode="extractive")
-    assert answer.abstained and answer.sources == []
+    assert not answer.abstained and _cited(answer)[0] == paper
     assert len(answer.notes) == 1 and "says it does without '" in answer.notes[0]
+    assert answer.notes[0].endswith(": check the question's premise")
+    if quote:
+        assert quote in answer.answer
 
 
 def test_the_same_paper_answers_what_it_does_say(engine):

@@ -104,16 +104,14 @@ class Candidate:
 class Extract:
     """The picked sentences (in answer order), the relevance used for abstention, and whether it abstained.
 
-    ``why`` says why it abstained; a false premise (``premise``) is also told to the user, as a note.
+    ``why`` says why it abstained; ``note`` is a caution an answer carries to the user.
     """
 
     sentences: list[Candidate]
     relevance: float
     abstained: bool
     why: str = ""
-    premise: bool = (
-        False  # abstained because the question rests on what the paper denies (``why`` says what)
-    )
+    note: str = ""  # a caution for the reader: a premise of the question that the abstract denies
     per_paper: bool = (
         False  # the sentences answer for the papers a comparison mentions, each in turn
     )
@@ -339,15 +337,12 @@ def extract(
         if subjects or intent.plural
         else denied_terms(split_ask(question).ask, main_paper.title + "\n" + main_paper.abstract)
     )
-    if denied:  # "which draft model ...?" where the paper "does not require any draft models"
-        name = main_paper.label or main_paper.title
-        return Extract(
-            [],
-            relevance,
-            True,
-            f"the abstract of {name} says it does without '{denied[0]}' (the question's premise)",
-            premise=True,
-        )
+    caution = (  # "which draft model ...?" where the paper "does not require any draft models"
+        f"the abstract of {main_paper.label or main_paper.title} says it does without "
+        f"'{denied[0]}': check the question's premise"
+        if denied
+        else ""
+    )
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
@@ -382,4 +377,4 @@ def extract(
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")
-    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2)
+    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2, note=caution)

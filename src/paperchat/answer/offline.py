@@ -11,8 +11,9 @@
 * anything else with the sentences :func:`paperchat.answer.extractive.extract`
   picks; a "which paper(s)" question, and one that describes its paper
   without naming it, names each paper (its title, with its short label when
-  the title lacks it) before the first sentence quoted from it. An abstention
-  on a false premise (:mod:`paperchat.answer.premises`) says so in a note.
+  the title lacks it) before the first sentence quoted from it. A question
+  whose premise the paper's abstract denies (:mod:`paperchat.answer.premises`)
+  is answered with a note that says so.
 
 Sources are numbered in order of first use; each names the chunk that holds
 the first sentence quoted from it.
@@ -202,10 +203,7 @@ def offline_answer(
         return metadata_answer(question, record, intent.kind, retrieved)
     result = extract(question, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
-        notes = [result.why] if result.premise else []
-        return Answer.abstention(
-            question, EXTRACTIVE, retrieved, evidence=result.relevance, notes=notes
-        )
+        return Answer.abstention(question, EXTRACTIVE, retrieved, evidence=result.relevance)
     order: list[str] = []
     parts = []
     name_papers = intent.kind == it.FIND or (split_ask(question).described and not intent.names)
@@ -234,4 +232,5 @@ def offline_answer(
         sources=sources,
         retrieved=retrieved,
         evidence=result.relevance,
+        notes=[result.note] if result.note else [],
     )
