@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from paperchat.answer.extractive import _counted_noun
 from paperchat.answer.intent import comparison_subjects
+from paperchat.answer.intent import counted_noun as _counted_noun
 from paperchat.answer.subjects import clause_of, complete_hits, mentions, missing_names
 from paperchat.evaluation.sweep import abstention_sweep
 from paperchat.retrieve.hybrid import Hit
