@@ -106,4 +106,8 @@ def test_a_named_and_a_described_paper_are_both_cited(engine):
 def test_three_described_papers_are_each_cited_in_the_question_order(engine):
     cited, text = _cited(engine, THREE)
     assert cited == ["73mDARqOtQ", "vQubr1uBUw", "AVeskAAETB"]  # RAPID; vocabularies; RSD
-    assert "RAPID: " in text and "RSD: " in text
+    # each paper named by its title, with its short name when the title lacks it
+    assert text.startswith(
+        "RAPID: Long-Context Inference with Retrieval-Augmented Speculative Decoding: "
+    )
+    assert "Reward-Guided Speculative Decoding for Efficient LLM Reasoning (RSD): " in text
