@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import terms
@@ -51,8 +52,13 @@ class Ask:
         return bool(self.description.strip())
 
 
+@lru_cache(maxsize=256)
 def split_ask(question: str) -> Ask:
-    """The :class:`Ask` of ``question`` (see the module docstring)."""
+    """The :class:`Ask` of ``question`` (see the module docstring).
+
+    Cached: one answer reads it to score sentences, to check premises and to decide whether to name
+    the paper; :class:`Ask` is frozen, so the calls share one.
+    """
     text = " ".join(question.split())
     sentences = split_sentences(text) or [text]
     last = next((i for i in range(len(sentences) - 1, -1, -1) if "?" in sentences[i]), None)

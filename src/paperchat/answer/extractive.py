@@ -111,10 +111,10 @@ class Extract:
     relevance: float
     abstained: bool
     why: str = ""
-    note: str = ""  # a caution for the reader: a premise of the question that the abstract denies
-    per_paper: bool = (
-        False  # the sentences answer for the papers a comparison mentions, each in turn
-    )
+    #: a caution for the reader: a premise of the question that the abstract denies
+    note: str = ""
+    #: the sentences answer for the papers a comparison mentions, each in turn
+    per_paper: bool = False
 
 
 def term_overlap(question_terms: set[str], sentence: str) -> float:

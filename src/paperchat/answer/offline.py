@@ -133,11 +133,9 @@ def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> s
         and len(label.split()) <= 4
         and label.lower() not in shared_labels
     )
-    name = record.name
+    name = record.name  # the title on one line, else the label, else the id
     if record.title and short and label.lower() not in record.title.lower():
-        name = f"{record.title} ({label})"
-    elif not record.title and short:
-        name = label
+        name = f"{name} ({label})"
     return re.sub(r"([.?!])\s+", r"\1 — ", name).replace(". —", " —").replace("? —", "? —")
 
 
@@ -179,7 +177,7 @@ def offline_answer(
             h.dense if h.dense is not None else 0.0,
             share[h.paper_id],
             records[h.paper_id].label,
-            getattr(h, "mention", ""),
+            h.mention,
         )
         for h in hits
         if h.paper_id in records

@@ -20,7 +20,7 @@ a negation far before a word is about something else.
 from __future__ import annotations
 
 from paperchat.answer.intent import sentence_role
-from paperchat.cite.cue_words import BREAK, TOKEN, stem
+from paperchat.cite.cue_words import BREAK, stem, tokenize
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import STOPWORDS
 
@@ -32,10 +32,6 @@ DENIALS = frozenset(
     """without no not never neither nor cannot none zero avoid avoids avoiding avoided
     eliminate eliminates eliminating removing removes""".split()
 )
-
-
-def _tokens(text: str) -> list[str]:
-    return [t.lower() for t in TOKEN.findall(text.replace("’", "'"))]
 
 
 def _negated_at(tokens: list[str], i: int) -> bool:
@@ -59,7 +55,7 @@ def _polarity(text: str, stems: set[str], own_only: bool = False) -> dict[str, s
     for position, sentence in enumerate(split_sentences(text) or [text]):
         if own_only and sentence_role(sentence, position) == "background":
             continue
-        tokens = _tokens(sentence)
+        tokens = tokenize(sentence)
         for i, w in enumerate(tokens):
             if not w[0].isalpha():
                 continue
@@ -76,7 +72,7 @@ def denied_terms(ask: str, abstract: str) -> list[str]:
     Content words of four letters or more; ``[]`` when there is none (the usual case).
     """
     surface: dict[str, str] = {}
-    for w in _tokens(ask):
+    for w in tokenize(ask):
         if w[0].isalpha() and len(w) >= 4 and w not in STOPWORDS and w not in DENIALS:
             surface.setdefault(stem(w), w)
     asked = _polarity(ask, set(surface))

@@ -9,6 +9,11 @@ from functools import lru_cache
 TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()]")
 
 
+def tokenize(text: str) -> list[str]:
+    """Lower-cased words (hyphens and apostrophes kept inside) and clause punctuation of ``text``, in order."""
+    return [t.lower() for t in TOKEN.findall(text.replace("’", "'"))]
+
+
 BREAK = {
     ",",
     ";",

@@ -44,19 +44,15 @@ from paperchat.cite.cue_words import (
     PROVE,
     REQ_VERB,
     THEORY_STEMS,
-    TOKEN,
     UNIVERSAL,
     UNLIKE,
     WITHOUT,
     antonyms,
     stem,
+    tokenize,
 )
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import STOPWORDS
-
-
-def _tokens(text: str) -> list[str]:
-    return [t.lower() for t in TOKEN.findall(text.replace("’", "'"))]
 
 
 def _words(tokens: list[str]) -> list[str]:
@@ -76,7 +72,7 @@ def _scope(tokens: list[str]) -> set[int]:
 
 
 def _overreach(claim: list[str], cited: str) -> str | None:
-    cited_tokens = _tokens(cited)
+    cited_tokens = tokenize(cited)
     words = set(cited_tokens) | {p for w in cited_tokens for p in w.split("-")}
     for w in _words(claim):
         if w in UNIVERSAL and w not in words:
@@ -118,7 +114,7 @@ def _requirement(claim: list[str], cited: str) -> str | None:
     said = _requirement_terms(claim, written)
     source: dict[str, set[bool]] = {}
     for sentence in split_sentences(cited) or [cited]:
-        for term, pol in _requirement_terms(_tokens(sentence)).items():
+        for term, pol in _requirement_terms(tokenize(sentence)).items():
             source.setdefault(term, set()).update(pol)
     for term, pol in said.items():
         if len(pol) == 1 and len(source.get(term, ())) == 1 and pol != source[term]:
@@ -137,7 +133,7 @@ def _after(text: str, markers: tuple[str, ...]) -> set[str]:
             rf"(?<![A-Za-z]){re.escape(marker)}\s+((?:[^\s,;:.]+\s*){{1,6}})", text, flags=re.I
         ):
             out |= {
-                stem(w) for w in _words(_tokens(m.group(1))) if w not in STOPWORDS and len(w) > 2
+                stem(w) for w in _words(tokenize(m.group(1))) if w not in STOPWORDS and len(w) > 2
             }
     return out
 
@@ -176,10 +172,10 @@ def _modal(claim: str, cited: str) -> str | None:
 def _antonym(claim: list[str], cited: str, aligned: list[str]) -> str | None:
     negated = _scope(claim)
     mine = {stem(w) for i, w in enumerate(claim) if w[0].isalpha() and i not in negated}
-    written = {stem(w): w for w in reversed(_words(claim + _tokens(" ".join(aligned))))}
-    near = {stem(w) for w in _words(_tokens(" ".join(aligned)))}
-    everywhere = {stem(w) for w in _words(_tokens(cited))}
-    prefixed = {w for w in _words(_tokens(cited)) if re.match(r"^(non-?|un|in)[a-z]{4,}", w)}
+    written = {stem(w): w for w in reversed(_words(claim + tokenize(" ".join(aligned))))}
+    near = {stem(w) for w in _words(tokenize(" ".join(aligned)))}
+    everywhere = {stem(w) for w in _words(tokenize(cited))}
+    prefixed = {w for w in _words(tokenize(cited)) if re.match(r"^(non-?|un|in)[a-z]{4,}", w)}
     claim_all = {stem(w) for w in _words(claim)}
     for w in sorted(mine):
         if w in everywhere:
@@ -211,8 +207,8 @@ def _sides(sentence: str) -> tuple[set[str], set[str]] | None:
     m = COMPARATIVE.search(sentence.lower())
     if not m:
         return None
-    left = _words(_tokens(sentence[: m.start()]))[-6:]
-    right = _words(_tokens(sentence[m.end() :]))[:6]
+    left = _words(tokenize(sentence[: m.start()]))[-6:]
+    right = _words(tokenize(sentence[m.end() :]))[:6]
 
     def content(ws):
         return {stem(w) for w in ws if w not in STOPWORDS and len(w) > 2}
@@ -238,7 +234,7 @@ def conflict(claim: str, cited_text: str, aligned: list[str]) -> str | None:
     cited sentences closest to it (by embedding), where antonyms and swapped
     comparisons are looked for. ``None`` when no cue fires.
     """
-    tokens = _tokens(claim)
+    tokens = tokenize(claim)
     return (
         _overreach(tokens, cited_text)
         or _requirement(tokens, cited_text)
