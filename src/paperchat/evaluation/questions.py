@@ -31,17 +31,21 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Four sets written independently (eval/generalization/README.md): A and D are tuned on, B and C held out.
+    # Sets written independently (eval/generalization/README.md): A, D, E, F are tuned on, B and C held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
         "generalization/c_reviewer.jsonl",
         "generalization/d_reading_group.jsonl",
+        "generalization/e_newsletter.jsonl",
+        "generalization/f_phone.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
     "general-c": ("generalization/c_reviewer.jsonl",),
     "general-d": ("generalization/d_reading_group.jsonl",),
+    "general-e": ("generalization/e_newsletter.jsonl",),
+    "general-f": ("generalization/f_phone.jsonl",),
 }
 
 
