@@ -255,12 +255,16 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     return picked
 
 
-def _off_topic(question: str, paper: PaperText, lexicon, n_papers: int) -> bool:
-    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``paper``."""
+def _off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
+    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
+
+    A misspelt word counts as the word it misspells (:meth:`paperchat.store.bm25.BM25Index.rare_terms`).
+    """
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
         return False
     rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
-    if not rare or set(rare) & lexicon.terms_of(paper.title + "\n" + paper.abstract):
+    held = set().union(*(lexicon.terms_of(p.title + "\n" + p.abstract) for p in papers))
+    if not rare or set(rare) & held:
         return False
     return (
         len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0
@@ -298,9 +302,10 @@ def extract(
         return Extract([], relevance, True, "nothing retrieved is relevant enough")
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)
+    compared = focus[:MAX_PAPERS] if it.COMPARE.search(question) else [main_paper]
     if max(c.cos for c in cands) < OFF_TOPIC_COS and _off_topic(
-        question, main_paper, lexicon, n_papers
-    ):
+        question, compared, lexicon, n_papers
+    ):  # a comparison's distinctive words are spread over its papers
         return Extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
         )

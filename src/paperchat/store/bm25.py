@@ -49,6 +49,12 @@ CONVERSATIONAL = frozenset(
 )
 
 
+#: Prefixes an abstract may hyphenate ("re-materialization", "non-convex") where a question does not.
+_PREFIXES = tuple(
+    "re pre non co de un sub semi multi inter post self cross meta over under anti super hyper".split()
+)
+
+
 class BM25Index:
     """A bm25s index over paper ids; ``search(question, k)`` returns ``(paper id, score)`` pairs.
 
@@ -176,16 +182,45 @@ class BM25Index:
         """The stemmed terms of ``text`` as the index reads them."""
         return set(self.tokenize([text])[0])
 
+    def respelled(self, term: str) -> list[str]:
+        """The indexed terms an unknown ``term`` (no paper holds it) stands for, or ``[]``.
+
+        A slip of one letter ("trainng", "activaton": Norvig's one-edit candidates, stemmed, the
+        most frequent known one) or a compound the abstracts hyphenate ("rematerialization" for
+        "Re-materialization": a known term after one of :data:`_PREFIXES`). Only terms of
+        six letters or more: a short unknown word is an abbreviation as often as a slip.
+        """
+        import Stemmer
+
+        if len(term) < 6 or self.df.get(term, 0) or any(ch.isdigit() for ch in term):
+            return []
+        stem = Stemmer.Stemmer("english").stemWord
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        cuts = [(term[:i], term[i:]) for i in range(len(term) + 1)]
+        edits = {a + b[1:] for a, b in cuts if b}
+        edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+        edits |= {a + c + b[1:] for a, b in cuts if b for c in letters}
+        edits |= {a + c + b for a, b in cuts for c in letters}
+        known = {stem(e) for e in edits} - {term}
+        best = max(known, key=lambda t: self.df.get(t, 0), default="")
+        if self.df.get(best, 0):
+            return [best]
+        tails = [term[len(p) :] for p in _PREFIXES if term.startswith(p) and len(term) - len(p) >= 4]
+        return next(([t] for t in tails if self.df.get(t, 0)), [])
+
     def rare_terms(self, question: str, max_df: int) -> list[str]:
-        """The question's terms (longer than 3 letters, no digits) held by at most ``max_df`` papers, or by none."""
-        return [
-            t
-            for t in dict.fromkeys(self.tokenize([question])[0])
-            if len(t) > 3
-            and not any(ch.isdigit() for ch in t)
-            and self.df.get(t, 0) <= max_df
-            and t not in CONVERSATIONAL
-        ]
+        """The question's terms (longer than 3 letters, no digits) held by at most ``max_df`` papers, or by none.
+
+        An unknown term is read as the term it misspells (:meth:`respelled`), kept only when that is rare too.
+        """
+        out: list[str] = []
+        for t in dict.fromkeys(self.tokenize([question])[0]):
+            if len(t) <= 3 or any(ch.isdigit() for ch in t) or t in CONVERSATIONAL:
+                continue
+            for term in self.respelled(t) or [t]:
+                if self.df.get(term, 0) <= max_df and term not in out:
+                    out.append(term)
+        return out
 
 
 def saved_revision(folder: Path) -> str | None:
