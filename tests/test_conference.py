@@ -64,7 +64,8 @@ def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
     )
     assert report.check_baseline(results, baseline) == []
     assert (
-        set(results["by_split"]) == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune"}
+        set(results["by_split"])
+        == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune"}
         and results["config"]["questions"] == 300
     )
     assert set(results["sweep"]) == {"all"} | set(results["by_split"])

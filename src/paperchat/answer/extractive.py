@@ -255,6 +255,13 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     return picked
 
 
+def _names_noun(text: str, noun: str) -> bool:
+    """Whether ``text`` holds the content term ``noun``, or a longer word it abbreviates ("mem" for
+    "memory", "param" for "parameters"; three letters or more)."""
+    held = terms(text)
+    return noun in held or len(noun) >= 3 and any(t.startswith(noun) for t in held)
+
+
 def _off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
     """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
 
@@ -326,7 +333,7 @@ def extract(
         [
             c
             for c in own
-            if count_noun in terms(c.text) and (it.holds_number(c.text) or "$" in c.text)
+            if _names_noun(c.text, count_noun) and (it.holds_number(c.text) or "$" in c.text)
         ]
         if count_noun
         else []

@@ -127,7 +127,8 @@ _DETAIL = re.compile(
 #: Words that make a question a comparison of the papers it names.
 COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
-    r"between|which of (?:them|the (?:two|three))|(?:the )?(?:former|latter)|respectively)\b",
+    r"between|which of (?:them|the (?:two|three))|which one|either|the other|another|"
+    r"(?:the )?(?:former|latter)|respectively)\b",
     re.I,
 )
 _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[\s,.;:?)]|$)")

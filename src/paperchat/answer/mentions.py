@@ -12,7 +12,8 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
 * a **description** starts where the asker points at one paper: "one where / that / on ...",
   "the X one that ...", "the paper (work, study, method) on / that ..."; it runs to the next
   mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
-* a description that holds a name is that name's mention (the name decides the paper).
+* a description that holds a name is that name's mention (the name decides the paper);
+* a bare "one ..., the other ..." after two names restates them and is not a mention of its own.
 
 A description is searched with the question's :func:`topic` (what its papers share).
 
@@ -38,7 +39,12 @@ _TIE = (
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
     rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?={_TIE}\b)"
-    r"|(?:(?<=[:;,]\s)|(?<=\band\s))one\s+(?!of\b)(?=[a-z])",
+    r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
+    r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
+    # an item of a list of described papers, led by any noun: "X and that agent that ...",
+    # ": an attack that ..., a defense that ..., and an alignment method that ..."
+    rf"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bversus\s)|(?<=^)|(?<=[.?!]\s))"
+    rf"(?:the|a|an|that)\s+(?:[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)",
     re.I,
 )
 #: A question about several papers: "two papers", "does each", "vs", "how do they differ".
@@ -50,6 +56,8 @@ _SEVERAL = re.compile(
     r"|\b(?:does|do|did) each\b|\bwhich of (?:them|the two|the three)\b",
     re.I,
 )
+#: A bare pointer ("one ...", "the other ...") that restates papers the question has already named.
+_RESTATED = re.compile(r"(?:one|the other|another)\s+(?!paper|work|study)", re.I)
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
 _END = re.compile(
     r"[.?!:](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
@@ -138,6 +146,10 @@ def split_mentions(question: str) -> list[Mention]:
     for name, s, e in names:
         s, e = _trim(question, s, e)
         found.append(Mention(question[s:e], name, s, e))
+    if (
+        sum(m.name is not None for m in found) >= 2
+    ):  # "X vs Y: one quantizes ..., the other ...": restated
+        found = [m for m in found if m.name or not _RESTATED.match(m.text)]
     found.sort(key=lambda m: m.start)
     return found[:MAX_MENTIONS] if len(found) >= 2 else []
 

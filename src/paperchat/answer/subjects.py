@@ -54,9 +54,53 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
         tail = r"(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
         pattern = r"(?<![a-z0-9-])" + re.escape(name.lower()) + tail
         loose = r"(?<![a-z0-9])" + re.escape(_squash(name)) + r"(?![a-z0-9+])"
-        if not re.search(pattern, corpus) and not re.search(loose, squashed):
+        if (
+            not re.search(pattern, corpus)
+            and not re.search(loose, squashed)
+            and not spelled_out(name, " ".join(texts))
+        ):
             missing.append(name)
     return missing
+
+
+#: Digits that stand for words in an abbreviation ("T2I": text-to-image, "B2B").
+_DIGIT_WORDS = {"2": "to", "4": "for"}
+
+
+def spelled_out(name: str, text: str) -> bool:
+    """Whether ``text`` spells out the abbreviation ``name`` ("t2i": "text-to-image", "ARI": "Adjusted Rand Index").
+
+    The initials of consecutive words (a digit of :data:`_DIGIT_WORDS` matches its word) equal the
+    name's letters, and the words are one hyphenated compound or all capitalised, as definitions of
+    abbreviations are written (Schwartz & Hearst 2003, "A simple algorithm for identifying abbreviation
+    definitions in biomedical text", match initials the same way). Names of three to five characters
+    only: a shorter one is spelled out by chance too often.
+    """
+    key = name.lower()
+    if not 3 <= len(key) <= 5 or not key.isalnum() or not key[0].isalpha():
+        return False
+    words = list(re.finditer(r"[A-Za-z0-9]+", text))
+    for i in range(len(words) - len(key) + 1):
+        run = words[i : i + len(key)]
+        if not all(
+            w.group().lower() == _DIGIT_WORDS[ch]
+            if ch in _DIGIT_WORDS
+            else w.group()[0].lower() == ch
+            for w, ch in zip(run, key)
+        ):
+            continue
+        hyphenated = all(text[a.end() : b.start()] == "-" for a, b in zip(run, run[1:]))
+        if hyphenated or all(w.group()[0].isupper() for w in run):
+            return True
+    return False
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    for i in range(len(words) - len(key) + 1):
+        if all(
+            words[i + k] == _DIGIT_WORDS[ch] if ch in _DIGIT_WORDS else words[i + k][0] == ch
+            for k, ch in enumerate(key)
+        ):
+            return True
+    return False
 
 
 def mentions(text: str, name: str) -> bool:

@@ -205,7 +205,9 @@ class BM25Index:
         best = max(known, key=lambda t: self.df.get(t, 0), default="")
         if self.df.get(best, 0):
             return [best]
-        tails = [term[len(p) :] for p in _PREFIXES if term.startswith(p) and len(term) - len(p) >= 4]
+        tails = [
+            term[len(p) :] for p in _PREFIXES if term.startswith(p) and len(term) - len(p) >= 4
+        ]
         return next(([t] for t in tails if self.df.get(t, 0)), [])
 
     def rare_terms(self, question: str, max_df: int) -> list[str]:
