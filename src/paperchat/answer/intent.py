@@ -127,7 +127,7 @@ _DETAIL = re.compile(
 #: Words that make a question a comparison of the papers it names.
 COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
-    r"between|which of (?:them|the (?:two|three))|which one|either|the other|another|"
+    r"between|which of (?:them|the (?:two|three))|which one|either (?:one|of)|the other|another|"
     r"(?:the )?(?:former|latter)|respectively)\b",
     re.I,
 )

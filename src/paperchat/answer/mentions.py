@@ -38,7 +38,7 @@ _TIE = (
 #: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
-    rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?={_TIE}\b)"
+    rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
     # an item of a list of described papers, led by any noun: "X and that agent that ...",
@@ -53,7 +53,7 @@ _SEVERAL = re.compile(
     r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
     r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"
-    r"|\b(?:does|do|did) each\b|\bwhich of (?:them|the two|the three)\b",
+    r"|\b(?:does|do|did) each\b|\bwhich of (?:them|the two|the three)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b",
     re.I,
 )
 #: A bare pointer ("one ...", "the other ...") that restates papers the question has already named.
@@ -68,6 +68,8 @@ _END = re.compile(
 _TRAILING = re.compile(r"(?:[\s,:]|\b(?:and|or|with|to|from|vs\.?|versus|but)\b)+$", re.I)
 #: "ALKN (the ...)" and "FlashTP, the optimized ... library": what a name's mention adds to it.
 _APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,120})")
+#: The next item of a list of names: a capitalised phrase of up to four words ("and Pareto Merging").
+_LISTED = re.compile(r"(?:,\s+(?:and\s+)?|\s+and\s+)([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})(?=[\s,.;:?!]|$)")
 #: A description needs this many content terms to be searched (fewer: "the one on it").
 MIN_DESCRIPTION_TERMS = 2
 #: Mentions kept per question (the first ones): a comparison of more papers is a list question.
@@ -110,7 +112,11 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
             start, end = start - 1, end + 1  # the quotes around a quoted name
         tail = _APPOSITIVE.match(question, end)
         out.append((name, start, tail.end() if tail else end))
-    return out
+    if len(out) >= 2:  # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
+        for item in _LISTED.finditer(question):
+            if any(e == item.start() for _, _, e in out) and item.group(1) not in {n for n, _, _ in out}:
+                out.append((item.group(1), item.start(1), item.end(1)))
+    return sorted(out, key=lambda n: n[1])
 
 
 def split_mentions(question: str) -> list[Mention]:

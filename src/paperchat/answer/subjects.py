@@ -37,8 +37,10 @@ def plain(text: str) -> str:
 
 
 def _squash(text: str) -> str:
-    """Lower case without hyphens between letters and digits ("Llama-2-7B" and "LLaMA2-7B" -> "llama27b")."""
-    return re.sub(r"(?<=[a-z0-9])-(?=[a-z0-9])", "", text.lower())
+    """Lower case without hyphens between letters and digits ("Llama-2-7B" and "LLaMA2-7B" -> "llama27b"), nor
+    the space before a version number ("MGD 3" -> "mgd3")."""
+    text = re.sub(r"(?<=[a-z])\s(?=[0-9]+\b)", "", text.lower())
+    return re.sub(r"(?<=[a-z0-9])-(?=[a-z0-9])", "", text)
 
 
 def missing_names(question: str, texts: list[str]) -> list[str]:
