@@ -27,7 +27,8 @@ from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import terms
 
 _QUESTION_WORD = (
-    r"(?:which|what|how|who|whom|whose|when|where|why|did|does|do|is|are|was|were|can|could)\b"
+    r"(?:which|what|what[’']?s|how|who|whom|whose|when|where|why|did|does|do|is|are|was|were|can|could|"
+    r"name|give|list|tell)\b"  # terse asks: "- whats it called", "- name and how much faster"
 )
 _CLAUSE_ASK = re.compile(
     r"(?:[,:;—–]|\s-)\s*((?:and |but |so |then )?" + _QUESTION_WORD + r".*)$", re.I | re.S
