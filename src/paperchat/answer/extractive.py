@@ -255,11 +255,11 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     return picked
 
 
-def _names_noun(text: str, noun: str) -> bool:
-    """Whether ``text`` holds the content term ``noun``, or a longer word it abbreviates ("mem" for
-    "memory", "param" for "parameters"; three letters or more)."""
+def _names_noun(text: str, noun: str, abbreviation: bool) -> bool:
+    """Whether ``text`` holds the content term ``noun``, or, for an ``abbreviation`` (a word no paper of the
+    corpus uses, such as "mem" or "params"), a longer word it starts ("memory", "parameters")."""
     held = terms(text)
-    return noun in held or len(noun) >= 3 and any(t.startswith(noun) for t in held)
+    return noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held)
 
 
 def _off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
@@ -310,7 +310,9 @@ def extract(
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)
     compared = focus[:MAX_PAPERS] if it.COMPARE.search(question) else [main_paper]
-    found_each = sum(bool(p.mention) for p in focus) >= 2  # each described paper found by its own search
+    found_each = (
+        sum(bool(p.mention) for p in focus) >= 2
+    )  # each described paper found by its own search
     if (
         not found_each
         and max(c.cos for c in cands) < OFF_TOPIC_COS
@@ -332,11 +334,17 @@ def extract(
     ):  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
+    abbreviated = bool(
+        count_noun
+        and lexicon is not None
+        and not any(lexicon.df.get(t, 0) for t in lexicon.tokenize([count_noun])[0])
+    )
     counted = (
         [
             c
             for c in own
-            if _names_noun(c.text, count_noun) and (it.holds_number(c.text) or "$" in c.text)
+            if _names_noun(c.text, count_noun, abbreviated)
+            and (it.holds_number(c.text) or "$" in c.text)
         ]
         if count_noun
         else []

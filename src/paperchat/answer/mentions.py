@@ -69,7 +69,9 @@ _TRAILING = re.compile(r"(?:[\s,:]|\b(?:and|or|with|to|from|vs\.?|versus|but)\b)
 #: "ALKN (the ...)" and "FlashTP, the optimized ... library": what a name's mention adds to it.
 _APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,120})")
 #: The next item of a list of names: a capitalised phrase of up to four words ("and Pareto Merging").
-_LISTED = re.compile(r"(?:,\s+(?:and\s+)?|\s+and\s+)([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})(?=[\s,.;:?!]|$)")
+_LISTED = re.compile(
+    r"(?:,\s+(?:and\s+)?|\s+and\s+)([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})(?=[\s,.;:?!]|$)"
+)
 #: A description needs this many content terms to be searched (fewer: "the one on it").
 MIN_DESCRIPTION_TERMS = 2
 #: Mentions kept per question (the first ones): a comparison of more papers is a list question.
@@ -112,9 +114,13 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
             start, end = start - 1, end + 1  # the quotes around a quoted name
         tail = _APPOSITIVE.match(question, end)
         out.append((name, start, tail.end() if tail else end))
-    if len(out) >= 2:  # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
+    if (
+        len(out) >= 2
+    ):  # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
         for item in _LISTED.finditer(question):
-            if any(e == item.start() for _, _, e in out) and item.group(1) not in {n for n, _, _ in out}:
+            if any(e == item.start() for _, _, e in out) and item.group(1) not in {
+                n for n, _, _ in out
+            }:
                 out.append((item.group(1), item.start(1), item.end(1)))
     return sorted(out, key=lambda n: n[1])
 
