@@ -334,16 +334,21 @@ def extract(
     ):  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
-    abbreviated = bool(
-        count_noun
-        and lexicon is not None
-        and not any(lexicon.df.get(t, 0) for t in lexicon.tokenize([count_noun])[0])
+    unknown = (  # the counted noun as the index reads it, when no paper uses that word
+        [t for t in lexicon.tokenize([count_noun])[0] if not lexicon.df.get(t, 0)]
+        if count_noun and lexicon is not None
+        else []
     )
+    respelled = [r for t in unknown for r in lexicon.respelled(t)]  # "activaton" -> "activ"
     counted = (
         [
             c
             for c in own
-            if _names_noun(c.text, count_noun, abbreviated)
+            if (
+                _names_noun(c.text, count_noun, bool(unknown))
+                or respelled
+                and set(respelled) & lexicon.terms_of(c.text)
+            )
             and (it.holds_number(c.text) or "$" in c.text)
         ]
         if count_noun

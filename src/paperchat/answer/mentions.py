@@ -53,7 +53,7 @@ _SEVERAL = re.compile(
     r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
     r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"
-    r"|\b(?:does|do|did) each\b|\bwhich of (?:them|the two|the three)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b",
+    r"|\b(?:does|do|did) each\b|\bwhich (?:of (?:them|the two|the three)|one)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b",
     re.I,
 )
 #: A bare pointer ("one ...", "the other ...") that restates papers the question has already named.
@@ -61,7 +61,8 @@ _RESTATED = re.compile(r"(?:one|the other|another)\s+(?!paper|work|study)", re.I
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
 _END = re.compile(
     r"[.?!:](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
-    r"how|what|which|why|where do|do they|does each|do both)\b",
+    r"(?:how|what|which|why|where)\s+(?:do|does|did|is|are|was|were|can|could|would|should)|how (?:much|many)|"
+    r"do they|does each|do both)\b",  # "decides what to skip" goes on; "what does each ..." asks
     re.I,
 )
 #: Words a mention's text may end with that belong to the sentence around it.
