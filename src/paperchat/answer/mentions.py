@@ -44,7 +44,9 @@ _POINTER = re.compile(
     # an item of a list of described papers, led by any noun: "X and that agent that ...",
     # ": an attack that ..., a defense that ..., and an alignment method that ..."
     rf"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bversus\s)|(?<=^)|(?<=[.?!]\s))"
-    rf"(?:the|a|an|that)\s+(?:[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)",
+    rf"(?:the|a|an|that)\s+(?:[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)"
+    # what follows "vs" when it is no name: "RelGNN vs classic GNNs for graph-level tasks"
+    r"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])",
     re.I,
 )
 #: A question about several papers: "two papers", "does each", "vs", "how do they differ".
@@ -52,6 +54,7 @@ _POINTER = re.compile(
 _SEVERAL = re.compile(
     r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
+    r"|(?:^|[.?!:]\s+)(?:compare|contrast)\b"  # "Compare CROW and the paper on ..."
     r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"
     r"|\b(?:does|do|did) each\b|\bwhich (?:of (?:them|the two|the three)|one)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b",
     re.I,
@@ -69,6 +72,12 @@ _END = re.compile(
 _TRAILING = re.compile(r"(?:[\s,:]|\b(?:and|or|with|to|from|vs\.?|versus|but)\b)+$", re.I)
 #: "ALKN (the ...)" and "FlashTP, the optimized ... library": what a name's mention adds to it.
 _APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,120})")
+#: A paper's title given in title case after a connective: three capitalised words or more, with the
+#: small words titles keep in lower case between them ("Backdoor Attacks in Token Selection of Attention").
+_TITLE = re.compile(
+    r"(?:(?<=\bwith\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)|(?<=\bto\s)|(?<=[,:]\s))"
+    r"[A-Z][\w'’-]*(?:\s+(?:(?:of|in|for|the|a|an|on|to|via|from|by|with)\s+)?[A-Z][\w'’-]*){2,}"
+)
 #: The next item of a list of names: a capitalised phrase of up to four words ("and Pareto Merging").
 _LISTED = re.compile(
     r"(?:,\s+(?:and\s+)?|\s+and\s+)([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})(?=[\s,.;:?!]|$)"
@@ -115,6 +124,11 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
             start, end = start - 1, end + 1  # the quotes around a quoted name
         tail = _APPOSITIVE.match(question, end)
         out.append((name, start, tail.end() if tail else end))
+    for title in _TITLE.finditer(
+        question
+    ):  # "Compare CROW with Backdoor Attacks in Token Selection of ..."
+        if all(not (s <= title.start() < e) for _, s, e in out):
+            out.append((title.group(), title.start(), title.end()))
     if (
         len(out) >= 2
     ):  # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
@@ -145,7 +159,7 @@ def split_mentions(question: str) -> list[Mention]:
         p = pointer.start()
         if any(s <= p < e for _, s, e in names):
             continue  # "FlashTP, the optimized library that ...": the name's own apposition
-        following = [s for s in starts if s >= pointer.end()]
+        following = [s for s in starts if s > p]
         stop = _END.search(question, question.find(" ", pointer.end()) % (len(question) + 1))
         end = min(following[:1] + ([stop.start()] if stop else []) + [len(question)])
         start, end = _trim(question, p, end)
