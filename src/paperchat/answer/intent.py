@@ -119,7 +119,7 @@ _FINDING = re.compile(
 _DETAIL = re.compile(
     r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
     r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up steps|training steps|memory footprint|"
-    r"participants|annotators)\b",
+    r"participants|annotators|licen[cs]es?|code licen[cs]es?)\b",
     re.I,
 )
 
@@ -172,7 +172,7 @@ def read_question(question: str) -> Intent:
     if _ENTITY.search(question):
         return Intent(ENTITY, names=names, subject=subject, detail=detail_text)
     define = _DEFINE.search(question)
-    if define and names:
+    if define and names and not detail_text:  # "What is the license of X?" asks a detail, not what X is
         return Intent(DEFINE, names=names, subject=subject)
     if _FIND_ONE.search(question):
         return Intent(FIND, names=names, detail=detail_text)
