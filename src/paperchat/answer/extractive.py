@@ -42,6 +42,7 @@ import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
+from paperchat.answer.counts import counting_sentences
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.premises import denied_terms
@@ -255,13 +256,6 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     return picked
 
 
-def _names_noun(text: str, noun: str, abbreviation: bool) -> bool:
-    """Whether ``text`` holds the content term ``noun``, or, for an ``abbreviation`` (a word no paper of the
-    corpus uses, such as "mem" or "params"), a longer word it starts ("memory", "parameters")."""
-    held = terms(text)
-    return noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held)
-
-
 def _off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
     """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
 
@@ -334,26 +328,7 @@ def extract(
     ):  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
-    unknown = (  # the counted noun as the index reads it, when no paper uses that word
-        [t for t in lexicon.tokenize([count_noun])[0] if not lexicon.df.get(t, 0)]
-        if count_noun and lexicon is not None
-        else []
-    )
-    respelled = [r for t in unknown for r in lexicon.respelled(t)]  # "activaton" -> "activ"
-    counted = (
-        [
-            c
-            for c in own
-            if (
-                _names_noun(c.text, count_noun, bool(unknown))
-                or respelled
-                and set(respelled) & lexicon.terms_of(c.text)
-            )
-            and (it.holds_number(c.text) or "$" in c.text)
-        ]
-        if count_noun
-        else []
-    )  # "$d$ random bits" counts too
+    counted = counting_sentences(own, count_noun, lexicon) if count_noun else []
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):

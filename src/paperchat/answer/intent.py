@@ -172,7 +172,9 @@ def read_question(question: str) -> Intent:
     if _ENTITY.search(question):
         return Intent(ENTITY, names=names, subject=subject, detail=detail_text)
     define = _DEFINE.search(question)
-    if define and names and not detail_text:  # "What is the license of X?" asks a detail, not what X is
+    if (
+        define and names and not detail_text
+    ):  # "What is the license of X?" asks a detail, not what X is
         return Intent(DEFINE, names=names, subject=subject)
     if _FIND_ONE.search(question):
         return Intent(FIND, names=names, detail=detail_text)
