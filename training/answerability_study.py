@@ -175,7 +175,9 @@ def report(questions: list[dict], scores: dict[str, float], timings: dict) -> st
         "conference dev; each fold trains on four and scores the fifth; `pooled` puts the five held-out "
         "scorings together. *answered* = the current offline answerer did not abstain. `score` = the "
         "scorer's highest sentence probability over the papers the answer cites (first retrieved when it "
-        "abstained); `evidence` = the answer's own `evidence` value.",
+        "abstained); `evidence` = the answer's own `evidence` value (none on summary and metadata "
+        f"answers, {sum(q['evidence'] is None and not q['abstained'] for q in questions)} answered "
+        "questions here: counted as never below a threshold).",
         "",
     ]
 
@@ -183,7 +185,10 @@ def report(questions: list[dict], scores: dict[str, float], timings: dict) -> st
         return [q for q in questions if fold == "pooled" or q["set"] == fold]
 
     def val(q, key):
-        return scores.get(q["id"]) if key == "score" else (q["evidence"] or 0.0)
+        if key == "score":
+            return scores.get(q["id"])
+        # summaries and metadata answers carry no evidence value: an evidence gate never fires there
+        return float("inf") if q["evidence"] is None else q["evidence"]
 
     lines += [
         "## Counts and AUC (answerable vs unanswerable; higher = answerable)",
@@ -282,6 +287,24 @@ def report(questions: list[dict], scores: dict[str, float], timings: dict) -> st
                 if good
                 else "no threshold does (folds without answered unanswerable questions are skipped)"
             )
+        )
+
+    answered = sorted((q for q in questions if not q["abstained"]), key=lambda q: val(q, "score"))
+    lines += [
+        "",
+        "## Answered questions by score (every unanswerable one; answerable ones up to the 10th)",
+        "",
+        "| rank | id | set | kind | score | evidence |",
+        "|---|---|---|---|---|---|",
+    ]
+    seen = 0
+    for rank, q in enumerate(answered, 1):
+        seen += q["answerable"]
+        if q["answerable"] and seen > 10:
+            continue
+        lines.append(
+            f"| {rank} | {q['id']} | {q['set']} | {q['kind']} | {val(q, 'score'):.3f} | "
+            f"{fmt(q['evidence'], 3)} |"
         )
 
     lines += ["", "## Training pairs and timings", ""]
