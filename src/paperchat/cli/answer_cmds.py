@@ -142,6 +142,7 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
       paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
       paperchat ask "Which papers study backdoor attacks?" --venue ICML --bibtex refs.bib
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
+      paperchat --store ~/icml2025 ask "Which papers study backdoor attacks?"   (--store goes first)
     """
     from paperchat.cli.progress import show_notes
     from paperchat.core.text import clean_question
