@@ -303,15 +303,15 @@ def extract(
         return Extract([], relevance, True, "nothing retrieved is relevant enough")
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)
+    # a comparison's distinctive words are spread over its papers; papers its mentions found each by
+    # their own search are on topic by construction
     compared = focus[:MAX_PAPERS] if it.COMPARE.search(question) else [main_paper]
-    found_each = (
-        sum(bool(p.mention) for p in focus) >= 2
-    )  # each described paper found by its own search
+    found_each = sum(bool(p.mention) for p in focus) >= 2
     if (
         not found_each
         and max(c.cos for c in cands) < OFF_TOPIC_COS
         and _off_topic(question, compared, lexicon, n_papers)
-    ):  # a comparison's distinctive words are spread over its papers
+    ):
         return Extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
         )

@@ -124,18 +124,15 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
             start, end = start - 1, end + 1  # the quotes around a quoted name
         tail = _APPOSITIVE.match(question, end)
         out.append((name, start, tail.end() if tail else end))
-    for title in _TITLE.finditer(
-        question
-    ):  # "Compare CROW with Backdoor Attacks in Token Selection of ..."
+    # "Compare CROW with Backdoor Attacks in Token Selection of ...": a title written out
+    for title in _TITLE.finditer(question):
         if all(not (s <= title.start() < e) for _, s, e in out):
             out.append((title.group(), title.start(), title.end()))
-    if (
-        len(out) >= 2
-    ):  # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
+    # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
+    if len(out) >= 2:
         for item in _LISTED.finditer(question):
-            if any(e == item.start() for _, _, e in out) and item.group(1) not in {
-                n for n, _, _ in out
-            }:
+            listed = {n for n, _, _ in out}
+            if any(e == item.start() for _, _, e in out) and item.group(1) not in listed:
                 out.append((item.group(1), item.start(1), item.end(1)))
     return sorted(out, key=lambda n: n[1])
 
@@ -173,9 +170,8 @@ def split_mentions(question: str) -> list[Mention]:
     for name, s, e in names:
         s, e = _trim(question, s, e)
         found.append(Mention(question[s:e], name, s, e))
-    if (
-        sum(m.name is not None for m in found) >= 2
-    ):  # "X vs Y: one quantizes ..., the other ...": restated
+    # "X vs Y: one quantizes ..., the other ...": the bare pointers restate the two names
+    if sum(m.name is not None for m in found) >= 2:
         found = [m for m in found if m.name or not _RESTATED.match(m.text)]
     found.sort(key=lambda m: m.start)
     return found[:MAX_MENTIONS] if len(found) >= 2 else []

@@ -49,6 +49,7 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
     A name matches with or without its inner hyphens ("Llama-2-7B" is "LLaMA2-7B") and as the head of
     a hyphenated compound of a word ("ImageNet-trained"), but not of a version ("KEA" is not "KEA-2").
     """
+    raw = " ".join(texts)
     corpus = " ".join(plain(t) for t in texts)
     squashed = _squash(corpus)
     missing = []
@@ -59,7 +60,7 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
         if (
             not re.search(pattern, corpus)
             and not re.search(loose, squashed)
-            and not spelled_out(name, " ".join(texts))
+            and not spelled_out(name, raw)
         ):
             missing.append(name)
     return missing
@@ -93,14 +94,6 @@ def spelled_out(name: str, text: str) -> bool:
             continue
         hyphenated = all(text[a.end() : b.start()] == "-" for a, b in zip(run, run[1:]))
         if hyphenated or all(w.group()[0].isupper() for w in run):
-            return True
-    return False
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    for i in range(len(words) - len(key) + 1):
-        if all(
-            words[i + k] == _DIGIT_WORDS[ch] if ch in _DIGIT_WORDS else words[i + k][0] == ch
-            for k, ch in enumerate(key)
-        ):
             return True
     return False
 
