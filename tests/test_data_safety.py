@@ -317,3 +317,52 @@ def test_a_reader_holding_the_old_generation_reads_again_from_the_new(tmp_path, 
         engine.store.papers()
     assert {r.paper_id for r in engine.papers()} == before  # read again from the new generation
     assert engine.store.current == old_generation + 1
+
+
+def _engine(store: Path):
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    return Engine(load_settings({"store": str(store)}))
+
+
+@pytest.mark.integration
+def test_a_reader_does_not_check_the_index_files_a_rebuild_is_writing(tmp_path, monkeypatch):
+    """A rebuild writes its pending generation in the same Chroma folder; hnswlib rewrites ``header.bin`` in
+    place when it persists, so a reader can find it empty. Readers check the current generation only."""
+    from paperchat.store.chroma import ChromaStore
+    from paperchat.store.integrity import index_damage
+
+    corpus = tmp_path / "icml150.jsonl"
+    corpus.write_text(
+        "\n".join(ICML_JSONL.read_text(encoding="utf-8").splitlines()[:150]) + "\n",
+        encoding="utf-8",
+    )
+    store = tmp_path / "store"
+    chroma = store / "chroma"
+    _engine(store).ingest([corpus])
+    current = {p.parent for p in chroma.glob("*/header.bin")}
+    assert current  # 150 papers give over 1,000 sentence vectors: that index is on disk
+
+    write_meta = ChromaStore.write_meta
+
+    def stop_before_the_switch(self, **changes):
+        if changes.get("current") and changes.get("pending") == 0:
+            raise KeyboardInterrupt  # the rebuild stops with its pending generation written
+        write_meta(self, **changes)
+
+    monkeypatch.setattr(ChromaStore, "write_meta", stop_before_the_switch)
+    with pytest.raises(KeyboardInterrupt):
+        _engine(store).ingest([corpus], rebuild=True)
+    monkeypatch.undo()
+    pending = {p.parent for p in chroma.glob("*/header.bin")} - current
+    assert pending
+    for folder in pending:
+        (folder / "header.bin").write_bytes(b"")  # the moment hnswlib persists it
+    assert index_damage(chroma) == []
+    out = cli(store, "ask", "Can transformers predict pseudo-random numbers?", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["sources"][0]["paper_id"] == "asDx9sPAUN"
+    header = sorted(current)[0] / "header.bin"
+    header.write_bytes(b"")
+    assert index_damage(chroma, settle_s=0) == [f"{header} is cut short (0 bytes)"]

@@ -8,7 +8,12 @@ element, ...), ``data_level0.bin`` (``count * bytes per element``) and
 copy interrupted) made Chroma answer with "Error finding id" or, on a write,
 crash the process; :func:`index_damage` compares the files' sizes with the
 header so paperchat can say what is wrong in one line instead. The live
-segments are read from Chroma's own ``chroma.sqlite3`` (read-only).
+segments are read from Chroma's own ``chroma.sqlite3`` (read-only). The
+segments of a *pending* generation (a rebuild under way in another process,
+:mod:`paperchat.store.writer`) are not checked: hnswlib rewrites ``header.bin``
+in place each time it persists, so a reader could catch it empty while the
+store it reads is whole; an interrupted rebuild's pending generation is
+dropped by the next one.
 
 :func:`database_damage` finds a ``chroma.sqlite3`` that is missing, empty
 (0 bytes: Chroma would take it for a new, empty store) or not a SQLite
@@ -23,6 +28,7 @@ import re
 import shutil
 import sqlite3
 import struct
+import time
 from pathlib import Path
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -31,21 +37,38 @@ DENIED = "cannot be read by this user (permission denied)"
 _SEGMENT_DIR = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-def _segments(db: Path, vector_only: bool = True) -> list[str]:
-    """Ids of the segments Chroma's database lists (raises ``sqlite3.Error`` when it cannot be read)."""
-    query = "SELECT id FROM segments" + (" WHERE scope = 'VECTOR'" if vector_only else "")
+def _query(db: Path, sql: str) -> list[tuple]:
+    """The rows of ``sql`` on Chroma's database, opened read-only (raises ``sqlite3.Error`` when it cannot be
+    read)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5.0)
     try:
-        return [row[0] for row in conn.execute(query)]
+        return conn.execute(sql).fetchall()
     finally:
         conn.close()
 
 
-def _live_vector_segments(db: Path) -> list[str]:
+def _segments(db: Path) -> list[str]:
+    """Ids of the segments Chroma's database lists (raises ``sqlite3.Error`` when it cannot be read)."""
+    return [row[0] for row in _query(db, "SELECT id FROM segments")]
+
+
+_PENDING = (
+    "SELECT m.int_value FROM collection_metadata m JOIN collections c ON m.collection_id = c.id "
+    "WHERE c.name = 'paperchat_meta' AND m.key = 'pending'"
+)
+_VECTOR_SEGMENTS = "SELECT s.id, c.name FROM segments s JOIN collections c ON s.collection = c.id WHERE s.scope = 'VECTOR'"
+
+
+def _checked_vector_segments(db: Path) -> list[str]:
+    """Ids of the vector segments to check: every live one but a pending generation's (its collections are
+    named ``paperchat_g<pending>_*``, :func:`paperchat.store.chroma.collection_name`)."""
     try:
-        return _segments(db)
+        pending = [row[0] for row in _query(db, _PENDING) if row[0]]
+        rows = _query(db, _VECTOR_SEGMENTS)
     except sqlite3.Error:
         return []  # an older or newer Chroma layout: Chroma itself reports what it cannot read
+    skipped = tuple(f"paperchat_g{n}_" for n in pending)
+    return [segment for segment, name in rows if not (skipped and name.startswith(skipped))]
 
 
 def database_damage(chroma_dir: Path) -> str | None:
@@ -75,7 +98,7 @@ def leftover_folders(chroma_dir: Path) -> list[Path]:
     if not chroma_dir.is_dir():
         return []
     try:
-        live = set(_segments(chroma_dir / "chroma.sqlite3", vector_only=False))
+        live = set(_segments(chroma_dir / "chroma.sqlite3"))
     except sqlite3.Error:
         return []
     if not live:
@@ -101,22 +124,40 @@ def remove_leftovers(chroma_dir: Path) -> int:
     return removed
 
 
-def index_damage(chroma_dir: Path) -> list[str]:
-    """One line per damaged index file of the live collections in ``chroma_dir`` (empty when all are whole)."""
-    problems = []
-    for segment in _live_vector_segments(chroma_dir / "chroma.sqlite3"):
-        folder = chroma_dir / segment
-        header = folder / "header.bin"
-        if not header.is_file():
-            continue  # not flushed yet: the vectors are still in Chroma's log
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _folder_damage(folder: Path) -> list[str]:
+    header = folder / "header.bin"
+    try:
         raw = header.read_bytes()
-        if len(raw) < 52:
-            problems.append(f"{header} is cut short ({len(raw)} bytes)")
-            continue
-        _offset, _max_elements, count, per_element = struct.unpack("<QQQQ", raw[4:36])
-        for name, expected in (("data_level0.bin", count * per_element), ("length.bin", count * 4)):
-            path = folder / name
-            size = path.stat().st_size if path.exists() else 0
-            if size < expected:
-                problems.append(f"{path} is cut short ({size} of {expected} bytes)")
+    except OSError:
+        return []  # not flushed yet (the vectors are still in Chroma's log), or dropped since
+    if len(raw) < 52:
+        return [f"{header} is cut short ({len(raw)} bytes)"]
+    _offset, _max_elements, count, per_element = struct.unpack("<QQQQ", raw[4:36])
+    problems = []
+    for name, expected in (("data_level0.bin", count * per_element), ("length.bin", count * 4)):
+        size = _size(folder / name)
+        if size < expected:
+            problems.append(f"{folder / name} is cut short ({size} of {expected} bytes)")
     return problems
+
+
+def index_damage(chroma_dir: Path, settle_s: float = 0.6) -> list[str]:
+    """One line per damaged index file of the current collections in ``chroma_dir`` (empty when all are whole).
+
+    A file found short is read again for up to ``settle_s`` seconds before it is called damaged: a writer in
+    another process (``ingest`` adding papers) may be persisting it at that moment. Damage on disk stays.
+    """
+    segments = _checked_vector_segments(chroma_dir / "chroma.sqlite3")
+    deadline = time.monotonic() + settle_s
+    while True:
+        problems = [line for segment in segments for line in _folder_damage(chroma_dir / segment)]
+        if not problems or time.monotonic() >= deadline:
+            return problems
+        time.sleep(0.1)
