@@ -6,6 +6,10 @@ abstains. The noun is matched as the question writes it, as the longer word
 it abbreviates when no paper of the corpus uses it ("mem" for "memory",
 "params" for "parameters"), and as the word it misspells ("activaton"), read
 with the store's BM25 index (:meth:`paperchat.store.bm25.BM25Index.respelled`).
+
+"What value of the discount factor did they use?" and "what LoRA rank did they
+use?" ask for a setting's value (:func:`paperchat.answer.intent.setting_noun`):
+abstracts rarely give one, so a sentence must hold a number and the setting.
 """
 
 from __future__ import annotations
@@ -43,3 +47,13 @@ def counting_sentences(cands: list, noun: str, lexicon) -> list:
         )
         and (it.holds_number(c.text) or "$" in c.text)
     ]
+
+
+def value_sentences(cands: list, setting: str, lexicon) -> list:
+    """The candidates that hold a number and every content term of ``setting`` ("discount factor": both words;
+    matched as :func:`counting_sentences` matches a counted noun)."""
+    words = terms(setting)
+    if not words:
+        return []
+    held = counting_sentences(cands, words[-1], lexicon)
+    return [c for c in held if set(words[:-1]) <= set(terms(c.text))]

@@ -42,7 +42,7 @@ import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
-from paperchat.answer.counts import counting_sentences
+from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.premises import denied_terms
@@ -331,6 +331,9 @@ def extract(
     counted = counting_sentences(own, count_noun, lexicon) if count_noun else []
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
+    setting = it.setting_noun(question)
+    if setting and not value_sentences(own, setting, lexicon):
+        return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
     mentioned = [p.paper_id for p in focus if p.mention]

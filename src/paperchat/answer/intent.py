@@ -283,6 +283,50 @@ def names_count(sentence: str) -> int:
     return len(_LIST.findall(sentence.replace("$", "").replace("*", "")))
 
 
+#: Hyperparameters a question asks the value of by name ("what LoRA rank did they use?").
+_SETTING_NOUNS = (
+    r"(?:rank|top-k|budget|factor|coefficient|temperature|threshold|weight|ratio|dimension|window|margin|"
+    r"penalty|lambda|alpha|beta|gamma|epsilon|horizon|step size)"
+)
+_SETTING = re.compile(
+    r"\bwhat (?:exact |specific |numerical )?values? (?:of|for) (?:the |that |their |its |this )?"
+    r"(?P<a>[\w-]+(?: [\w-]+)?)"
+    r"|\bwhat (?P<b>(?:[\w-]+ ){0,2}?" + _SETTING_NOUNS + r")s? (?:did|do|does|was|were|is|are)\b",
+    re.I,
+)
+
+
+def setting_noun(question: str) -> str | None:
+    """For "what value of X ..." and "what <hyperparameter> did they use" questions, X as written ("discount
+    factor", "LoRA rank", "cache budget"), else ``None``. Its value is a number the abstract must give."""
+    match = _SETTING.search(question)
+    if not match:
+        return None
+    words = []
+    for word in (match.group("a") or match.group("b")).split():
+        if word.lower() in _SETTING_STOP:
+            break
+        words.append(word)
+    return " ".join(words) or None
+
+
+_SETTING_STOP = {
+    "did",
+    "do",
+    "does",
+    "was",
+    "were",
+    "is",
+    "are",
+    "they",
+    "in",
+    "for",
+    "on",
+    "when",
+    "used",
+}
+
+
 _COMPARATIVE = re.compile(
     r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I
 )
