@@ -119,6 +119,46 @@ def test_what_is_the_license_of_x_asks_a_detail():
     assert intent.kind != it.DEFINE and intent.detail == "license"
 
 
+@pytest.mark.parametrize(
+    "question, mentions",
+    [
+        (  # a list a name starts: the second item and a description listed after it
+            "HiRemate, Tensor-Parallel Decoding, and the offloading one that swaps activations to host "
+            "memory: what does each save?",
+            [
+                ("HiRemate", "HiRemate"),
+                ("Tensor-Parallel Decoding", "Tensor-Parallel Decoding"),
+                (None, "the offloading one that swaps activations to host memory"),
+            ],
+        ),
+        (  # a title at the question's start, then a noun phrase listed after it
+            "Graph Attention Sampling and the lightweight GNN recommender with learned hashing: how does "
+            "each one scale?",
+            [
+                ("Graph Attention Sampling", "Graph Attention Sampling"),
+                (None, "the lightweight GNN recommender with learned hashing"),
+            ],
+        ),
+        (  # one lower-case word in quotes is emphasis, not a paper's name
+            "Two takes on 'memory': how do MemoryLLM and the paper that compresses the KV cache into a "
+            "recurrent state differ?",
+            [
+                ("MemoryLLM", "MemoryLLM"),
+                (None, "the paper that compresses the KV cache into a recurrent state"),
+            ],
+        ),
+    ],
+)
+def test_items_listed_after_a_name_are_mentions(question, mentions):
+    assert [(m.name, m.text) for m in split_mentions(question)] == mentions
+
+
+def test_a_quoted_lower_case_word_is_no_name():
+    assert it.subject_names("three takes on 'experts' and 'price of freedom'") == [
+        "price of freedom"
+    ]
+
+
 @pytest.fixture(scope="module")
 def engine(icml_store):
     from paperchat.core.settings import load_settings

@@ -148,8 +148,15 @@ def comparison_subjects(question: str) -> list[str]:
 
 
 def subject_names(question: str) -> list[str]:
-    """The phrases in quotes of ``question``, then its coined names outside them, in order."""
-    subjects = [m.group(1).strip() for m in _QUOTED.finditer(question)]
+    """The phrases in quotes of ``question``, then its coined names outside them, in order.
+
+    One lower-case word in quotes is emphasis ("three takes on 'experts'", "'hard' perturbations"), not a name.
+    """
+    subjects = [
+        m.group(1).strip()
+        for m in _QUOTED.finditer(question)
+        if not re.fullmatch(r"[a-z]+", m.group(1).strip())
+    ]
     return subjects + [n for n in name_tokens(question) if not any(n in s for s in subjects)]
 
 

@@ -72,16 +72,34 @@ _END = re.compile(
 _TRAILING = re.compile(r"(?:[\s,:]|\b(?:and|or|with|to|from|vs\.?|versus|but)\b)+$", re.I)
 #: "ALKN (the ...)" and "FlashTP, the optimized ... library": what a name's mention adds to it.
 _APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,120})")
-#: A paper's title given in title case after a connective: three capitalised words or more, with the
+#: A paper's title given in title case after a connective or at the question's start: three capitalised words or more, with the
 #: small words titles keep in lower case between them ("Backdoor Attacks in Token Selection of Attention").
 _TITLE = re.compile(
-    r"(?:(?<=\bwith\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)|(?<=\bto\s)|(?<=[,:]\s))"
+    r"(?:(?<=\bwith\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)|(?<=\bto\s)|(?<=[,:]\s)"
+    r"|^(?!(?:Compare|Contrast|How|What|Which|Why|Where|When|Who|Do|Does|Did|Is|Are|Can|Tell|Give|List|Name|"
+    r"Explain|Summari[sz]e|Describe|In|For|On|The|A|An)\b))"
     r"[A-Z][\w'’-]*(?:\s+(?:(?:of|in|for|the|a|an|on|to|via|from|by|with)\s+)?[A-Z][\w'’-]*){2,}"
 )
 #: The next item of a list of names: a capitalised phrase of up to four words ("and Pareto Merging").
 _LISTED = re.compile(
     r"(?:,\s+(?:and\s+)?|\s+and\s+)([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})(?=[\s,.;:?!]|$)"
 )
+#: What lists a paper right after a name: "X and the ...", "X, Y, and the ...", "X vs the ...".
+_AFTER_NAME = re.compile(
+    r"(?:,\s+and|,|\s+and|\s+vs\.?|\s+versus)\s+(?=(?:the|a|an)\s+[\w-])", re.I
+)
+
+
+def _listed_after_name(question: str, at: int, names: list[tuple[str, int, int]]) -> bool:
+    """Whether a pointer at ``at`` is an item of a list that a name starts ("ScMoE, Soup-of-Experts, and the
+    on-device one ..."): it is then a paper of its own, even in a question that does not say "each"."""
+    for _, _, e in names:
+        item = _AFTER_NAME.match(question, e)
+        if item and item.end() == at:
+            return True
+    return False
+
+
 #: A description needs this many content terms to be searched (fewer: "the one on it").
 MIN_DESCRIPTION_TERMS = 2
 #: Mentions kept per question (the first ones): a comparison of more papers is a list question.
@@ -116,7 +134,10 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
     """Each name of the comparison (first occurrence), with its span plus the apposition after it."""
     out = []
     for name in it.subject_names(question):
-        at = question.find(name)
+        quoted = re.search(rf"['\"‘“]{re.escape(name)}['\"’”]", question)
+        at = (
+            quoted.start() + 1 if quoted else question.find(name)
+        )  # a quoted name where it is quoted
         if at < 0:
             continue
         start, end = at, at + len(name)
@@ -129,11 +150,16 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
         if all(not (s <= title.start() < e) for _, s, e in out):
             out.append((title.group(), title.start(), title.end()))
     # "HarmoniCa, SADA and Morse": a capitalised item listed after a name is one too
-    if len(out) >= 2:
-        for item in _LISTED.finditer(question):
-            listed = {n for n, _, _ in out}
-            if any(e == item.start() for _, _, e in out) and item.group(1) not in listed:
-                out.append((item.group(1), item.start(1), item.end(1)))
+    # (after one name, an item that a comma follows: "ScMoE, Soup-of-Experts, and ...")
+    for item in _LISTED.finditer(question):
+        listed = {n for n, _, _ in out}
+        if (
+            any(e == item.start() for _, _, e in out)
+            and item.group(1) not in listed
+            and (len(out) >= 2 or question[item.end(1) : item.end(1) + 1] == ",")
+        ):  # the item replaces a name it starts with ("Tensor-Parallel" of "Tensor-Parallel Decoding")
+            out = [n for n in out if not item.start(1) <= n[1] < item.end(1)]
+            out.append((item.group(1), item.start(1), item.end(1)))
     return sorted(out, key=lambda n: n[1])
 
 
@@ -147,17 +173,26 @@ def split_mentions(question: str) -> list[Mention]:
     if not it.COMPARE.search(question):
         return []
     names = _name_spans(question)
-    pointers = list(_POINTER.finditer(question))
-    if len(pointers) < 2 and not _SEVERAL.search(question):
+    pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
+    # "Agent Workflow Memory and the screenshot-only GUI agent": a noun phrase listed right after a name
+    items = set()
+    for _, _, e in names:
+        item = _AFTER_NAME.match(question, e)
+        if item and not any(s <= item.end() < pe for s, pe in pointers):
+            pointers.append((item.end(), item.end()))
+            items.add(item.end())
+    pointers.sort()
+    listed = sum(_listed_after_name(question, p, names) for p, _ in pointers)
+    if len(pointers) < 2 and not _SEVERAL.search(question) and not listed:
         pointers = []  # "the paper that ...: how does it compare with X?" is about one paper
-    starts = sorted({s for _, s, _ in names} | {m.start() for m in pointers})
+    starts = sorted({s for _, s, _ in names} | {p for p, _ in pointers})
     found: list[Mention] = []
-    for pointer in pointers:
-        p = pointer.start()
+    for p, pointer_end in pointers:
         if any(s <= p < e for _, s, e in names):
             continue  # "FlashTP, the optimized library that ...": the name's own apposition
-        following = [s for s in starts if s > p]
-        stop = _END.search(question, question.find(" ", pointer.end()) % (len(question) + 1))
+        # an item listed after a name runs to the end of its clause, names in it included ("the GUI agent")
+        following = [s for s in starts if s > p and (p not in items or s in items)]
+        stop = _END.search(question, question.find(" ", pointer_end) % (len(question) + 1))
         end = min(following[:1] + ([stop.start()] if stop else []) + [len(question)])
         start, end = _trim(question, p, end)
         inside = [n for n in names if start <= n[1] < end]
