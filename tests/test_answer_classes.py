@@ -189,6 +189,35 @@ def test_a_false_premise_is_answered_with_a_caution(engine, question, paper, quo
         assert quote in answer.answer
 
 
+@pytest.mark.parametrize(
+    "question, note",
+    [
+        (
+            "Why does BEST-Route end up raising costs by 60%?",
+            "the abstract of BEST-Route says 'reduces' where the question says 'raising': check the "
+            "question's premise",
+        ),
+        (
+            "How does SECOND end up increasing perceptual hallucinations in VLMs?",
+            "the abstract of SECOND says 'reduces' where the question says 'increasing': check the "
+            "question's premise",
+        ),
+    ],
+)
+def test_a_premise_the_abstract_reverses_abstains_with_a_note(engine, question, note):
+    """BEST-Route "reduces costs by up to 60%", SECOND "significantly reduces perceptual hallucinations":
+    asking why they raise them rests on a premise the abstract reverses, so the answer abstains and says so."""
+    answer = engine.ask(question, mode="extractive")
+    assert answer.abstained and answer.sources == []
+    assert answer.notes == [note]
+
+
+def test_the_same_direction_is_answered(engine):
+    answer = engine.ask("Why does SECOND reduce perceptual hallucinations?", mode="extractive")
+    assert not answer.abstained and _cited(answer)[0] == "SbyrpBNNs4"
+    assert "SECOND significantly reduces perceptual hallucinations" in answer.answer
+
+
 def test_the_same_paper_answers_what_it_does_say(engine):
     answer = engine.ask(
         "How does AdaDecode keep its outputs consistent with the original model?", mode="extractive"

@@ -1,6 +1,6 @@
 """False premises: what the question asks about, the paper says it does without (paperchat.answer.premises)."""
 
-from paperchat.answer.premises import denied_terms
+from paperchat.answer.premises import denied_terms, reversed_direction
 
 ASD = (
     "Speculative decoding usually relies on a small draft model. "
@@ -50,3 +50,35 @@ def test_a_negation_far_before_or_across_a_comma_is_about_something_else():
     )
     assert denied_terms("how many pairs are in the dataset?", text) == []
     assert denied_terms("which generative models does it extend?", text) == []
+
+
+ROUTER = (
+    "Serving every query with the largest model is costly. "
+    "We route each query to a small or a large model and sample several responses. "
+    "Experiments show that our router reduces costs by up to 60% with less than 1% performance drop."
+)
+
+
+def test_a_direction_the_abstract_reverses_is_a_false_premise():
+    assert reversed_direction("Why does the router end up raising costs by 60%?", ROUTER) == (
+        "raising",
+        "reduces",
+    )
+    # less latency is faster: "slower" where the abstract "reduces latency"
+    text = "A merge method for diffusion models. Our method reduces generation latency by 24%."
+    assert reversed_direction("why does it make generation 24% slower?", text) == (
+        "slower",
+        "reduces",
+    )
+
+
+def test_only_a_question_that_takes_its_claim_as_given_is_read_for_its_premise():
+    # "how much does it raise costs?" asks; "why does it raise costs?" presupposes
+    assert reversed_direction("How much does the router raise costs?", ROUTER) is None
+
+
+def test_a_direction_the_abstract_also_states_is_no_false_premise():
+    text = ROUTER + " On long queries, costs rise by 5% because more responses are sampled."
+    assert reversed_direction("Why does the router end up raising costs?", text) is None
+    # what the direction is about must be the same thing: performance drops, costs fall
+    assert reversed_direction("Why does the router reduce costs?", ROUTER) is None

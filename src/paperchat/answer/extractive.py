@@ -45,7 +45,7 @@ from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
-from paperchat.answer.premises import denied_terms
+from paperchat.answer.premises import denied_terms, reversal_note
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import term_coverage, terms
@@ -343,6 +343,13 @@ def extract(
         if subjects or intent.plural
         else denied_terms(split_ask(question).ask, main_paper.title + "\n" + main_paper.abstract)
     )
+    reversal = "" if subjects or intent.plural else reversal_note(question, main_paper)
+    if (
+        reversal
+    ):  # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
+        return Extract(
+            [], relevance, True, "the abstract reverses the question's premise", reversal
+        )
     caution = (  # "which draft model ...?" where the paper "does not require any draft models"
         f"the abstract of {main_paper.label or main_paper.title} says it does without "
         f"'{denied[0]}': check the question's premise"

@@ -251,6 +251,13 @@ _BACKGROUND = re.compile(
 )
 
 
+_BEATS_PRIOR = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|beat(?:s|ing)?|exceed\w*|better than)\s+(?:\w+\s+){0,2}?"
+    r"(?:prior|existing|previous)\b",
+    re.I,
+)
+
+
 def sentence_role(sentence: str, position: int) -> str:
     """The role of an abstract sentence: ``resource``, ``definition``, ``result``, ``background`` or ``other``.
 
@@ -263,6 +270,10 @@ def sentence_role(sentence: str, position: int) -> str:
         return "result"
     if _DEFINITION.search(sentence):
         return "definition"
+    if _BEATS_PRIOR.search(
+        sentence
+    ):  # "..., outperforming prior methods": prior work is what it beats
+        return "result"
     if _BACKGROUND.search(sentence):
         return "background"
     if _RESULT.search(sentence):

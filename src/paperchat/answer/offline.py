@@ -201,7 +201,13 @@ def offline_answer(
         return metadata_answer(question, record, intent.kind, retrieved)
     result = extract(question, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
-        return Answer.abstention(question, EXTRACTIVE, retrieved, evidence=result.relevance)
+        return Answer.abstention(
+            question,
+            EXTRACTIVE,
+            retrieved,
+            evidence=result.relevance,
+            notes=[result.note] if result.note else [],
+        )
     order: list[str] = []
     parts = []
     name_papers = intent.kind == it.FIND or (split_ask(question).described and not intent.names)

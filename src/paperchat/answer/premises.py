@@ -19,10 +19,12 @@ a negation far before a word is about something else.
 
 from __future__ import annotations
 
+import re
+
 from paperchat.answer.intent import sentence_role
 from paperchat.cite.cue_words import BREAK, stem, tokenize
 from paperchat.core.sentences import split_sentences
-from paperchat.core.terms import STOPWORDS
+from paperchat.core.terms import STOPWORDS, terms
 
 #: Words before a term that a negation may stand at and still govern it ("does not require any auxiliary draft").
 NEGATION_WINDOW = 5
@@ -80,3 +82,108 @@ def denied_terms(ask: str, abstract: str) -> list[str]:
     return [
         surface[s] for s in surface if said.get(s) == {True} and True not in asked.get(s, {False})
     ]
+
+
+#: Questions that take their claim as given: "why does X ...?", "how does X end up ...?", "how do they
+#: explain ...?". A direction in that claim the abstract reverses is a false premise.
+PRESUPPOSING = re.compile(
+    r"\bwhy\b|\bhow come\b|\bhow (?:does|do|did) (?:[\w-]+\s+){1,4}?(?:end up|manage to|get to)\b"
+    r"|\b(?:how|what) (?:do|does|did) (?:they|the authors) (?:explain|attribute)\b|\bwhat (?:explains|causes)\b",
+    re.I,
+)
+#: Direction words (Snowball stems), each family with its opposite: "increasing hallucination" where the
+#: abstract "reduces hallucination", "smaller for the 8B model" where it is "larger", "slower" where it is
+#: "faster", "worse" where the abstract says the thing is "prevented".
+DIRECTIONS = {
+    "up": ("increas rais boost amplifi inflat more higher larger greater bigger grow rise", "down"),
+    "down": ("decreas reduc lower less fewer smaller shrink declin diminish", "up"),
+    "worse": ("wors exacerb", "better"),
+    "better": ("prevent mitig allevi improv better", "worse"),
+    "slow": ("slower slowdown", "fast"),
+    "fast": ("faster acceler speedup", "slow"),
+}
+#: Content words apart that a direction word and the term it is about may stand.
+DIRECTION_WINDOW = 4
+#: Words too general to tie a direction in the question to one in the abstract.
+_DURATIONS = {"latenc", "runtim", "overhead", "wall-clock"}
+_GENERAL = {
+    "make",
+    "end",
+    "use",
+    "model",
+    "method",
+    "paper",
+    "author",
+    "result",
+    "show",
+    "get",
+    "need",
+}
+
+
+def _family_of() -> dict[str, str]:
+    return {w: family for family, (words, _) in DIRECTIONS.items() for w in words.split()}
+
+
+def _directions(text: str) -> list[tuple[str, str, set[str]]]:
+    """``(word, family, terms near it)`` for each direction word of ``text`` (content terms, stemmed)."""
+    families = _family_of()
+    words = terms(text)
+    stems = [stem(w) for w in words]
+    out = []
+    for i, s in enumerate(stems):
+        family = families.get(s)
+        if family is None:
+            continue
+        near = {
+            stems[j]
+            for j in range(max(0, i - DIRECTION_WINDOW), min(len(stems), i + DIRECTION_WINDOW + 1))
+            if j != i and stems[j] not in families and stems[j] not in _GENERAL
+        }
+        written = re.search(rf"\b{re.escape(words[i])}\w*", text, re.I)  # "reduces", not "reduce"
+        word = written.group() if written else words[i]
+        out.append((word, family, near))
+        if family in ("up", "down") and near & _DURATIONS:  # less latency is faster, more is slower
+            out.append((word, "slow" if family == "up" else "fast", near))
+    return out
+
+
+def reversed_direction(question: str, abstract: str) -> tuple[str, str] | None:
+    """``(the question's word, the abstract's)`` when a question that takes its claim as given
+    (:data:`PRESUPPOSING`) says a thing goes one way and the paper's own sentences say it goes the other
+    way ("how does VISTA end up increasing hallucination by 40%?" where VISTA "reduces hallucination by
+    about 40%"), and never the question's way; else ``None``. A direction and its thing are tied when
+    they stand within :data:`DIRECTION_WINDOW` content words of each other, in both texts.
+    """
+    if not PRESUPPOSING.search(question):
+        return None
+    asked = _directions(question)
+    if not asked:
+        return None
+    said = [
+        d
+        for position, sentence in enumerate(split_sentences(abstract) or [abstract])
+        if sentence_role(sentence, position) != "background"
+        for d in _directions(sentence)
+    ]
+    for word, family, near in asked:
+        opposite = DIRECTIONS[family][1]
+        agree = any(f == family and n & near for _, f, n in said)
+        against = next((w for w, f, n in said if f == opposite and n & near), None)
+        if against and not agree:
+            return word, against
+    return None
+
+
+def reversal_note(question: str, paper) -> str:
+    """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), or ``""``.
+
+    ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty).
+    """
+    flipped = reversed_direction(question, paper.title + "\n" + paper.abstract)
+    if not flipped:
+        return ""
+    return (
+        f"the abstract of {paper.label or paper.title} says '{flipped[1]}' where the question says "
+        f"'{flipped[0]}': check the question's premise"
+    )
