@@ -45,6 +45,7 @@ from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
+from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import denied_terms, reversal_note
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
@@ -331,6 +332,9 @@ def extract(
     counted = counting_sentences(own, count_noun, lexicon) if count_noun else []
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
+    model = None if intent.kind == it.FIND or found_each else asked_model(question)
+    if model and not names_a_model(main_paper.title + "\n" + main_paper.abstract, model):
+        return Extract([], relevance, True, f"the abstract names no {model}")
     setting = it.setting_noun(question)
     if setting and not value_sentences(own, setting, lexicon):
         return Extract([], relevance, True, f"no sentence gives a value of the {setting}")

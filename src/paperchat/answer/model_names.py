@@ -1,0 +1,51 @@
+"""Questions that ask which model a paper used, and whether its abstract names one.
+
+"Which LLM does GuardAgent use as its reasoning backbone?" is answered by a
+model's name (GPT-4, Llama-3-8B, a ViT-L); an abstract that names none cannot
+answer it, however close its sentences are to the question, so the answerer
+abstains. :func:`asked_model` finds the ask ("which LLM / backbone / language
+model / vision encoder ..."), :func:`names_a_model` looks for a model family's
+name (a list of the families ML papers report, after the model cards of the
+Hugging Face hub) or a parameter count ("7B", "350M").
+"""
+
+from __future__ import annotations
+
+import re
+
+#: "which (pretrained) LLM / backbone / language model / encoder ...": the ask for a model by name.
+_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?!(?:papers?|works?|studies)\b)[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
+    r"(?:language|base|pretrained|foundation|vision[- ]language|backbone|draft|reward|teacher|student) models?)\b"
+    r"(?!\s+(?:that|which|papers?|works?)\b)",
+    re.I,
+)
+#: Model families ML abstracts name (case as written), and parameter counts.
+_FAMILY = re.compile(
+    r"\b(?:GPT|Llama|LLaMA|Qwen|Mistral|Mixtral|Gemma|Phi|Claude|Gemini|PaLM|BERT|RoBERTa|DeBERTa|T5|OPT|"
+    r"Pythia|Falcon|Vicuna|Alpaca|Zephyr|DeepSeek|Yi|Baichuan|ChatGLM|GLM|InternLM|InternVL|OLMo|StarCoder|"
+    r"CodeLlama|BLOOM|MPT|Nemotron|Granite|Grok|Command-R|ViT|DeiT|ResNet|EfficientNet|ConvNeXt|VGG|Swin|"
+    r"CLIP|SigLIP|DINO|MAE|BLIP|LLaVA|Flamingo|U-?Net|Stable Diffusion|SDXL|FLUX|Flux|DiT|Whisper|wav2vec|"
+    r"HuBERT|Mamba|RWKV|Transformer|o1|o3|o4)\w*"
+    r"|\b\d+(?:\.\d+)?[BM]\b"
+)
+
+
+def asked_model(question: str) -> str | None:
+    """The kind of model ``question`` asks for by name ("LLM", "backbone", "language model"), else ``None``."""
+    match = _ASKED.search(question)
+    return match.group(1) if match else None
+
+
+#: A coined name (capitals or digits inside: "Attention-DeepSets", "GraphSAGE", "MLP").
+_COINED = r"(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z]{2,})"
+
+
+def names_a_model(text: str, asked: str = "") -> bool:
+    """Whether ``text`` names a model family (GPT, Llama, ViT, ...), gives a parameter count ("7B"), or puts a
+    coined name right before the kind of model ``asked`` ("an Attention-DeepSets encoder")."""
+    if _FAMILY.search(text):
+        return True
+    head = asked.split()[-1].lower().rstrip("s") if asked else ""
+    near = rf"\b{_COINED}\s+(?:[\w-]+\s+)?(?i:{re.escape(head)}s?)\b"  # the name's case as written
+    return bool(head) and re.search(near, text) is not None

@@ -1,0 +1,59 @@
+"""Which model a paper used (issue 17): answered from an abstract that names one, else an abstention.
+
+Questions written for these tests (none is in an eval set); the answers are asked of the 2,740-paper ICML
+2025 store (``icml_store``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.model_names import asked_model, names_a_model
+
+
+@pytest.mark.parametrize(
+    "question, kind",
+    [
+        ("Which LLM does it use as its reasoning backbone?", "LLM"),
+        ("which pretrained language model did they fine-tune?", "language model"),
+        ("What vision encoder sits in front of the policy?", "encoder"),
+        ("Which papers use LLMs to write proofs?", None),  # papers, not a model
+        ("Which datasets do they evaluate on?", None),
+    ],
+)
+def test_the_ask_for_a_model_by_name(question, kind):
+    assert asked_model(question) == kind
+
+
+def test_a_model_is_named_by_family_size_or_a_coined_name_before_its_kind():
+    assert names_a_model("We fine-tune Llama-3.1-8B and Qwen2.5.")
+    assert names_a_model("a 7B decoder trained from scratch")
+    assert names_a_model("state encoded by an Attention-DeepSets encoder", "encoder")
+    assert not names_a_model("state encoded by an attention encoder", "encoder")
+    assert not names_a_model(
+        "We propose a retrieval proxy that aligns the retriever and the reader.", "LLM"
+    )
+
+
+@pytest.fixture(scope="module")
+def engine(icml_store):
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    return Engine(load_settings({"store": str(icml_store)}))
+
+
+@pytest.mark.slow
+def test_a_model_the_abstract_names_is_quoted(engine):
+    answer = engine.ask(
+        "Which base model does KBQA-o1 improve with its agentic search?", mode="extractive"
+    )
+    assert not answer.abstained and answer.sources[0].paper_id == "QuecSemZIy"
+    assert "Llama-3.1-8B" in answer.answer
+
+
+@pytest.mark.slow
+def test_an_abstract_that_names_no_model_abstains(engine):
+    # C-3PO's abstract speaks of LLMs and retrievers but names no model
+    answer = engine.ask("Which LLM does C-3PO use as its proxy optimizer?", mode="extractive")
+    assert answer.abstained and answer.sources == []
