@@ -61,7 +61,7 @@ MAX_PER_PAPER = 3
 #: Weight of the ask's term overlap in ordering sentences, when a question describes its paper before it asks
 #: (:mod:`paperchat.answer.asks`): the description found the paper; the ask picks the sentence.
 ASK_WEIGHT = 0.4
-PER_SUBJECT = 2  # sentences per paper when a question compares several named papers
+PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
 FOCUS_SHARE_WEIGHT = (
     0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
@@ -83,12 +83,13 @@ _ROLE_SHIFT = {
 }
 
 
-@dataclass
+@dataclass(eq=False)
 class Candidate:
     """A sentence of a retrieved abstract with its scores (cosines in [-1, 1], overlap in [0, 1]).
 
     ``base`` is the relevance score, ``score`` the same moved by what the
-    question asks (it orders sentences; ``base`` decides which papers answer).
+    question asks (it orders sentences; ``base`` decides which papers answer). Candidates compare by
+    identity (``vec`` is an array); a sentence is ``(paper_id, position)``.
     """
 
     paper_id: str
@@ -215,13 +216,15 @@ def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[C
     """Add the two sentences before a picked one that points back ("the two techniques above", "These ...")."""
     by_pos = {(c.paper_id, c.position): c for c in cands}
     out = list(picked)
+    have = {(c.paper_id, c.position) for c in out}
     for cand in picked:
         if not _ANAPHOR.search(cand.text):
             continue
         for back in (1, 2):
-            prev = by_pos.get((cand.paper_id, cand.position - back))
-            if prev is not None and prev not in out:
-                out.append(prev)
+            key = (cand.paper_id, cand.position - back)
+            if key in by_pos and key not in have:
+                out.append(by_pos[key])
+                have.add(key)
     return out
 
 
