@@ -125,3 +125,19 @@ def test_the_counted_noun_is_what_a_number_must_be_a_number_of(question, noun):
     from paperchat.answer.intent import counted_noun as _counted_noun
 
     assert _counted_noun(question) == noun
+
+
+def test_picked_sentences_compare_by_position_not_by_their_embeddings():
+    """Two candidates for one sentence (equal fields, equal embedding arrays) once crashed the antecedent
+    check with numpy's "truth value of an array is ambiguous"; each sentence is added once."""
+    import numpy as np
+
+    from paperchat.answer.extractive import Candidate, _with_antecedents
+
+    def cand(position, text):
+        return Candidate("p1", position, text, 0.5, 0.5, 0.5, 0.5, np.ones(3))
+
+    cands = [cand(0, "We propose A."), cand(1, "We propose B."), cand(2, "These two methods help.")]
+    picked = [cands[2], cand(1, "We propose B.")]  # a second candidate for sentence 1
+    out = _with_antecedents(picked, cands)
+    assert [c.position for c in out] == [2, 1, 0]
