@@ -52,7 +52,7 @@ def test_the_conference_eval_passes_its_baseline(engine, tmp_path):
 
 
 def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
-    """Six sets written independently (eval/generalization): general-a, -d, -e, -f tuned on, b and c held out; each split
+    """Seven sets written independently (eval/generalization): general-a, -d, -e, -f tuned on, b, c, g held out; each split
     against eval/baseline_generalization.json, and the report shows the abstention sweep per split."""
     from paperchat.evaluation import report
     from paperchat.evaluation.questions import resolve_set
@@ -65,12 +65,12 @@ def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
     assert report.check_baseline(results, baseline) == []
     assert (
         set(results["by_split"])
-        == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune"}
-        and results["config"]["questions"] == 300
+        == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune", "g-heldout"}
+        and results["config"]["questions"] == 356
     )
     assert set(results["sweep"]) == {"all"} | set(results["by_split"])
     first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
-    answered = sum(not r["abstained"] for r in results["questions"]) / 300
+    answered = sum(not r["abstained"] for r in results["questions"]) / 356
     assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
     report.write_outputs(results, tmp_path, [])
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
