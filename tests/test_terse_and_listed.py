@@ -159,6 +159,14 @@ def test_a_quoted_lower_case_word_is_no_name():
     ]
 
 
+def test_an_initialism_whose_last_word_is_a_compound_is_spelled_out():
+    assert spelled_out("VAE", "the pre-trained Variational Autoencoder embeddings")
+    assert spelled_out("SMN", "a Sparse Metanetwork")  # "meta" + "network"
+    assert not spelled_out(
+        "VAE", "a Variational Attention layer"
+    )  # no compound: "Attention" gives only "a"
+
+
 @pytest.fixture(scope="module")
 def engine(icml_store):
     from paperchat.core.settings import load_settings

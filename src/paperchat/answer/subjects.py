@@ -83,19 +83,46 @@ def spelled_out(name: str, text: str) -> bool:
     if not 3 <= len(key) <= 5 or not key.isalnum() or not key[0].isalpha():
         return False
     words = list(re.finditer(r"[A-Za-z0-9]+", text))
-    for i in range(len(words) - len(key) + 1):
-        run = words[i : i + len(key)]
-        if not all(
-            w.group().lower() == _DIGIT_WORDS[ch]
-            if ch in _DIGIT_WORDS
-            else w.group()[0].lower() == ch
-            for w, ch in zip(run, key)
-        ):
-            continue
-        hyphenated = all(text[a.end() : b.start()] == "-" for a, b in zip(run, run[1:]))
-        if hyphenated or all(w.group()[0].isupper() for w in run):
-            return True
+    # the last word may be a compound after a common prefix ("VAE": "Variational Autoencoder")
+    for letters in (key, key[:-2] + "\0") if len(key) >= 3 else (key,):
+        for i in range(len(words) - len(letters) + 1):
+            run = words[i : i + len(letters)]
+            if not all(_initial(w.group(), ch, key[-2:]) for w, ch in zip(run, letters)):
+                continue
+            hyphenated = all(text[a.end() : b.start()] == "-" for a, b in zip(run, run[1:]))
+            if hyphenated or all(w.group()[0].isupper() for w in run):
+                return True
     return False
+
+
+#: Prefixes a compound word starts with ("Autoencoder", "Hypernetwork", "Multiagent"): its second part's
+#: initial counts as a letter of an abbreviation too.
+_COMPOUND_PREFIXES = (
+    "auto",
+    "hyper",
+    "multi",
+    "self",
+    "cross",
+    "inter",
+    "super",
+    "semi",
+    "meta",
+    "over",
+)
+
+
+def _initial(word: str, ch: str, last_two: str) -> bool:
+    """Whether ``word`` gives the letter ``ch`` of an abbreviation (``"\0"``: the last two, ``last_two``, as a
+    compound: "Autoencoder" gives "ae")."""
+    low = word.lower()
+    if ch == "\0":
+        return any(
+            low.startswith(prefix)
+            and prefix[0] == last_two[0]
+            and low[len(prefix) :][:1] == last_two[1]
+            for prefix in _COMPOUND_PREFIXES
+        )
+    return low == _DIGIT_WORDS[ch] if ch in _DIGIT_WORDS else low[0] == ch
 
 
 def mentions(text: str, name: str) -> bool:
