@@ -167,6 +167,16 @@ def test_an_initialism_whose_last_word_is_a_compound_is_spelled_out():
     )  # no compound: "Attention" gives only "a"
 
 
+def test_a_vs_chain_of_one_word_names_in_lower_case_names_each_paper():
+    q = "mlebench vs swe-lancer vs kernelbench - which is hardest for agents"
+    assert [m.name for m in split_mentions(q)] == ["mlebench", "swe-lancer", "kernelbench"]
+    # inside a clause "vs" compares figures, and a phrase after it is a description, as before
+    assert [m.name for m in split_mentions("compare RelGNN vs classic GNNs for graph tasks")] == [
+        "RelGNN",
+        None,
+    ]
+
+
 @pytest.fixture(scope="module")
 def engine(icml_store):
     from paperchat.core.settings import load_settings

@@ -100,6 +100,13 @@ def _listed_after_name(question: str, at: int, names: list[tuple[str, int, int]]
     return False
 
 
+#: A chain of one-word items joined by "vs" that opens the question or a clause ("speedup vs FA2" inside
+#: a clause compares figures, not papers), ended by punctuation or a preposition or question word.
+_VS_CHAIN = re.compile(
+    r"(?:(?<=^)|(?<=[(:;,.?!]\s)|(?<=\bcompare\s))[A-Za-z][\w.+-]{2,}(?:\s+(?:vs\.?|versus)\s+[A-Za-z][\w.+-]{2,})+"
+    r"(?=\s*(?:[-—:,;?.]|$)|\s+(?:for|on|in|when|what|how|which|at|with)\b)",
+    re.I,
+)
 #: A description needs this many content terms to be searched (fewer: "the one on it").
 MIN_DESCRIPTION_TERMS = 2
 #: Mentions kept per question (the first ones): a comparison of more papers is a list question.
@@ -160,6 +167,14 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
         ):  # the item replaces a name it starts with ("Tensor-Parallel" of "Tensor-Parallel Decoding")
             out = [n for n in out if not item.start(1) <= n[1] < item.end(1)]
             out.append((item.group(1), item.start(1), item.end(1)))
+    # "paperbench vs re-bench vs itbench - ...": one-word items of a "vs" chain, written in any case
+    for chain in _VS_CHAIN.finditer(question):
+        for item in re.finditer(r"[A-Za-z][\w.+-]{2,}", chain.group()):
+            start, end = chain.start() + item.start(), chain.start() + item.end()
+            if item.group().lower() not in ("vs", "vs.", "versus") and all(
+                e <= start or end <= s for _, s, e in out
+            ):
+                out.append((item.group(), start, end))
     return sorted(out, key=lambda n: n[1])
 
 
