@@ -1,4 +1,4 @@
-"""Which model a paper used (issue 17): answered from an abstract that names one, else an abstention.
+"""Asks for a name (issue 17): which model a paper used, answered from an abstract that names one, else an abstention; what the paper's method is called, answered with its title.
 
 Questions written for these tests (none is in an eval set); the answers are asked of the 2,740-paper ICML
 2025 store (``icml_store``).
@@ -57,3 +57,32 @@ def test_an_abstract_that_names_no_model_abstains(engine):
     # C-3PO's abstract speaks of LLMs and retrievers but names no model
     answer = engine.ask("Which LLM does C-3PO use as its proxy optimizer?", mode="extractive")
     assert answer.abstained and answer.sources == []
+
+
+@pytest.mark.parametrize(
+    "question, asks",
+    [
+        ("The KV-cache paper ...: what is the framework called, and what bit-width?", True),
+        ("secure federated recsys - whats it called and comm reduction?", True),
+        ("dynamic layer pruning - name and how much params cut", True),
+        ("What did they find about the called function?", False),
+    ],
+)
+def test_an_ask_for_the_name(question, asks):
+    from paperchat.answer.asks import asks_for_name
+
+    assert asks_for_name(question) is asks
+
+
+@pytest.mark.slow
+def test_a_question_that_asks_the_name_is_answered_with_it(engine):
+    """The question names a model (Llama-3.1-8B) and a generic abbreviation (QA): the answer still names the
+    paper it describes, because the question asks what the method is called."""
+    answer = engine.ask(
+        "The agentic knowledge base QA method that uses Monte Carlo Tree Search to boost Llama-3.1-8B on "
+        "GrailQA: what is the method called, and what F1 does it reach?",
+        mode="extractive",
+    )
+    assert not answer.abstained and answer.sources[0].paper_id == "QuecSemZIy"
+    assert answer.answer.startswith("KBQA-o1: Agentic Knowledge Base Question Answering")
+    assert "78.5%" in answer.answer

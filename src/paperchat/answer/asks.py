@@ -82,3 +82,17 @@ def ask_overlap(ask: Ask, sentence: str) -> float:
         return 0.0
     held = set(terms(sentence))
     return sum(t in held for t in ask.terms) / len(ask.terms)
+
+
+#: An ask for the paper's or its method's name: "what is the framework called", "whats it called",
+#: "what's its name", "name it".
+_NAME_ASK = re.compile(
+    r"\bwhat(?:[’']?s| is| was| are)?\s+(?:it|this|that|they|the\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+called\b"
+    r"|\bwhat(?:[’']?s| is| was)\s+(?:its|their|the\s+[\w-]+[’']?s?)\s+name\b|\bname (?:it|and|the (?:method|paper))\b",
+    re.I,
+)
+
+
+def asks_for_name(question: str) -> bool:
+    """Whether ``question`` asks what its paper (or its method) is called: the answer then names the paper."""
+    return _NAME_ASK.search(question) is not None

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 
 from paperchat.answer import intent as it
-from paperchat.answer.asks import split_ask
+from paperchat.answer.asks import asks_for_name, split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.sentences import SentenceIndex
@@ -210,7 +210,11 @@ def offline_answer(
         )
     order: list[str] = []
     parts = []
-    name_papers = intent.kind == it.FIND or (split_ask(question).described and not intent.names)
+    name_papers = (
+        intent.kind == it.FIND
+        or (split_ask(question).described and not intent.names)
+        or asks_for_name(question)  # "What is the framework called, and ... for Llama-3.1-8B?"
+    )
     labels = Counter(
         records[pid].label.lower()
         for pid in {s.paper_id for s in result.sentences}

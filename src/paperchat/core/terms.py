@@ -119,6 +119,20 @@ _COMMON = {
     "DL",
     "NN",
     "NNs",
+    # the field's generic abbreviations of tasks and tools, written in questions where abstracts spell them out
+    "QA",
+    "MT",
+    "IR",
+    "CV",
+    "ASR",
+    "TTS",
+    "OCR",
+    "RAG",
+    "MDP",
+    "MDPs",
+    "MCMC",
+    "MARL",
+    "NAS",
 }
 
 
