@@ -26,10 +26,13 @@ It abstains (:class:`Extract` ``abstained``) when the best sentence is not
 relevant enough (``ABSTAIN_BELOW``); when the question names something (a
 coined name such as ``KEA-2``, ``ImageNet``, ``GPT-4``) that no retrieved paper
 mentions, or asks a figure of a named paper that does not mention the
-figure's other names; when it asks for a number, or an experimental detail
-("learning rate", "GPUs"), that no relevant sentence holds; and, over a large
-corpus, when the question's distinctive words occur in no paper at all (an
-off-topic question). The constants were set on the bundled questions and
+figure's other names; when it asks for a number, a setting's value ("what LoRA
+rank"), or an experimental detail ("learning rate", "GPUs"), that no relevant
+sentence holds; when it asks which model was used and the abstract names none
+(:mod:`paperchat.answer.model_names`); when its premise is a direction the
+abstract reverses (:func:`paperchat.answer.premises.reversed_direction`); and,
+over a large corpus, when the question's distinctive words occur in no paper at
+all (an off-topic question). The constants were set on the bundled questions and
 the conference dev questions (README, "Offline answers").
 """
 
@@ -351,9 +354,8 @@ def extract(
         else denied_terms(split_ask(question).ask, main_paper.title + "\n" + main_paper.abstract)
     )
     reversal = "" if subjects or intent.plural else reversal_note(question, main_paper)
-    if (
-        reversal
-    ):  # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
+    # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
+    if reversal:
         return Extract(
             [], relevance, True, "the abstract reverses the question's premise", reversal
         )

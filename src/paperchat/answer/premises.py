@@ -15,6 +15,11 @@ with the support checker's tokens, clause breaks and stemmer
 (:mod:`paperchat.cite.cue_words`), so the two read words alike. The window is narrow on
 purpose (:data:`NEGATION_WINDOW` words, not across a comma or clause break):
 a negation far before a word is about something else.
+
+:func:`reversed_direction` finds the other common false premise: a question that takes its claim as
+given ("why does X make generation slower?") where the paper's own sentences say the thing goes the
+other way ("X reduces generation latency by 24%") and never the question's way. The answerer then
+abstains with a note (:func:`reversal_note`), where a denied term only adds a note to the answer.
 """
 
 from __future__ import annotations
@@ -104,8 +109,9 @@ DIRECTIONS = {
 }
 #: Content words apart that a direction word and the term it is about may stand.
 DIRECTION_WINDOW = 4
-#: Words too general to tie a direction in the question to one in the abstract.
+#: Stems of durations: "reduces latency" makes a thing faster, "more overhead" slower.
 _DURATIONS = {"latenc", "runtim", "overhead", "wall-clock"}
+#: Words too general to tie a direction in the question to one in the abstract.
 _GENERAL = {
     "make",
     "end",
@@ -121,13 +127,13 @@ _GENERAL = {
 }
 
 
-def _family_of() -> dict[str, str]:
-    return {w: family for family, (words, _) in DIRECTIONS.items() for w in words.split()}
+#: Each direction stem's family.
+_FAMILY_OF = {w: family for family, (words, _) in DIRECTIONS.items() for w in words.split()}
 
 
 def _directions(text: str) -> list[tuple[str, str, set[str]]]:
     """``(word, family, terms near it)`` for each direction word of ``text`` (content terms, stemmed)."""
-    families = _family_of()
+    families = _FAMILY_OF
     words = terms(text)
     stems = [stem(w) for w in words]
     out = []
