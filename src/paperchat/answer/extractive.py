@@ -22,17 +22,13 @@ Goldstein 1998):
 * a picked sentence that points back ("the two techniques above") brings the
   sentences before it.
 
-It abstains (:class:`Extract` ``abstained``) when the best sentence is not
-relevant enough (``ABSTAIN_BELOW``); when the question names something (a
-coined name such as ``KEA-2``, ``ImageNet``, ``GPT-4``) that no retrieved paper
-mentions, or asks a figure of a named paper that does not mention the
-figure's other names; when it asks for a number, a setting's value ("what LoRA
-rank"), or an experimental detail ("learning rate", "GPUs"), that no relevant
-sentence holds; when it asks which model was used and the abstract names none
-(:mod:`paperchat.answer.model_names`); when its premise is a direction the
-abstract reverses (:func:`paperchat.answer.premises.reversed_direction`); and,
-over a large corpus, when the question's distinctive words occur in no paper at
-all (an off-topic question). The constants were set on the bundled questions and
+It abstains (:class:`Extract` ``abstained``) when the best sentence is not relevant enough
+(``ABSTAIN_BELOW``); when the question names something (``KEA-2``, ``ImageNet``) no retrieved paper
+mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a
+number, a setting's value ("what LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which
+model was used and the abstract names none (:mod:`paperchat.answer.model_names`); when the abstract
+reverses its premise (:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus,
+when its distinctive words occur in no paper at all (an off-topic question). The constants were set on the bundled questions and
 the conference dev questions (README, "Offline answers").
 """
 
