@@ -16,7 +16,9 @@ So a new test lands in the right tier by what it does. A unit test that starts a
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,6 +32,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # An empty config file: tests never read the user's own settings.
 _EMPTY_CONFIG = Path(tempfile.mkdtemp(prefix="paperchat-test-")) / "config.toml"
+atexit.register(shutil.rmtree, _EMPTY_CONFIG.parent, True)  # not left behind in /tmp
 _EMPTY_CONFIG.write_text("", encoding="utf-8")
 os.environ["PAPERCHAT_CONFIG"] = str(_EMPTY_CONFIG)
 # No command of the suite uses or starts a daemon (tests/test_daemon.py starts its own, in temp folders).

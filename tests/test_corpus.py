@@ -185,3 +185,20 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERCHAT_CONFIG", str(tmp_path / "missing.toml"))
     with pytest.raises(PaperchatError, match="does not exist"):
         load_settings()
+
+
+def test_an_escaped_dollar_is_a_price_not_inline_math():
+    """A newcomer found three sentences of one abstract quoted as one, two of them uncited: an escaped
+    ``\\$`` opened "inline math" that ran to the next dollar sign."""
+    from paperchat.core.sentences import split_sentences
+
+    text = r"It costs only \$0.88 per million tokens. It needs no access. The rest follows at \$1."
+    assert split_sentences(text) == [
+        r"It costs only \$0.88 per million tokens.",
+        "It needs no access.",
+        r"The rest follows at \$1.",
+    ]
+    assert split_sentences(r"We bound it by $O(n). Then$ we stop. Next.") == [
+        r"We bound it by $O(n). Then$ we stop.",
+        "Next.",
+    ]

@@ -45,7 +45,7 @@ from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.model_names import asked_model, names_a_model
-from paperchat.answer.premises import denied_terms, reversal_note
+from paperchat.answer.premises import denied_terms, named, reversal_note
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import term_coverage, terms
@@ -356,7 +356,7 @@ def extract(
             [], relevance, True, "the abstract reverses the question's premise", reversal
         )
     caution = (  # "which draft model ...?" where the paper "does not require any draft models"
-        f"the abstract of {main_paper.label or main_paper.title} says it does without "
+        f"the abstract of {named(question, main_paper)} says it does without "
         f"'{denied[0]}': check the question's premise"
         if denied
         else ""

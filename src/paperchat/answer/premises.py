@@ -181,6 +181,13 @@ def reversed_direction(question: str, abstract: str) -> tuple[str, str] | None:
     return None
 
 
+def named(question: str, paper) -> str:
+    """How a note names ``paper`` (``title``, ``label``): its short label when the question uses it, else its
+    title (a label made from the title, "SSL", means nothing to an asker who never wrote it)."""
+    label = paper.label or ""
+    return label if label and label.lower() in question.lower() else paper.title
+
+
 def reversal_note(question: str, paper) -> str:
     """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), or ``""``.
 
@@ -190,6 +197,6 @@ def reversal_note(question: str, paper) -> str:
     if not flipped:
         return ""
     return (
-        f"the abstract of {paper.label or paper.title} says '{flipped[1]}' where the question says "
+        f"the abstract of {named(question, paper)} says '{flipped[1]}' where the question says "
         f"'{flipped[0]}': check the question's premise"
     )

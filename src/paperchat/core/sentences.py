@@ -24,13 +24,17 @@ _ABBREV = (
 _SENT_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[$\\*]?[A-Z0-9])|(?<=[。！？])\s*(?=\S)")
 
 
+#: A dollar sign that opens or closes inline math; an escaped one (\$0.88) is a price.
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
 def split_sentences(text: str) -> list[str]:
     """Split an abstract into sentences.
 
     A rule-based splitter for scientific prose: a sentence ends at ``.``, ``!``
     or ``?`` followed by white space and a capital letter, digit, ``$``, ``*`` or
     an opening bracket, except after common abbreviations (``e.g.``, ``et al.``)
-    and inside inline math (``$...$``); and at the full-width ``。！？`` of
+    and inside inline math (``$...$``; an escaped ``\\$`` is no math); and at the full-width ``。！？`` of
     Chinese and Japanese text. Returns the non-empty sentences, stripped, in order.
     """
     text = _WS.sub(" ", text).strip()
@@ -40,7 +44,7 @@ def split_sentences(text: str) -> list[str]:
     start = 0
     for match in _SENT_END.finditer(text):
         candidate = text[start : match.start()]
-        if candidate.count("$") % 2 == 1:  # inside inline math
+        if len(_DOLLAR.findall(candidate)) % 2 == 1:  # inside inline math
             continue
         if any(candidate.endswith(a) for a in _ABBREV):
             continue
