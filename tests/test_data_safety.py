@@ -219,6 +219,11 @@ def test_ask_dash_and_piped_stdin_read_the_question(bundled_store):
         "",
         "error: the question is empty; ask something about the papers\n",
     )
+    out = cli(bundled_store, "ask", "-", stdin="x" * 300_000)  # longer than what is read of stdin
+    assert (out.returncode, out.stderr) == (
+        1,
+        "error: the question on stdin is over 100,000 characters long; the limit is 2,000\n",
+    )
 
 
 def test_a_latin1_csv_names_the_encoding_and_takes_encoding(tmp_path):

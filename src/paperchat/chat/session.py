@@ -160,7 +160,7 @@ class ChatSession:
         try:
             question = clean_question(question)
         except PaperchatError as exc:
-            return Reply(text=f"{exc} (the question was not answered)")
+            return Reply(stderr=[f"error: {exc} (the question was not answered)"])
         context = self._context_for(question)
         ref = find_reference(question)
         # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited

@@ -17,6 +17,8 @@ from paperchat.cli.options import (
     setting_option,
     take_filters,
 )
+from paperchat.core.errors import PaperchatError
+from paperchat.core.text import MAX_QUESTION_CHARS
 
 
 def _first_offline_answer(settings) -> bool:
@@ -97,7 +99,13 @@ def read_question_arg(question: str | None) -> str:
     from paperchat.cli.environment import current
 
     if question == "-" or (question is None and not current().stdin_isatty):
-        return sys.stdin.read(MAX_STDIN_CHARS)
+        text = sys.stdin.read(MAX_STDIN_CHARS + 1)
+        if len(text) > MAX_STDIN_CHARS:  # refused below; say it is longer than what was read
+            raise PaperchatError(
+                f"the question on stdin is over {MAX_STDIN_CHARS:,} characters long; the limit is "
+                f"{MAX_QUESTION_CHARS:,}"
+            )
+        return text
     if question is None:
         raise click.UsageError(
             "Missing argument 'QUESTION' (or pipe it in: echo \"...\" | paperchat ask -)."
