@@ -176,3 +176,14 @@ def test_stop_status_and_idle_exit(bundled_store, runtime):
     assert not list((runtime / "paperchat").glob("*.sock")) and not list(
         (runtime / "paperchat").glob("*.json")
     )
+
+
+def test_a_daemon_whose_store_failed_to_open_does_not_linger(runtime, tmp_path):
+    """A command on an unreachable Chroma server fails; the daemon started for it idles out in 30 s, not 15 min."""
+    url = ("--chroma-url", "http://127.0.0.1:9")
+    out = pc(*url, "ask", "What is ConfPO?", runtime=runtime, store=tmp_path, idle="900")
+    assert out.returncode == 1 and b"cannot reach the Chroma server" in out.stderr
+    info = json.loads(
+        pc(*url, "daemon", "status", "--json", runtime=runtime, store=tmp_path).stdout
+    )
+    assert info["idle_s"] == 30.0

@@ -25,6 +25,8 @@ from paperchat.cli.environment import Environment
 
 #: how long the daemon waits for a connected client's request
 REQUEST_WAIT_S = 10.0
+#: seconds a daemon whose store failed to open waits for another request before it exits
+BROKEN_IDLE_S = 30.0
 #: how long a starting daemon waits for one that is exiting (its lock) before giving up
 LOCK_WAIT_S = 5.0
 
@@ -185,10 +187,11 @@ class Daemon:
             keep_warm()
             try:
                 warm_up(self.settings)
-            except (
-                Exception
-            ) as exc:  # a broken store still gets served: each request then reports it
+            except Exception as exc:
+                # a broken or unreachable store still gets served (each request then reports it), but the
+                # daemon does not linger after the command that failed: it idles out soon
                 print(f"warm-up: {exc}", file=sys.stderr, flush=True)
+                self.idle_s = min(self.idle_s, BROKEN_IDLE_S)
             self._serve()
         finally:
             self._remove_files()
