@@ -177,6 +177,15 @@ def test_a_vs_chain_of_one_word_names_in_lower_case_names_each_paper():
     ]
 
 
+def test_a_question_that_opens_by_asking_which_paper_asks_for_the_paper():
+    # "how fast" in the description does not make it a question about a number
+    assert (
+        it.read_question("Which paper: embedding norm controls how fast SSL converges?").kind
+        == it.FIND
+    )
+    assert it.read_question("wich paper finds rope matters for text-to-music").kind == it.FIND
+
+
 @pytest.fixture(scope="module")
 def engine(icml_store):
     from paperchat.core.settings import load_settings

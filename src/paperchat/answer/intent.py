@@ -91,6 +91,10 @@ _FIND_ONE = re.compile(
     r"|\bhas anyone\b|\bdoes any (?:paper|work)\b",
     re.I,
 )
+#: A question that opens by asking which paper (a common slip of "which" included).
+_FIND_LEAD = re.compile(
+    r"^\s*(?:which|what|wich|whcih|whihc)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|article)\b", re.I
+)
 _DEFINE = re.compile(
     r"^\s*(?:what(?:'s| is| are)\s+(?P<a>[^?]{1,60}?)\s*\??\s*$|what does (?P<b>\S+) (?:do|propose|introduce|mean)\b|"
     r"explain (?P<c>[^?]{1,60})|what is the (?:main |key )?idea (?:of|behind) (?P<d>[^?]{1,60}))",
@@ -174,6 +178,8 @@ def read_question(question: str) -> Intent:
         return Intent(SUMMARY, names=names, subject=subject)
     if _FIND_PLURAL.search(question):
         return Intent(FIND, plural=True, names=names, detail=detail_text)
+    if _FIND_LEAD.search(question):  # "Which paper: ... how fast SSL converges?" asks for the paper
+        return Intent(FIND, names=names, detail=detail_text)
     if _QUANTITY.search(question):
         return Intent(QUANTITY, names=names, subject=subject, detail=detail_text)
     if _ENTITY.search(question):
