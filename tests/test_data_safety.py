@@ -277,6 +277,11 @@ def test_acronym_names_get_labels_and_summarize_finds_the_paper(bundled_engine):
     summary = bundled_engine.summarize("SUICA")
     assert len({s.paper_id for s in summary.sources}) == 1
     assert "SUICA" in summary.sources[0].title
+    # a target that is no paper and no topic says what was looked for
+    none = bundled_engine.summarize("zzqx nonexistent paper", mode="extractive")
+    assert none.abstained and none.notes == [
+        "no paper's title matches 'zzqx nonexistent paper' and no stored paper is on that topic"
+    ]
 
 
 @pytest.mark.parametrize(

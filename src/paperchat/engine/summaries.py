@@ -95,5 +95,9 @@ def summarize(
                 f"no paper with id or label {target!r}, and no paper on that topic; "
                 "`paperchat papers` lists them"
             )
+        if answer.abstained:  # say what was looked for, not that a question went unanswered
+            answer.notes.append(
+                f"no paper's title matches {target!r} and no stored paper is on that topic"
+            )
     answer.target = target
     return answer
