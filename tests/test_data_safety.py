@@ -376,3 +376,13 @@ def test_a_reader_does_not_check_the_index_files_a_rebuild_is_writing(tmp_path, 
     header = sorted(current)[0] / "header.bin"
     header.write_bytes(b"")
     assert index_damage(chroma, settle_s=0) == [f"{header} is cut short (0 bytes)"]
+
+
+def test_papers_on_a_path_with_no_store_says_so_and_creates_nothing(tmp_path):
+    missing = tmp_path / "mistyped" / "store"
+    out = cli(missing, "papers")
+    assert (out.returncode, out.stderr) == (
+        1,
+        f"error: no store at {missing}: nothing to list (`paperchat ingest` creates one)\n",
+    )
+    assert not (tmp_path / "mistyped").exists()

@@ -120,7 +120,13 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
 
     forward(obj)
     from paperchat.cli.render import render_papers
+    from paperchat.core.errors import PaperchatError
 
+    settings = obj.settings
+    if not settings.chroma_url and not (settings.store_path / "chroma").exists():
+        raise PaperchatError(  # a mistyped --store: say so rather than make an empty store there
+            f"no store at {settings.store_path}: nothing to list (`paperchat ingest` creates one)"
+        )
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:
