@@ -180,7 +180,7 @@ def test_a_false_premise_is_answered_with_a_caution(engine, question, paper, quo
     """AdaDecode works "without requiring auxiliary models", DI* "without requiring image data", the VIF
     eliminates "the need for case-specific derivations": asking which one they use rests on a premise the
     abstract denies. The answer quotes the paper (often the very sentence that denies it) and a note says
-    so. (As an abstention rule this cost false abstentions on held-out questions: README, issue 17.)"""
+    so. (As an abstention rule this cost false abstentions on held-out questions: eval/generalization/TUNING.md.)"""
     answer = engine.ask(question, mode="extractive")
     assert not answer.abstained and _cited(answer)[0] == paper
     assert len(answer.notes) == 1 and "says it does without '" in answer.notes[0]

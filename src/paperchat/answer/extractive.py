@@ -29,7 +29,7 @@ number, a setting's value ("what LoRA rank") or a detail ("GPUs") no relevant se
 model was used and the abstract names none (:mod:`paperchat.answer.model_names`); when the abstract
 reverses its premise (:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus,
 when its distinctive words occur in no paper at all (an off-topic question). The constants were set on the bundled questions and
-the conference dev questions (README, "Offline answers").
+the conference dev questions (eval/generalization/TUNING.md, "Tuned constants").
 """
 
 from __future__ import annotations
