@@ -37,37 +37,42 @@ DENIED = "cannot be read by this user (permission denied)"
 _SEGMENT_DIR = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
-def _query(db: Path, sql: str) -> list[tuple]:
-    """The rows of ``sql`` on Chroma's database, opened read-only (raises ``sqlite3.Error`` when it cannot be
-    read)."""
+def _query(db: Path, *statements: tuple[str, tuple]) -> list[list[tuple]]:
+    """The rows of each ``(sql, parameters)`` statement on Chroma's database, opened read-only once (raises
+    ``sqlite3.Error`` when it cannot be read)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5.0)
     try:
-        return conn.execute(sql).fetchall()
+        return [conn.execute(sql, params).fetchall() for sql, params in statements]
     finally:
         conn.close()
 
 
 def _segments(db: Path) -> list[str]:
     """Ids of the segments Chroma's database lists (raises ``sqlite3.Error`` when it cannot be read)."""
-    return [row[0] for row in _query(db, "SELECT id FROM segments")]
+    (rows,) = _query(db, ("SELECT id FROM segments", ()))
+    return [row[0] for row in rows]
 
 
 _PENDING = (
     "SELECT m.int_value FROM collection_metadata m JOIN collections c ON m.collection_id = c.id "
-    "WHERE c.name = 'paperchat_meta' AND m.key = 'pending'"
+    "WHERE c.name = ? AND m.key = 'pending'"
 )
-_VECTOR_SEGMENTS = "SELECT s.id, c.name FROM segments s JOIN collections c ON s.collection = c.id WHERE s.scope = 'VECTOR'"
+_VECTOR_SEGMENTS = (
+    "SELECT s.id, c.name FROM segments s JOIN collections c ON s.collection = c.id "
+    "WHERE s.scope = 'VECTOR'"
+)
 
 
 def _checked_vector_segments(db: Path) -> list[str]:
-    """Ids of the vector segments to check: every live one but a pending generation's (its collections are
-    named ``paperchat_g<pending>_*``, :func:`paperchat.store.chroma.collection_name`)."""
+    """Ids of the vector segments to check: every live one but a pending generation's (its collections'
+    names are :func:`paperchat.store.chroma.collection_name`'s)."""
+    from paperchat.store.chroma import META, collection_name
+
     try:
-        pending = [row[0] for row in _query(db, _PENDING) if row[0]]
-        rows = _query(db, _VECTOR_SEGMENTS)
+        pending, rows = _query(db, (_PENDING, (META,)), (_VECTOR_SEGMENTS, ()))
     except sqlite3.Error:
         return []  # an older or newer Chroma layout: Chroma itself reports what it cannot read
-    skipped = tuple(f"paperchat_g{n}_" for n in pending)
+    skipped = tuple(collection_name(n, "") for (n,) in pending if n)  # "paperchat_g2_"
     return [segment for segment, name in rows if not (skipped and name.startswith(skipped))]
 
 
