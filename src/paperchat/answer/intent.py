@@ -185,9 +185,8 @@ def read_question(question: str) -> Intent:
     if _ENTITY.search(question):
         return Intent(ENTITY, names=names, subject=subject, detail=detail_text)
     define = _DEFINE.search(question)
-    if (
-        define and names and not detail_text
-    ):  # "What is the license of X?" asks a detail, not what X is
+    # "What is the license of X?" asks a detail, not what X is
+    if define and names and not detail_text:
         return Intent(DEFINE, names=names, subject=subject)
     if _FIND_ONE.search(question):
         return Intent(FIND, names=names, detail=detail_text)
@@ -276,9 +275,8 @@ def sentence_role(sentence: str, position: int) -> str:
         return "result"
     if _DEFINITION.search(sentence):
         return "definition"
-    if _BEATS_PRIOR.search(
-        sentence
-    ):  # "..., outperforming prior methods": prior work is what it beats
+    # "..., outperforming prior methods": prior work is what it beats
+    if _BEATS_PRIOR.search(sentence):
         return "result"
     if _BACKGROUND.search(sentence):
         return "background"
@@ -320,6 +318,10 @@ _SETTING = re.compile(
 )
 
 
+#: Words that end the setting's name ("what value of the discount factor did ...").
+_SETTING_STOP = frozenset("did do does was were is are they in for on when used".split())
+
+
 def setting_noun(question: str) -> str | None:
     """For "what value of X ..." and "what <hyperparameter> did they use" questions, X as written ("discount
     factor", "LoRA rank", "cache budget"), else ``None``. Its value is a number the abstract must give."""
@@ -332,23 +334,6 @@ def setting_noun(question: str) -> str | None:
             break
         words.append(word)
     return " ".join(words) or None
-
-
-_SETTING_STOP = {
-    "did",
-    "do",
-    "does",
-    "was",
-    "were",
-    "is",
-    "are",
-    "they",
-    "in",
-    "for",
-    "on",
-    "when",
-    "used",
-}
 
 
 _COMPARATIVE = re.compile(

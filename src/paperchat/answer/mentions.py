@@ -90,16 +90,6 @@ _AFTER_NAME = re.compile(
 )
 
 
-def _listed_after_name(question: str, at: int, names: list[tuple[str, int, int]]) -> bool:
-    """Whether a pointer at ``at`` is an item of a list that a name starts ("ScMoE, Soup-of-Experts, and the
-    on-device one ..."): it is then a paper of its own, even in a question that does not say "each"."""
-    for _, _, e in names:
-        item = _AFTER_NAME.match(question, e)
-        if item and item.end() == at:
-            return True
-    return False
-
-
 #: A chain of one-word items joined by "vs" that opens the question or a clause ("speedup vs FA2" inside
 #: a clause compares figures, not papers), ended by punctuation or a preposition or question word.
 _VS_CHAIN = re.compile(
@@ -189,15 +179,13 @@ def split_mentions(question: str) -> list[Mention]:
         return []
     names = _name_spans(question)
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
+    # where a list that a name starts goes on ("ScMoE, Soup-of-Experts, and the on-device one ..."): a
+    # pointer there is a paper of its own, even in a question that does not say "each"
+    after_names = {m.end() for _, _, e in names if (m := _AFTER_NAME.match(question, e))}
     # "Agent Workflow Memory and the screenshot-only GUI agent": a noun phrase listed right after a name
-    items = set()
-    for _, _, e in names:
-        item = _AFTER_NAME.match(question, e)
-        if item and not any(s <= item.end() < pe for s, pe in pointers):
-            pointers.append((item.end(), item.end()))
-            items.add(item.end())
-    pointers.sort()
-    listed = sum(_listed_after_name(question, p, names) for p, _ in pointers)
+    items = {at for at in after_names if not any(s <= at < pe for s, pe in pointers)}
+    pointers = sorted(pointers + [(at, at) for at in items])
+    listed = any(p in after_names for p, _ in pointers)
     if len(pointers) < 2 and not _SEVERAL.search(question) and not listed:
         pointers = []  # "the paper that ...: how does it compare with X?" is about one paper
     starts = sorted({s for _, s, _ in names} | {p for p, _ in pointers})

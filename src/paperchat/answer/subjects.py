@@ -84,7 +84,7 @@ def spelled_out(name: str, text: str) -> bool:
         return False
     words = list(re.finditer(r"[A-Za-z0-9]+", text))
     # the last word may be a compound after a common prefix ("VAE": "Variational Autoencoder")
-    for letters in (key, key[:-2] + "\0") if len(key) >= 3 else (key,):
+    for letters in (key, key[:-2] + "\0"):
         for i in range(len(words) - len(letters) + 1):
             run = words[i : i + len(letters)]
             if not all(_initial(w.group(), ch, key[-2:]) for w, ch in zip(run, letters)):
