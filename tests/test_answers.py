@@ -50,6 +50,34 @@ def test_what_is_x_starts_with_the_sentence_that_defines_it(bundled_engine):
     assert [s.paper_id for s in res.sources] == ["p-abe9274a3783"]
 
 
+@pytest.mark.parametrize(
+    "question, paper, first, second",
+    [
+        (
+            "Which paper picks out the tokens that matter for preference optimization by the policy's "
+            "own confidence, and does it add computational overhead?",
+            "p-abe9274a3783",
+            "identifies and optimizes preference-critical tokens",
+            "with zero additional computational overhead",
+        ),
+        (
+            "Which paper re-tests plain GCN, GIN and GatedGCN with extra tricks like residual "
+            "connections and dropout, and finds them ranking first on most datasets?",
+            "p-fb365a7031bd",
+            "We conduct a systematic re-evaluation of three classic GNNs",
+            "achieving first place in eight",
+        ),
+    ],
+)
+def test_each_clause_of_a_question_gets_its_sentence(
+    bundled_engine, question, paper, first, second
+):
+    """A question in two clauses ("..., and does it ...?") is answered for both (issue 17)."""
+    res = bundled_engine.ask(question)
+    assert [s.paper_id for s in res.sources] == [paper]
+    assert first in res.answer and second in res.answer
+
+
 def test_a_comparison_quotes_the_finding_not_the_premise(bundled_engine):
     res = bundled_engine.ask(
         "How do classic GNNs compare with graph transformers on graph-level tasks?"

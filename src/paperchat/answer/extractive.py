@@ -19,6 +19,7 @@ Goldstein 1998):
   (``OTHER_PAPER_RATIO``), so it also answers;
 * "Which papers ..." takes the best sentence of every paper whose retrieval
   score is at least ``MULTI_SHARE`` of the top one's and that is relevant;
+* each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence;
 * a picked sentence that points back ("the two techniques above") brings the
   sentences before it.
 
@@ -245,6 +246,52 @@ def _subject_sentences(
     return [c for pid in subjects if own[pid] for c in _pick(own[pid], pid, intent, PER_SUBJECT)]
 
 
+#: Where a question's clauses part: ";", a dash, ", and / but / then / while", or "and" before a verb of
+#: what a paper does ("... and finds that ...").
+_CLAUSE = re.compile(
+    r"\s*(?:;|\s[—–]\s|\s-\s|,\s*(?:and|but|then|while|whereas)\b"
+    r"|\b(?:and|but)\s+(?=(?:\w+ ){0,2}?(?:finds?|shows?|argues?|observes?|claims?|reports?|proves?"
+    r"|demonstrates?|uses?|achieves?|gets?|reaches?|introduces?|proposes?)\b))\s*",
+    re.I,
+)
+MIN_CLAUSE_TERMS = 3  # content terms a clause needs to be answered on its own (not tuned)
+
+
+def _clause_cover(
+    question: str, picked: list[Candidate], own: list[Candidate], index: SentenceIndex
+) -> list[Candidate]:
+    """Each clause's best sentence of the paper (``own``), for a question in several clauses, when ``picked`` lacks it.
+
+    A question that describes two things ("which paper re-tests GCN ..., and finds them ranking first
+    ...?") is answered by two sentences; :func:`_pick` keeps those near the best score, which one clause
+    can dominate. Each clause (:data:`_CLAUSE`, at least :data:`MIN_CLAUSE_TERMS` content terms) is
+    embedded and scored like a question (cosine and term overlap); its best sentence is added when it is
+    relevant (:data:`ABSTAIN_BELOW`), no near-duplicate of one picked, and the answer has room
+    (:data:`MAX_SENTENCES`). Answering each part of a decomposed question is the idea of least-to-most
+    and self-ask decomposition (Zhou et al. 2023; Press et al. 2023), here without a model.
+    """
+    parts = [p for p in _CLAUSE.split(question) if p and len(set(terms(p))) >= MIN_CLAUSE_TERMS]
+    if len(parts) < 2 or not own:
+        return []
+    added: list[Candidate] = []
+    vecs = np.stack([c.vec for c in own])
+    for part in parts:
+        if len(picked) + len(added) >= MAX_SENTENCES:
+            break
+        cos = vecs @ index.embedder.embed_one(part)
+        pterms = set(terms(part))
+        score = [
+            0.55 * float(c) + 0.30 * term_overlap(pterms, cand.text) for c, cand in zip(cos, own)
+        ]
+        best = own[int(np.argmax(score))]
+        if max(score) < ABSTAIN_BELOW or best.role == "resource":
+            continue
+        if any(best is p or float(best.vec @ p.vec) > DUPLICATE_COS for p in picked + added):
+            continue
+        added.append(best)
+    return added
+
+
 def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
     picked: list[Candidate] = []
@@ -373,6 +420,7 @@ def extract(
         ]
     else:
         picked = _pick(cands, main, intent, MAX_SENTENCES)
+        picked += _clause_cover(question, picked, own, index)
     picked = _with_antecedents(picked, cands)
     paper_order: list[str] = (
         [] if subjects or intent.plural else [main]
