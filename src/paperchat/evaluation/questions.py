@@ -31,7 +31,7 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F are tuned on, B, C and G held out.
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H are tuned on, B, C and G held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
@@ -40,6 +40,7 @@ NAMED_SETS = {
         "generalization/e_newsletter.jsonl",
         "generalization/f_phone.jsonl",
         "generalization/g_committee.jsonl",
+        "generalization/h_thesis.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -48,6 +49,7 @@ NAMED_SETS = {
     "general-e": ("generalization/e_newsletter.jsonl",),
     "general-f": ("generalization/f_phone.jsonl",),
     "general-g": ("generalization/g_committee.jsonl",),
+    "general-h": ("generalization/h_thesis.jsonl",),
 }
 
 
