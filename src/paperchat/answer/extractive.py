@@ -188,7 +188,9 @@ def _pick(
 ) -> list[Candidate]:
     """Sentences of the focus paper (best first by ``score``), and of others that answer nearly as well (by ``base``)."""
     own = [c for c in cands if c.paper_id == focus]
-    best, best_base = own[0], max(c.base for c in own)
+    # a code link is never quoted, so it sets no bar ("Code is available at ..." may score best)
+    best = next((c for c in own if c.role != "resource"), own[0])
+    best_base = max(c.base for c in own)
     picked: list[Candidate] = []
     for cand in cands:
         if len(picked) >= max_sentences:

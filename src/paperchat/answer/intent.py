@@ -223,7 +223,7 @@ def holds_detail(sentence: str, detail: str) -> bool:
 
 
 _RESOURCE = re.compile(
-    r"https?://|\bgithub\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
+    r"https?://|\bgithub\.(?:com|io)\b|\b(?:on|at|via|from) github\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
     r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b",
     re.I,
 )

@@ -12,6 +12,11 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
 * a **description** starts where the asker points at one paper: "one where / that / on ...",
   "the X one that ...", "the paper (work, study, method) on / that ..."; it runs to the next
   mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
+* the slots of a "How does A differ from / compare with B ..." frame are mentions: one word with a
+  capital is a name ("Unifews"), a slot led by an article a description that ends with the slot;
+* the items of a list before the ask ("A, the B method and C: what does each ...?", "For A, B and C,
+  give ...", "A, B and C all ...") are mentions, in a question about several papers;
+* a name inside a longer one ("SAE" in "Matryoshka SAEs") is no paper of its own;
 * a description that holds a name is that name's mention (the name decides the paper);
 * a bare "one ..., the other ..." after two names restates them and is not a mention of its own.
 
@@ -97,7 +102,33 @@ _VS_CHAIN = re.compile(
     r"(?=\s*(?:[-—:,;?.]|$)|\s+(?:for|on|in|when|what|how|which|at|with)\b)",
     re.I,
 )
-#: A description needs this many content terms to be searched (fewer: "the one on it").
+#: "How does A differ from B (in ...)", "how do A and B compare": the two slots of a comparison's frame.
+_SLOT_END = re.compile(r"\s+(?:in|on|when|for|regarding|at|as|under)\b|[,;:?.]|$", re.I)
+_FRAME = re.compile(
+    r"\bhow\s+(?:does|do|did|is|are)\s+(?P<a>[^,;:?]+?)\s+(?:differ|compare|contrast|stack up)\s+"
+    rf"(?:from|with|to|against)\s+(?P<b>[^,;:?]+?)(?={_SLOT_END.pattern})",
+    re.I,
+)
+#: A list of the compared papers before the ask: "A, the B method and C: what does each ...", "For A, B and
+#: the C approach, give ...", "Two papers: the A bandit and B bandits. Which ...".
+_LIST_FRAME = re.compile(
+    r"(?:(?<=^)|(?<=[.:;?!]\s))(?:(?:for|between|compare|contrast)\s+)?"
+    r"(?P<items>(?:[^,.:;?!]{3,80}?,\s+){1,4}?(?:and\s+)?[^,.:;?!]{3,80}?|[^,.:;?!]{3,80}?\s+and\s+[^,.:;?!]{3,80}?)"
+    r"(?=\s*[:.?]|,\s+(?:give|what|how|which|tell|list|describe|explain|summari[sz]e|compare|contrast)\b"
+    r"|\s+(?:all|both)\s)",
+    re.I,
+)
+MAX_ITEM_WORDS = 6  # words a listed paper's item may have (longer: a clause, not a paper)
+_ITEM_BREAK = re.compile(r",\s+(?:and\s+)?|\s+and\s+", re.I)
+#: A list item that is part of a sentence, not a paper: it holds a verb of the question.
+_CLAUSAL = re.compile(
+    r"\b(?:what|how|which|why|who|does|do|did|is|are|was|were|can|could|would|should|has|have|i|we|you)\b",
+    re.I,
+)
+#: One word with a capital in a frame's slot or a list ("Unifews", "am-ELO"): a name, though no coined one.
+_ONE_WORD = re.compile(r"(?=[\w.+-]*[A-Z])\w[\w.+-]{2,}")
+#: A description needs this many content terms to be searched (fewer: "the one on it"); the parts of a
+#: compound count each ("the network-sparsity paper").
 MIN_DESCRIPTION_TERMS = 2
 #: Mentions kept per question (the first ones): a comparison of more papers is a list question.
 MAX_MENTIONS = 5
@@ -131,10 +162,10 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
     """Each name of the comparison (first occurrence), with its span plus the apposition after it."""
     out = []
     for name in it.subject_names(question):
+        # a quoted name where it is quoted; else where it stands as a word ("SAEs", not in "HypotheSAEs")
         quoted = re.search(rf"['\"‘“]{re.escape(name)}['\"’”]", question)
-        at = (
-            quoted.start() + 1 if quoted else question.find(name)
-        )  # a quoted name where it is quoted
+        word = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", question)
+        at = quoted.start() + 1 if quoted else word.start() if word else question.find(name)
         if at < 0:
             continue
         start, end = at, at + len(name)
@@ -165,6 +196,16 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
                 e <= start or end <= s for _, s, e in out
             ):
                 out.append((item.group(), start, end))
+    # "How does Unifews differ from REST ...": one capitalised word in a slot of the frame is a name
+    for frame in _FRAME.finditer(question):
+        for slot in ("a", "b"):
+            start, end = frame.span(slot)
+            if _ONE_WORD.fullmatch(frame.group(slot)) and all(
+                e <= start or end <= s for _, s, e in out
+            ):
+                out.append((frame.group(slot), start, end))
+    # "HypotheSAEs, Matryoshka SAEs and FPO ... the SAE": a name inside a longer one is no paper of its own
+    out = [n for n in out if not any(n[0] != o[0] and n[0] in o[0] for o in out)]
     return sorted(out, key=lambda n: n[1])
 
 
@@ -179,12 +220,48 @@ def split_mentions(question: str) -> list[Mention]:
         return []
     names = _name_spans(question)
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
+    # "OT-based conformal prediction, the rectified scores method and Kandinsky CP: what does each ...":
+    # each item of a list before the ask is a paper, in a question about several
+    item_end: dict[int, int] = {}  # where a listed item ends, by where it starts
+    if _SEVERAL.search(question):
+        for frame in _LIST_FRAME.finditer(question):
+            at = frame.start("items")
+            items = _ITEM_BREAK.split(frame.group("items"))
+            if any(_CLAUSAL.search(item) or len(item.split()) > MAX_ITEM_WORDS for item in items):
+                continue
+            for item in items:
+                at = question.find(item, at)
+                if _ONE_WORD.fullmatch(
+                    item
+                ):  # "Unisolver, PDE-Transformer and Zebra all ...": a name
+                    if all(e <= at or at + len(item) <= s for _, s, e in names):
+                        names.append((item, at, at + len(item)))
+                elif all(not (s <= at < e) for s, e in pointers):
+                    pointers.append((at, at))
+                    item_end[at] = at + len(item)
+                at += len(item)
+        names.sort(key=lambda n: n[1])
+    # "How does the weak-to-strong jailbreak differ from PANDAS": a slot led by an article describes a paper
+    # that ends where the slot does ("... between LLMs in how the vectors are obtained": the ask follows)
+    for f in _FRAME.finditer(question):
+        for slot in ("a", "b"):
+            start = f.start(slot)
+            if not re.match(r"(?:the|a|an)\s", f.group(slot), re.I):
+                continue
+            if all(not (s <= start < e) for s, e in pointers):
+                pointers.append((start, start))
+            end = f.end(slot)
+            while len(terms(question[start:end])) < MIN_DESCRIPTION_TERMS and end < len(question):
+                more = _SLOT_END.search(question, end + 1)  # "the paper | on transferring ..."
+                end = more.start() if more else len(question)
+            if any(s == start for s, _ in pointers):
+                item_end.setdefault(start, end)
     # where a list that a name starts goes on ("ScMoE, Soup-of-Experts, and the on-device one ..."): a
     # pointer there is a paper of its own, even in a question that does not say "each"
     after_names = {m.end() for _, _, e in names if (m := _AFTER_NAME.match(question, e))}
     # "Agent Workflow Memory and the screenshot-only GUI agent": a noun phrase listed right after a name
     items = {at for at in after_names if not any(s <= at < pe for s, pe in pointers)}
-    pointers = sorted(pointers + [(at, at) for at in items])
+    pointers = sorted(set(pointers + [(at, at) for at in items]))
     listed = any(p in after_names for p, _ in pointers)
     if len(pointers) < 2 and not _SEVERAL.search(question) and not listed:
         pointers = []  # "the paper that ...: how does it compare with X?" is about one paper
@@ -194,16 +271,22 @@ def split_mentions(question: str) -> list[Mention]:
         if any(s <= p < e for _, s, e in names):
             continue  # "FlashTP, the optimized library that ...": the name's own apposition
         # an item listed after a name runs to the end of its clause, names in it included ("the GUI agent")
-        following = [s for s in starts if s > p and (p not in items or s in items)]
+        following = [  # a listed item runs to its end, a name inside it included
+            s
+            for s in starts
+            if s > p and (p not in items or s in items) and s >= item_end.get(p, 0)
+        ]
         stop = _END.search(question, question.find(" ", pointer_end) % (len(question) + 1))
-        end = min(following[:1] + ([stop.start()] if stop else []) + [len(question)])
+        end = min(
+            following[:1] + ([stop.start()] if stop else []) + [item_end.get(p, len(question))]
+        )
         start, end = _trim(question, p, end)
         inside = [n for n in names if start <= n[1] < end]
         if inside:  # "the 'price of freedom' one that compares ...": named, and described
             name = inside[0]
             names.remove(name)
             found.append(Mention(question[start:end], name[0], start, end))
-        elif len(terms(question[start:end])) >= MIN_DESCRIPTION_TERMS:
+        elif len(terms(question[start:end].replace("-", " "))) >= MIN_DESCRIPTION_TERMS:
             found.append(Mention(question[start:end], None, start, end))
     for name, s, e in names:
         s, e = _trim(question, s, e)
