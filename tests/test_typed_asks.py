@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from paperchat.answer.counts import counting_sentences
 from paperchat.answer.intent import setting_noun
 from paperchat.answer.model_names import asked_model, names_a_model
 
@@ -112,3 +113,34 @@ def test_a_question_that_asks_the_name_is_answered_with_it(engine):
     assert not answer.abstained and answer.sources[0].paper_id == "QuecSemZIy"
     assert answer.answer.startswith("KBQA-o1: Agentic Knowledge Base Question Answering")
     assert "78.5%" in answer.answer
+
+
+class _Sentence:
+    def __init__(self, text: str):
+        self.text = text
+
+
+@pytest.mark.parametrize(
+    "sentence, counts",
+    [
+        (
+            "Based on SyncMind, we create SyncBench, a benchmark featuring 24,332 instances of scenarios.",
+            True,
+        ),
+        ("We train the generator on 1.2 million waveforms from three regions.", True),
+        # "three dimensional" describes the waveforms; it does not count them
+        (
+            "Once trained, it can generate three dimensional seismic waveforms with accurate arrivals.",
+            False,
+        ),
+        ("It generates 3D waveforms with accurate phase arrivals.", False),
+        # a number far from the noun counts something else
+        (
+            "We evaluate 3 models on a long and carefully curated list of diverse and realistic waveforms.",
+            False,
+        ),
+    ],
+)
+def test_a_count_is_a_number_near_the_counted_noun(sentence, counts):
+    noun = "instance" if "instances" in sentence else "waveform"
+    assert bool(counting_sentences([_Sentence(sentence)], noun, None)) is counts

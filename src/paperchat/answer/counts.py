@@ -1,8 +1,9 @@
 """The sentences that count what a "how many / how much X" question asks about.
 
 "How many problems does the benchmark hold?" is answered by a sentence that
-holds a number and the counted noun ("problems"); without one, the answerer
-abstains. The noun is matched as the question writes it, as the longer word
+holds a number within :data:`COUNT_WINDOW` words of the counted noun ("problems");
+without one, the answerer abstains. A number word that describes ("three
+dimensional waveforms", "3D") counts nothing. The noun is matched as the question writes it, as the longer word
 it abbreviates when no paper of the corpus uses it ("mem" for "memory",
 "params" for "parameters"), and as the word it misspells ("activaton"), read
 with the store's BM25 index (:meth:`paperchat.store.bm25.BM25Index.respelled`).
@@ -14,6 +15,8 @@ abstracts rarely give one, so a sentence must hold a number and the setting.
 
 from __future__ import annotations
 
+import re
+
 from paperchat.answer import intent as it
 from paperchat.core.terms import terms
 
@@ -23,6 +26,26 @@ def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
     corpus uses, such as "mem" or "params"), a longer word it starts ("memory", "parameters")."""
     held = terms(text)
     return noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held)
+
+
+#: Words apart that a number and the counted noun may stand ("24,332 instances of agent scenarios").
+COUNT_WINDOW = 8
+#: A number word that describes, not counts: "three dimensional", "two-dimensional", "3D".
+_DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
+
+
+def _number_near(text: str, holds_noun) -> bool:
+    """Whether a number of ``text`` stands within :data:`COUNT_WINDOW` words of a word ``holds_noun`` accepts."""
+    words = text.split()
+    numbers = [
+        i
+        for i, w in enumerate(words)
+        if ("$" in w or it.holds_number(w))
+        and not _DESCRIBING.match(w)
+        and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
+    ]
+    nouns = [i for i, w in enumerate(words) if holds_noun(w)]
+    return any(abs(i - j) <= COUNT_WINDOW for i in numbers for j in nouns)
 
 
 def counting_sentences(cands: list, noun: str, lexicon) -> list:
@@ -37,16 +60,13 @@ def counting_sentences(cands: list, noun: str, lexicon) -> list:
         else []
     )
     respelled = {r for t in unknown for r in lexicon.respelled(t)}  # "activaton" -> "activ"
-    return [
-        c
-        for c in cands
-        if (
-            names_noun(c.text, noun, bool(unknown))
-            or respelled
-            and respelled & lexicon.terms_of(c.text)
+
+    def holds_noun(text: str) -> bool:
+        return names_noun(text, noun, bool(unknown)) or bool(
+            respelled and respelled & lexicon.terms_of(text)
         )
-        and (it.holds_number(c.text) or "$" in c.text)
-    ]
+
+    return [c for c in cands if holds_noun(c.text) and _number_near(c.text, holds_noun)]
 
 
 def value_sentences(cands: list, setting: str, lexicon) -> list:
