@@ -13,6 +13,7 @@ import pytest
 
 from paperchat.answer import intent as it
 from paperchat.answer.extractive import Candidate, _pick
+from paperchat.answer.intent import counted_noun
 from paperchat.answer.mentions import split_mentions
 
 
@@ -101,6 +102,18 @@ def test_a_code_link_that_scores_best_sets_no_bar():
     assert [c.position for c in picked] == [1, 2]
 
 
+@pytest.mark.parametrize(
+    "question, noun",
+    [
+        ("GaussMarker vs Lightweight-Mark: which one embeds the longer message, in bits?", "bit"),
+        ("Which of the two needs less compute, in GPU-hours?", "gpu-hour"),
+        ("Does the effect hold in transformers?", None),  # a setting, not a unit
+    ],
+)
+def test_a_unit_asked_after_the_question_is_counted(question, noun):
+    assert counted_noun(question) == noun
+
+
 @pytest.fixture(scope="module")
 def engine(icml_store):
     from paperchat.core.settings import load_settings
@@ -129,3 +142,16 @@ def test_papers_a_list_or_a_frame_mentions_are_each_cited(engine, question, pape
     answer = engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert [s.paper_id for s in answer.sources] == papers
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Cowpox vs Chameleon: which one needs less compute, in GPU-hours?",
+        "Primphormer vs Griffin: which one was pretrained on more data, in tokens?",
+    ],
+)
+def test_a_comparison_of_a_figure_neither_abstract_gives_abstains(engine, question):
+    answer = engine.ask(question, mode="extractive")
+    assert answer.abstained

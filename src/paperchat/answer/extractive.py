@@ -26,7 +26,7 @@ Goldstein 1998):
 It abstains (:class:`Extract` ``abstained``) when the best sentence is not relevant enough
 (``ABSTAIN_BELOW``); when the question names something (``KEA-2``, ``ImageNet``) no retrieved paper
 mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a
-number, a setting's value ("what LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which
+number (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which
 model was used and the abstract names none (:mod:`paperchat.answer.model_names`); when the abstract
 reverses its premise (:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus,
 when its distinctive words occur in no paper at all (an off-topic question). The constants were set on the bundled questions and
@@ -380,7 +380,10 @@ def extract(
     ):  # "how many papers ..." is about the corpus, not in any abstract
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
-    counted = counting_sentences(own, count_noun, lexicon) if count_noun else []
+    mentioned = [p.paper_id for p in focus if p.mention]
+    # a comparison's count may come from any paper it mentions ("which one embeds more bits?")
+    pool = [c for c in cands if c.paper_id in mentioned] if len(mentioned) >= 2 else own
+    counted = counting_sentences(pool, count_noun, lexicon) if count_noun else []
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     model = None if intent.kind == it.FIND or found_each else asked_model(question)
@@ -391,7 +394,6 @@ def extract(
         return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
     if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
-    mentioned = [p.paper_id for p in focus if p.mention]
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
     denied = (
         []
@@ -441,7 +443,9 @@ def extract(
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]
-    if counted:  # "How many problems ...": the sentence that counts them comes first
+    if (
+        counted and len(mentioned) < 2
+    ):  # "How many problems ...": the sentence that counts them first
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")

@@ -342,8 +342,13 @@ _COMPARATIVE = re.compile(
 CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
 
+#: A unit asked for after the question: "..., in bits?", "..., in GPU-hours?".
+_UNIT = re.compile(r",\s*in\s+([A-Za-z][\w-]*s)\s*\?\s*$")
+
+
 def counted_noun(question: str) -> str | None:
-    """For "how many X" / "how much X" / "what share of X" questions, the content term of X's head noun (else ``None``).
+    """For "how many X" / "how much X" / "what share of X" / "..., in X?" questions, the content term of X's head
+    noun (else ``None``).
 
     "How many random bits does ..." counts bits: for "how many" (and "what
     percentage / fraction / share / proportion of"), the first plural among
@@ -355,6 +360,10 @@ def counted_noun(question: str) -> str | None:
         question,
         re.I,
     )
+    unit = _UNIT.search(question)
+    if not match and unit:  # "which one embeds the longer message, in bits?": a number of bits
+        found = terms(unit.group(1))
+        return found[0] if found else None
     if not match:
         return None
     words = [w.lower() for w in match.group(2).split()]
