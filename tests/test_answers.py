@@ -25,6 +25,8 @@ from paperchat.core.terms import name_tokens
         ("How many problems does LLM-SRBench contain?", "quantity", False),
         ("What ARI does Spotscape achieve on the DLPFC dataset?", "quantity", False),
         ("Which deepfake benchmarks are used to evaluate it?", "entity", False),
+        ("For my notes: give the size of each corpus.", "quantity", False),
+        ("What context length does the model support?", "quantity", False),
         (
             "How do classic GNNs compare with graph transformers on graph-level tasks?",
             "finding",

@@ -103,9 +103,10 @@ _DEFINE = re.compile(
 _QUANTITY = re.compile(
     r"\bhow (?:many|much|large|fast|big|long|small|often)\b|\bby how much\b"
     r"|\bwhat (?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
-    r"|\bwhat (?:\w+\s+){0,3}?"
+    r"|\b(?:what|(?:give|list|report|state)(?: me)? the) (?:\w+\s+){0,3}?"
     r"(?:speed-?ups?|accuracy|percentage|percent|score|fraction|ratio|rate|improvement|error|reduction|gain|"
-    r"size|number|count|cost|latency|throughput|performance|success rate|win rate|perplexity)\b",
+    r"sizes?|lengths?|durations?|number|count|cost|latency|throughput|performance|success rate|win rate|"
+    r"perplexity)\b",
     re.I,
 )
 _ENTITY = re.compile(
