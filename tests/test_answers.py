@@ -80,6 +80,18 @@ def test_each_clause_of_a_question_gets_its_sentence(
     assert first in res.answer and second in res.answer
 
 
+def test_a_detail_word_in_the_description_is_not_asked(bundled_engine):
+    """A detail a sentence before the ask uses to describe the paper ("no extra hardware") is not asked for;
+    the same detail asked for, and absent from the abstract, still abstains (issue 17)."""
+    res = bundled_engine.ask(
+        "A preference-optimization paper picks the critical tokens by the policy's own confidence, with "
+        "no extra hardware. Which paper is it, and what does it outperform?"
+    )
+    assert [s.paper_id for s in res.sources] == ["p-abe9274a3783"]
+    assert "ConfPO consistently outperforms uniform DAAs" in res.answer
+    assert bundled_engine.ask("Which hardware does ConfPO train on?").abstained
+
+
 def test_a_comparison_quotes_the_finding_not_the_premise(bundled_engine):
     res = bundled_engine.ask(
         "How do classic GNNs compare with graph transformers on graph-level tasks?"

@@ -40,12 +40,14 @@ class Ask:
     """A question split into ``description`` (which paper; may be empty) and ``ask`` (what to answer).
 
     ``terms`` are the ask's content terms (:func:`paperchat.core.terms.terms`,
-    no repeats); a question with no description has its whole text as ``ask``.
+    no repeats); a question with no description has its whole text as ``ask``. ``sentence`` is the
+    question's sentence that holds the ask (the ask and the clauses before it in that sentence).
     """
 
     description: str
     ask: str
     terms: tuple[str, ...]
+    sentence: str = ""
 
     @property
     def described(self) -> bool:
@@ -73,7 +75,7 @@ def split_ask(question: str) -> Ask:
         description = f"{before} {head}".strip()
     else:
         description, ask = before, sentence
-    return Ask(description, ask, tuple(dict.fromkeys(terms(ask))))
+    return Ask(description, ask, tuple(dict.fromkeys(terms(ask))), sentence)
 
 
 def ask_overlap(ask: Ask, sentence: str) -> float:

@@ -392,8 +392,12 @@ def extract(
     setting = it.setting_noun(question)
     if setting and not value_sentences(own, setting, lexicon):
         return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
-    if intent.detail and not any(it.holds_detail(c.text, intent.detail) for c in own):
-        return Extract([], relevance, True, f"the abstract does not give the {intent.detail}")
+    # a detail the asking sentence names ("which optimizer did they use?"), not one a sentence before it
+    # uses to describe the paper ("A paper couples language models with a combinatorial optimizer. Which ...")
+    asked = split_ask(question).sentence.lower()
+    detail = intent.detail if intent.detail and intent.detail in asked else None
+    if detail and not any(it.holds_detail(c.text, detail) for c in own):
+        return Extract([], relevance, True, f"the abstract does not give the {detail}")
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
     denied = (
         []
