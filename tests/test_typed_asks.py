@@ -144,25 +144,3 @@ class _Sentence:
 def test_a_count_is_a_number_near_the_counted_noun(sentence, counts):
     noun = "instance" if "instances" in sentence else "waveform"
     assert bool(counting_sentences([_Sentence(sentence)], noun, None)) is counts
-
-
-def test_the_lead_of_the_first_paper_is_its_score_over_the_seconds():
-    from paperchat.answer.extractive import _lead
-    from paperchat.answer.focus import PaperText
-
-    papers = [PaperText(pid, "", "", 0.5, 0.0, score=s) for pid, s in [("a", 0.62), ("b", 0.5)]]
-    assert _lead(papers) == pytest.approx(1.24)
-    assert _lead(papers[:1]) == float("inf")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Is there a paper on predicting avalanche risk from snowpack measurements?",
-        "which paper spots counterfeit wine bottles from label photos",
-    ],
-)
-def test_a_topic_no_paper_covers_still_abstains(engine, question):
-    # the off-topic test yields only to a first paper that leads the rest (OFF_TOPIC_LEAD); these do not
-    assert engine.ask(question, mode="extractive").abstained

@@ -29,8 +29,7 @@ mentions, or asks a figure of a named paper that lacks the figure's other names;
 number (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which
 model was used and the abstract names none (:mod:`paperchat.answer.model_names`); when the abstract
 reverses its premise (:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus,
-when its distinctive words occur in no paper at all (an off-topic question) and no paper stands out in
-retrieval (``OFF_TOPIC_LEAD``). The constants were set on the bundled questions and
+when its distinctive words occur in no paper at all (an off-topic question). The constants were set on the bundled questions and
 the conference dev questions (eval/generalization/TUNING.md, "Tuned constants").
 """
 
@@ -72,9 +71,6 @@ FOCUS_SHARE_WEIGHT = (
 OFF_TOPIC_MIN_PAPERS = 500
 OFF_TOPIC_COS = 0.56
 RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinctive
-#: ... unless retrieval's first paper leads the second by this factor (fused scores): a paper that stands out
-#: is the one the question describes in its own words ("pictographs" for emoji).
-OFF_TOPIC_LEAD = 1.12
 
 #: score changes by the sentence's role, per question kind
 _ROLE_SHIFT = {
@@ -312,12 +308,6 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
     return picked
 
 
-def _lead(papers: list[PaperText]) -> float:
-    """How far retrieval's first paper leads: its fused score over the second's (``inf`` for one paper)."""
-    scores = sorted((p.score for p in papers), reverse=True)
-    return scores[0] / scores[1] if len(scores) >= 2 and scores[1] > 0 else float("inf")
-
-
 def _off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
     """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
 
@@ -371,7 +361,6 @@ def extract(
     found_each = sum(bool(p.mention) for p in focus) >= 2
     if (
         not found_each
-        and _lead(papers) < OFF_TOPIC_LEAD
         and max(c.cos for c in cands) < OFF_TOPIC_COS
         and _off_topic(question, compared, lexicon, n_papers)
     ):

@@ -31,7 +31,6 @@ class PaperText:
     share: float
     label: str = ""
     mention: str = ""  # how a comparison mentions this paper (``Hit.mention``), else ""
-    score: float = 0.0  # its fused retrieval score (:class:`paperchat.retrieve.hybrid.Hit`)
 
 
 _PROPER = re.compile(r"(?<=[\w,;)\]] )[A-Z][a-z]{2,}(?:-[A-Za-z]+)?\b")
