@@ -65,12 +65,12 @@ def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
     assert report.check_baseline(results, baseline) == []
     assert (
         set(results["by_split"])
-        == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune", "g-heldout"}
-        and results["config"]["questions"] == 356
+        == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune", "g-heldout", "h-tune"}
+        and results["config"]["questions"] == 404
     )
     assert set(results["sweep"]) == {"all"} | set(results["by_split"])
     first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
-    answered = sum(not r["abstained"] for r in results["questions"]) / 356
+    answered = sum(not r["abstained"] for r in results["questions"]) / 404
     assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
     report.write_outputs(results, tmp_path, [])
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
