@@ -1,36 +1,33 @@
 """The offline answerer's choice of sentences: what to quote from the retrieved abstracts, or to abstain.
 
 Every sentence of the top papers is scored against the question:
-``0.55 * cosine(question, sentence) + 0.30 * term overlap + 0.15 * paper cosine``
-(term overlap: the share of the question's content terms the sentence holds);
-a question that describes its paper before it asks (:mod:`paperchat.answer.asks`)
-adds ``ASK_WEIGHT`` x the share of the ask's terms the sentence holds, so the
-sentence that answers outranks the ones that restate the description; then
-moved by what the question asks (:mod:`paperchat.answer.intent`): a
-sentence holding a number for "how many", names for "which datasets", a
-result for "how does A compare", the defining sentence for "what is X";
-background sentences (the premise a paper argues against) and code links
-sink. Selection, best first, skips near-duplicates of a picked sentence
-(cosine above 0.85: maximal marginal relevance in the spirit of Carbonell &
-Goldstein 1998):
+``0.55 * cosine(question, sentence) + 0.30 * term overlap + 0.15 * paper cosine`` (term overlap: the
+share of the question's content terms the sentence holds); a question that describes its paper before
+it asks (:mod:`paperchat.answer.asks`) adds ``ASK_WEIGHT`` x the share of the ask's terms the sentence
+holds, so the sentence that answers outranks the ones that restate the description; then moved by what
+the question asks (:mod:`paperchat.answer.intent`): a sentence holding a number for "how many", names
+for "which datasets", a result for "how does A compare", the defining sentence for "what is X";
+background sentences (the premise a paper argues against) and code links sink. Selection, best first,
+skips near-duplicates of a picked sentence (cosine above 0.85: maximal marginal relevance in the spirit
+of Carbonell & Goldstein 1998):
 
-* a question about one paper quotes that paper (up to ``MAX_SENTENCES``);
-  another paper's sentence only when it scores nearly as well
-  (``OTHER_PAPER_RATIO``), so it also answers;
-* "Which papers ..." takes the best sentence of every paper whose retrieval
-  score is at least ``MULTI_SHARE`` of the top one's and that is relevant;
-* each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence;
-* a picked sentence that points back ("the two techniques above") brings the
-  sentences before it.
+* a question about one paper quotes that paper (up to ``MAX_SENTENCES``); another paper's sentence
+  only when it scores nearly as well (``OTHER_PAPER_RATIO``), so it also answers;
+* "Which papers ..." takes the best sentence of every paper whose retrieval score is at least
+  ``MULTI_SHARE`` of the top one's and that is relevant;
+* each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
+  (:mod:`paperchat.answer.clauses`);
+* a picked sentence that points back ("the two techniques above") brings the sentences before it.
 
 It abstains (:class:`Extract` ``abstained``) when the best sentence is not relevant enough
 (``ABSTAIN_BELOW``); when the question names something (``KEA-2``, ``ImageNet``) no retrieved paper
 mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a
-number (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which
-model was used and the abstract names none (:mod:`paperchat.answer.model_names`); when the abstract
-reverses its premise (:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus,
-when its distinctive words occur in no paper at all (an off-topic question). The constants were set on the bundled questions and
-the conference dev questions (eval/generalization/TUNING.md, "Tuned constants").
+number (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what
+LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which model was used and the abstract
+names none (:mod:`paperchat.answer.model_names`); when the abstract reverses its premise
+(:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus, when its distinctive
+words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The constants were set on
+the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 """
 
 from __future__ import annotations
@@ -42,8 +39,9 @@ import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
+from paperchat.answer.clauses import clause_cover
 from paperchat.answer.counts import counting_sentences, value_sentences
-from paperchat.answer.focus import PaperText, focus_papers, partial_proper_nouns
+from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import denied_terms, named, reversal_note
@@ -66,11 +64,8 @@ MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the
 FOCUS_SHARE_WEIGHT = (
     0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
 )
-#: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the best sentence's cosine is
-#: below OFF_TOPIC_COS and the question has a content word that no paper holds.
-OFF_TOPIC_MIN_PAPERS = 500
+#: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
-RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinctive
 
 #: score changes by the sentence's role, per question kind
 _ROLE_SHIFT = {
@@ -248,52 +243,6 @@ def _subject_sentences(
     return [c for pid in subjects if own[pid] for c in _pick(own[pid], pid, intent, PER_SUBJECT)]
 
 
-#: Where a question's clauses part: ";", a dash, ", and / but / then / while", or "and" before a verb of
-#: what a paper does ("... and finds that ...").
-_CLAUSE = re.compile(
-    r"\s*(?:;|\s[—–]\s|\s-\s|,\s*(?:and|but|then|while|whereas)\b"
-    r"|\b(?:and|but)\s+(?=(?:\w+ ){0,2}?(?:finds?|shows?|argues?|observes?|claims?|reports?|proves?"
-    r"|demonstrates?|uses?|achieves?|gets?|reaches?|introduces?|proposes?)\b))\s*",
-    re.I,
-)
-MIN_CLAUSE_TERMS = 3  # content terms a clause needs to be answered on its own (not tuned)
-
-
-def _clause_cover(
-    question: str, picked: list[Candidate], own: list[Candidate], index: SentenceIndex
-) -> list[Candidate]:
-    """Each clause's best sentence of the paper (``own``), for a question in several clauses, when ``picked`` lacks it.
-
-    A question that describes two things ("which paper re-tests GCN ..., and finds them ranking first
-    ...?") is answered by two sentences; :func:`_pick` keeps those near the best score, which one clause
-    can dominate. Each clause (:data:`_CLAUSE`, at least :data:`MIN_CLAUSE_TERMS` content terms) is
-    embedded and scored like a question (cosine and term overlap); its best sentence is added when it is
-    relevant (:data:`ABSTAIN_BELOW`), no near-duplicate of one picked, and the answer has room
-    (:data:`MAX_SENTENCES`). Answering each part of a decomposed question is the idea of least-to-most
-    and self-ask decomposition (Zhou et al. 2023; Press et al. 2023), here without a model.
-    """
-    parts = [p for p in _CLAUSE.split(question) if p and len(set(terms(p))) >= MIN_CLAUSE_TERMS]
-    if len(parts) < 2 or not own:
-        return []
-    added: list[Candidate] = []
-    vecs = np.stack([c.vec for c in own])
-    for part in parts:
-        if len(picked) + len(added) >= MAX_SENTENCES:
-            break
-        cos = vecs @ index.embedder.embed_one(part)
-        pterms = set(terms(part))
-        score = [
-            0.55 * float(c) + 0.30 * term_overlap(pterms, cand.text) for c, cand in zip(cos, own)
-        ]
-        best = own[int(np.argmax(score))]
-        if max(score) < ABSTAIN_BELOW or best.role == "resource":
-            continue
-        if any(best is p or float(best.vec @ p.vec) > DUPLICATE_COS for p in picked + added):
-            continue
-        added.append(best)
-    return added
-
-
 def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
     picked: list[Candidate] = []
@@ -306,22 +255,6 @@ def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Cand
         ):
             picked.append(cand)
     return picked
-
-
-def _off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
-    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
-
-    A misspelt word counts as the word it misspells (:meth:`paperchat.store.bm25.BM25Index.rare_terms`).
-    """
-    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
-        return False
-    rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
-    held = set().union(*(lexicon.terms_of(p.title + "\n" + p.abstract) for p in papers))
-    if not rare or set(rare) & held:
-        return False
-    return (
-        len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0
-    )  # one uncommon word alone may be a paraphrase's
 
 
 def extract(
@@ -362,7 +295,7 @@ def extract(
     if (
         not found_each
         and max(c.cos for c in cands) < OFF_TOPIC_COS
-        and _off_topic(question, compared, lexicon, n_papers)
+        and off_topic(question, compared, lexicon, n_papers)
     ):
         return Extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
@@ -428,7 +361,15 @@ def extract(
         ]
     else:
         picked = _pick(cands, main, intent, MAX_SENTENCES)
-        picked += _clause_cover(question, picked, own, index)
+        picked += clause_cover(
+            question,
+            picked,
+            own,
+            index.embedder.embed_one,
+            MAX_SENTENCES,
+            ABSTAIN_BELOW,
+            DUPLICATE_COS,
+        )
     picked = _with_antecedents(picked, cands)
     paper_order: list[str] = (
         [] if subjects or intent.plural else [main]

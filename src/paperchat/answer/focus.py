@@ -119,3 +119,27 @@ def focus_papers(
             None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
         )
     return papers
+
+
+#: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the question has a content word
+#: that no paper it would quote holds (the answerer also asks that no sentence is close: ``OFF_TOPIC_COS``).
+OFF_TOPIC_MIN_PAPERS = 500
+RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinctive
+
+
+def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
+    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
+
+    ``lexicon`` is the store's BM25 index (``rare_terms``, ``terms_of``, ``df``) or ``None``; ``n_papers``
+    the corpus size (below :data:`OFF_TOPIC_MIN_PAPERS`: never off-topic). A misspelt word counts as the
+    word it misspells (:meth:`paperchat.store.bm25.BM25Index.rare_terms`).
+    """
+    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
+        return False
+    rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
+    held = set().union(*(lexicon.terms_of(p.title + "\n" + p.abstract) for p in papers))
+    if not rare or set(rare) & held:
+        return False
+    return (
+        len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0
+    )  # one uncommon word alone may be a paraphrase's
