@@ -131,9 +131,12 @@ def test_which_paper_names_the_paper_it_quotes(engine, question, paper):
         "What temperature did DiTAR use for inference?",
         # C-3PO's abstract speaks of LLMs and retrievers but names no model
         "Which LLM does C-3PO use as its proxy optimizer?",
+        # topics no paper covers
+        "Is there a paper on predicting avalanche risk from snowpack measurements?",
+        "which paper spots counterfeit wine bottles from label photos",
     ],
 )
-def test_details_an_abstract_does_not_give_abstain(engine, question):
+def test_details_an_abstract_does_not_give_and_absent_topics_abstain(engine, question):
     answer = engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
 

@@ -144,15 +144,3 @@ class _Sentence:
 def test_a_count_is_a_number_near_the_counted_noun(sentence, counts):
     noun = "instance" if "instances" in sentence else "waveform"
     assert bool(counting_sentences([_Sentence(sentence)], noun, None)) is counts
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Is there a paper on predicting avalanche risk from snowpack measurements?",
-        "which paper spots counterfeit wine bottles from label photos",
-    ],
-)
-def test_a_topic_no_paper_covers_abstains(engine, question):
-    assert engine.ask(question, mode="extractive").abstained
