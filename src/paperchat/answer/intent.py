@@ -31,6 +31,7 @@ cue phrases scientific abstracts use for each move (Teufel & Moens 2002,
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -343,6 +344,11 @@ _COMPARATIVE = re.compile(
 CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
 
+#: Words that end the noun phrase after "how much" (a verb or a word that starts a clause).
+_PHRASE_END = frozenset(
+    "does do did is are was were can could will would should has have had it they we you the a an "
+    "of in on for to by with".split()
+)
 #: A unit asked for after the question: "..., in bits?", "..., in GPU-hours?".
 _UNIT = re.compile(r",\s*in\s+([A-Za-z][\w-]*s)\s*\?\s*$")
 
@@ -353,7 +359,8 @@ def counted_noun(question: str) -> str | None:
 
     "How many random bits does ..." counts bits: for "how many" (and "what
     percentage / fraction / share / proportion of"), the first plural among
-    the next three words, else the first word; for "how much", the next word.
+    the next three words, else the first word; for "how much", the last word of the noun phrase that
+    follows (of at most three words: "how much activation memory does ..." asks for memory).
     """
     match = re.search(
         r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
@@ -371,7 +378,11 @@ def counted_noun(question: str) -> str | None:
     if match.group(1) and match.group(1).lower() == "much" and _COMPARATIVE.fullmatch(words[0]):
         return None  # "how much faster / longer / extra": a size of a change, not a count of things
     plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us"))]
-    word = plural[0] if (match.group(1) or "many").lower() == "many" and plural else words[0]
+    if (match.group(1) or "many").lower() == "many":
+        word = plural[0] if plural else words[0]
+    else:  # "how much activation memory does ...": a phrase a verb ends has its head last
+        phrase = list(itertools.takewhile(lambda w: w not in _PHRASE_END, words))
+        word = phrase[-1] if phrase and len(phrase) < len(words) else words[0]
     if word.rstrip("s") in CORPUS_NOUNS:
         return word.rstrip("s")
     found = terms(word)
