@@ -209,6 +209,61 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
     return sorted(out, key=lambda n: n[1])
 
 
+def _listed_items(question: str, names: list, pointers: list) -> dict[int, int]:
+    """The items of a list before the ask, in a question about several papers (:data:`_LIST_FRAME`).
+
+    "OT-based conformal prediction, the rectified scores method and Kandinsky CP: what does each ...":
+    a one-word item with a capital is added to ``names`` ("Unisolver, PDE-Transformer and Zebra all
+    ..."), any other item to ``pointers`` (a description). Returns where each described item ends, by
+    where it starts. A list whose items hold a verb of the question, or run longer than
+    :data:`MAX_ITEM_WORDS` words, is a clause, not papers.
+    """
+    item_end: dict[int, int] = {}
+    if not _SEVERAL.search(question):
+        return item_end
+    for frame in _LIST_FRAME.finditer(question):
+        at = frame.start("items")
+        items = _ITEM_BREAK.split(frame.group("items"))
+        if any(_CLAUSAL.search(item) or len(item.split()) > MAX_ITEM_WORDS for item in items):
+            continue
+        for item in items:
+            at = question.find(item, at)
+            if not _ONE_WORD.fullmatch(item):
+                if all(not (s <= at < e) for s, e in pointers):
+                    pointers.append((at, at))
+                    item_end[at] = at + len(item)
+            elif all(e <= at or at + len(item) <= s for _, s, e in names):
+                names.append((item, at, at + len(item)))
+            at += len(item)
+    names.sort(key=lambda n: n[1])
+    return item_end
+
+
+def _described_slots(question: str, pointers: list) -> dict[int, int]:
+    """A slot of a "How does A differ from B" frame led by an article describes a paper (added to ``pointers``).
+
+    "How does the weak-to-strong jailbreak differ from PANDAS ...". The description ends where the slot
+    does ("... between LLMs | in how the vectors are obtained": the ask follows), or at the next slot
+    end once it holds :data:`MIN_DESCRIPTION_TERMS` terms ("the paper | on transferring ...").
+    Returns where each such description ends, by where it starts.
+    """
+    ends: dict[int, int] = {}
+    for frame in _FRAME.finditer(question):
+        for slot in ("a", "b"):
+            start = frame.start(slot)
+            if not re.match(r"(?:the|a|an)\s", frame.group(slot), re.I):
+                continue
+            if all(not (s <= start < e) for s, e in pointers):
+                pointers.append((start, start))
+            end = frame.end(slot)
+            while len(terms(question[start:end])) < MIN_DESCRIPTION_TERMS and end < len(question):
+                more = _SLOT_END.search(question, end + 1)
+                end = more.start() if more else len(question)
+            if any(s == start for s, _ in pointers):
+                ends.setdefault(start, end)
+    return ends
+
+
 def split_mentions(question: str) -> list[Mention]:
     """The papers a comparison question mentions, in order (see the module docstring).
 
@@ -220,42 +275,9 @@ def split_mentions(question: str) -> list[Mention]:
         return []
     names = _name_spans(question)
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
-    # "OT-based conformal prediction, the rectified scores method and Kandinsky CP: what does each ...":
-    # each item of a list before the ask is a paper, in a question about several
-    item_end: dict[int, int] = {}  # where a listed item ends, by where it starts
-    if _SEVERAL.search(question):
-        for frame in _LIST_FRAME.finditer(question):
-            at = frame.start("items")
-            items = _ITEM_BREAK.split(frame.group("items"))
-            if any(_CLAUSAL.search(item) or len(item.split()) > MAX_ITEM_WORDS for item in items):
-                continue
-            for item in items:
-                at = question.find(item, at)
-                if _ONE_WORD.fullmatch(
-                    item
-                ):  # "Unisolver, PDE-Transformer and Zebra all ...": a name
-                    if all(e <= at or at + len(item) <= s for _, s, e in names):
-                        names.append((item, at, at + len(item)))
-                elif all(not (s <= at < e) for s, e in pointers):
-                    pointers.append((at, at))
-                    item_end[at] = at + len(item)
-                at += len(item)
-        names.sort(key=lambda n: n[1])
-    # "How does the weak-to-strong jailbreak differ from PANDAS": a slot led by an article describes a paper
-    # that ends where the slot does ("... between LLMs in how the vectors are obtained": the ask follows)
-    for f in _FRAME.finditer(question):
-        for slot in ("a", "b"):
-            start = f.start(slot)
-            if not re.match(r"(?:the|a|an)\s", f.group(slot), re.I):
-                continue
-            if all(not (s <= start < e) for s, e in pointers):
-                pointers.append((start, start))
-            end = f.end(slot)
-            while len(terms(question[start:end])) < MIN_DESCRIPTION_TERMS and end < len(question):
-                more = _SLOT_END.search(question, end + 1)  # "the paper | on transferring ..."
-                end = more.start() if more else len(question)
-            if any(s == start for s, _ in pointers):
-                item_end.setdefault(start, end)
+    # listed items and described slots, each with where it ends (a listed item's end first)
+    item_end = _listed_items(question, names, pointers)
+    item_end = {**_described_slots(question, pointers), **item_end}
     # where a list that a name starts goes on ("ScMoE, Soup-of-Experts, and the on-device one ..."): a
     # pointer there is a paper of its own, even in a question that does not say "each"
     after_names = {m.end() for _, _, e in names if (m := _AFTER_NAME.match(question, e))}
