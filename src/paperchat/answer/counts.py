@@ -3,10 +3,11 @@
 "How many problems does the benchmark hold?" is answered by a sentence that
 holds a number within :data:`COUNT_WINDOW` words of the counted noun ("problems");
 without one, the answerer abstains. A number word that describes ("three
-dimensional waveforms", "3D") counts nothing. The noun is matched as the question writes it, as the longer word
-it abbreviates when no paper of the corpus uses it ("mem" for "memory",
-"params" for "parameters"), and as the word it misspells ("activaton"), read
-with the store's BM25 index (:meth:`paperchat.store.bm25.BM25Index.respelled`).
+dimensional waveforms", "3D") counts nothing. The noun is matched as the
+question writes it, as the longer word it abbreviates when no paper of the
+corpus uses it ("mem" for "memory", "params" for "parameters"), and as the word
+it misspells ("activaton"), read with the store's BM25 index
+(:meth:`paperchat.store.bm25.BM25Index.respelled`).
 
 "What value of the discount factor did they use?" and "what LoRA rank did they
 use?" ask for a setting's value (:func:`paperchat.answer.intent.setting_noun`):
@@ -49,7 +50,8 @@ def _number_near(text: str, holds_noun) -> bool:
 
 
 def counting_sentences(cands: list, noun: str, lexicon) -> list:
-    """The candidates (objects with ``text``) that hold a number (or LaTeX: "$d$ random bits") and ``noun``.
+    """The candidates (objects with ``text``) that hold ``noun`` with a number (or LaTeX: "$d$ random bits")
+    near it (:func:`_number_near`).
 
     ``lexicon`` is the store's BM25 index (``df``, ``tokenize``, ``respelled``, ``terms_of``), or ``None``
     (then the noun is matched as written only).

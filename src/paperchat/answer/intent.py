@@ -368,12 +368,10 @@ def counted_noun(question: str) -> str | None:
         question,
         re.I,
     )
-    unit = _UNIT.search(question)
-    if not match and unit:  # "which one embeds the longer message, in bits?": a number of bits
-        found = terms(unit.group(1))
+    if not match:  # "which one embeds the longer message, in bits?": a number of bits
+        unit = _UNIT.search(question)
+        found = terms(unit.group(1)) if unit else []
         return found[0] if found else None
-    if not match:
-        return None
     words = [w.lower() for w in match.group(2).split()]
     if match.group(1) and match.group(1).lower() == "much" and _COMPARATIVE.fullmatch(words[0]):
         return None  # "how much faster / longer / extra": a size of a change, not a count of things
