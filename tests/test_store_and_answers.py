@@ -322,6 +322,9 @@ def test_an_offline_answer_embeds_only_the_question(bundled_store, seed_ids):
         return original(texts, *a, **kw)
 
     real.embed = counting
+    real.__dict__.pop(
+        "_query_vectors", None
+    )  # the shared embedder may hold this question from another test
     try:
         res = engine.ask("Which two techniques does LightGTS introduce?")
     finally:
@@ -371,3 +374,23 @@ def test_a_rebuild_whose_embedder_fails_keeps_the_store(tmp_path):
     kept = _engine(tmp_path / "store")
     assert [p.paper_id for p in kept.papers()] == ["A1"]
     assert kept.store.info().embed_model == "minilm-l6-int8"
+
+
+def test_a_repeated_query_is_embedded_once_and_its_vector_is_read_only(bundled_store):
+    """Embedder.embed_one keeps the last QUERY_CACHE query vectors: asking again runs no model."""
+    engine = _engine(bundled_store)
+    real = engine.embedder
+    calls: list[int] = []
+    original = real.embed
+
+    def counting(texts, *a, **kw):
+        calls.append(len(texts))
+        return original(texts, *a, **kw)
+
+    real.embed = counting
+    try:
+        first = real.embed_one("a query asked twice about sparse attention")
+        again = real.embed_one("a query asked twice about sparse attention")
+    finally:
+        del real.embed
+    assert calls == [1] and again is first and not first.flags.writeable

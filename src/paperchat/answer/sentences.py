@@ -54,8 +54,8 @@ class SentenceIndex:
             self._cache.popitem(last=False)
         return out
 
-    def vectors(self) -> dict[str, np.ndarray]:
-        """Every cached sentence vector by sentence text (for embedding reuse in the eval)."""
-        return {
-            s: v for _abstract, sents, vecs in self._cache.values() for s, v in zip(sents, vecs)
-        }
+    def cached(self, paper_id: str) -> tuple[list[str], np.ndarray] | None:
+        """A paper's sentences and their vectors ``(n_sentences, dim)`` if :meth:`get` has them, else ``None``
+        (the eval's citation check reuses them instead of embedding the cited abstract again)."""
+        entry = self._cache.get(paper_id)
+        return None if entry is None else (entry[1], entry[2])

@@ -87,6 +87,10 @@ class CachedEmbedder:
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
 
+    def remember(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Vectors the same model already made for ``texts`` (an abstract's sentences, stored at ingest)."""
+        self._vecs.update(zip(texts, vectors))
+
 
 def _correct(row: dict[str, Any]) -> bool:
     if not row["answerable"]:
@@ -219,6 +223,12 @@ def run_eval(
         asked = qs.asked_question(q, by_id)
         gold = golds[q["id"]]
         answer = engine.ask(asked, top_k=top_k, mode=mode)
+        for pid in {
+            s.paper_id for s in answer.sources
+        }:  # the cited abstracts' stored sentence vectors
+            known = engine.sentences.cached(pid)
+            if known is not None:
+                cached.remember(*known)
         ranked = [h.paper_id for h in engine.retrieve(asked, top_k=RETRIEVAL_K)]
         rows.append(_row(q, asked, gold, answer, ranked, support))
         for base_mode, retriever in base_retrievers.items():

@@ -21,6 +21,7 @@ embeddings endpoint through the openai client when the user configures it
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,6 +31,9 @@ from paperchat.core.errors import PaperchatError
 
 DEFAULT_MODEL = "minilm-l6-int8"
 MAX_TOKENS = 256
+#: Query vectors :meth:`Embedder.embed_one` keeps (about 1.5 KB each at 384 dimensions): a question is embedded by
+#: the answer, again by the retriever for its stripped query and by every follow-up of a chat or eval that repeats it.
+QUERY_CACHE = 512
 
 
 class Embedder:
@@ -45,8 +49,25 @@ class Embedder:
         """Load the model now (models load lazily on first use; this lets a caller load it on a thread)."""
 
     def embed_one(self, text: str) -> np.ndarray:
-        """One text's vector, shape ``(dim,)``."""
-        return self.embed([text])[0]
+        """One text's vector, shape ``(dim,)``, read-only.
+
+        The last :data:`QUERY_CACHE` texts' vectors are kept: a text embedded alone gets the same vector each
+        time, so a repeated query (the retriever's, the eval's second retrieval) costs no model run.
+        """
+        cache = self.__dict__.setdefault("_query_vectors", OrderedDict())
+        lock = self.__dict__.setdefault("_query_lock", threading.Lock())
+        with lock:
+            vec = cache.get(text)
+            if vec is not None:
+                cache.move_to_end(text)
+                return vec
+        vec = self.embed([text])[0]
+        vec.flags.writeable = False
+        with lock:
+            cache[text] = vec
+            while len(cache) > QUERY_CACHE:
+                cache.popitem(last=False)
+        return vec
 
     def count_tokens(self, text: str) -> int:  # pragma: no cover - interface
         raise NotImplementedError
