@@ -1,4 +1,7 @@
-"""At the scale users work at: the whole ICML 2025 conference (2,740 papers). Slow: it embeds the corpus once."""
+"""At the scale users work at: the whole ICML 2025 conference (2,740 papers). Slow: it embeds the corpus once.
+
+The conference and generalization eval gates at this scale are a command, not tests: scripts/eval_gates.sh
+(CI runs it after the suite)."""
 
 from __future__ import annotations
 
@@ -31,51 +34,10 @@ def test_a_rare_keyword_keeps_both_of_its_papers(engine):
     assert holders <= set(top5)
 
 
-def test_the_conference_eval_passes_its_baseline(engine, tmp_path):
-    """The full conference set (dev and test) at 2,740 papers against eval/baseline_conference.json (the CI gate)."""
-    from paperchat.evaluation import report
-    from paperchat.evaluation.questions import resolve_set
-    from paperchat.evaluation.runner import run_eval
-
-    results = run_eval(engine, "conference", baselines=())
-    baseline = report.load_baseline(resolve_set("bundled")[0].parent / "baseline_conference.json")
-    assert report.check_baseline(results, baseline) == []
-    assert results["config"]["questions"] == 232 and set(results["by_split"]) == {"dev", "test"}
-    summary = next(
-        r for r in results["questions"] if r["id"] == "cq138"
-    )  # "Give me an overview of Vintix."
-    assert summary["ranked"][0] == "gi9MOXNfw2" and not summary["abstained"]
-    report.write_outputs(results, tmp_path, [])
-    assert "### test split (report this one)" in (tmp_path / "report.md").read_text(
-        encoding="utf-8"
-    )
-
-
-def test_the_generalization_sets_pass_their_baseline(engine, tmp_path):
-    """Seven sets written independently (eval/generalization): general-a, -d, -e, -f tuned on, b, c, g held out; each split
-    against eval/baseline_generalization.json, and the report shows the abstention sweep per split."""
-    from paperchat.evaluation import report
-    from paperchat.evaluation.questions import resolve_set
-    from paperchat.evaluation.runner import run_eval
-
-    results = run_eval(engine, "generalization", baselines=())
-    baseline = report.load_baseline(
-        resolve_set("bundled")[0].parent / "baseline_generalization.json"
-    )
-    assert report.check_baseline(results, baseline) == []
-    assert (
-        set(results["by_split"])
-        == {"a-tune", "b-heldout", "c-heldout", "d-tune", "e-tune", "f-tune", "g-heldout", "h-tune"}
-        and results["config"]["questions"] == 404
-    )
-    assert set(results["sweep"]) == {"all"} | set(results["by_split"])
-    first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
-    answered = sum(not r["abstained"] for r in results["questions"]) / 404
-    assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
-    report.write_outputs(results, tmp_path, [])
-    text = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "### a-tune split (tuned on)" in text and "### c-heldout split (report this one)" in text
-    assert "## Abstention sweep" in text
+def test_an_overview_request_names_its_paper(engine):
+    """ "Give me an overview of Vintix." (conference dev, cq138) is a summary of the one paper it names."""
+    res = engine.ask("Give me an overview of Vintix.", mode="extractive")
+    assert not res.abstained and res.sources[0].paper_id == "gi9MOXNfw2"
 
 
 def test_authors_come_from_the_stored_metadata(engine):

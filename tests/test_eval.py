@@ -225,6 +225,48 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
+def test_the_generalization_sets_hold_eight_splits_of_404_questions():
+    """The eight independently written sets (eval/generalization): five tuned on, three held out."""
+    from collections import Counter
+
+    loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
+    assert Counter(q["split"] for q in loaded) == {
+        "a-tune": 48,
+        "b-heldout": 48,
+        "c-heldout": 48,
+        "d-tune": 60,
+        "e-tune": 48,
+        "f-tune": 48,
+        "g-heldout": 56,
+        "h-tune": 48,
+    }
+    baseline = er.load_baseline(
+        qs.resolve_set("bundled")[0].parent / "baseline_generalization.json"
+    )
+    assert set(baseline["splits"]) == {q["split"] for q in loaded}
+
+
+def test_split_sets_report_each_split_and_its_abstention_sweep(bundled_engine, tmp_path):
+    """A set whose questions carry splits (as eval/generalization's do): figures, a sweep and a report section
+    per split, titled by what it is for."""
+    picked = [q for q in qs.load_questions(qs.default_question_set()) if not q.get("follow_up_of")]
+    rows = [{**q, "split": "a-tune"} for q in picked[:4]] + [
+        {**q, "split": "c-heldout"} for q in [q for q in picked if not q["answerable"]][:2]
+    ]
+    path = tmp_path / "split_set.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    results = runner.run_eval(bundled_engine, path, baselines=())
+    assert set(results["by_split"]) == {"a-tune", "c-heldout"}
+    assert set(results["sweep"]) == {"all", "a-tune", "c-heldout"}
+    first = results["sweep"]["all"][0]  # threshold 0: what the answerer itself answers
+    answered = sum(not r["abstained"] for r in results["questions"]) / len(rows)
+    assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
+    er.write_outputs(results, tmp_path / "out", [])
+    text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "### a-tune split (tuned on)" in text and "### c-heldout split (report this one)" in text
+    assert "## Abstention sweep" in text
+
+
 # -- the offline eval on the bundled set -------------------------------------------
 @pytest.fixture(scope="module")
 def engine(bundled_store):
