@@ -60,6 +60,7 @@ def sigint_default() -> None:
 INTEGRATION_FIXTURES = frozenset(
     {
         "icml_store",
+        "icml_engine",
         "two_venue_store",
         "icml_subset",
         "chroma_server",
@@ -197,6 +198,15 @@ def icml_store(tmp_path_factory) -> Path:
     engine.ensure_corpus()
     engine.ingest([ICML_JSONL])
     return folder
+
+
+@pytest.fixture(scope="session")
+def icml_engine(icml_store):
+    """An :class:`Engine` on the shared 2,740-paper store (read-only use)."""
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    return Engine(load_settings({"store": str(icml_store)}))
 
 
 #: ICML 2025 papers on backdoors (none of them in the bundled corpus) that ``two_venue_store`` stores as NeurIPS 2024

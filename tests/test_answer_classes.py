@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from paperchat.core.settings import load_settings
-from paperchat.engine import Engine
-
 pytestmark = pytest.mark.slow
 
 PRIME, TABSDS = (
@@ -21,11 +18,6 @@ LDMOL, DIME = (
     "l6mkb1LBVP",
     "Aw6dBR7Vxj",
 )  # text-to-molecule latent diffusion; diffusion-based MaxEnt RL
-
-
-@pytest.fixture(scope="module")
-def engine(icml_store):
-    return Engine(load_settings({"store": str(icml_store)}))
 
 
 def _cited(answer) -> list[str]:
@@ -53,8 +45,8 @@ def _cited(answer) -> list[str]:
         ),
     ],
 )
-def test_a_comparison_cites_every_paper_it_names(engine, question, papers):
-    answer = engine.ask(question, mode="extractive")
+def test_a_comparison_cites_every_paper_it_names(icml_engine, question, papers):
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert papers <= set(_cited(answer))
 
@@ -74,9 +66,9 @@ def test_a_comparison_cites_every_paper_it_names(engine, question, papers):
         ),
     ],
 )
-def test_a_name_matches_across_hyphens(engine, question, paper, fact):
+def test_a_name_matches_across_hyphens(icml_engine, question, paper, fact):
     """ "Llama-3-8B" is "LLaMA3-8B"; "GPT-4" is in "GPT-4-based": neither is a name the papers lack."""
-    answer = engine.ask(question, mode="extractive")
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert _cited(answer)[0] == paper and fact in answer.answer
 
@@ -97,8 +89,8 @@ def test_a_name_matches_across_hyphens(engine, question, paper, fact):
         ),
     ],
 )
-def test_how_much_faster_is_a_number_not_a_count(engine, question, paper, fact):
-    answer = engine.ask(question, mode="extractive")
+def test_how_much_faster_is_a_number_not_a_count(icml_engine, question, paper, fact):
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert _cited(answer)[0] == paper and fact in answer.answer
 
@@ -117,8 +109,8 @@ def test_how_much_faster_is_a_number_not_a_count(engine, question, paper, fact):
         ),
     ],
 )
-def test_which_paper_names_the_paper_it_quotes(engine, question, paper):
-    answer = engine.ask(question, mode="extractive")
+def test_which_paper_names_the_paper_it_quotes(icml_engine, question, paper):
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained and _cited(answer)[0] == paper
 
 
@@ -136,14 +128,14 @@ def test_which_paper_names_the_paper_it_quotes(engine, question, paper):
         "which paper spots counterfeit wine bottles from label photos",
     ],
 )
-def test_details_an_abstract_does_not_give_and_absent_topics_abstain(engine, question):
-    answer = engine.ask(question, mode="extractive")
+def test_details_an_abstract_does_not_give_and_absent_topics_abstain(icml_engine, question):
+    answer = icml_engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
 
 
-def test_which_paper_gives_the_title_and_the_method_name(engine):
+def test_which_paper_gives_the_title_and_the_method_name(icml_engine):
     """A "which paper" answer names the paper by its title, with its short label when the title lacks it."""
-    answer = engine.ask(
+    answer = icml_engine.ask(
         "Which paper shows that an auditor can still detect texts that were supposedly removed from a "
         "language model by unlearning?",
         mode="extractive",
@@ -152,7 +144,7 @@ def test_which_paper_gives_the_title_and_the_method_name(engine):
     assert answer.answer.startswith(
         "Textual Unlearning Gives a False Sense of Unlearning (U-LiRA+): "
     )
-    answer = engine.ask(
+    answer = icml_engine.ask(
         "Is there work on jailbreaks that checks whether the answers they extract are any good, by "
         "teaching models to refuse easy math questions?",
         mode="extractive",
@@ -183,12 +175,12 @@ def test_which_paper_gives_the_title_and_the_method_name(engine):
         ),
     ],
 )
-def test_a_false_premise_is_answered_with_a_caution(engine, question, paper, quote):
+def test_a_false_premise_is_answered_with_a_caution(icml_engine, question, paper, quote):
     """AdaDecode works "without requiring auxiliary models", DI* "without requiring image data", the VIF
     eliminates "the need for case-specific derivations": asking which one they use rests on a premise the
     abstract denies. The answer quotes the paper (often the very sentence that denies it) and a note says
     so. (As an abstention rule this cost false abstentions on held-out questions: eval/generalization/TUNING.md.)"""
-    answer = engine.ask(question, mode="extractive")
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained and _cited(answer)[0] == paper
     assert len(answer.notes) == 1 and "says it does without '" in answer.notes[0]
     assert answer.notes[0].endswith(": check the question's premise")
@@ -211,22 +203,22 @@ def test_a_false_premise_is_answered_with_a_caution(engine, question, paper, quo
         ),
     ],
 )
-def test_a_premise_the_abstract_reverses_abstains_with_a_note(engine, question, note):
+def test_a_premise_the_abstract_reverses_abstains_with_a_note(icml_engine, question, note):
     """BEST-Route "reduces costs by up to 60%", SECOND "significantly reduces perceptual hallucinations":
     asking why they raise them rests on a premise the abstract reverses, so the answer abstains and says so."""
-    answer = engine.ask(question, mode="extractive")
+    answer = icml_engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
     assert answer.notes == [note]
 
 
-def test_the_same_direction_is_answered(engine):
-    answer = engine.ask("Why does SECOND reduce perceptual hallucinations?", mode="extractive")
+def test_the_same_direction_is_answered(icml_engine):
+    answer = icml_engine.ask("Why does SECOND reduce perceptual hallucinations?", mode="extractive")
     assert not answer.abstained and _cited(answer)[0] == "SbyrpBNNs4"
     assert "SECOND significantly reduces perceptual hallucinations" in answer.answer
 
 
-def test_the_same_paper_answers_what_it_does_say(engine):
-    answer = engine.ask(
+def test_the_same_paper_answers_what_it_does_say(icml_engine):
+    answer = icml_engine.ask(
         "How does AdaDecode keep its outputs consistent with the original model?", mode="extractive"
     )
     assert not answer.abstained and _cited(answer)[0] == "VnO2GEpmlb"

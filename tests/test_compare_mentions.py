@@ -10,8 +10,6 @@ import pytest
 
 from paperchat.answer.mentions import about_several, ask_part, split_mentions, topic
 from paperchat.answer.subjects import _assign
-from paperchat.core.settings import load_settings
-from paperchat.engine import Engine
 from paperchat.retrieve.hybrid import Hit
 
 THREE = (
@@ -68,21 +66,16 @@ def test_two_descriptions_that_find_the_same_paper_first_do_not_share_it():
     assert [h.paper_id for h in _assign([first, second], {"a"})] == ["b", "c"]  # "a" is named
 
 
-@pytest.fixture(scope="module")
-def engine(icml_store):
-    return Engine(load_settings({"store": str(icml_store)}))
-
-
-def _cited(engine, question):
-    answer = engine.ask(question, mode="extractive")
+def _cited(icml_engine, question):
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained
     return [s.paper_id for s in answer.sources], answer.answer
 
 
 @pytest.mark.slow
-def test_two_described_papers_are_both_cited_with_what_the_question_asks(engine):
+def test_two_described_papers_are_both_cited_with_what_the_question_asks(icml_engine):
     cited, text = _cited(
-        engine,
+        icml_engine,
         "I'm thinking of two speculative decoding papers: the one where the drafter and the "
         "target model may use different vocabularies, and the one that lets a reward model decide "
         "when to call the big model. How much faster or cheaper does each get?",
@@ -92,9 +85,9 @@ def test_two_described_papers_are_both_cited_with_what_the_question_asks(engine)
 
 
 @pytest.mark.slow
-def test_a_named_and_a_described_paper_are_both_cited(engine):
+def test_a_named_and_a_described_paper_are_both_cited(icml_engine):
     cited, text = _cited(
-        engine,
+        icml_engine,
         "How does KGMark differ from the paper that detects whether a language-model watermark "
         "was forged by spoofing?",
     )
@@ -103,8 +96,8 @@ def test_a_named_and_a_described_paper_are_both_cited(engine):
 
 
 @pytest.mark.slow
-def test_three_described_papers_are_each_cited_in_the_question_order(engine):
-    cited, text = _cited(engine, THREE)
+def test_three_described_papers_are_each_cited_in_the_question_order(icml_engine):
+    cited, text = _cited(icml_engine, THREE)
     assert cited == ["73mDARqOtQ", "vQubr1uBUw", "AVeskAAETB"]  # RAPID; vocabularies; RSD
     # each paper named by its title, with its short name when the title lacks it
     assert text.startswith(

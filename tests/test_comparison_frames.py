@@ -117,14 +117,6 @@ def test_the_counted_noun_is_the_unit_or_the_head_of_the_phrase(question, noun):
     assert counted_noun(question) == noun
 
 
-@pytest.fixture(scope="module")
-def engine(icml_store):
-    from paperchat.core.settings import load_settings
-    from paperchat.engine import Engine
-
-    return Engine(load_settings({"store": str(icml_store)}))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "question, papers",
@@ -141,8 +133,8 @@ def engine(icml_store):
         ),
     ],
 )
-def test_papers_a_list_or_a_frame_mentions_are_each_cited(engine, question, papers):
-    answer = engine.ask(question, mode="extractive")
+def test_papers_a_list_or_a_frame_mentions_are_each_cited(icml_engine, question, papers):
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained
     assert [s.paper_id for s in answer.sources] == papers
 
@@ -155,6 +147,6 @@ def test_papers_a_list_or_a_frame_mentions_are_each_cited(engine, question, pape
         "Primphormer vs Griffin: which one was pretrained on more data, in tokens?",
     ],
 )
-def test_a_comparison_of_a_figure_neither_abstract_gives_abstains(engine, question):
-    answer = engine.ask(question, mode="extractive")
+def test_a_comparison_of_a_figure_neither_abstract_gives_abstains(icml_engine, question):
+    answer = icml_engine.ask(question, mode="extractive")
     assert answer.abstained

@@ -186,16 +186,8 @@ def test_a_question_that_opens_by_asking_which_paper_asks_for_the_paper():
     assert it.read_question("wich paper finds rope matters for text-to-music").kind == it.FIND
 
 
-@pytest.fixture(scope="module")
-def engine(icml_store):
-    from paperchat.core.settings import load_settings
-    from paperchat.engine import Engine
-
-    return Engine(load_settings({"store": str(icml_store)}))
-
-
-def _answer(engine, question):
-    answer = engine.ask(question, mode="extractive")
+def _answer(icml_engine, question):
+    answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained, question
     return [s.paper_id for s in answer.sources], answer.answer
 
@@ -221,8 +213,8 @@ def _answer(engine, question):
         ),
     ],
 )
-def test_terse_questions_are_answered_from_the_right_paper(engine, question, paper, facts):
-    cited, text = _answer(engine, question)
+def test_terse_questions_are_answered_from_the_right_paper(icml_engine, question, paper, facts):
+    cited, text = _answer(icml_engine, question)
     assert cited[0] == paper
     assert all(f in text for f in facts)
 
@@ -247,8 +239,8 @@ def test_terse_questions_are_answered_from_the_right_paper(engine, question, pap
         ),
     ],
 )
-def test_listed_and_described_papers_are_each_cited(engine, question, papers):
-    cited, _text = _answer(engine, question)
+def test_listed_and_described_papers_are_each_cited(icml_engine, question, papers):
+    cited, _text = _answer(icml_engine, question)
     assert cited == papers
 
 

@@ -34,17 +34,9 @@ def test_a_setting_is_what_the_value_asked_for_is_of(question, setting):
     assert setting_noun(question) == setting
 
 
-@pytest.fixture(scope="module")
-def engine(icml_store):
-    from paperchat.core.settings import load_settings
-    from paperchat.engine import Engine
-
-    return Engine(load_settings({"store": str(icml_store)}))
-
-
 @pytest.mark.slow
-def test_a_value_the_abstract_gives_is_quoted(engine):
-    answer = engine.ask(
+def test_a_value_the_abstract_gives_is_quoted(icml_engine):
+    answer = icml_engine.ask(
         "What rank did Pivoting Factorization (PIFA) report its memory savings at?",
         mode="extractive",
     )
@@ -78,8 +70,8 @@ def test_a_model_is_named_by_family_size_or_a_coined_name_before_its_kind():
 
 
 @pytest.mark.slow
-def test_a_model_the_abstract_names_is_quoted(engine):
-    answer = engine.ask(
+def test_a_model_the_abstract_names_is_quoted(icml_engine):
+    answer = icml_engine.ask(
         "Which base model does KBQA-o1 improve with its agentic search?", mode="extractive"
     )
     assert not answer.abstained and answer.sources[0].paper_id == "QuecSemZIy"
@@ -102,10 +94,10 @@ def test_an_ask_for_the_name(question, asks):
 
 
 @pytest.mark.slow
-def test_a_question_that_asks_the_name_is_answered_with_it(engine):
+def test_a_question_that_asks_the_name_is_answered_with_it(icml_engine):
     """The question names a model (Llama-3.1-8B) and a generic abbreviation (QA): the answer still names the
     paper it describes, because the question asks what the method is called."""
-    answer = engine.ask(
+    answer = icml_engine.ask(
         "The agentic knowledge base QA method that uses Monte Carlo Tree Search to boost Llama-3.1-8B on "
         "GrailQA: what is the method called, and what F1 does it reach?",
         mode="extractive",
