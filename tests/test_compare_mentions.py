@@ -85,6 +85,22 @@ def test_two_described_papers_are_both_cited_with_what_the_question_asks(icml_en
 
 
 @pytest.mark.slow
+def test_a_described_paper_is_quoted_where_its_description_fits(icml_engine):
+    """Besides the sentences that answer the ask ("what results"), a described paper gets the sentence that
+    makes its description true (answer.clauses.parts_cover): DA-KD's "adjust the distillation dataset
+    based on the difficulty of samples"."""
+    cited, text = _cited(
+        icml_engine,
+        "How does the knowledge distillation paper built on an alpha-beta divergence differ from the "
+        "one that reshapes the distillation set by sample difficulty? What results does each report?",
+    )
+    assert cited == ["vt65VjJakt", "NCYBdRCpw1"]  # ABKD; DA-KD
+    assert "smooth interpolation between FKLD and RKLD" in text
+    assert "4.7$\\times$ compression" in text
+    assert "dynamically adjust the distillation dataset based on the difficulty of samples" in text
+
+
+@pytest.mark.slow
 def test_a_named_and_a_described_paper_are_both_cited(icml_engine):
     cited, text = _cited(
         icml_engine,

@@ -8,6 +8,10 @@ scores the paper's sentences against each clause as the answerer scores them aga
 (cosine and term overlap) and adds each clause's best sentence. Answering each part of a decomposed
 question is the idea of least-to-most prompting and self-ask (Zhou et al. 2023; Press et al. 2023),
 here without a model.
+
+The same rule gives each paper a comparison describes ("the one that trains its flow hot and then cools it
+down") the sentence that best fits its description (:func:`parts_cover`), and a picked sentence that points
+back ("the two techniques above") brings the sentences before it (:func:`with_antecedents`).
 """
 
 from __future__ import annotations
@@ -53,7 +57,27 @@ def clause_cover(
     ``duplicate_cos``) of a sentence chosen, and the answer has room (``room`` sentences in all).
     """
     parts = split_clauses(question)
-    if len(parts) < 2 or not own:
+    if len(parts) < 2:
+        return []
+    return parts_cover(parts, picked, own, embed_one, room, floor, duplicate_cos)
+
+
+def parts_cover(
+    parts: list[str],
+    picked: list,
+    own: list,
+    embed_one: Callable[[str], np.ndarray],
+    room: int,
+    floor: float,
+    duplicate_cos: float,
+) -> list:
+    """Each of ``parts``' best sentence among ``own`` that ``picked`` lacks (:func:`clause_cover`'s rule).
+
+    Also used for the description a comparison gives of each paper ("the one that trains its flow hot
+    and then cools it down"): the sentence that makes the description true is part of what that paper
+    answers. Returns the added candidates, at most ``room - len(picked)``.
+    """
+    if not own:
         return []
     added: list = []
     vecs = np.stack([c.vec for c in own])
@@ -73,3 +97,27 @@ def clause_cover(
             continue
         added.append(best)
     return added
+
+
+_ANAPHOR = re.compile(
+    r"\b(?:above|aforementioned|former|latter)\b|^(?:These|Such|Both|Based on (?:these|the|this|both))\b"
+)
+
+
+def with_antecedents(picked: list, cands: list) -> list:
+    """``picked`` and the two sentences before each that points back ("the two techniques above", "These ...").
+
+    ``cands`` are the candidates (with ``paper_id``, ``position``, ``text``) the antecedents are taken from.
+    """
+    by_pos = {(c.paper_id, c.position): c for c in cands}
+    out = list(picked)
+    have = {(c.paper_id, c.position) for c in out}
+    for cand in picked:
+        if not _ANAPHOR.search(cand.text):
+            continue
+        for back in (1, 2):
+            key = (cand.paper_id, cand.position - back)
+            if key in by_pos and key not in have:
+                out.append(by_pos[key])
+                have.add(key)
+    return out

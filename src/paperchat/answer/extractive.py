@@ -32,14 +32,13 @@ the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
-from paperchat.answer.clauses import clause_cover
+from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
 from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
@@ -204,35 +203,15 @@ def _pick(
     return picked
 
 
-_ANAPHOR = re.compile(
-    r"\b(?:above|aforementioned|former|latter)\b|^(?:These|Such|Both|Based on (?:these|the|this|both))\b"
-)
-
-
-def _with_antecedents(picked: list[Candidate], cands: list[Candidate]) -> list[Candidate]:
-    """Add the two sentences before a picked one that points back ("the two techniques above", "These ...")."""
-    by_pos = {(c.paper_id, c.position): c for c in cands}
-    out = list(picked)
-    have = {(c.paper_id, c.position) for c in out}
-    for cand in picked:
-        if not _ANAPHOR.search(cand.text):
-            continue
-        for back in (1, 2):
-            key = (cand.paper_id, cand.position - back)
-            if key in by_pos and key not in have:
-                out.append(by_pos[key])
-                have.add(key)
-    return out
-
-
 def _subject_sentences(
     question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, subjects: list
 ) -> list[Candidate]:
     """The best :data:`PER_SUBJECT` sentences of each paper a comparison mentions, in ``subjects`` order.
 
     Scored against what the question asks of them (:func:`paperchat.answer.mentions.ask_part`:
-    "what speedup does each report"), not against the descriptions that found the papers, moved by
-    the ask's kind (a number, names, a result; anything else as a general question).
+    "what speedup does each report"), moved by the ask's kind (a number, names, a result; anything else
+    as a general question). A paper the question describes rather than names also gets the sentence that
+    best fits its description, when that is relevant and not yet picked (:func:`paperchat.answer.clauses.parts_cover`).
     """
     ask = ask_part(question, split_mentions(question))
     avec = qvec if ask == question else index.embedder.embed_one(ask)
@@ -240,7 +219,22 @@ def _subject_sentences(
     intent = it.Intent(kind if kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL)
     cands = _candidates(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
     own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
-    return [c for pid in subjects if own[pid] for c in _pick(own[pid], pid, intent, PER_SUBJECT)]
+    described = {p.paper_id: p.mention for p in papers if p.paper_id in subjects}
+    out = []
+    for pid in subjects:
+        picked = _pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
+        if len(set(terms(described.get(pid, "")))) >= MIN_CLAUSE_TERMS:  # a description, not a name
+            picked += parts_cover(
+                [described[pid]],
+                picked,
+                own[pid],
+                index.embedder.embed_one,
+                PER_SUBJECT,
+                ABSTAIN_BELOW,
+                DUPLICATE_COS,
+            )
+        out += picked
+    return out
 
 
 def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
@@ -370,7 +364,7 @@ def extract(
             ABSTAIN_BELOW,
             DUPLICATE_COS,
         )
-    picked = _with_antecedents(picked, cands)
+    picked = with_antecedents(picked, cands)
     paper_order: list[str] = (
         [] if subjects or intent.plural else [main]
     )  # a one-paper answer starts with its paper
