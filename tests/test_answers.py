@@ -174,12 +174,13 @@ def test_picked_sentences_compare_by_position_not_by_their_embeddings():
     check with numpy's "truth value of an array is ambiguous"; each sentence is added once."""
     import numpy as np
 
-    from paperchat.answer.extractive import Candidate, _with_antecedents
+    from paperchat.answer.clauses import with_antecedents
+    from paperchat.answer.extractive import Candidate
 
     def cand(position, text):
         return Candidate("p1", position, text, 0.5, 0.5, 0.5, 0.5, np.ones(3))
 
     cands = [cand(0, "We propose A."), cand(1, "We propose B."), cand(2, "These two methods help.")]
     picked = [cands[2], cand(1, "We propose B.")]  # a second candidate for sentence 1
-    out = _with_antecedents(picked, cands)
+    out = with_antecedents(picked, cands)
     assert [c.position for c in out] == [2, 1, 0]
