@@ -1,6 +1,6 @@
 """Comparisons asked in a frame or a list (issue 17, fifth round): each paper they mention is found and cited.
 
-"How does A differ from B in ...?" names its two papers in its slots, even one-word names no rule calls
+"How does A differ from B in ...?" and "Compare A with B" name their two papers in their slots, even one-word names no rule calls
 coined ("Unifews"), and a slot led by an article describes one; a list before the ask ("A, the B method
 and C: what does each ...?") lists its papers, names or descriptions. Questions written for these tests
 (none is in an eval set); the cited papers are asserted on the 2,740-paper ICML 2025 store.
@@ -30,6 +30,27 @@ from paperchat.answer.mentions import split_mentions
             [
                 ("TruthFlow", "TruthFlow"),
                 (None, "the paper on transferring steering vectors between LLMs"),
+            ],
+        ),
+        (  # the imperative frame: "Compare A with B", a name and a description
+            "Compare KGMark with the paper that detects spoofed watermarks.",
+            [("KGMark", "KGMark"), (None, "the paper that detects spoofed watermarks")],
+        ),
+        (  # "Compare A and B": two names
+            "Compare Quamba2 and QuEST: which bit-widths does each target?",
+            [("Quamba2", "Quamba2"), ("QuEST", "QuEST")],
+        ),
+        (  # the slots part at "with the"; "KL" and "a two-parameter divergence" are inside the first
+            "Compare the distillation work that blends forward and reverse KL through a two-parameter "
+            "divergence with the work that reshapes the distillation set by sample difficulty: what "
+            "does each report?",
+            [
+                (
+                    None,
+                    "the distillation work that blends forward and reverse KL through a two-parameter "
+                    "divergence",
+                ),
+                (None, "the work that reshapes the distillation set by sample difficulty"),
             ],
         ),
         (  # a list before the ask: descriptions, and a name inside an item names it
@@ -130,6 +151,12 @@ def test_the_counted_noun_is_the_unit_or_the_head_of_the_phrase(question, noun):
             "How does the programmable memory test benchmark for language models differ from Craftium "
             "in what it evaluates?",
             ["ib9drlZllP", "htP5YRXcS9"],
+        ),
+        (  # ABKD; DA-KD
+            "Compare the knowledge distillation work that blends forward and reverse KL through a "
+            "two-parameter divergence with the work that reshapes the distillation set by sample "
+            "difficulty: what results does each report?",
+            ["vt65VjJakt", "NCYBdRCpw1"],
         ),
     ],
 )

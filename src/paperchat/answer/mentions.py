@@ -12,12 +12,15 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
 * a **description** starts where the asker points at one paper: "one where / that / on ...",
   "the X one that ...", "the paper (work, study, method) on / that ..."; it runs to the next
   mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
-* the slots of a "How does A differ from / compare with B ..." frame are mentions: one word with a
-  capital is a name ("Unifews"), a slot led by an article a description that ends with the slot;
+* the slots of a "How does A differ from / compare with B ..." frame, or of the imperative "Compare A
+  with / to / and B", are mentions: one word with a capital is a name ("Unifews"), a slot led by an
+  article a description that ends with the slot, with the words with capitals inside it ("... forward
+  and reverse KL ...") unless quoted;
 * the items of a list before the ask ("A, the B method and C: what does each ...?", "For A, B and C,
   give ...", "A, B and C all ...") are mentions, in a question about several papers;
 * a name inside a longer one ("SAE" in "Matryoshka SAEs") is no paper of its own;
-* a description that holds a name is that name's mention (the name decides the paper);
+* a description that holds a name is that name's mention (the name decides the paper), but for a
+  frame's described slot (above);
 * a bare "one ..., the other ..." after two names restates them and is not a mention of its own.
 
 A description is searched with the question's :func:`topic` (what its papers share).
@@ -109,6 +112,30 @@ _FRAME = re.compile(
     rf"(?:from|with|to|against)\s+(?P<b>[^,;:?]+?)(?={_SLOT_END.pattern})",
     re.I,
 )
+#: The imperative frame, "Compare A with B: ...", "Contrast the A paper against B ...": its slots as
+#: :data:`_FRAME`'s. The slots part at the first joint word before an article ("... with the one that ..."),
+#: else at the first before a capital ("Compare Quamba2 and QuEST").
+_IMPERATIVE_FRAMES = tuple(
+    re.compile(
+        r"(?:^|(?<=[.:;?!]\s))(?:please\s+)?(?:compare|contrast)\s+(?P<a>[^,;:?]+?)\s+"
+        rf"(?:with|against|versus|vs\.?|to|and)\s+(?P<b>{start}[^,;:?]+?)(?={_SLOT_END.pattern})",
+        re.I,
+    )
+    for start in (r"(?i:the|a|an)\s", r"(?-i:[A-Z0-9])")
+)
+
+
+def _frames(question: str) -> list[re.Match]:
+    """The comparison frames of ``question`` with two slots ``a`` and ``b``: "How does A differ from B",
+    and the imperative "Compare A with B" (:data:`_IMPERATIVE_FRAMES`, the first that reads it)."""
+    found = list(_FRAME.finditer(question))
+    for frame in _IMPERATIVE_FRAMES:
+        more = [f for f in frame.finditer(question) if all(f.start() >= g.end() for g in found)]
+        if more:
+            return found + more
+    return found
+
+
 #: A list of the compared papers before the ask: "A, the B method and C: what does each ...", "For A, B and
 #: the C approach, give ...", "Two papers: the A bandit and B bandits. Which ...".
 _LIST_FRAME = re.compile(
@@ -197,7 +224,7 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
             ):
                 out.append((item.group(), start, end))
     # "How does Unifews differ from REST ...": one capitalised word in a slot of the frame is a name
-    for frame in _FRAME.finditer(question):
+    for frame in _frames(question):
         for slot in ("a", "b"):
             start, end = frame.span(slot)
             if _ONE_WORD.fullmatch(frame.group(slot)) and all(
@@ -248,7 +275,7 @@ def _described_slots(question: str, pointers: list) -> dict[int, int]:
     Returns where each such description ends, by where it starts.
     """
     ends: dict[int, int] = {}
-    for frame in _FRAME.finditer(question):
+    for frame in _frames(question):
         for slot in ("a", "b"):
             start = frame.start(slot)
             if not re.match(r"(?:the|a|an)\s", frame.group(slot), re.I):
@@ -261,6 +288,8 @@ def _described_slots(question: str, pointers: list) -> dict[int, int]:
                 end = more.start() if more else len(question)
             if any(s == start for s, _ in pointers):
                 ends.setdefault(start, end)
+                # "the work that blends ... through a two-parameter divergence": one description, not two
+                pointers[:] = [(s, e) for s, e in pointers if not start < s < end]
     return ends
 
 
@@ -277,7 +306,17 @@ def split_mentions(question: str) -> list[Mention]:
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
     # listed items and described slots, each with where it ends (a listed item's end first)
     item_end = _listed_items(question, names, pointers)
-    item_end = {**_described_slots(question, pointers), **item_end}
+    described = _described_slots(question, pointers)
+    # "the distillation work that blends forward and reverse KL ...": a word with capitals inside a
+    # described slot belongs to the description, unless quoted ("the 'price of freedom' one")
+    names = [
+        n
+        for n in names
+        if n[0][:1] in "'\"‘“"
+        or question[n[1] - 1 : n[1]] in "'\"‘“"
+        or not any(s < n[1] < e for s, e in described.items())
+    ]
+    item_end = {**described, **item_end}
     # where a list that a name starts goes on ("ScMoE, Soup-of-Experts, and the on-device one ..."): a
     # pointer there is a paper of its own, even in a question that does not say "each"
     after_names = {m.end() for _, _, e in names if (m := _AFTER_NAME.match(question, e))}
