@@ -39,27 +39,11 @@ def split_clauses(question: str) -> list[str]:
     return [p for p in CLAUSE.split(question) if p and len(set(terms(p))) >= MIN_CLAUSE_TERMS]
 
 
-def clause_cover(
-    question: str,
-    picked: list,
-    own: list,
-    embed_one: Callable[[str], np.ndarray],
-    room: int,
-    floor: float,
-    duplicate_cos: float,
-) -> list:
-    """Each clause's best sentence of one paper, for a question of two clauses or more, when ``picked`` lacks it.
-
-    ``own`` are the paper's candidate sentences (with ``text``, ``vec`` (unit-norm), ``role``), ``picked``
-    those already chosen; ``embed_one(text) -> (dim,)`` embeds a clause. A clause's sentence scores
-    ``0.55 * cosine + 0.30 * term overlap``, as the answerer scores sentences against a question; it is
-    added when it scores at least ``floor``, is no code link, is no near-duplicate (cosine above
-    ``duplicate_cos``) of a sentence chosen, and the answer has room (``room`` sentences in all).
-    """
+def clause_cover(question: str, *rest) -> list:
+    """Each clause's best sentence of one paper, for a question of two clauses or more (:func:`split_clauses`),
+    when the picked ones lack it: :func:`parts_cover` of the clauses, with its other arguments."""
     parts = split_clauses(question)
-    if len(parts) < 2:
-        return []
-    return parts_cover(parts, picked, own, embed_one, room, floor, duplicate_cos)
+    return parts_cover(parts, *rest) if len(parts) >= 2 else []
 
 
 def parts_cover(
@@ -71,11 +55,16 @@ def parts_cover(
     floor: float,
     duplicate_cos: float,
 ) -> list:
-    """Each of ``parts``' best sentence among ``own`` that ``picked`` lacks (:func:`clause_cover`'s rule).
+    """Each of ``parts``' best sentence among ``own`` when ``picked`` lacks it: a question's clauses
+    (:func:`clause_cover`), or the description a comparison gives of a paper ("the one that trains its
+    flow hot and then cools it down"), whose sentence is part of what that paper answers.
 
-    Also used for the description a comparison gives of each paper ("the one that trains its flow hot
-    and then cools it down"): the sentence that makes the description true is part of what that paper
-    answers. Returns the added candidates, at most ``room - len(picked)``.
+    ``own`` are the paper's candidate sentences (with ``text``, ``vec`` (unit-norm), ``role``), ``picked``
+    those already chosen; ``embed_one(text) -> (dim,)`` embeds a part. A part's sentence scores
+    ``0.55 * cosine + 0.30 * term overlap``, as the answerer scores sentences against a question; it is
+    added when it scores at least ``floor``, is no code link, is no near-duplicate (cosine above
+    ``duplicate_cos``) of a sentence chosen, and the answer has room (``room`` sentences in all).
+    Returns the added candidates, at most ``room - len(picked)``.
     """
     if not own:
         return []
