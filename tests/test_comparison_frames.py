@@ -32,6 +32,10 @@ from paperchat.answer.mentions import split_mentions
                 (None, "the paper on transferring steering vectors between LLMs"),
             ],
         ),
+        (  # a name a description's own word leads ("in Soft Actor-Critic") is part of the description
+            "How does SENSEI differ from the paper that keeps exploration alive in Soft Actor-Critic?",
+            [("SENSEI", "SENSEI"), (None, "the paper that keeps exploration alive")],
+        ),
         (  # the imperative frame: "Compare A with B", a name and a description
             "Compare KGMark with the paper that detects spoofed watermarks.",
             [("KGMark", "KGMark"), (None, "the paper that detects spoofed watermarks")],
@@ -177,3 +181,13 @@ def test_papers_a_list_or_a_frame_mentions_are_each_cited(icml_engine, question,
 def test_a_comparison_of_a_figure_neither_abstract_gives_abstains(icml_engine, question):
     answer = icml_engine.ask(question, mode="extractive")
     assert answer.abstained
+
+
+def test_a_name_inside_a_description_finds_no_third_paper(bundled_engine):
+    """A newcomer's question on the bundled corpus: "Actor-Critic" had been a third paper, and an unrelated
+    abstract (Habi's) was quoted between SENSEI and KEA."""
+    answer = bundled_engine.ask(
+        "How does SENSEI differ from the paper that keeps exploration alive in Soft Actor-Critic?",
+        mode="extractive",
+    )
+    assert [s.label for s in answer.sources] == ["SENSEI", "KEA"]

@@ -18,7 +18,8 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
   and reverse KL ...") unless quoted;
 * the items of a list before the ask ("A, the B method and C: what does each ...?", "For A, B and C,
   give ...", "A, B and C all ...") are mentions, in a question about several papers;
-* a name inside a longer one ("SAE" in "Matryoshka SAEs") is no paper of its own;
+* a name inside a longer one ("SAE" in "Matryoshka SAEs") is no paper of its own, nor is one that a
+  description's own word leads ("the paper that keeps exploration alive in Soft Actor-Critic");
 * a description that holds a name is that name's mention (the name decides the paper), but for a
   frame's described slot (above);
 * a bare "one ..., the other ..." after two names restates them and is not a mention of its own.
@@ -36,6 +37,7 @@ import re
 from dataclasses import dataclass
 
 from paperchat.answer import intent as it
+from paperchat.answer.frames import described_slots, frames
 from paperchat.core.terms import terms
 
 #: Words that tie a relative clause or a topic to a pointer at one paper ("one where", "the paper on").
@@ -105,37 +107,15 @@ _VS_CHAIN = re.compile(
     r"(?=\s*(?:[-—:,;?.]|$)|\s+(?:for|on|in|when|what|how|which|at|with)\b)",
     re.I,
 )
-#: "How does A differ from B (in ...)", "how do A and B compare": the two slots of a comparison's frame.
-_SLOT_END = re.compile(r"\s+(?:in|on|when|for|regarding|at|as|under)\b|[,;:?.]|$", re.I)
-_FRAME = re.compile(
-    r"\bhow\s+(?:does|do|did|is|are)\s+(?P<a>[^,;:?]+?)\s+(?:differ|compare|contrast|stack up)\s+"
-    rf"(?:from|with|to|against)\s+(?P<b>[^,;:?]+?)(?={_SLOT_END.pattern})",
+#: A name right after a word of a description: not after a joint ("and", "vs", "from", "with", ...), an
+#: article, punctuation or a parenthesis.
+_INSIDE = re.compile(
+    r"(?<![\w-])(?!(?:and|or|vs|versus|from|with|than|against|to|like|unlike|between|as|is|are|the|a|an"
+    r"|this|that)\b)[A-Za-z][\w-]*\s+$",
     re.I,
 )
-#: The imperative frame, "Compare A with B: ...", "Contrast the A paper against B ...": its slots as
-#: :data:`_FRAME`'s. The slots part at the first joint word before an article ("... with the one that ..."),
-#: else at the first before a capital ("Compare Quamba2 and QuEST").
-_IMPERATIVE_FRAMES = tuple(
-    re.compile(
-        r"(?:^|(?<=[.:;?!]\s))(?:please\s+)?(?:compare|contrast)\s+(?P<a>[^,;:?]+?)\s+"
-        rf"(?:with|against|versus|vs\.?|to|and)\s+(?P<b>{start}[^,;:?]+?)(?={_SLOT_END.pattern})",
-        re.I,
-    )
-    for start in (r"(?i:the|a|an)\s", r"(?-i:[A-Z0-9])")
-)
-
-
-def _frames(question: str) -> list[re.Match]:
-    """The comparison frames of ``question`` with two slots ``a`` and ``b``: "How does A differ from B",
-    and the imperative "Compare A with B" (:data:`_IMPERATIVE_FRAMES`, the first that reads it)."""
-    found = list(_FRAME.finditer(question))
-    for frame in _IMPERATIVE_FRAMES:
-        more = [f for f in frame.finditer(question) if all(f.start() >= g.end() for g in found)]
-        if more:
-            return found + more
-    return found
-
-
+#: What ends a description before a name: a clause break.
+_BREAK = re.compile(r"[,;:?!.(]")
 #: A list of the compared papers before the ask: "A, the B method and C: what does each ...", "For A, B and
 #: the C approach, give ...", "Two papers: the A bandit and B bandits. Which ...".
 _LIST_FRAME = re.compile(
@@ -224,7 +204,7 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
             ):
                 out.append((item.group(), start, end))
     # "How does Unifews differ from REST ...": one capitalised word in a slot of the frame is a name
-    for frame in _frames(question):
+    for frame in frames(question):
         for slot in ("a", "b"):
             start, end = frame.span(slot)
             if _ONE_WORD.fullmatch(frame.group(slot)) and all(
@@ -266,33 +246,6 @@ def _listed_items(question: str, names: list, pointers: list) -> dict[int, int]:
     return item_end
 
 
-def _described_slots(question: str, pointers: list) -> dict[int, int]:
-    """A slot of a "How does A differ from B" frame led by an article describes a paper (added to ``pointers``).
-
-    "How does the weak-to-strong jailbreak differ from PANDAS ...". The description ends where the slot
-    does ("... between LLMs | in how the vectors are obtained": the ask follows), or at the next slot
-    end once it holds :data:`MIN_DESCRIPTION_TERMS` terms ("the paper | on transferring ...").
-    Returns where each such description ends, by where it starts.
-    """
-    ends: dict[int, int] = {}
-    for frame in _frames(question):
-        for slot in ("a", "b"):
-            start = frame.start(slot)
-            if not re.match(r"(?:the|a|an)\s", frame.group(slot), re.I):
-                continue
-            if all(not (s <= start < e) for s, e in pointers):
-                pointers.append((start, start))
-            end = frame.end(slot)
-            while len(terms(question[start:end])) < MIN_DESCRIPTION_TERMS and end < len(question):
-                more = _SLOT_END.search(question, end + 1)
-                end = more.start() if more else len(question)
-            if any(s == start for s, _ in pointers):
-                ends.setdefault(start, end)
-                # "the work that blends ... through a two-parameter divergence": one description, not two
-                pointers[:] = [(s, e) for s, e in pointers if not start < s < end]
-    return ends
-
-
 def split_mentions(question: str) -> list[Mention]:
     """The papers a comparison question mentions, in order (see the module docstring).
 
@@ -304,9 +257,18 @@ def split_mentions(question: str) -> list[Mention]:
         return []
     names = _name_spans(question)
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
+    # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
+    # leads (not a joint, an article or punctuation) is part of the description, not a paper of its own
+    names = [
+        n
+        for n in names
+        if question[n[1]] in "'\"‘“"
+        or not any(p < n[1] and not _BREAK.search(question, p, n[1]) for p, _ in pointers)
+        or not _INSIDE.search(question, 0, n[1])
+    ]
     # listed items and described slots, each with where it ends (a listed item's end first)
     item_end = _listed_items(question, names, pointers)
-    described = _described_slots(question, pointers)
+    described = described_slots(question, pointers, MIN_DESCRIPTION_TERMS)
     # "the distillation work that blends forward and reverse KL ...": a word with capitals inside a
     # described slot belongs to the description, unless quoted ("the 'price of freedom' one")
     names = [
