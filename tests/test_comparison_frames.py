@@ -57,6 +57,17 @@ from paperchat.answer.mentions import split_mentions
                 (None, "the work that reshapes the distillation set by sample difficulty"),
             ],
         ),
+        (  # a quoted name inside a described slot stays its name
+            "Compare the paper that calls its method 'Price of Freedom' for tensor products with "
+            "FlashTP: what does each show?",
+            [
+                (
+                    "Price of Freedom",
+                    "the paper that calls its method 'Price of Freedom' for tensor products",
+                ),
+                ("FlashTP", "FlashTP"),
+            ],
+        ),
         (  # a list before the ask: descriptions, and a name inside an item names it
             "For am-ELO, Prompt-to-Leaderboard (P2L) and the Swim tournament approach, give how each "
             "one ranks models.",

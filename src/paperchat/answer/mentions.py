@@ -114,6 +114,8 @@ _INSIDE = re.compile(
     r"|this|that)\b)[A-Za-z][\w-]*\s+$",
     re.I,
 )
+#: Quotes that open a quoted name ("the 'price of freedom' one").
+_OPENING_QUOTES = "'\"‘“"
 #: What ends a description before a name: a clause break.
 _BREAK = re.compile(r"[,;:?!.(]")
 #: A list of the compared papers before the ask: "A, the B method and C: what does each ...", "For A, B and
@@ -246,6 +248,11 @@ def _listed_items(question: str, names: list, pointers: list) -> dict[int, int]:
     return item_end
 
 
+def _quoted(question: str, name: tuple[str, int, int]) -> bool:
+    """Whether a name (``(name, start, end)`` of :func:`_name_spans`) is quoted: its span starts at the quote."""
+    return question[name[1] : name[1] + 1] in _OPENING_QUOTES
+
+
 def split_mentions(question: str) -> list[Mention]:
     """The papers a comparison question mentions, in order (see the module docstring).
 
@@ -262,7 +269,7 @@ def split_mentions(question: str) -> list[Mention]:
     names = [
         n
         for n in names
-        if question[n[1]] in "'\"‘“"
+        if _quoted(question, n)
         or not any(p < n[1] and not _BREAK.search(question, p, n[1]) for p, _ in pointers)
         or not _INSIDE.search(question, 0, n[1])
     ]
@@ -274,9 +281,7 @@ def split_mentions(question: str) -> list[Mention]:
     names = [
         n
         for n in names
-        if n[0][:1] in "'\"‘“"
-        or question[n[1] - 1 : n[1]] in "'\"‘“"
-        or not any(s < n[1] < e for s, e in described.items())
+        if _quoted(question, n) or not any(s < n[1] < e for s, e in described.items())
     ]
     item_end = {**described, **item_end}
     # where a list that a name starts goes on ("ScMoE, Soup-of-Experts, and the on-device one ..."): a

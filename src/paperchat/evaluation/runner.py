@@ -223,9 +223,8 @@ def run_eval(
         asked = qs.asked_question(q, by_id)
         gold = golds[q["id"]]
         answer = engine.ask(asked, top_k=top_k, mode=mode)
-        for pid in {
-            s.paper_id for s in answer.sources
-        }:  # the cited abstracts' stored sentence vectors
+        # the cited abstracts' stored sentence vectors, for the citation check
+        for pid in {s.paper_id for s in answer.sources}:
             known = engine.sentences.cached(pid)
             if known is not None:
                 cached.remember(*known)
