@@ -225,8 +225,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_eight_splits_of_404_questions():
-    """The eight independently written sets (eval/generalization): five tuned on, three held out."""
+def test_the_generalization_sets_hold_ten_splits_of_500_questions():
+    """The ten independently written sets (eval/generalization): seven tuned on, three held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -239,6 +239,8 @@ def test_the_generalization_sets_hold_eight_splits_of_404_questions():
         "f-tune": 48,
         "g-heldout": 56,
         "h-tune": 48,
+        "i-tune": 48,
+        "j-tune": 48,
     }
     baseline = er.load_baseline(
         qs.resolve_set("bundled")[0].parent / "baseline_generalization.json"

@@ -31,7 +31,7 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H are tuned on, B, C and G held out.
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J are tuned on, B, C and G held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
@@ -41,6 +41,8 @@ NAMED_SETS = {
         "generalization/f_phone.jsonl",
         "generalization/g_committee.jsonl",
         "generalization/h_thesis.jsonl",
+        "generalization/i_explainer.jsonl",
+        "generalization/j_survey.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -50,6 +52,8 @@ NAMED_SETS = {
     "general-f": ("generalization/f_phone.jsonl",),
     "general-g": ("generalization/g_committee.jsonl",),
     "general-h": ("generalization/h_thesis.jsonl",),
+    "general-i": ("generalization/i_explainer.jsonl",),
+    "general-j": ("generalization/j_survey.jsonl",),
 }
 
 
