@@ -15,6 +15,7 @@ from paperchat.answer import intent as it
 from paperchat.answer.extractive import Candidate, _pick
 from paperchat.answer.intent import counted_noun
 from paperchat.answer.mentions import split_mentions
+from paperchat.answer.roles import sentence_role
 
 
 @pytest.mark.parametrize(
@@ -122,7 +123,7 @@ def test_a_clause_in_a_list_is_no_paper():
     ],
 )
 def test_a_code_link_is_a_resource_and_github_as_a_source_is_not(sentence, resource):
-    assert (it.sentence_role(sentence, 3) == "resource") is resource
+    assert (sentence_role(sentence, 3) == "resource") is resource
 
 
 def _cand(position: int, score: float, role: str) -> Candidate:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from paperchat.answer import intent as it
+from paperchat.answer.roles import holds_number
 from paperchat.core.terms import terms
 
 
@@ -41,7 +41,7 @@ def _number_near(text: str, holds_noun) -> bool:
     numbers = [
         i
         for i, w in enumerate(words)
-        if ("$" in w or it.holds_number(w))
+        if ("$" in w or holds_number(w))
         and not _DESCRIBING.match(w)
         and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
     ]

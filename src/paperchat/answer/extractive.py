@@ -42,8 +42,10 @@ from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover
 from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
+from paperchat.answer.method_span import method_span
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import denied_terms, named, reversal_note
+from paperchat.answer.roles import holds_number, names_count, sentence_role
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import term_coverage, terms
@@ -74,6 +76,7 @@ _ROLE_SHIFT = {
     it.ENTITY: {"background": -0.05},
     it.FIND: {"definition": 0.04, "background": -0.06},
     it.GENERAL: {"result": 0.02, "background": -0.05},
+    it.MECHANISM: {"result": -0.1, "background": -0.1},
 }
 
 
@@ -125,9 +128,9 @@ def _shift(cand: Candidate, intent: it.Intent) -> float:
     if cand.role == "resource":
         shift -= 0.3
     if intent.kind == it.QUANTITY:
-        shift += 0.12 if it.holds_number(cand.text) else -0.04
+        shift += 0.12 if holds_number(cand.text) else -0.04
     elif intent.kind == it.ENTITY:
-        shift += min(0.12, 0.04 * it.names_count(cand.text))
+        shift += min(0.12, 0.04 * names_count(cand.text))
     return shift
 
 
@@ -159,7 +162,7 @@ def _candidates(
                 base,
                 base,
                 vecs[i],
-                it.sentence_role(sent, i),
+                sentence_role(sent, i),
             )
             cand.score = base + _shift(cand, intent)
             if ask_weight:
@@ -353,8 +356,9 @@ def extract(
             for pid in subjects
             for c in _pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)
         ]
-    else:
-        picked = _pick(cands, main, intent, MAX_SENTENCES)
+    else:  # "How does X work?" is about X alone: no other paper's sentence, unless it compares
+        alone = intent.how and not it.COMPARE.search(question)
+        picked = _pick(own if alone else cands, main, intent, MAX_SENTENCES)
         picked += clause_cover(
             question,
             picked,
@@ -364,6 +368,8 @@ def extract(
             ABSTAIN_BELOW,
             DUPLICATE_COS,
         )
+        if intent.how:  # "How does X work?": the sentences after its proposal
+            picked += method_span(own, picked, MAX_SENTENCES + 1, intent.subject)
     picked = with_antecedents(picked, cands)
     paper_order: list[str] = (
         [] if subjects or intent.plural else [main]

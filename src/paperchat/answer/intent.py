@@ -17,24 +17,25 @@
   names them;
 * ``finding``: "How does A compare with B?", "What did they find?" -> result
   sentences, not background or the premise a paper argues against;
+* ``mechanism``: "How does X work?", "Walk me through X's pipeline" -> the
+  sentences that follow the proposal and say how it works
+  (:mod:`paperchat.answer.method_span`);
 * ``general``: anything else.
 
 ``detail`` is an experimental detail the question asks for by name ("learning
 rate", "batch size", "GPUs"): abstracts rarely give one, so when no retrieved
 sentence holds it the answerer abstains rather than quote nearby text.
 
-:func:`sentence_role` labels an abstract sentence ``definition``,
-``result``, ``background``, ``resource`` (code links) or ``other``, by the
-cue phrases scientific abstracts use for each move (Teufel & Moens 2002,
-"argumentative zoning").
+What each abstract sentence does (its role) is read by :mod:`paperchat.answer.roles`.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from paperchat.answer.asks import split_ask
 from paperchat.core.terms import name_tokens, terms
 
 SUMMARY = "summary"
@@ -45,6 +46,7 @@ DEFINE = "define"
 QUANTITY = "quantity"
 ENTITY = "entity"
 FINDING = "finding"
+MECHANISM = "mechanism"
 GENERAL = "general"
 
 
@@ -53,7 +55,8 @@ class Intent:
     """How a question is read (see the module docstring).
 
     ``names`` are the coined names it mentions (``ConfPO``, ``GNN+``);
-    ``subject`` the one a summary, definition or metadata question is about.
+    ``subject`` the one a summary, definition or metadata question is about. ``how``: it also asks how
+    a method works ("..., and how is that score computed?"), whatever its kind.
     """
 
     kind: str
@@ -61,6 +64,7 @@ class Intent:
     names: tuple[str, ...] = ()
     subject: str | None = None
     detail: str | None = None
+    how: bool = False
 
 
 _SUMMARY = re.compile(
@@ -121,6 +125,15 @@ _FINDING = re.compile(
     r"|\b(?:outperform|better than|worse than|match)\b|\bwhat happens\b|\bwhy\b",
     re.I,
 )
+#: "How does X work / get its speedup / turn A into B?", "walk me through", "what's the trick": how a method works.
+_MECHANISM = re.compile(
+    r"\bhow (?:does|do|did|is|are|was|were|can|could)\b|\bwalk (?:me |us )?through\b|\bstep[- ]by[- ]step\b"
+    r"|(?:'s|\bits|\btheir) pipeline\b|\bmechanis(?:m|ms|tically)\b|\btrick\b|\bunder the hood\b"
+    r"|\bwhat(?:'s| is) (?:the |their |its )?(?:approach|method|recipe|procedure)\b(?!'s name| called| named)"
+    r"|\bwhat (?:are|were) (?:the |its |their )?(?:main |key |core )?(?:pieces|parts|ingredients|building blocks|"
+    r"steps|stages)\b",
+    re.I,
+)
 #: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
 _DETAIL = re.compile(
     r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
@@ -168,6 +181,14 @@ def subject_names(question: str) -> list[str]:
 
 def read_question(question: str) -> Intent:
     """The :class:`Intent` of ``question`` (rules over its wording; no model)."""
+    intent = _read(question)
+    if intent.kind in (FINDING, SUMMARY, AUTHORS, TITLE) or intent.plural:
+        return intent  # "How does A compare with B?" asks a result; a list, a summary or metadata no method
+    # the sentence that asks, not one that describes ("... a popular representation-similarity trick ...")
+    return replace(intent, how=_MECHANISM.search(split_ask(question).sentence) is not None)
+
+
+def _read(question: str) -> Intent:
     names = tuple(name_tokens(question))
     detail = _DETAIL.search(question)
     detail_text = detail.group(1).lower() if detail else None
@@ -194,6 +215,8 @@ def read_question(question: str) -> Intent:
         return Intent(FIND, names=names, detail=detail_text)
     if _FINDING.search(question):
         return Intent(FINDING, names=names, subject=subject, detail=detail_text)
+    if _MECHANISM.search(question):
+        return Intent(MECHANISM, names=names, subject=subject, detail=detail_text)
     return Intent(GENERAL, names=names, subject=subject, detail=detail_text)
 
 
@@ -222,89 +245,6 @@ def holds_detail(sentence: str, detail: str) -> bool:
         re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I)
         is not None
     )
-
-
-_RESOURCE = re.compile(
-    r"https?://|\bgithub\.(?:com|io)\b|\b(?:on|at|via|from) github\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
-    r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b",
-    re.I,
-)
-_DEFINITION = re.compile(
-    r"\b(?:we (?:introduce|propose|present|develop|design)|in this (?:study|work|paper), we (?:explore|study|"
-    r"investigate)|this (?:paper|work) (?:introduces|proposes|presents)|"
-    r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)",
-    re.I,
-)
-_FINDING_CUE = re.compile(
-    r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal|discover)|"
-    r"(?:results?|experiments?|evaluations?|analys[ie]s|findings?) (?:show|demonstrate|indicate|reveal|"
-    r"confirm|suggest|highlight)|this (?:highlights|suggests|shows|demonstrates|reveals|indicates))\b",
-    re.I,
-)
-_RESULT = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
-    r"speed-?ups?|faster|state-of-the-art|consistently|significantly|competitive|remain(?:s)? (?:strong|competitive))\b"
-    r"|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
-    re.I,
-)
-_BACKGROUND = re.compile(
-    r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
-    r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
-    r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
-    r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
-    r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
-    r"|^(?:however|while|although)\b",
-    re.I,
-)
-
-
-_BEATS_PRIOR = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|beat(?:s|ing)?|exceed\w*|better than)\s+(?:\w+\s+){0,2}?"
-    r"(?:prior|existing|previous)\b",
-    re.I,
-)
-
-
-def sentence_role(sentence: str, position: int) -> str:
-    """The role of an abstract sentence: ``resource``, ``definition``, ``result``, ``background`` or ``other``.
-
-    ``position`` is its 0-based place in the abstract (an opening sentence
-    without a result cue is background).
-    """
-    if _RESOURCE.search(sentence):
-        return "resource"
-    if _FINDING_CUE.search(sentence):
-        return "result"
-    if _DEFINITION.search(sentence):
-        return "definition"
-    # "..., outperforming prior methods": prior work is what it beats
-    if _BEATS_PRIOR.search(sentence):
-        return "result"
-    if _BACKGROUND.search(sentence):
-        return "background"
-    if _RESULT.search(sentence):
-        return "result"
-    return "background" if position == 0 else "other"
-
-
-_NUMBER = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|"
-    r"millions?|billions?|half|twice|double|triple|fold)\b",
-    re.I,
-)
-_LIST = re.compile(
-    r"(?:\b[A-Z][\w+.\-]*\d[\w+.\-]*|\b[A-Z][a-z]*[A-Z][\w+\-]*|\b[A-Z]{2,}[\w+\-]*)"
-)
-
-
-def holds_number(sentence: str) -> bool:
-    """Whether ``sentence`` states a number (digits or a number word)."""
-    return _NUMBER.search(sentence) is not None
-
-
-def names_count(sentence: str) -> int:
-    """How many name-like tokens (``ImageNet``, ``GPT-4o``, ``CIFAR-10``, ``MMLU``) ``sentence`` holds."""
-    return len(_LIST.findall(sentence.replace("$", "").replace("*", "")))
 
 
 #: Hyperparameters a question asks the value of by name ("what LoRA rank did they use?").

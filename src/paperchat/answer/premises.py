@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from paperchat.answer.intent import sentence_role
+from paperchat.answer.roles import sentence_role
 from paperchat.cite.cue_words import BREAK, stem, tokenize
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import STOPWORDS, terms
@@ -56,7 +56,7 @@ def _polarity(text: str, stems: set[str], own_only: bool = False) -> dict[str, s
     """``{stem: {negated?}}`` for each occurrence in ``text`` of a word whose stem is in ``stems``.
 
     ``own_only``: skip the background sentences of an abstract (what other work does,
-    :func:`paperchat.answer.intent.sentence_role`), so only what the paper says of itself counts.
+    :func:`paperchat.answer.roles.sentence_role`), so only what the paper says of itself counts.
     """
     out: dict[str, set[bool]] = {}
     for position, sentence in enumerate(split_sentences(text) or [text]):

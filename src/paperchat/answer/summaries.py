@@ -113,7 +113,7 @@ def extractive_paper_summary(abstract: str, max_sentences: int = 5) -> list[str]
     first. A sentence that only points to code or a project page is never
     picked; short abstracts give fewer sentences.
     """
-    from paperchat.answer.intent import sentence_role
+    from paperchat.answer.roles import sentence_role
 
     all_sents = split_sentences(abstract)
     roles = [sentence_role(s, i) for i, s in enumerate(all_sents)]

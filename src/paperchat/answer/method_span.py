@@ -1,0 +1,66 @@
+"""The sentences that say how a paper's method works, for "How does X work?" questions.
+
+Abstracts make a few moves in a fixed order (Swales 1990, "create a research space"; Teufel & Moens
+2002, argumentative zoning): background, the gap, the proposal ("We introduce X, ..."), how X works
+("Specifically, we first ...; next, ..."), then the results. A question about how a method works is
+answered by the sentences of the fourth move. They share few words with the question (they name the
+method's parts, not the method), so in a ranking by similarity the proposal sentence, which repeats the
+method's name, wins and they are left out: the answer said what X is, not how it works.
+
+:func:`method_span` takes them by position instead: the paper's proposal sentence (its first sentence
+of role ``definition``, :func:`paperchat.answer.roles.sentence_role`, or that names the method) and the
+sentences after it up to its first reported evaluation, skipping background and code links. Their similarity to the
+question is not asked: the paper was chosen by it already, and a method's steps share no words with
+"how does it work".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+#: Roles a sentence of the method move never has.
+_NOT_METHOD = frozenset({"background", "resource"})
+#: A result that reports an evaluation ends the method move; one that says what a step achieves
+#: ("GraFT reduces the complexity of both tasks by restricting ...") is part of it.
+_EVALUATION = re.compile(
+    r"\b(?:experiments?|experimental|empirical(?:ly)?|evaluations?|results?|outperform\w*|surpass\w*|"
+    r"state-of-the-art|benchmarks?|we (?:prove|show|demonstrate|find))\b|\d+(?:\.\d+)?\s*(?:%|\\%|×|x\b)",
+    re.I,
+)
+
+
+def method_span(
+    own: Sequence[Any], picked: Sequence[Any], limit: int, name: str | None = None
+) -> list[Any]:
+    """The sentences of one paper's method move not yet in ``picked``, in the abstract's order.
+
+    ``own`` are the candidates of one paper (:class:`paperchat.answer.extractive.Candidate`: ``position``,
+    ``role``, ``text``; any order). The move starts at its proposal: the first
+    sentence of role ``definition`` or holding ``name`` (the method the question names, any case), else
+    the first picked sentence; it ends before the next ``result`` sentence that reports an evaluation. Sentences join until
+    ``picked`` and the added ones number ``limit``. Returns ``[]`` when there is no room.
+    """
+    ordered = sorted(own, key=lambda c: c.position)
+    key = (name or "").lower()
+    anchor = next(
+        (c for c in ordered if c.role == "definition" or (key and key in c.text.lower())), None
+    )
+    start = (
+        anchor.position
+        if anchor is not None
+        else min((c.position for c in picked if c in own), default=0)
+    )
+    room = limit - len(picked)
+    added: list[Any] = []
+    for cand in ordered:
+        if len(added) >= room:
+            break
+        if cand.position < start or cand in picked:
+            continue
+        if cand.role == "result" and cand.position > start and _EVALUATION.search(cand.text):
+            break
+        if cand.role not in _NOT_METHOD:
+            added.append(cand)
+    return added

@@ -1,0 +1,93 @@
+"""What an abstract sentence does and holds: its role, a number, names.
+
+:func:`sentence_role` labels an abstract sentence ``definition``, ``result``, ``background``,
+``resource`` (code links) or ``other``, by the cue phrases scientific abstracts use for each move
+(Teufel & Moens 2002, "argumentative zoning"); :func:`holds_number` and :func:`names_count` tell a
+sentence that can answer "how many" or "which datasets".
+"""
+
+from __future__ import annotations
+
+import re
+
+_RESOURCE = re.compile(
+    r"https?://|\bgithub\.(?:com|io)\b|\b(?:on|at|via|from) github\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
+    r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b",
+    re.I,
+)
+_DEFINITION = re.compile(
+    r"\b(?:we (?:introduce|propose|present|develop|design)|in this (?:study|work|paper), we (?:explore|study|"
+    r"investigate)|this (?:paper|work) (?:introduces|proposes|presents)|"
+    r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)",
+    re.I,
+)
+_FINDING_CUE = re.compile(
+    r"\b(?:we (?:find|found|show|showed|demonstrate|observe|prove|establish|confirm|reveal|discover)|"
+    r"(?:results?|experiments?|evaluations?|analys[ie]s|findings?) (?:show|demonstrate|indicate|reveal|"
+    r"confirm|suggest|highlight)|this (?:highlights|suggests|shows|demonstrates|reveals|indicates))\b",
+    re.I,
+)
+_RESULT = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|achiev\w*|improv(?:es|ed|ing|ement)|match(?:es|ing)?|beat\w*|reduc(?:es|ed|ing)|"
+    r"speed-?ups?|faster|state-of-the-art|consistently|significantly|competitive|remain(?:s)? (?:strong|competitive))\b"
+    r"|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
+    re.I,
+)
+_BACKGROUND = re.compile(
+    r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
+    r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
+    r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
+    r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
+    r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
+    r"|^(?:however|while|although)\b",
+    re.I,
+)
+
+
+_BEATS_PRIOR = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|beat(?:s|ing)?|exceed\w*|better than)\s+(?:\w+\s+){0,2}?"
+    r"(?:prior|existing|previous)\b",
+    re.I,
+)
+
+
+def sentence_role(sentence: str, position: int) -> str:
+    """The role of an abstract sentence: ``resource``, ``definition``, ``result``, ``background`` or ``other``.
+
+    ``position`` is its 0-based place in the abstract (an opening sentence
+    without a result cue is background).
+    """
+    if _RESOURCE.search(sentence):
+        return "resource"
+    if _FINDING_CUE.search(sentence):
+        return "result"
+    if _DEFINITION.search(sentence):
+        return "definition"
+    # "..., outperforming prior methods": prior work is what it beats
+    if _BEATS_PRIOR.search(sentence):
+        return "result"
+    if _BACKGROUND.search(sentence):
+        return "background"
+    if _RESULT.search(sentence):
+        return "result"
+    return "background" if position == 0 else "other"
+
+
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|"
+    r"millions?|billions?|half|twice|double|triple|fold)\b",
+    re.I,
+)
+_LIST = re.compile(
+    r"(?:\b[A-Z][\w+.\-]*\d[\w+.\-]*|\b[A-Z][a-z]*[A-Z][\w+\-]*|\b[A-Z]{2,}[\w+\-]*)"
+)
+
+
+def holds_number(sentence: str) -> bool:
+    """Whether ``sentence`` states a number (digits or a number word)."""
+    return _NUMBER.search(sentence) is not None
+
+
+def names_count(sentence: str) -> int:
+    """How many name-like tokens (``ImageNet``, ``GPT-4o``, ``CIFAR-10``, ``MMLU``) ``sentence`` holds."""
+    return len(_LIST.findall(sentence.replace("$", "").replace("*", "")))
