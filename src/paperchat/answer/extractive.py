@@ -47,7 +47,7 @@ from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import denied_terms, named, reversal_note
 from paperchat.answer.roles import holds_number, names_count, sentence_role
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import subject_papers
+from paperchat.answer.subjects import mentions, subject_papers
 from paperchat.core.terms import term_coverage, terms
 
 MAX_SENTENCES = 3
@@ -141,7 +141,7 @@ def _candidates(
     index: SentenceIndex,
     intent: it.Intent,
 ) -> list[Candidate]:
-    qterms = set(terms(question))
+    qterms = set(terms(question)) - (it.how_terms(question) if intent.how else set())
     ask = split_ask(question)
     ask_weight = ASK_WEIGHT if ask.described else 0.0
     found = index.get([(p.paper_id, p.abstract) for p in papers])
@@ -281,7 +281,13 @@ def extract(
     if not cands:
         return Extract([], 0.0, True, "no sentence to quote")
     relevance = max(c.base for c in cands)
-    if relevance < ABSTAIN_BELOW:
+    # "How does SpargeAttn get its speedup?" asks about the paper that holds the name, whatever its words score
+    named_how = (
+        intent.how
+        and intent.subject
+        and mentions(focus[0].title + "\n" + focus[0].abstract, intent.subject)
+    )
+    if relevance < ABSTAIN_BELOW and not named_how:
         return Extract([], relevance, True, "nothing retrieved is relevant enough")
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)

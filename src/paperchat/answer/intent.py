@@ -128,7 +128,7 @@ _FINDING = re.compile(
 #: "How does X work / get its speedup / turn A into B?", "walk me through", "what's the trick": how a method works.
 _MECHANISM = re.compile(
     r"\bhow (?:does|do|did|is|are|was|were|can|could)\b|\bwalk (?:me |us )?through\b|\bstep[- ]by[- ]step\b"
-    r"|(?:'s|\bits|\btheir) pipeline\b|\bmechanis(?:m|ms|tically)\b|\btrick\b|\bunder the hood\b"
+    r"|(?:'s|\bits|\btheir) pipeline\b|\bmechani(?:sms?|stically|cally)\b|\btrick\b|\bunder the hood\b"
     r"|\bwhat(?:'s| is) (?:the |their |its )?(?:approach|method|recipe|procedure)\b(?!'s name| called| named)"
     r"|\bwhat (?:are|were) (?:the |its |their )?(?:main |key |core )?(?:pieces|parts|ingredients|building blocks|"
     r"steps|stages)\b",
@@ -186,6 +186,12 @@ def read_question(question: str) -> Intent:
         return intent  # "How does A compare with B?" asks a result; a list, a summary or metadata no method
     # the sentence that asks, not one that describes ("... a popular representation-similarity trick ...")
     return replace(intent, how=_MECHANISM.search(split_ask(question).sentence) is not None)
+
+
+def how_terms(question: str) -> set[str]:
+    """The content terms of the words that ask how ("walk", "pipeline", "mechanically"): what to do, not
+    which paper or which part of it, so no sentence is relevant for holding them."""
+    return {t for m in _MECHANISM.finditer(split_ask(question).sentence) for t in terms(m.group())}
 
 
 def _read(question: str) -> Intent:

@@ -57,10 +57,12 @@ def method_span(
     for cand in ordered:
         if len(added) >= room:
             break
-        if cand.position < start or cand in picked:
+        if cand.position < start:
             continue
         if cand.role == "result" and cand.position > start and _EVALUATION.search(cand.text):
-            break
+            break  # picked or not, an evaluation ends the move
+        if cand in picked:
+            continue
         if cand.role not in _NOT_METHOD:
             added.append(cand)
     return added
