@@ -42,12 +42,12 @@ from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover
 from paperchat.answer.counts import counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
 from paperchat.answer.mentions import ask_part, split_mentions
-from paperchat.answer.method_span import method_span
+from paperchat.answer.method_span import asks_how_named, method_span
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import denied_terms, named, reversal_note
 from paperchat.answer.roles import holds_number, names_count, sentence_role
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import mentions, subject_papers
+from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import term_coverage, terms
 
 MAX_SENTENCES = 3
@@ -281,13 +281,7 @@ def extract(
     if not cands:
         return Extract([], 0.0, True, "no sentence to quote")
     relevance = max(c.base for c in cands)
-    # "How does SpargeAttn get its speedup?" asks about the paper that holds the name, whatever its words score
-    named_how = (
-        intent.how
-        and intent.subject
-        and mentions(focus[0].title + "\n" + focus[0].abstract, intent.subject)
-    )
-    if relevance < ABSTAIN_BELOW and not named_how:
+    if relevance < ABSTAIN_BELOW and not asks_how_named(intent, focus[0]):
         return Extract([], relevance, True, "nothing retrieved is relevant enough")
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)

@@ -20,6 +20,23 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from paperchat.answer.subjects import mentions
+
+
+def asks_how_named(intent: Any, paper: Any) -> bool:
+    """Whether the question asks how the method it names works and ``paper`` (title, abstract) holds that name.
+
+    Such a question ("How does SpargeAttn get its speedup?") is about that paper whatever its words score,
+    so the answerer does not decline it as not relevant enough. ``intent`` is an
+    :class:`paperchat.answer.intent.Intent`.
+    """
+    return bool(
+        intent.how
+        and intent.subject
+        and mentions(paper.title + "\n" + paper.abstract, intent.subject)
+    )
+
+
 #: Roles a sentence of the method move never has.
 _NOT_METHOD = frozenset({"background", "resource"})
 #: A result that reports an evaluation ends the method move; one that says what a step achieves
