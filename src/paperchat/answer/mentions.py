@@ -10,7 +10,8 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
   parenthesis or appositive that follows it ("ALKN (the continual unlearning method ...)",
   "FlashTP, the optimized tensor-product library");
 * a **description** starts where the asker points at one paper: "one where / that / on ...",
-  "the X one that ...", "the paper (work, study, method) on / that ..."; it runs to the next
+  "the X one that ...", "the paper (work, study, method) on / that ...", an ordinal that counts the
+  papers off ("One pre-trains ... . A second conditions ... . The third is ..."); it runs to the next
   mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
 * the slots of a "How does A differ from / compare with B ..." frame, or of the imperative "Compare A
   with / to / and B", are mentions: one word with a capital is a name ("Unifews"), a slot led by an
@@ -51,6 +52,9 @@ _POINTER = re.compile(
     rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
+    # an ordinal that counts the papers off: "One pre-trains ... . A second conditions ... . The third is ..."
+    r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))(?:the|a)\s+(?:first|second|third|fourth|last|final)"
+    r"(?:\s+(?:one|paper|work|method|approach))?\s+(?=[a-z])"
     # an item of a list of described papers, led by any noun: "X and that agent that ...",
     # ": an attack that ..., a defense that ..., and an alignment method that ..."
     rf"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bversus\s)|(?<=^)|(?<=[.?!]\s))"
