@@ -134,3 +134,48 @@ def test_how_a_method_works_at_conference_scale(icml_engine, question, paper, fa
     assert [s.paper_id for s in answer.sources] == [paper]
     for fact in facts:
         assert fact in answer.answer
+
+
+SINPOINT, UOT_UPC, INFOCONS = (
+    "oDPtv1RveE",
+    "j07qnZjYIU",
+    "cumipBkkAR",
+)  # three point-cloud papers in no eval set
+POINT_CLOUDS = (
+    "Three recent point-cloud papers attack different problems. One augments training data by deforming shapes "
+    "with smooth sine-based displacements that keep their topology. A second completes partial scans without "
+    "paired data by casting completion as an unbalanced optimal transport problem. A third explains classifier "
+    "decisions by splitting the cloud into critical concepts with information theory. How does each one work?"
+)
+
+
+def test_an_ordinal_counts_described_papers_off():
+    from paperchat.answer.mentions import split_mentions
+
+    texts = [m.text for m in split_mentions(POINT_CLOUDS)]
+    assert [t.split()[:2] for t in texts] == [["One", "augments"], ["A", "second"], ["A", "third"]]
+    assert texts[2].endswith("with information theory")
+
+
+def test_how_each_named_paper_works_quotes_each_ones_method(bundled_engine):
+    answer = bundled_engine.ask(
+        "KEA and SENSEI both explore with sparse rewards. How does each one work?",
+        mode="extractive",
+    )
+    assert [s.title.split(":")[0] for s in answer.sources] == ["KEA", "SENSEI"]
+    assert (
+        "coordinated via a switching mechanism [1]" in answer.answer
+    )  # KEA's method, absent before
+    assert "distills a reward signal of interestingness" in answer.answer
+
+
+@pytest.mark.slow
+def test_three_papers_counted_off_by_ordinals_are_each_found_and_explained(icml_engine):
+    answer = icml_engine.ask(POINT_CLOUDS, mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [SINPOINT, UOT_UPC, INFOCONS]
+    for fact in (
+        "It utilizes the Sine function to generate smooth displacements [1]",
+        "Our method employs a Neural OT model learning the UOT map using neural networks [2]",
+        "decompose the point cloud into 3D concepts",
+    ):
+        assert fact in answer.answer

@@ -5,9 +5,10 @@ Every sentence of the top papers is scored against the question:
 share of the question's content terms the sentence holds); a question that describes its paper before
 it asks (:mod:`paperchat.answer.asks`) adds ``ASK_WEIGHT`` x the share of the ask's terms the sentence
 holds, so the sentence that answers outranks the ones that restate the description; then moved by what
-the question asks (:mod:`paperchat.answer.intent`): a sentence holding a number for "how many", names
-for "which datasets", a result for "how does A compare", the defining sentence for "what is X";
-background sentences (the premise a paper argues against) and code links sink. Selection, best first,
+the question asks (:mod:`paperchat.answer.intent`, :func:`paperchat.answer.roles.role_shift`): a sentence
+holding a number for "how many", names for "which datasets", a result for "how does A compare", the
+defining sentence for "what is X"; background sentences (the premise a paper argues against) and code
+links sink. Selection, best first,
 skips near-duplicates of a picked sentence (cosine above 0.85: maximal marginal relevance in the spirit
 of Carbonell & Goldstein 1998):
 
@@ -17,6 +18,8 @@ of Carbonell & Goldstein 1998):
   ``MULTI_SHARE`` of the top one's and that is relevant;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
   (:mod:`paperchat.answer.clauses`);
+* "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
+  its proposal and before its evaluation (:mod:`paperchat.answer.method_span`), from X alone;
 * a picked sentence that points back ("the two techniques above") brings the sentences before it.
 
 It abstains (:class:`Extract` ``abstained``) when the best sentence is not relevant enough
@@ -45,7 +48,7 @@ from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, method_span
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import denied_terms, named, reversal_note
-from paperchat.answer.roles import holds_number, names_count, sentence_role
+from paperchat.answer.roles import role_shift, sentence_role
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import term_coverage, terms
@@ -67,17 +70,6 @@ FOCUS_SHARE_WEIGHT = (
 )
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
-
-#: score changes by the sentence's role, per question kind
-_ROLE_SHIFT = {
-    it.FINDING: {"result": 0.2, "background": -0.2, "definition": -0.05},
-    it.DEFINE: {"definition": 0.12, "background": -0.05},
-    it.QUANTITY: {"background": -0.05},
-    it.ENTITY: {"background": -0.05},
-    it.FIND: {"definition": 0.04, "background": -0.06},
-    it.GENERAL: {"result": 0.02, "background": -0.05},
-    it.MECHANISM: {"result": -0.1, "background": -0.1},
-}
 
 
 @dataclass(eq=False)
@@ -123,17 +115,6 @@ def term_overlap(question_terms: set[str], sentence: str) -> float:
     return 0.0 if share is None else share
 
 
-def _shift(cand: Candidate, intent: it.Intent) -> float:
-    shift = _ROLE_SHIFT.get(intent.kind, {}).get(cand.role, 0.0)
-    if cand.role == "resource":
-        shift -= 0.3
-    if intent.kind == it.QUANTITY:
-        shift += 0.12 if holds_number(cand.text) else -0.04
-    elif intent.kind == it.ENTITY:
-        shift += min(0.12, 0.04 * names_count(cand.text))
-    return shift
-
-
 def _candidates(
     question: str,
     qvec: np.ndarray,
@@ -164,7 +145,7 @@ def _candidates(
                 vecs[i],
                 sentence_role(sent, i),
             )
-            cand.score = base + _shift(cand, intent)
+            cand.score = base + role_shift(cand.role, cand.text, intent.kind)
             if ask_weight:
                 cand.score += ask_weight * ask_overlap(ask, sent)
             cands.append(cand)
@@ -218,8 +199,12 @@ def _subject_sentences(
     """
     ask = ask_part(question, split_mentions(question))
     avec = qvec if ask == question else index.embedder.embed_one(ask)
-    kind = it.read_question(ask).kind
-    intent = it.Intent(kind if kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL)
+    read = it.read_question(
+        split_ask(ask).sentence or ask
+    )  # the asking sentence, not "Compare A with B."
+    intent = it.Intent(
+        read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL
+    )
     cands = _candidates(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
     own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
     described = {p.paper_id: p.mention for p in papers if p.paper_id in subjects}
@@ -236,6 +221,10 @@ def _subject_sentences(
                 ABSTAIN_BELOW,
                 DUPLICATE_COS,
             )
+        if (
+            read.how and own[pid]
+        ):  # "How does each obtain step-level guidance?": each one's method move
+            picked += method_span(own[pid], picked, PER_SUBJECT + 1)
         out += picked
     return out
 
@@ -311,7 +300,7 @@ def extract(
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
     mentioned = [p.paper_id for p in focus if p.mention]
-    # a comparison's count may come from any paper it mentions ("which one embeds more bits?")
+    # a comparison's count or value may come from any paper it mentions ("which one embeds more bits?")
     pool = [c for c in cands if c.paper_id in mentioned] if len(mentioned) >= 2 else own
     counted = counting_sentences(pool, count_noun, lexicon) if count_noun else []
     if count_noun and not counted:
@@ -320,7 +309,7 @@ def extract(
     if model and not names_a_model(main_paper.title + "\n" + main_paper.abstract, model):
         return Extract([], relevance, True, f"the abstract names no {model}")
     setting = it.setting_noun(question)
-    if setting and not value_sentences(own, setting, lexicon):
+    if setting and not value_sentences(pool, setting, lexicon):
         return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
     # a detail the asking sentence names ("which optimizer did they use?"), not one a sentence before it
     # uses to describe the paper ("A paper couples language models with a combinatorial optimizer. Which ...")

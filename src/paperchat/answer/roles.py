@@ -10,6 +10,21 @@ from __future__ import annotations
 
 import re
 
+from paperchat.answer import intent as it
+
+#: Score changes by a sentence's role, per question kind (:func:`role_shift`; set on the tuning sets,
+#: eval/generalization/TUNING.md): a result for "How does A compare with B?", the defining sentence for
+#: "What is X?", neither background nor results for "How does X work?".
+ROLE_SHIFT = {
+    it.FINDING: {"result": 0.2, "background": -0.2, "definition": -0.05},
+    it.DEFINE: {"definition": 0.12, "background": -0.05},
+    it.QUANTITY: {"background": -0.05},
+    it.ENTITY: {"background": -0.05},
+    it.FIND: {"definition": 0.04, "background": -0.06},
+    it.GENERAL: {"result": 0.02, "background": -0.05},
+    it.MECHANISM: {"result": -0.1, "background": -0.1},
+}
+
 _RESOURCE = re.compile(
     r"https?://|\bgithub\.(?:com|io)\b|\b(?:on|at|via|from) github\b|\bcode (?:is|and (?:data|models?) (?:are|is)|will be) (?:publicly |openly )?"
     r"(?:available|released)|\bproject page\b|\bour code\b|\bavailable at\b",
@@ -91,3 +106,17 @@ def holds_number(sentence: str) -> bool:
 def names_count(sentence: str) -> int:
     """How many name-like tokens (``ImageNet``, ``GPT-4o``, ``CIFAR-10``, ``MMLU``) ``sentence`` holds."""
     return len(_LIST.findall(sentence.replace("$", "").replace("*", "")))
+
+
+def role_shift(role: str, text: str, kind: str) -> float:
+    """How much a sentence of ``role`` and ``text`` moves in the ranking for a question of ``kind`` (an
+    :class:`paperchat.answer.intent.Intent` kind): :data:`ROLE_SHIFT`, a code link sinks (-0.3), a number
+    rises for "how many" (+0.12, else -0.04) and names for "which datasets" (+0.04 each, at most +0.12)."""
+    shift = ROLE_SHIFT.get(kind, {}).get(role, 0.0)
+    if role == "resource":
+        shift -= 0.3
+    if kind == it.QUANTITY:
+        shift += 0.12 if holds_number(text) else -0.04
+    elif kind == it.ENTITY:
+        shift += min(0.12, 0.04 * names_count(text))
+    return shift
