@@ -44,6 +44,8 @@ def test_how_words_are_not_content_terms():
 
 def test_a_digit_may_lead_a_hyphenated_name():
     assert name_tokens("How does 3D-LMVIC use 3D geometry on 256x256 images?") == ["3D-LMVIC"]
+    # a version string is no name: "70B-Instruct" inside "3.3-70B-Instruct"
+    assert name_tokens("Llama 3.3-70B-Instruct and Llama 3.1-8B-Instruct") == []
 
 
 def _cand(position: int, role: str, text: str = "") -> Candidate:

@@ -149,8 +149,8 @@ def looks_like_name(word: str) -> bool:
 
 
 _NAME_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9])(?:\d+[A-Z][A-Za-z0-9]*(?=[-+.][A-Za-z0-9])|[A-Za-z][A-Za-z0-9]*)(?:[-+.][A-Za-z0-9]+)*\+*"
-)  # "256x256" holds no name; "3D-LMVIC" is one (a digit may lead a hyphenated one)
+    r"(?<![A-Za-z0-9])(?:(?<![-+.])\d+[A-Z][A-Za-z0-9]*(?=[-+.][A-Za-z0-9])|[A-Za-z][A-Za-z0-9]*)(?:[-+.][A-Za-z0-9]+)*\+*"
+)  # "256x256" holds no name; "3D-LMVIC" is one (a digit may lead a hyphenated one, not inside "3.3-70B-Instruct")
 
 
 def name_tokens(text: str) -> list[str]:
