@@ -28,9 +28,9 @@ from paperchat.core.errors import ReportedFailure
     metavar="NAME|FILE",
     help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
     "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
-    "abstracts), conference-dev, conference-test, scale, generalization (eight independently "
-    "written sets: general-a, -d, -e, -f, -h tuned on, general-b, -c, -g held out; each also by its "
-    "own name; needs --corpus too).",
+    "abstracts), conference-dev, conference-test, scale, generalization (ten independently "
+    "written sets: general-a, -d, -e, -f, -h, -i, -j tuned on, general-b, -c, -g held out; each also "
+    "by its own name; needs --corpus too).",
 )
 @click.option(
     "--mode",
