@@ -66,25 +66,27 @@ _BEATS_PRIOR = re.compile(
 )
 
 
+#: Cue phrases and the role they give, first match wins ("..., outperforming prior methods": the prior
+#: work is what it beats, so a result before background).
+_CUES = (
+    (_RESOURCE, "resource"),
+    (_FINDING_CUE, "result"),
+    (_DEFINITION, "definition"),
+    (_BEATS_PRIOR, "result"),
+    (_BACKGROUND, "background"),
+    (_RESULT, "result"),
+)
+
+
 def sentence_role(sentence: str, position: int) -> str:
     """The role of an abstract sentence: ``resource``, ``definition``, ``result``, ``background`` or ``other``.
 
     ``position`` is its 0-based place in the abstract (an opening sentence
     without a result cue is background).
     """
-    if _RESOURCE.search(sentence):
-        return "resource"
-    if _FINDING_CUE.search(sentence):
-        return "result"
-    if _DEFINITION.search(sentence):
-        return "definition"
-    # "..., outperforming prior methods": prior work is what it beats
-    if _BEATS_PRIOR.search(sentence):
-        return "result"
-    if _BACKGROUND.search(sentence):
-        return "background"
-    if _RESULT.search(sentence):
-        return "result"
+    for cue, role in _CUES:
+        if cue.search(sentence):
+            return role
     return "background" if position == 0 else "other"
 
 
