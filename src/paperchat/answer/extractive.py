@@ -199,9 +199,8 @@ def _subject_sentences(
     """
     ask = ask_part(question, split_mentions(question))
     avec = qvec if ask == question else index.embedder.embed_one(ask)
-    read = it.read_question(
-        split_ask(ask).sentence or ask
-    )  # the asking sentence, not "Compare A with B."
+    # the asking sentence, not a "Compare A with B." before it, says what kind of sentence answers
+    read = it.read_question(split_ask(ask).sentence or ask)
     intent = it.Intent(
         read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL
     )
@@ -221,9 +220,7 @@ def _subject_sentences(
                 ABSTAIN_BELOW,
                 DUPLICATE_COS,
             )
-        if (
-            read.how and own[pid]
-        ):  # "How does each obtain step-level guidance?": each one's method move
+        if read.how and own[pid]:  # "How does each obtain step-level guidance?": its method move
             picked += method_span(own[pid], picked, PER_SUBJECT + 1)
         out += picked
     return out
@@ -276,7 +273,8 @@ def extract(
     main_paper = next(p for p in focus if p.paper_id == main)
     # a comparison's distinctive words are spread over its papers; papers its mentions found each by
     # their own search are on topic by construction
-    compared = focus[:MAX_PAPERS] if it.COMPARE.search(question) else [main_paper]
+    comparing = it.COMPARE.search(question) is not None
+    compared = focus[:MAX_PAPERS] if comparing else [main_paper]
     found_each = sum(bool(p.mention) for p in focus) >= 2
     if (
         not found_each
@@ -346,7 +344,7 @@ def extract(
             for c in _pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)
         ]
     else:  # "How does X work?" is about X alone: no other paper's sentence, unless it compares
-        alone = intent.how and not it.COMPARE.search(question)
+        alone = intent.how and not comparing
         picked = _pick(own if alone else cands, main, intent, MAX_SENTENCES)
         picked += clause_cover(
             question,

@@ -17,8 +17,9 @@
   names them;
 * ``finding``: "How does A compare with B?", "What did they find?" -> result
   sentences, not background or the premise a paper argues against;
-* ``mechanism``: "How does X work?", "Walk me through X's pipeline" -> the
-  sentences that follow the proposal and say how it works
+* ``mechanism``: "How does X work?", "Walk me through X's pipeline" -> neither
+  background nor results; whatever the kind, :attr:`Intent.how` (the asking
+  sentence asks how a method works) adds the sentences that follow the proposal
   (:mod:`paperchat.answer.method_span`);
 * ``general``: anything else.
 
