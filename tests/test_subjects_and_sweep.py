@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from paperchat.answer.intent import comparison_subjects
 from paperchat.answer.intent import counted_noun as _counted_noun
 from paperchat.answer.subjects import clause_of, complete_hits, mentions, missing_names
 from paperchat.evaluation.sweep import abstention_sweep
+from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.hybrid import Hit
 
 
@@ -50,7 +49,7 @@ def test_complete_hits_adds_the_named_paper_that_one_search_missed():
         "c": "unrelated",
         "d": "also unrelated",
     }
-    records = {pid: SimpleNamespace(title="", abstract=t) for pid, t in texts.items()}
+    records = {pid: PaperRecord(pid, abstract=t) for pid, t in texts.items()}
     asked: list[str] = []
 
     def retrieve(query, k):

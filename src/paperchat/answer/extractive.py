@@ -304,7 +304,7 @@ def extract(
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     model = None if intent.kind == it.FIND or found_each else asked_model(question)
-    if model and not names_a_model(main_paper.title + "\n" + main_paper.abstract, model):
+    if model and not names_a_model(main_paper.full_text, model):
         return Extract([], relevance, True, f"the abstract names no {model}")
     setting = it.setting_noun(question)
     if setting and not value_sentences(pool, setting, lexicon):
@@ -319,7 +319,7 @@ def extract(
     denied = (
         []
         if subjects or intent.plural
-        else denied_terms(split_ask(question).ask, main_paper.title + "\n" + main_paper.abstract)
+        else denied_terms(split_ask(question).ask, main_paper.full_text)
     )
     reversal = "" if subjects or intent.plural else reversal_note(question, main_paper)
     # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"

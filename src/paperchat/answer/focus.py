@@ -32,6 +32,11 @@ class PaperText:
     label: str = ""
     mention: str = ""  # how a comparison mentions this paper (``Hit.mention``), else ""
 
+    @property
+    def full_text(self) -> str:
+        """The title and the abstract, one line break between them (what name and term checks read)."""
+        return f"{self.title}\n{self.abstract}"
+
 
 _PROPER = re.compile(r"(?<=[\w,;)\]] )[A-Z][a-z]{2,}(?:-[A-Za-z]+)?\b")
 _NOT_PROPER = frozenset(
@@ -53,7 +58,7 @@ def proper_nouns(text: str) -> list[str]:
 def partial_proper_nouns(question: str, paper: PaperText) -> bool:
     """Whether the paper holds some but not all of the question's capitalised names ("Atari Breakout")."""
     nouns = proper_nouns(question)
-    text = plain(paper.title + "\n" + paper.abstract)
+    text = plain(paper.full_text)
     held = [n for n in nouns if n.lower() in text]
     return bool(held) and len(held) < len(nouns)
 
@@ -72,7 +77,7 @@ def focus_papers(
     """
     if not intent.names or sum(bool(p.mention) for p in papers) >= 2:
         return papers  # a comparison's mentioned papers each answer for themselves
-    texts = [p.title + "\n" + p.abstract for p in papers]
+    texts = [p.full_text for p in papers]
     subjects = it.comparison_subjects(question)
     if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
         return papers  # "How do ALKN and 'mechanistic unlearning' differ?": each named paper answers for itself
@@ -137,7 +142,7 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
         return False
     rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
-    held = set().union(*(lexicon.terms_of(p.title + "\n" + p.abstract) for p in papers))
+    held = set().union(*(lexicon.terms_of(p.full_text) for p in papers))
     if not rare or set(rare) & held:
         return False
     return (

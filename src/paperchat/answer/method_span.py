@@ -30,11 +30,7 @@ def asks_how_named(intent: Any, paper: Any) -> bool:
     so the answerer does not decline it as not relevant enough. ``intent`` is an
     :class:`paperchat.answer.intent.Intent`.
     """
-    return bool(
-        intent.how
-        and intent.subject
-        and mentions(paper.title + "\n" + paper.abstract, intent.subject)
-    )
+    return bool(intent.how and intent.subject and mentions(paper.full_text, intent.subject))
 
 
 #: Roles a sentence of the method move never has.

@@ -193,7 +193,7 @@ def reversal_note(question: str, paper) -> str:
 
     ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty).
     """
-    flipped = reversed_direction(question, paper.title + "\n" + paper.abstract)
+    flipped = reversed_direction(question, paper.full_text)
     if not flipped:
         return ""
     return (

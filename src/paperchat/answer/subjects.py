@@ -152,7 +152,7 @@ def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
     if not it.COMPARE.search(question):
         return []
     names = it.comparison_subjects(question) or list(intent.names)
-    texts = {p.paper_id: p.title + "\n" + p.abstract for p in papers}
+    texts = {p.paper_id: p.full_text for p in papers}
     if len(names) >= 2 and any(all(mentions(t, n) for n in names) for t in texts.values()):
         return []  # one paper holds every name
     out: list[str] = []
@@ -188,7 +188,7 @@ def _covering_papers(question: str, papers: list) -> list[str]:
     qterms = set(terms(question))
     if not papers or not qterms:
         return []
-    held = {p.paper_id: qterms & set(terms(p.title + " " + p.abstract)) for p in papers}
+    held = {p.paper_id: qterms & set(terms(p.full_text)) for p in papers}
     chosen = [papers[0]]
     covered = set(held[papers[0].paper_id])
     for _ in range(2 if _THREE.search(question) else 1):
@@ -286,9 +286,7 @@ def complete_hits(
     def read(more: list) -> None:  # the papers' texts, one store read for all that are not read yet
         new = [h.paper_id for h in more if h.paper_id not in texts]
         records = read_papers(new) if new else {}
-        texts.update(
-            {pid: f"{r.title}\n{r.abstract}" if (r := records.get(pid)) else "" for pid in new}
-        )
+        texts.update({pid: r.full_text if (r := records.get(pid)) else "" for pid in new})
 
     read(hits)
     chosen: dict[int, object] = {}

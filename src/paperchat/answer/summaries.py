@@ -69,12 +69,7 @@ def papers_on_topic(
         return []
     ids = [pid for pid, _score in bm25.search(target, n)]
     records = records_of(ids)
-    return [
-        pid
-        for pid in ids
-        if pid in records
-        and terms <= bm25.terms_of(f"{records[pid].title}\n{records[pid].abstract}")
-    ]
+    return [pid for pid in ids if pid in records and terms <= bm25.terms_of(records[pid].full_text)]
 
 
 def title_note(target: str, record: PaperRecord, how: str) -> str | None:

@@ -55,7 +55,7 @@ def answer_from_hits(
     if mode == LLM:
         relevant = [h for h in hits if h.paper_id in records]
         best = max((h.dense or 0.0 for h in relevant), default=0.0)
-        texts = [records[h.paper_id].title + "\n" + records[h.paper_id].abstract for h in relevant]
+        texts = [records[h.paper_id].full_text for h in relevant]
         if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
             from paperchat.answer.llm_answer import llm_answer
 

@@ -68,6 +68,11 @@ class PaperRecord:
     source_file: str = ""
 
     @property
+    def full_text(self) -> str:
+        """The title and the abstract, one line break between them (what name and term checks read)."""
+        return f"{self.title}\n{self.abstract}"
+
+    @property
     def name(self) -> str:
         """The title, else the label, else the paper id."""
         return display_name(self.title, self.label, self.paper_id)
