@@ -121,3 +121,81 @@ def test_three_described_papers_are_each_cited_in_the_question_order(icml_engine
         "RAPID: Long-Context Inference with Retrieval-Augmented Speculative Decoding: "
     )
     assert "Reward-Guided Speculative Decoding for Efficient LLM Reasoning (RSD): " in text
+
+
+def test_papers_counted_off_by_ordinals_run_to_the_end_of_their_sentences():
+    q = (
+        "Compare three answers to the cost of long prompts. The first compresses the prompt with a "
+        "small model and the dropped tokens are chosen by perplexity. The second caches key-value "
+        "states across requests. The third is LLMLingua. What does each save?"
+    )
+    found = split_mentions(q)
+    # "the cost of long prompts" opens the question (the topic), "the dropped tokens ..." is part of
+    # the first paper's sentence, and the third is named
+    assert [(m.name, m.text) for m in found] == [
+        (
+            None,
+            "The first compresses the prompt with a small model and the dropped tokens are chosen "
+            "by perplexity",
+        ),
+        (None, "The second caches key-value states across requests"),
+        ("LLMLingua", "LLMLingua"),
+    ]
+
+
+def test_a_header_before_a_colon_that_lists_the_papers_is_their_topic():
+    q = (
+        "Graph sparsification, two flavours: a sampler that keeps edges by effective resistance, "
+        "and a learned pruner that drops edges with a message-passing network. What does each keep?"
+    )
+    found = split_mentions(q)
+    assert [m.text for m in found] == [
+        "a sampler that keeps edges by effective resistance",
+        "a learned pruner that drops edges with a message-passing network",
+    ]
+    assert topic(q, found) == "Graph sparsification, two flavours:"
+    # a colon after the papers, before the ask, changes nothing
+    q = (
+        "the paper on expert-choice routing, DeepSeekMoE and the one that merges experts softly: "
+        "how does each route tokens?"
+    )
+    assert [m.name for m in split_mentions(q)] == [None, "DeepSeekMoE", None]
+
+
+def test_what_opens_a_vs_question_is_a_name_in_any_case():
+    assert [
+        m.name for m in split_mentions("Ring Attention vs FlashDecoding: which is faster?")
+    ] == [
+        "Ring Attention",
+        "FlashDecoding",
+    ]
+    found = split_mentions("mixtral vs the sparse upcycling paper - which uses fewer experts")
+    assert [(m.name, m.text) for m in found] == [
+        ("mixtral", "mixtral"),
+        (None, "the sparse upcycling paper"),  # a dash is no word of the description
+    ]
+
+
+SYSTEM_AWARE, TOOL_DELETE, WHEN_TO_FORGET = "DnuuFjCsDo", "7ez7LqHsP5", "uEUIeIrRPv"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question",
+    [
+        # counted off by ordinals; the first paper's sentence holds "and the algorithm ..."
+        "Compare three takes on machine unlearning. The first weakens the attacker to one who sees only "
+        "what the system stores and the algorithm keeps a small subset of the data. The second makes "
+        "tool-augmented LLMs forget whole tools. The third bounds how much cheaper than retraining "
+        "unlearning can be. What does each propose?",
+        # a header, then a list of described papers after its colon
+        "Machine unlearning, three angles: a definition against an attacker who sees only the stored "
+        "data, a method that makes LLMs forget whole tools, and a phase diagram of when unlearning "
+        "beats retraining. What does each contribute?",
+    ],
+)
+def test_three_unlearning_papers_listed_or_counted_off_are_each_cited(icml_engine, question):
+    cited, text = _cited(icml_engine, question)
+    assert cited == [SYSTEM_AWARE, TOOL_DELETE, WHEN_TO_FORGET]
+    assert "we propose ToolDelete" in text
+    assert "Machine Unlearning (MU) aims at removing the influence of specific data points" in text

@@ -37,6 +37,27 @@ def test_a_question_asks_how_a_method_works_in_its_asking_sentence(question, how
     assert it.read_question(question).how is how
 
 
+@pytest.mark.parametrize(
+    "sentence, approach",
+    [
+        ("safearena vs advagent - how do their approaches differ", True),
+        ("goat vs advprompter, diff in how they attack?", True),
+        ("What mechanism does each rely on, and what safety result does it report?", True),
+        ("How does each pick or clean pretraining data?", True),
+        ("How does each one compare on ImageNet?", False),  # a result
+        ("Which one reports the bigger speedup?", False),
+    ],
+)
+def test_a_comparison_asks_for_each_papers_approach(sentence, approach):
+    assert it.asks_approach(sentence) is approach
+
+
+def test_a_how_word_in_a_description_makes_no_mechanism_question():
+    # "trick" describes the paper; the asking sentence asks which paper (as Intent.how reads it)
+    question = "I remember a paper critiquing a popular stitching trick. Which paper was it?"
+    assert it.read_question(question).kind == it.FIND
+
+
 def test_how_words_are_not_content_terms():
     assert it.how_terms("Walk me through SOLD's pipeline.") == {"walk", "pipeline"}
     assert it.how_terms("Mechanically, how does SpargeAttn get its speedup?") == {"mechanically"}
@@ -169,6 +190,16 @@ def test_how_each_named_paper_works_quotes_each_ones_method(bundled_engine):
         "coordinated via a switching mechanism [1]" in answer.answer
     )  # KEA's method, absent before
     assert "distills a reward signal of interestingness" in answer.answer
+
+
+def test_a_comparison_of_approaches_quotes_each_papers_method(bundled_engine):
+    answer = bundled_engine.ask(
+        "KEA vs SENSEI - how do their approaches differ?", mode="extractive"
+    )
+    assert [s.title.split(":")[0] for s in answer.sources] == ["KEA", "SENSEI"]
+    # each one's method move; before, only each one's results sentence was quoted
+    assert "proactively coordinated via a switching mechanism [1]" in answer.answer
+    assert "SENSEI distills a reward signal of interestingness" in answer.answer
 
 
 @pytest.mark.slow

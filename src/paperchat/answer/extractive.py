@@ -200,7 +200,9 @@ def _subject_sentences(
     ask = ask_part(question, split_mentions(question))
     avec = qvec if ask == question else index.embedder.embed_one(ask)
     # the asking sentence, not a "Compare A with B." before it, says what kind of sentence answers
-    read = it.read_question(split_ask(ask).sentence or ask)
+    sentence = split_ask(ask).sentence or ask
+    read = it.read_question(sentence)
+    how = read.how or it.asks_approach(sentence)
     intent = it.Intent(
         read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL
     )
@@ -220,7 +222,7 @@ def _subject_sentences(
                 ABSTAIN_BELOW,
                 DUPLICATE_COS,
             )
-        if read.how and own[pid]:  # "How does each obtain step-level guidance?": its method move
+        if how and own[pid]:  # "How does each obtain step-level guidance?": its method move
             picked += method_span(own[pid], picked, PER_SUBJECT + 1)
         out += picked
     return out

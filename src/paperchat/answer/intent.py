@@ -135,6 +135,15 @@ _MECHANISM = re.compile(
     r"steps|stages)\b",
     re.I,
 )
+#: What a comparison asks of each paper's method: "how do their approaches differ", "diff in how they attack",
+#: "what mechanism does each rely on", "how does each pick data" (not "how does each compare / perform").
+_APPROACH = re.compile(
+    r"\bapproach(?:es)?\b|\bmethods?\b|\bmechanisms?\b|\bstrateg(?:y|ies)\b|\btechniques?\b"
+    r"|\bprocess(?:es)?\b|\bin how\b|\bhow (?:each|they|it)\b"
+    r"|\bhow (?:do|does|did) (?:each|they|the two|the three|both)\b"
+    r"(?! (?:\w+ ){0,3}(?:compare|perform|fare|score|rank))",
+    re.I,
+)
 #: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
 _DETAIL = re.compile(
     r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
@@ -189,6 +198,12 @@ def read_question(question: str) -> Intent:
     return replace(intent, how=_MECHANISM.search(split_ask(question).sentence) is not None)
 
 
+def asks_approach(sentence: str) -> bool:
+    """Whether a comparison's asking ``sentence`` asks how each paper works (:data:`_APPROACH`), so each
+    paper's method move is quoted (:func:`paperchat.answer.method_span.method_span`)."""
+    return _APPROACH.search(sentence) is not None
+
+
 def how_terms(question: str) -> set[str]:
     """The content terms of the words that ask how ("walk", "pipeline", "mechanically"): what to do, not
     which paper or which part of it, so no sentence is relevant for holding them."""
@@ -222,7 +237,7 @@ def _read(question: str) -> Intent:
         return Intent(FIND, names=names, detail=detail_text)
     if _FINDING.search(question):
         return Intent(FINDING, names=names, subject=subject, detail=detail_text)
-    if _MECHANISM.search(question):
+    if _MECHANISM.search(split_ask(question).sentence):  # the asking sentence, as ``Intent.how``
         return Intent(MECHANISM, names=names, subject=subject, detail=detail_text)
     return Intent(GENERAL, names=names, subject=subject, detail=detail_text)
 

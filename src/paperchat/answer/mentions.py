@@ -23,7 +23,13 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
   description's own word leads ("the paper that keeps exploration alive in Soft Actor-Critic");
 * a description that holds a name is that name's mention (the name decides the paper), but for a
   frame's described slot (above);
-* a bare "one ..., the other ..." after two names restates them and is not a mention of its own.
+* a bare "one ..., the other ..." after two names restates them and is not a mention of its own;
+* papers counted off by ordinals ("The first ... . The second ... . The third is QLASS.") are one
+  mention a sentence, and a description before them is their topic (:func:`_counted_off`);
+* a header before a colon that lists the papers ("Synthetic tabular data, three flavours: a generator
+  ..., a hybrid ..., and a fix ...") is their topic, and the list's items are the mentions
+  (:func:`_items_after_colon`, :func:`_without_header`);
+* what opens a "vs" question is a name in any case ("baxbench vs the insec attack").
 
 A description is searched with the question's :func:`topic` (what its papers share).
 
@@ -34,6 +40,7 @@ quoted sentences answer the question instead of restating the description.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -49,7 +56,7 @@ _TIE = (
 #: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
-    rf"\b(?:(?:the|a|an)\s+(?:[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
+    rf"\b(?:(?:the|a|an)\s+(?:(?!-\s)[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
     # an ordinal that counts the papers off: "One pre-trains ... . A second conditions ... . The third is ..."
@@ -58,7 +65,7 @@ _POINTER = re.compile(
     # an item of a list of described papers, led by any noun: "X and that agent that ...",
     # ": an attack that ..., a defense that ..., and an alignment method that ..."
     rf"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bversus\s)|(?<=^)|(?<=[.?!]\s))"
-    rf"(?:the|a|an|that)\s+(?:[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)"
+    rf"(?:the|a|an|that)\s+(?:(?!-\s)[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)"
     # what follows "vs" when it is no name: "RelGNN vs classic GNNs for graph-level tasks"
     r"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])",
     re.I,
@@ -111,6 +118,11 @@ _VS_CHAIN = re.compile(
     r"(?=\s*(?:[-—:,;?.]|$)|\s+(?:for|on|in|when|what|how|which|at|with)\b)",
     re.I,
 )
+#: The paper before "vs" that opens the question or a clause: one word, or two or three capitalised ones.
+_VS_HEAD = re.compile(
+    r"(?:(?<=^)|(?<=[(:;,.?!]\s))(?:[A-Za-z][\w.+-]{2,}|[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){1,2})"
+    r"(?=\s+(?:vs\.?|versus)\s)"
+)
 #: A name right after a word of a description: not after a joint ("and", "vs", "from", "with", ...), an
 #: article, punctuation or a parenthesis.
 _INSIDE = re.compile(
@@ -143,6 +155,18 @@ _ONE_WORD = re.compile(r"(?=[\w.+-]*[A-Z])\w[\w.+-]{2,}")
 #: A description needs this many content terms to be searched (fewer: "the one on it"); the parts of a
 #: compound count each ("the network-sparsity paper").
 MIN_DESCRIPTION_TERMS = 2
+#: An ordinal that opens a sentence, clause or list item and counts a paper off ("The first ...", "A second
+#: ...", "One ..."): :func:`_counted_off`.
+_ORDINAL = re.compile(
+    r"(?:(?<=^)|(?<=[.?!;:]\s))(?:(?:the|a)\s+(?:first|second|third|fourth|fifth|last|final)|one)\b",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[.?!;](?:\s|$)")
+_SENTENCE_END = re.compile(r"[.?!](?:\s|$)")
+_SENTENCE_BREAK = re.compile(r"[.?!]\s")
+#: Where a list of described papers after a colon goes on to its next item: a comma, a semicolon or "and"
+#: before an article (:func:`_items_after_colon`).
+_ITEM_CUT = re.compile(r"(?:[,;]\s+(?:and\s+)?|\s+and\s+)(?=(?:the|a|an)\s)", re.I)
 #: Mentions kept per question (the first ones): a comparison of more papers is a list question.
 MAX_MENTIONS = 5
 
@@ -209,6 +233,11 @@ def _name_spans(question: str) -> list[tuple[str, int, int]]:
                 e <= start or end <= s for _, s, e in out
             ):
                 out.append((item.group(), start, end))
+    # "baxbench vs the insec attack", "Star Attention vs XAttention": what opens the question or a clause
+    # before "vs" is a name when it is one word, or two or three capitalised ones
+    for head in _VS_HEAD.finditer(question):
+        if all(e <= head.start() or head.end() <= s for _, s, e in out):
+            out.append((head.group(), head.start(), head.end()))
     # "How does Unifews differ from REST ...": one capitalised word in a slot of the frame is a name
     for frame in frames(question):
         for slot in ("a", "b"):
@@ -252,6 +281,41 @@ def _listed_items(question: str, names: list, pointers: list) -> dict[int, int]:
     return item_end
 
 
+def _items_after_colon(question: str, pointers: list) -> dict[int, int]:
+    """The described papers a header's colon lists ("Machine unlearning, three angles: a definition against
+    ..., a method that makes LLMs forget whole tools, and a phase diagram of ..."), added to ``pointers``.
+
+    The sentence after the colon must split, at a comma, semicolon or "and" before an article, into
+    two or more items that each start with an article and hold at least
+    :data:`MIN_DESCRIPTION_TERMS` + 1 content terms (a shorter piece means the split cut a
+    description: no list). Returns where each item ends, by where it starts.
+    """
+    item_end: dict[int, int] = {}
+    if not _SEVERAL.search(question):
+        return item_end
+    for colon in re.finditer(r":\s+", question):
+        end = _sentence_end(question, colon.end(), clause=False)
+        cuts = [colon.end()] + [m.end() for m in _ITEM_CUT.finditer(question, colon.end(), end)]
+        items = [
+            (a, _trim(question, a, b)[1])
+            for a, b in zip(
+                cuts, [m.start() for m in _ITEM_CUT.finditer(question, colon.end(), end)] + [end]
+            )
+        ]
+        if len(items) < 2 or not all(
+            re.match(r"(?:the|a|an)\s", question[a:b], re.I)
+            and len(terms(question[a:b].replace("-", " "))) > MIN_DESCRIPTION_TERMS
+            for a, b in items
+        ):
+            continue
+        for a, b in items:
+            if not any(s == a or s <= a < e for s, e in pointers):
+                pointers.append((a, a))
+            item_end[a] = b
+    pointers.sort()
+    return item_end
+
+
 def _quoted(question: str, name: tuple[str, int, int]) -> bool:
     """Whether a name (``(name, start, end)`` of :func:`_name_spans`) is quoted: its span starts at the quote."""
     return question[name[1] : name[1] + 1] in _OPENING_QUOTES
@@ -279,6 +343,7 @@ def split_mentions(question: str) -> list[Mention]:
     ]
     # listed items and described slots, each with where it ends (a listed item's end first)
     item_end = _listed_items(question, names, pointers)
+    item_end.update(_items_after_colon(question, pointers))
     described = described_slots(question, pointers, MIN_DESCRIPTION_TERMS)
     # "the distillation work that blends forward and reverse KL ...": a word with capitals inside a
     # described slot belongs to the description, unless quoted ("the 'price of freedom' one")
@@ -327,7 +392,69 @@ def split_mentions(question: str) -> list[Mention]:
     if sum(m.name is not None for m in found) >= 2:
         found = [m for m in found if m.name or not _RESTATED.match(m.text)]
     found.sort(key=lambda m: m.start)
+    found = _without_header(question, _counted_off(question, found))
     return found[:MAX_MENTIONS] if len(found) >= 2 else []
+
+
+def _sentence_end(question: str, at: int, clause: bool = True) -> int:
+    """Where the sentence holding position ``at`` ends (with ``clause``: or its clause, at a semicolon)."""
+    stop = (_CLAUSE_END if clause else _SENTENCE_END).search(question, at)
+    return stop.start() if stop else len(question)
+
+
+def _counted_off(question: str, found: list[Mention]) -> list[Mention]:
+    """``found`` as a question that counts its papers off by ordinals reads ("Compare three answers to X.
+    The first observes ... . The second is an algorithm for ... and the graph is accessed ... . The third
+    is QLASS.").
+
+    With two or more mentions led by an ordinal (:data:`_ORDINAL`), each such mention runs to the end
+    of its sentence; another description inside it is part of it, a name inside it names it, and a
+    description outside every counted sentence ("the lack of step-level labels" of the opening) is the
+    topic, not a paper. Fewer ordinals: ``found`` unchanged.
+    """
+    starts = {m.start() for m in _ORDINAL.finditer(question)}
+    counted = [m for m in found if m.start in starts and m.name is None]
+    if len(starts) < 2 or len(counted) < 2:
+        return found
+    spans = [(m.start, _sentence_end(question, m.start)) for m in counted]
+    out = []
+    for m in found:
+        span = next(((s, e) for s, e in spans if s <= m.start < e), None)
+        if span is None:
+            if m.name is not None:
+                out.append(m)  # a paper named outside the counted sentences
+        elif m.start == span[0]:
+            out.append(Mention(question[span[0] : span[1]], m.name, *span))
+        elif m.name is not None:  # a name inside a counted sentence names its paper
+            lead = next((i for i, o in enumerate(out) if o.start == span[0]), None)
+            if lead is None or out[lead].name is not None:
+                out.append(m)
+            else:
+                out[lead] = dataclasses.replace(out[lead], name=m.name)
+    return out
+
+
+def _without_header(question: str, found: list[Mention]) -> list[Mention]:
+    """``found`` without the descriptions of a header that introduces a list of papers ("Synthetic tabular
+    data, three flavours: a generator ..., a hybrid ..., and a fix ..."; "Contrast three ways of solving
+    inverse problems with a pretrained diffusion prior: the extension ..., the sampler ... and ...").
+
+    A colon after which two or more mentions follow in its sentence makes the descriptions between
+    the sentence's start and the colon the topic (names there stay papers).
+    """
+    for colon in re.finditer(r":\s", question):
+        end = _sentence_end(question, colon.end(), clause=False)
+        if sum(colon.start() < m.start < end for m in found) < 2:
+            continue
+        opening = max(
+            (b.end() for b in _SENTENCE_BREAK.finditer(question, 0, colon.start())), default=0
+        )
+        found = [
+            m
+            for m in found
+            if m.name is not None or not opening <= m.start < m.end <= colon.start()
+        ]
+    return found
 
 
 def about_several(question: str, mentions: list[Mention]) -> bool:
