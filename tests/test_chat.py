@@ -120,6 +120,33 @@ def test_followup_rules_without_a_model():
         resolve("What does the fifth one do?", ctx)
 
 
+@pytest.mark.parametrize(
+    "question, targets, query",
+    [
+        ("compare the first and the second", ["p-1", "p-2"], "compare LightGTS and CROW"),
+        (
+            "How do the first and third ones differ?",
+            ["p-1", "p-3"],
+            "How do LightGTS and KEA differ?",
+        ),
+        ("compare the first two", ["p-1", "p-2"], "compare LightGTS and CROW"),
+        ("What do the last two report?", ["p-2", "p-3"], "What do CROW and KEA report?"),
+        ("How does [1] compare with [3]?", ["p-1", "p-3"], "How does LightGTS compare with KEA?"),
+        ("What does [2] say about robustness?", ["p-2"], "What does CROW say about robustness?"),
+    ],
+)
+def test_a_followup_may_point_at_several_earlier_papers(question, targets, query):
+    # before, only the first ordinal was read: "compare LightGTS and the second", one paper cited
+    ctx = [
+        Source(i, f"p-{i}", "", label, "", "a.txt", i, f"p-{i}:0:x", "")
+        for i, label in enumerate(["LightGTS", "CROW", "KEA"], start=1)
+    ]
+    r = resolve(question, ctx)
+    assert (r.kind, r.target_ids, r.query) == (RESTRICT, targets, query)
+    with pytest.raises(UnresolvedReference):
+        resolve("compare the second and the fifth", ctx)
+
+
 def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, tmp_path):
     saved = tmp_path / "chat.md"
     lines = [

@@ -89,3 +89,16 @@ def test_top_k_is_declared_once_from_the_settings_table(bundled_store):
     wide = summary("--top-k", "50")  # was refused: summarize took 1..20
     assert wide[0] == 38 and wide[1][:4] == CONTROL_SOURCES
     assert summary(PAPERCHAT_TOP_K="50") == wide  # was ignored by summarize
+
+
+def test_a_top_k_the_user_chose_caps_a_which_papers_question(bundled_store):
+    """ "Which papers ...?" retrieves 10 papers when top-k is left at its default, and no more than a top-k
+    chosen by flag, environment or file (before, a chosen --top-k 3 still gave 10 retrieved)."""
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    question = "Which papers study exploration in reinforcement learning?"
+    chosen = Engine(load_settings({"store": str(bundled_store), "top_k": 3}))
+    assert len(chosen.ask(question, mode="extractive").retrieved) == 3
+    default = Engine(load_settings({"store": str(bundled_store)}))
+    assert len(default.ask(question, mode="extractive").retrieved) == 10

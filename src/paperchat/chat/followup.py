@@ -5,7 +5,8 @@ introduce?", "What dataset does *the second one* use?", "How do *they*
 differ?") is resolved against the sources of the previous answer:
 
 * an ordinal ("the second one", "paper 2", "[2]", "the last paper", "the
-  latter") picks that source;
+  latter") picks that source; several ("the first and the third", "the first two", "[1] and [3]")
+  pick each;
 * a plural reference ("they", "their", "these papers", "both") picks all of them;
 * any other reference ("it", "its", "this paper", "that method", "the
   method", "the authors") picks the first source.
@@ -73,6 +74,21 @@ _ORDINAL = re.compile(
     + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b))",
     re.I,
 )
+_ORDINAL_WORD = (
+    r"(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|"
+    r"tenth|10th|last)"
+)
+# several sources at once: "the first and the second", "the first and third ones", "the 1st, 2nd and 4th papers"
+_ORDINAL_LIST = re.compile(
+    rf"\bthe\s+{_ORDINAL_WORD}(?:\s+(?:one|paper|method))?(?:\s*,\s*(?:the\s+)?{_ORDINAL_WORD})*"
+    rf"\s*,?\s+(?:and|&|vs\.?|versus|with|to)\s+(?:the\s+)?{_ORDINAL_WORD}(?:\s+{_NOUNS})?\b",
+    re.I,
+)
+# "the first two", "the last three papers", "the top 2"
+_FIRST_N = re.compile(
+    r"\bthe\s+(first|top|last)\s+(two|three|four|five|2|3|4|5)(?:\s+" + _NOUNS + r")?\b", re.I
+)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 # "paper 2", "source #3", "[2]", "number 2"
 _NUMBERED = re.compile(
     r"(?:\b(?:paper|source|reference|result|number|no\.)\s*#?\s*(\d{1,2})\b|\[(\d{1,2})\])", re.I
@@ -131,35 +147,45 @@ def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") and not name[-2:-1].isupper() else "'s")
 
 
-def find_reference(question: str) -> tuple[str, str, int | None] | None:
-    """The first back-reference in ``question``: ``(kind, phrase, ordinal)`` or ``None``.
+def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
+    """The first back-reference in ``question``: ``(kind, phrase, ordinals)`` or ``None``.
 
-    ``kind`` is ``ordinal`` (``ordinal`` is 1-based, ``-1`` for "the last"),
-    ``plural``, ``demonstrative``, ``it``, ``authors`` or ``definite`` (a weak
-    "the method").
+    ``kind`` is ``ordinal`` (``ordinals`` are 1-based, ``-1`` for "the last"; several for "the first
+    and the third", "the first two", "[1] and [3]"), ``plural``, ``demonstrative``, ``it``,
+    ``authors`` or ``definite`` (a weak "the method"); ``ordinals`` is empty but for ``ordinal``.
     """
-    m = _NUMBERED.search(question)
+    m = _ORDINAL_LIST.search(question)
     if m:
-        return "ordinal", m.group(0), int(m.group(1) or m.group(2))
+        words = re.findall(_ORDINAL_WORD, m.group(0), re.I)
+        return "ordinal", m.group(0), tuple(_ORDINALS[w.lower()] for w in words)
+    m = _FIRST_N.search(question)
+    if m:
+        count = _COUNTS.get(m.group(2).lower()) or int(m.group(2))
+        numbers = range(-count, 0) if m.group(1).lower() == "last" else range(1, count + 1)
+        return "ordinal", m.group(0), tuple(numbers)
+    numbered = list(_NUMBERED.finditer(question))
+    if numbered:  # "paper 2", "How does [1] compare with [3]?": each number is a source
+        numbers = tuple(int(m.group(1) or m.group(2)) for m in numbered)
+        return "ordinal", ", ".join(m.group(0) for m in numbered), numbers
     m = _ORDINAL.search(question)
     if m:
-        return "ordinal", m.group(0), _ORDINALS[m.group(1).lower()]
+        return "ordinal", m.group(0), (_ORDINALS[m.group(1).lower()],)
     m = _DEMONSTRATIVE.search(question)
     if m:
-        return "demonstrative", m.group(0), None
+        return "demonstrative", m.group(0), ()
     impersonal = [m.span() for m in _IMPERSONAL.finditer(question)]
     for m in _IT.finditer(question):
         if not any(a <= m.start() < b for a, b in impersonal):
-            return "it", m.group(0), None
+            return "it", m.group(0), ()
     m = _PLURAL.search(question)
     if m:
-        return "plural", m.group(0), None
+        return "plural", m.group(0), ()
     m = _AUTHORS.search(question)
     if m:
-        return "authors", m.group(0), None
+        return "authors", m.group(0), ()
     m = _DEFINITE.search(question)
     if m:
-        return "definite", m.group(0), None
+        return "definite", m.group(0), ()
     return None
 
 
@@ -217,7 +243,7 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
     ref = find_reference(question)
     if ref is None:
         return Resolution(question, question)
-    kind, phrase, ordinal = ref
+    kind, phrase, ordinals = ref
     names_in_question = name_tokens(question)
     known = {n.lower() for s in context for n in (s.label, s.title) if n}
     new_names = [
@@ -246,8 +272,8 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
             )
 
     if kind == "ordinal":
-        n = len(context) if ordinal == -1 else ordinal
-        if not 1 <= n <= len(context):
+        numbers = list(dict.fromkeys(len(context) + 1 + n if n < 0 else n for n in ordinals))
+        if not all(1 <= n <= len(context) for n in numbers):
             if len(context) == 1:
                 raise UnresolvedReference(
                     f'"{phrase}": the last answer showed a single paper ([1])'
@@ -256,8 +282,10 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
                 f'"{phrase}": the last list shows {len(context)} papers; '
                 f"use a number from 1 to {len(context)}"
             )
-        targets = [context[n - 1]]
-        where = f"source [{n}]"
+        targets = [context[n - 1] for n in numbers]
+        where = ("source " if len(numbers) == 1 else "sources ") + ", ".join(
+            f"[{n}]" for n in numbers
+        )
     elif kind == "plural" and len(context) > 1:
         targets = list(context)
         where = "sources " + ", ".join(f"[{s.n}]" for s in context)
@@ -266,7 +294,14 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
         where = "source [1]"
     labels = [t.name for t in targets]
     qnames = [q for q in (query_label(t) for t in targets) if q]
-    query = _rewrite(question, kind, phrase, qnames if len(qnames) == len(targets) else [])
+    if kind == "ordinal" and len(targets) > 1 and _NUMBERED.match(phrase):
+        # "How does [1] compare with [3]?": each number in place, by its own source's name
+        by_number = {n: q for n, q in zip(numbers, (query_label(t) for t in targets)) if q}
+        query = _NUMBERED.sub(
+            lambda m: by_number.get(int(m.group(1) or m.group(2)), m.group(0)), question
+        )
+    else:
+        query = _rewrite(question, kind, phrase, qnames if len(qnames) == len(targets) else [])
     if query == question and qnames:
         query = f"{question} ({_join(qnames)})"
     mode = BOOST if new_names else RESTRICT

@@ -113,7 +113,7 @@ SETTINGS: tuple[Setting, ...] = (
         "top_k",
         5,
         int,
-        "Papers to retrieve per question.",
+        'Papers to retrieve per question (left unset, a "which papers ..." question retrieves 10).',
         flag="--top-k",
         unit="papers",
         low=1,

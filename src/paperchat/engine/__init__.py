@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
 
-#: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller.
+#: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller and
+#: was not chosen by the user (left at its default).
 PLURAL_TOP_K = 10
 
 
@@ -267,10 +268,13 @@ class Engine:
         phases.mark("question embedded")
         k = top_k or self.settings.top_k
         intent = read_question(question)
-        if intent.kind == FIND and intent.plural:
-            k = max(
-                k, PLURAL_TOP_K
-            )  # "which papers ...": every paper above the bar, not only the first five
+        chosen = (
+            self.settings.origins.get("top_k", "default") != "default" or k != self.settings.top_k
+        )
+        if intent.kind == FIND and intent.plural and not chosen:
+            # "which papers ...": every paper above the bar, not only the first five (a top-k the user
+            # chose, by flag, environment, file or argument, is kept)
+            k = max(k, PLURAL_TOP_K)
         hits = self.retrieve(question, k, qvec=qvec, paper_ids=paper_ids)
         phases.mark("retrieved")
         answer = self.answer_from_hits(
