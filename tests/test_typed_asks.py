@@ -136,3 +136,18 @@ class _Sentence:
 def test_a_count_is_a_number_near_the_counted_noun(sentence, counts):
     noun = "instance" if "instances" in sentence else "waveform"
     assert bool(counting_sentences([_Sentence(sentence)], noun, None)) is counts
+
+
+@pytest.mark.parametrize(
+    "sentence, counts",
+    [
+        # "How many GPUs ...?": a number inside a name counts nothing (a newcomer's question had been
+        # answered with "on an NVIDIA A100 GPU")
+        ("Decoding is measured on an NVIDIA A100 GPU.", False),
+        ("H100 GPUs serve every model.", False),
+        ("We train on 8 A100 GPUs for two days.", True),
+        ("Training uses eight GPUs.", True),
+    ],
+)
+def test_a_number_inside_a_name_counts_nothing(sentence, counts):
+    assert bool(counting_sentences([_Sentence(sentence)], "gpu", None)) is counts

@@ -35,6 +35,10 @@ COUNT_WINDOW = 8
 _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 
 
+#: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B" (letters lead the word).
+_NAMED = re.compile(r"\W*[A-Za-z]+[-.]?\d")
+
+
 def _number_near(text: str, holds_noun) -> bool:
     """Whether a number of ``text`` stands within :data:`COUNT_WINDOW` words of a word ``holds_noun`` accepts."""
     words = text.split()
@@ -43,6 +47,7 @@ def _number_near(text: str, holds_noun) -> bool:
         for i, w in enumerate(words)
         if ("$" in w or holds_number(w))
         and not _DESCRIBING.match(w)
+        and not _NAMED.match(w)
         and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
     ]
     nouns = [i for i, w in enumerate(words) if holds_noun(w)]
