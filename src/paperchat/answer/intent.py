@@ -191,11 +191,12 @@ def subject_names(question: str) -> list[str]:
 
 def read_question(question: str) -> Intent:
     """The :class:`Intent` of ``question`` (rules over its wording; no model)."""
-    intent = _read(question)
+    # the sentence that asks, not one that describes ("... a popular representation-similarity trick ...")
+    asking = split_ask(question).sentence
+    intent = _read(question, asking)
     if intent.kind in (FINDING, SUMMARY, AUTHORS, TITLE) or intent.plural:
         return intent  # "How does A compare with B?" asks a result; a list, a summary or metadata no method
-    # the sentence that asks, not one that describes ("... a popular representation-similarity trick ...")
-    return replace(intent, how=_MECHANISM.search(split_ask(question).sentence) is not None)
+    return replace(intent, how=_MECHANISM.search(asking) is not None)
 
 
 def asks_approach(sentence: str) -> bool:
@@ -210,7 +211,8 @@ def how_terms(question: str) -> set[str]:
     return {t for m in _MECHANISM.finditer(split_ask(question).sentence) for t in terms(m.group())}
 
 
-def _read(question: str) -> Intent:
+def _read(question: str, asking: str) -> Intent:
+    """The kind of ``question`` and what it names; ``asking`` is its asking sentence (:func:`split_ask`)."""
     names = tuple(name_tokens(question))
     detail = _DETAIL.search(question)
     detail_text = detail.group(1).lower() if detail else None
@@ -237,7 +239,7 @@ def _read(question: str) -> Intent:
         return Intent(FIND, names=names, detail=detail_text)
     if _FINDING.search(question):
         return Intent(FINDING, names=names, subject=subject, detail=detail_text)
-    if _MECHANISM.search(split_ask(question).sentence):  # the asking sentence, as ``Intent.how``
+    if _MECHANISM.search(asking):  # the asking sentence, as ``Intent.how``
         return Intent(MECHANISM, names=names, subject=subject, detail=detail_text)
     return Intent(GENERAL, names=names, subject=subject, detail=detail_text)
 

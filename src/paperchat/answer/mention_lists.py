@@ -126,13 +126,10 @@ def items_after_colon(question: str, pointers: list) -> dict[int, int]:
         return item_end
     for colon in re.finditer(r":\s+", question):
         end = _sentence_end(question, colon.end(), clause=False)
-        cuts = [colon.end()] + [m.end() for m in _ITEM_CUT.finditer(question, colon.end(), end)]
-        items = [
-            (a, trim(question, a, b)[1])
-            for a, b in zip(
-                cuts, [m.start() for m in _ITEM_CUT.finditer(question, colon.end(), end)] + [end]
-            )
-        ]
+        cuts = list(_ITEM_CUT.finditer(question, colon.end(), end))
+        starts = [colon.end()] + [m.end() for m in cuts]
+        ends = [m.start() for m in cuts] + [end]
+        items = [(a, trim(question, a, b)[1]) for a, b in zip(starts, ends)]
         if len(items) < 2 or not all(
             re.match(r"(?:the|a|an)\s", question[a:b], re.I)
             and len(terms(question[a:b].replace("-", " "))) > MIN_DESCRIPTION_TERMS

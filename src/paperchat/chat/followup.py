@@ -65,18 +65,19 @@ _ORDINALS = {
 _NOUNS = r"(?:paper|papers|method|methods|approach|approaches|model|models|work|works|framework|frameworks|technique|techniques|algorithm|algorithms|study|studies|article|articles|system|architecture|source|one|ones|proposal|result)"
 _SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algorithm|study|article|system|architecture|proposal|benchmark|dataset|tool|pipeline|estimator|network|one)"
 
+#: An ordinal that counts sources, "former" and "latter" aside (they point at one of two, never in a list).
+_ORDINAL_WORD = (
+    r"(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|"
+    r"tenth|10th|last)"
+)
 # "the second one", "the last paper", "the latter", "the 2nd method"
 _ORDINAL = re.compile(
-    r"\bthe\s+(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last|former|latter)"
+    rf"\bthe\s+({_ORDINAL_WORD}|former|latter)"
     r"(?:\s+"
     + _NOUNS
     + r")?(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:"
     + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b))",
     re.I,
-)
-_ORDINAL_WORD = (
-    r"(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|"
-    r"tenth|10th|last)"
 )
 # several sources at once: "the first and the second", "the first and third ones", "the 1st, 2nd and 4th papers"
 _ORDINAL_LIST = re.compile(
