@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from paperchat.answer.counts import counting_sentences
-from paperchat.answer.intent import setting_noun
+from paperchat.answer.intent import asks_how_many, setting_noun
 from paperchat.answer.model_names import asked_model, names_a_model
 
 
@@ -151,3 +151,45 @@ def test_a_count_is_a_number_near_the_counted_noun(sentence, counts):
 )
 def test_a_number_inside_a_name_counts_nothing(sentence, counts):
     assert bool(counting_sentences([_Sentence(sentence)], "gpu", None)) is counts
+
+
+@pytest.mark.parametrize(
+    "sentence, whole, counts",
+    [
+        # "How many GPUs were used to train ShadowKV?" had been answered with a speed-up on "an A100 GPU"
+        ("It reaches 3.04$\\times$ higher throughput on an A100 GPU.", True, False),
+        ("It serves 6x larger batches per GPU.", True, False),
+        ("Training takes 45% fewer GPUs.", True, False),
+        ("We use 4 GPUs for every run.", True, True),
+        # "how much memory" / "how many fewer" ask a change, which a ratio gives
+        ("It reaches 3.04$\\times$ higher throughput on an A100 GPU.", False, True),
+    ],
+)
+def test_a_ratio_counts_no_things(sentence, whole, counts):
+    assert bool(counting_sentences([_Sentence(sentence)], "gpu", None, whole)) is counts
+
+
+@pytest.mark.parametrize(
+    "question, whole",
+    [
+        ("How many GPUs were used to train ShadowKV?", True),
+        ("how many fewer llm calls does it need", False),
+        ("How many more tokens does it keep?", False),
+        ("How many times faster is decoding?", False),
+        ("How much memory does it save?", False),
+    ],
+)
+def test_how_many_asks_a_count_of_things(question, whole):
+    assert asks_how_many(question) is whole
+
+
+@pytest.mark.slow
+def test_a_count_of_gpus_is_not_a_speedup_and_a_warmup_schedule_is_a_detail(icml_engine):
+    # a newcomer's questions: ShadowKV's abstract gives "3.04x higher throughput on an A100 GPU" and
+    # no number of GPUs; QuantSpec's gives no warmup at all
+    for question in (
+        "How many GPUs were used to train ShadowKV?",
+        "What is the warmup schedule in QuantSpec?",
+    ):
+        answer = icml_engine.ask(question, mode="extractive")
+        assert answer.abstained and answer.sources == [], question

@@ -302,7 +302,11 @@ def extract(
     mentioned = [p.paper_id for p in focus if p.mention]
     # a comparison's count or value may come from any paper it mentions ("which one embeds more bits?")
     pool = [c for c in cands if c.paper_id in mentioned] if len(mentioned) >= 2 else own
-    counted = counting_sentences(pool, count_noun, lexicon) if count_noun else []
+    counted = (
+        counting_sentences(pool, count_noun, lexicon, it.asks_how_many(question))
+        if count_noun
+        else []
+    )
     if count_noun and not counted:
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     model = None if intent.kind == it.FIND or found_each else asked_model(question)

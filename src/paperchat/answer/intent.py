@@ -147,7 +147,7 @@ _APPROACH = re.compile(
 #: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
 _DETAIL = re.compile(
     r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
-    r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up steps|training steps|memory footprint|"
+    r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up(?:[ -](?:steps|schedules?|ratio|period))?|training steps|memory footprint|"
     r"participants|annotators|licen[cs]es?|code licen[cs]es?)\b",
     re.I,
 )
@@ -315,6 +315,12 @@ _PHRASE_END = frozenset(
 )
 #: A unit asked for after the question: "..., in bits?", "..., in GPU-hours?".
 _UNIT = re.compile(r",\s*in\s+([A-Za-z][\w-]*s)\s*\?\s*$")
+
+
+def asks_how_many(question: str) -> bool:
+    """Whether ``question`` asks "how many": a count of things, which a ratio ("3x", "45%") does not give; "how
+    many fewer / more / times" asks a change, which a ratio does give."""
+    return bool(re.search(r"\bhow many\b(?!\s+(?:fewer|more|less|times|x)\b)", question, re.I))
 
 
 def counted_noun(question: str) -> str | None:
