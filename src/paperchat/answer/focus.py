@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from paperchat.answer import intent as it
 from paperchat.answer.subjects import label_named, mentions, missing_names, plain
 from paperchat.core.terms import terms
+from paperchat.retrieve.titles import titled
 
 #: Content terms (besides the missing names) from which a question describes its paper well enough that a name no
 #: retrieved paper holds is incidental, not the subject (tuned on general-a and conference dev: 24+ vs at most 16).
@@ -68,13 +69,17 @@ def focus_papers(
 ) -> list[PaperText] | None:
     """The papers the answer may quote: those that mention every name the question gives (``None``: abstain).
 
-    Without names, or in a comparison whose papers retrieval matched to its mentions
+    A question that quotes a paper's title (:func:`paperchat.retrieve.titles.titled`) and compares nothing
+    gets that paper. Without names, or in a comparison whose papers retrieval matched to its mentions
     (:func:`paperchat.answer.subjects.complete_hits`), every paper may be quoted. A question that names
     something no retrieved paper mentions gets ``None``, unless it describes
     its paper in :data:`INCIDENTAL_NAME_TERMS` other content terms or more; so does a question
     about one named paper that asks for a figure under other names (a
     dataset, a metric) the paper does not mention.
     """
+    quoted = titled(question, {p.paper_id: p.title for p in papers})
+    if quoted and not it.COMPARE.search(question):
+        return [p for p in papers if p.paper_id in quoted]  # a pasted title names its paper
     if not intent.names or sum(bool(p.mention) for p in papers) >= 2:
         return papers  # a comparison's mentioned papers each answer for themselves
     texts = [p.full_text for p in papers]

@@ -37,6 +37,7 @@ from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
 from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord
+from paperchat.retrieve.titles import bare_title
 
 
 def evidence_chunk(
@@ -183,6 +184,8 @@ def offline_answer(
         if h.paper_id in records
     ]
     retrieved = [h.retrieved() for h in hits]
+    if bare_title(question, {p.paper_id: p.title for p in papers}):
+        intent = it.Intent(it.SUMMARY)  # a pasted title alone asks what the paper is about
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
         focus = focus_papers(question, papers, intent)
         if focus is None:

@@ -34,6 +34,7 @@ import numpy as np
 from paperchat.core.contract import Retrieved
 from paperchat.ingest.chunking import paper_of
 from paperchat.retrieve import fusion
+from paperchat.retrieve.titles import titled
 
 RETRIEVERS = ("hybrid", "dense", "bm25")
 #: weights of (chunk cosine, sentence cosine, BM25 / its upper bound) in weighted fusion
@@ -169,6 +170,7 @@ class HybridRetriever:
         chunks = {**self._best_chunks(missing, qvec), **chunk_best}
         self._fetch([chunks[pid][0] for pid, _ in ranked if pid in chunks])
         timings["fetch_s"] = time.perf_counter() - t
+        ranked = self._title_first(question, ranked, chunks)
         hits: list[Hit] = []
         for pid, score in ranked:
             cid, cos = chunks.get(pid, ("", None))
@@ -180,6 +182,22 @@ class HybridRetriever:
                 break
         self.last_timings = timings
         return hits
+
+    def _title_first(
+        self, question: str, ranked: list[tuple[str, float]], chunks: dict[str, tuple[str, Any]]
+    ) -> list[tuple[str, float]]:
+        """``ranked`` with the candidates whose title the question quotes moved to the front
+        (:mod:`paperchat.retrieve.titles`), each given the best score so far so scores stay in order."""
+        titles = {
+            pid: str(self._texts[chunks[pid][0]][1].get("title") or "")
+            for pid, _ in ranked
+            if pid in chunks and chunks[pid][0] in self._texts
+        }
+        first = titled(question, titles)
+        if not first or first[0] == ranked[0][0]:
+            return ranked
+        top = ranked[0][1]
+        return [(pid, top) for pid in first] + [(p, s) for p, s in ranked if p not in first]
 
     def score_papers(self, paper_ids: list[str], qvec: np.ndarray) -> list[Hit]:
         """Hits for the given papers only, each scored by the cosine of its best chunk to ``qvec``, best first.
