@@ -147,7 +147,7 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     Examples:
       paperchat ask "What does ConfPO use to pick preference-critical tokens?"
       echo "Which papers study backdoor attacks?" | paperchat ask -
-      paperchat ask "Which papers analyse attention theoretically?" --top-k 8 --json
+      paperchat ask "Which papers study exploration in reinforcement learning?" --top-k 8 --json
       paperchat ask "Which papers study backdoor attacks?" --venue ICML --bibtex refs.bib
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
       paperchat --store ~/icml2025 ask "Which papers study backdoor attacks?"   (--store goes first)
