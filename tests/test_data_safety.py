@@ -308,6 +308,7 @@ def test_chat_save_refuses_to_overwrite_without_force(tmp_path, bundled_store):
     assert target.read_text(encoding="utf-8").startswith("# paperchat")
 
 
+@pytest.mark.integration  # a whole rebuild of a copied store: about 10 s, too long for the unit tier
 def test_a_reader_holding_the_old_generation_reads_again_from_the_new(tmp_path, bundled_store):
     """A rebuild in another process finishes (and drops the old collections) while this process holds the old
     generation open: the store says so (StoreSwitched, never "damaged"), and the engine reads again, whole,
