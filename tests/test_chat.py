@@ -133,6 +133,12 @@ def test_followup_rules_without_a_model():
         ("What do the last two report?", ["p-2", "p-3"], "What do CROW and KEA report?"),
         ("How does [1] compare with [3]?", ["p-1", "p-3"], "How does LightGTS compare with KEA?"),
         ("What does [2] say about robustness?", ["p-2"], "What does CROW say about robustness?"),
+        # "the first one" refers whatever verb follows ("save" had left the question unresolved)
+        (
+            "How much memory does the first one save?",
+            ["p-1"],
+            "How much memory does LightGTS save?",
+        ),
     ],
 )
 def test_a_followup_may_point_at_several_earlier_papers(question, targets, query):
@@ -145,6 +151,23 @@ def test_a_followup_may_point_at_several_earlier_papers(question, targets, query
     assert (r.kind, r.target_ids, r.query) == (RESTRICT, targets, query)
     with pytest.raises(UnresolvedReference):
         resolve("compare the second and the fifth", ctx)
+
+
+def test_them_after_an_answer_about_one_paper_of_the_list_is_the_list(bundled_engine):
+    # a newcomer's conversation: "compare them" had been read as "compare CROW" and cited CROW alone
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(bundled_engine)
+    listed = chat.handle("Which papers study backdoor attacks?").answer
+    assert [s.paper_id for s in listed.sources] == ["p-3c67db56192f", "p-f951bc7f7256"]
+    assert [s.paper_id for s in chat.handle("what about the second one?").answer.sources] == [
+        "p-f951bc7f7256"
+    ]
+    compared = chat.handle("compare them").answer
+    assert chat.last.resolution.target_ids == ["p-3c67db56192f", "p-f951bc7f7256"]
+    # each referred paper is quoted, by its own citation
+    assert sorted(s.paper_id for s in compared.sources) == ["p-3c67db56192f", "p-f951bc7f7256"]
+    assert set(answer_markers(compared.answer)) == {"[1]", "[2]"}
 
 
 def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, tmp_path):

@@ -263,8 +263,10 @@ def extract(
         return Extract(
             [], 0.0, True, "the question names something the retrieved papers do not mention"
         )
-    if not (intent.kind == it.FIND and intent.plural):
-        focus = focus[:MAX_PAPERS]
+    if not (
+        intent.kind == it.FIND and intent.plural
+    ):  # a comparison quotes every paper it mentions
+        focus = focus[: max(MAX_PAPERS, sum(bool(p.mention) for p in focus))]
     cands = _candidates(question, qvec, focus, index, intent)
     if not cands:
         return Extract([], 0.0, True, "no sentence to quote")

@@ -75,8 +75,9 @@ _ORDINAL = re.compile(
     rf"\bthe\s+({_ORDINAL_WORD}|former|latter)"
     r"(?:\s+"
     + _NOUNS
-    + r")?(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:"
-    + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b))",
+    + r"\b(?!\s+(?:of|that|which|where|to)\b)"  # "the first one" refers, whatever verb follows
+    + r"|(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:"
+    + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b)))",
     re.I,
 )
 # several sources at once: "the first and the second", "the first and third ones", "the 1st, 2nd and 4th papers"

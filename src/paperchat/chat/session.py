@@ -109,13 +109,15 @@ class ChatSession:
         return shown
 
     def _context_for(self, question: str) -> list[Source]:
+        """The sources ``question``'s reference counts: the list for an ordinal, and for a plural ("compare
+        them") after an answer about one paper of the list; else the previous turn's (:attr:`context`)."""
         ref = find_reference(question)
-        listed = self.list_turn
-        return (
-            (listed.sources if listed else [])
-            if ref is not None and ref[0] == "ordinal"
-            else self.context
-        )
+        listed = self.list_turn.sources if self.list_turn else []
+        if ref is not None and ref[0] == "ordinal":
+            return listed
+        if ref is not None and ref[0] == "plural" and len(self.context) < 2 <= len(listed):
+            return listed
+        return self.context
 
     def restore(self, rows: list[dict[str, Any]]) -> None:
         """Load earlier turns of this conversation (turn-log rows, oldest first)."""

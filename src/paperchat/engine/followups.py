@@ -101,6 +101,12 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         ]
         hits += more[: max(0, k - len(hits))]
     records = engine.store.papers([h.paper_id for h in hits])
+    if (
+        len(res.target_ids) >= 2
+    ):  # "compare the first and the third": each referred paper answers for itself
+        for h in targets:
+            if h.paper_id in records:
+                h.mention = records[h.paper_id].name
     question = res.query
     abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
     if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
