@@ -129,9 +129,14 @@ def test_tools_resources_and_errors(two_venue_store):
             empty = await client.call_tool("ask", {"question": "   "})
             assert empty.is_error and text(empty).startswith("error: ")
             schema = await client.call_tool("ask", {"question": "x", "top_k": 0})
-            assert (
-                schema.is_error
-            )  # refused against the schema (1 <= top_k <= 50) before paperchat runs
+            # refused against the schema (1 <= top_k <= 50) before paperchat runs, in one line
+            assert schema.is_error and text(schema) == (
+                "error: top_k: input should be greater than or equal to 1 (got 0)"
+            )
+            many = await client.call_tool("search_papers", {"query": "x", "top_k": 51})
+            assert text(many) == "error: top_k: input should be less than or equal to 50 (got 51)"
+            missing = await client.call_tool("ask", {})
+            assert text(missing) == "error: question: field required"
 
             templates = (await client.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["paper://{paper_id}"]

@@ -28,9 +28,9 @@ from typing import Annotated, Any, Literal
 
 from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.types import INTERNAL_ERROR, CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from paperchat import __version__
 from paperchat.api import Paperchat
@@ -165,6 +165,35 @@ def paper_markdown(record) -> str:
     return "\n".join(lines) + "\n"
 
 
+class _Server(MCPServer):
+    """The SDK's server, but arguments refused against a tool's schema ("top_k": 0) get the CLI's kind of
+    one-line error, ``error: top_k: input should be greater than or equal to 1 (got 0)``, not pydantic's
+    several-line report."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            raise ToolError(argument_errors(exc.__cause__)) from exc.__cause__
+
+
+def argument_errors(exc: ValidationError) -> str:
+    """One line for a tool's refused arguments: each field, what it should be, and the value given."""
+    parts = []
+    for err in exc.errors():
+        field = ".".join(str(part) for part in err["loc"]) or "arguments"
+        msg = err["msg"][:1].lower() + err["msg"][1:]
+        given = (
+            f" (got {json.dumps(err['input'], default=str)[:40]})"
+            if err["type"] != "missing"
+            else ""
+        )
+        parts.append(f"{field}: {msg}{given}")
+    return "error: " + "; ".join(parts)
+
+
 def build_server(make: Callable[[], Paperchat]) -> MCPServer:
     """The MCP server over the :class:`Paperchat` that ``make()`` opens (on first use)."""
     service = Service(make)
@@ -174,7 +203,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
         background(service.warm_up, "paperchat-mcp-warm-up")
         yield {}
 
-    server = MCPServer(
+    server = _Server(
         "paperchat",
         version=__version__,
         instructions=INSTRUCTIONS,
