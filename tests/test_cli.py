@@ -182,6 +182,14 @@ def test_papers_json_lists_every_paper(bundled_store):
             "Usage: paperchat ask [OPTIONS] [QUESTION]\nTry 'paperchat ask --help' for help.\n\n"
             "Error: Invalid value for '-k' / '--top-k': 0 is not in the range 1<=x<=100.\n",
         ),
+        # an option of paperchat itself after the command: where it goes, not Click's guesses (a newcomer's)
+        (
+            ["ask", "ConfPO", "--store", "/tmp/elsewhere"],
+            2,
+            "Usage: paperchat ask [OPTIONS] [QUESTION]\nTry 'paperchat ask --help' for help.\n\n"
+            "Error: --store is an option of paperchat itself: put it before the command "
+            "(paperchat --store ... ask ...)\n",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(tmp_path, args, status, message):

@@ -87,6 +87,20 @@ for command in (
     cli.add_command(command)
 
 
+def _point_at_group_option(group: click.Group, exc: click.ClickException) -> None:
+    """An option of ``paperchat`` itself given after a command (``ask "..." --store DIR``): say where it goes,
+    instead of Click's guesses among the command's own options."""
+    if not isinstance(exc, click.NoSuchOption) or exc.ctx is None or exc.ctx.parent is None:
+        return
+    name = exc.option_name.split("=")[0]
+    if any(name in p.opts for p in group.params):
+        exc.message = (
+            f"{name} is an option of paperchat itself: put it before the command "
+            f"(paperchat {name} ... {exc.ctx.info_name} ...)"
+        )
+        exc.possibilities = None
+
+
 def invoke(group: click.Group, args: list[str], prog_name: str | None = None) -> int:
     """Run ``group`` on ``args`` and return its exit status: every exception becomes a status and one line on
     stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). A :class:`ReportedFailure` (the command said
@@ -100,6 +114,7 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         click.echo("interrupted", err=True)
         status = ExitStatus.INTERRUPTED
     except click.ClickException as exc:
+        _point_at_group_option(group, exc)
         exc.show()
         status = exc.exit_code
     except KeyboardInterrupt:
