@@ -126,6 +126,22 @@ def test_a_code_link_is_a_resource_and_github_as_a_source_is_not(sentence, resou
     assert (sentence_role(sentence, 3) == "resource") is resource
 
 
+@pytest.mark.parametrize(
+    "sentence, role",
+    [
+        ("We propose WCTMs, weighted conformal test martingales.", "definition"),
+        # WATCH's abstract proposes "by proposing": "What does WATCH propose?" had quoted its background
+        (
+            "In this paper, we address these limitations by proposing a weighted generalization of "
+            "conformal test martingales (WCTMs).",
+            "definition",
+        ),
+    ],
+)
+def test_a_proposal_is_the_defining_sentence(sentence, role):
+    assert sentence_role(sentence, 3) == role
+
+
 def _cand(position: int, score: float, role: str) -> Candidate:
     vec = np.zeros(4, dtype=np.float32)
     vec[position % 4] = 1.0

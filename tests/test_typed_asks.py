@@ -193,3 +193,33 @@ def test_a_count_of_gpus_is_not_a_speedup_and_a_warmup_schedule_is_a_detail(icml
     ):
         answer = icml_engine.ask(question, mode="extractive")
         assert answer.abstained and answer.sources == [], question
+
+
+def test_math_without_dollars_is_a_number():
+    # "How many training tasks suffice ...?" had been declined: the abstract's count is "\tilde{O}(D) tasks"
+    sentence = (
+        r"Generalization to all D^T tasks is achievable by training on only \tilde{O}(D) tasks."
+    )
+    assert counting_sentences([_Sentence(sentence)], "task", None)
+    assert counting_sentences([_Sentence("It needs O(n) samples.")], "sample", None)
+    assert not counting_sentences(
+        [_Sentence("Once trained, the samples are kept.")], "sample", None
+    )
+
+
+@pytest.mark.slow
+def test_a_newcomers_count_and_proposal_questions_quote_the_sentence_that_answers(icml_engine):
+    tasks = icml_engine.ask(
+        "How many training tasks suffice to generalize to all D^T tasks in autoregressive "
+        "compositional structure?",
+        mode="extractive",
+    )
+    assert [s.paper_id for s in tasks.sources] == ["iZdGZSWe1A"]
+    assert r"by training on only \tilde{O}(D) tasks [1]" in tasks.answer
+    watch = icml_engine.ask(
+        "What does WATCH propose for monitoring AI deployments?", mode="extractive"
+    )
+    assert [s.paper_id for s in watch.sources] == ["GMjkK2CKx5"]
+    assert watch.answer.startswith(
+        "In this paper, we address these limitations by proposing a weighted generalization"
+    )

@@ -44,6 +44,10 @@ _RATIO = re.compile(r"\W*[\d.,]+\s*(?:\$?\\times\$?|×|x\b|%)", re.I)
 _RATIO_NEXT = re.compile(r"(?:\$?\\times\$?|×|times|%|percent|fold)(?!\w)", re.I)
 
 
+#: Math without dollars counts too: "\\tilde{O}(D) tasks", "O(n) samples", "\\sqrt{T} rounds".
+_MATH = re.compile(r"\W*(?:\\[a-z]+\{|O\()")
+
+
 def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
     """Whether a number of ``text`` stands within :data:`COUNT_WINDOW` words of a word ``holds_noun`` accepts;
     with ``whole``, a ratio (:data:`_RATIO`) is no such number: it counts no things ("how many GPUs")."""
@@ -51,7 +55,7 @@ def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
     numbers = [
         i
         for i, w in enumerate(words)
-        if ("$" in w or holds_number(w))
+        if ("$" in w or holds_number(w) or _MATH.match(w))
         and not _DESCRIBING.match(w)
         and not _NAMED.match(w)
         and not (whole and _RATIO.match(w))

@@ -33,7 +33,8 @@ _RESOURCE = re.compile(
 _DEFINITION = re.compile(
     r"\b(?:we (?:introduce|propose|present|develop|design)|in this (?:study|work|paper), we (?:explore|study|"
     r"investigate)|this (?:paper|work) (?:introduces|proposes|presents)|"
-    r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),)",
+    r"(?:called|named|dubbed|termed)\b|our (?:method|approach|framework|model|algorithm|benchmark),|"
+    r"by (?:proposing|introducing|presenting|developing))",
     re.I,
 )
 _FINDING_CUE = re.compile(
