@@ -78,3 +78,26 @@ def test_speculative_decoding_for_llm_inference_is_a_topic(tmp_path):
         f"\"lossless speculative decoding heterogeneous vocabularies\" read as the paper '{HETERO}' "
         "(title match)"
     ]
+
+
+def test_a_mistyped_label_is_offered_its_close_spelling(bundled_store):
+    # a newcomer's "summarize AKRON" (for AKORN) said only "no paper"
+    from cli_env import run_cli
+
+    out = run_cli("summarize", "CROWW", store=bundled_store)
+    assert (out.returncode, out.stderr) == (
+        1,
+        "error: no paper with id or label 'CROWW', and no paper on that topic; did you mean CROW? "
+        "`paperchat papers` lists them\n",
+    )
+
+
+def test_an_id_in_the_wrong_case_is_that_paper():
+    from paperchat.answer.summaries import find_paper
+    from paperchat.ingest.records import PaperRecord
+
+    records = {
+        pid: PaperRecord.from_meta(pid, {"title": title}, "")
+        for pid, title in (("PO9bBEPNWy", "SliM-LLM"), ("tJmhOPkWCj", "any4"))
+    }
+    assert find_paper(records, "PO9bBEPNWY") == ("PO9bBEPNWy", "id")

@@ -15,6 +15,7 @@ last sentence reporting results; each cited ``[1]``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 
@@ -40,6 +41,9 @@ def find_paper(
     for pid, rec in records.items():
         if target in rec.aliases:
             return pid, "id"
+    folded = [pid for pid in records if pid.lower() == target.lower()]
+    if len(folded) == 1:  # an id typed in the wrong case ("PO9bBEPNWY" for "PO9bBEPNWy")
+        return folded[0], "id"
     low = target.lower()
     for how in ("label", "title"):
         named = [pid for pid, rec in records.items() if low == getattr(rec, how).lower()]
@@ -56,6 +60,18 @@ def find_paper(
     if len(matches) != 1 or (topic_fit is not None and len(topic_fit(target)) > 1):
         return None, ""
     return matches[0], "title words"
+
+
+def close_names(records: dict[str, PaperRecord], target: str, n: int = 3) -> list[str]:
+    """Up to ``n`` ids or labels of ``records`` spelled like TARGET (:func:`difflib.get_close_matches`, ratio
+    0.75 and up, any case), best first: what "did you mean" offers for a mistyped id or label."""
+    names: dict[str, str] = {}
+    for pid, rec in records.items():
+        names.setdefault(pid.lower(), pid)
+        if rec.label:
+            names.setdefault(rec.label.lower(), rec.label)
+    found = difflib.get_close_matches(target.lower(), list(names), n=n, cutoff=0.75)
+    return [names[f] for f in found]
 
 
 def papers_on_topic(

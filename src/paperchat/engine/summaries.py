@@ -54,7 +54,7 @@ def summarize(
     (``p-`` and 12 hex digits) that no stored paper has, a filter that
     matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
     """
-    from paperchat.answer.summaries import find_paper, papers_on_topic, title_note
+    from paperchat.answer.summaries import close_names, find_paper, papers_on_topic, title_note
 
     if not (target or "").strip():
         raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
@@ -91,9 +91,11 @@ def summarize(
             f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters
         )
         if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
+            close = close_names(engine.store.papers(abstracts=False), target)
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
             raise PaperchatError(
                 f"no paper with id or label {target!r}, and no paper on that topic; "
-                "`paperchat papers` lists them"
+                f"{hint}`paperchat papers` lists them"
             )
         if answer.abstained:  # say what was looked for, not that a question went unanswered
             answer.notes.append(
