@@ -223,3 +223,12 @@ def test_the_same_paper_answers_what_it_does_say(icml_engine):
     )
     assert not answer.abstained and _cited(answer)[0] == "VnO2GEpmlb"
     assert "output consistency" in answer.answer
+
+
+@pytest.mark.slow
+def test_a_which_papers_list_holds_each_retrieved_paper_on_its_rare_term(icml_engine):
+    # a reader's literature review: 10 papers retrieved, 4 listed; CAT Merging, CABS and CALM, each
+    # about model merging, were left out for ranking low among the ten
+    answer = icml_engine.ask("Which papers propose methods for model merging?", mode="extractive")
+    listed = {s.paper_id for s in answer.sources}
+    assert {"zy7Jw91tdh", "ZZxVwVUYg3", "OgfvSDn73E", "xX8NJShgny", "D7qRwx6BOS"} <= listed

@@ -43,7 +43,13 @@ from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
 from paperchat.answer.counts import counting_sentences, value_sentences
-from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
+from paperchat.answer.focus import (
+    OFF_TOPIC_MIN_PAPERS,
+    PaperText,
+    focus_papers,
+    off_topic,
+    partial_proper_nouns,
+)
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, method_span
 from paperchat.answer.model_names import asked_model, names_a_model
@@ -65,6 +71,8 @@ MAX_PER_PAPER = 3
 ASK_WEIGHT = 0.4
 PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
 MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
+#: A "which papers" list also holds each retrieved paper with every question term this rare (share of papers).
+LIST_TERM_SHARE = 0.03
 FOCUS_SHARE_WEIGHT = (
     0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
 )
@@ -228,8 +236,22 @@ def _subject_sentences(
     return out
 
 
-def _one_per_paper(cands: list[Candidate], papers: list[PaperText]) -> list[Candidate]:
-    eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
+def _topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> set[str]:
+    """Ids of ``papers`` that hold every distinctive term of ``question`` (held by at most
+    :data:`LIST_TERM_SHARE` of the corpus: "merging" in "Which papers propose methods for model merging?"),
+    over corpora of :data:`~paperchat.answer.focus.OFF_TOPIC_MIN_PAPERS` papers or more; else none."""
+    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
+        return set()
+    rare = set(lexicon.rare_terms(question, int(n_papers * LIST_TERM_SHARE)))
+    return {p.paper_id for p in papers if rare and rare <= lexicon.terms_of(p.full_text)}
+
+
+def _one_per_paper(
+    cands: list[Candidate], papers: list[PaperText], topical: set[str] = frozenset()
+) -> list[Candidate]:
+    """The best sentence of each paper a "which papers" list may hold: retrieval share at least
+    :data:`MULTI_SHARE`, or ``topical`` (it holds every distinctive term of the question)."""
+    eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE or p.paper_id in topical}
     picked: list[Candidate] = []
     for cand in cands:  # best first
         if (
@@ -344,7 +366,7 @@ def extract(
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
-        picked = _one_per_paper(cands, focus)
+        picked = _one_per_paper(cands, focus, _topical(question, focus, lexicon, n_papers))
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
         picked = [
             c
