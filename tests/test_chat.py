@@ -170,6 +170,19 @@ def test_them_after_an_answer_about_one_paper_of_the_list_is_the_list(bundled_en
     assert set(answer_markers(compared.answer)) == {"[1]", "[2]"}
 
 
+def test_a_detail_the_referred_papers_do_not_give_is_declined_not_searched_for(bundled_engine):
+    # a reader's "what GPU did they use?" after a two-paper answer had been answered as a new question,
+    # from two papers about GPUs that had nothing to do with the conversation
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(bundled_engine)
+    chat.handle("Which papers study backdoor attacks?")
+    answer = chat.handle("what GPU did they use?").answer
+    assert answer.abstained and answer.sources == []
+    assert chat.last.resolution.target_ids == ["p-3c67db56192f", "p-f951bc7f7256"]
+    assert "answered as a new one" not in chat.last.resolution.note
+
+
 def test_piped_conversation_followup_topic_switch_commands_and_save(chat_store, tmp_path):
     saved = tmp_path / "chat.md"
     lines = [

@@ -78,6 +78,7 @@ def _as_new_question(engine, res, mode, top_k, fallback, on_token, filters) -> F
 
 def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> FollowupAnswer:
     """Answer from the referred papers (``restrict``), or from all papers with them first (``boost``)."""
+    from paperchat.answer.intent import read_question
     from paperchat.answer.subjects import missing_names
 
     vecs: dict[str, Any] = {}
@@ -127,7 +128,15 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         )
         if not retry.abstained:
             answer = retry  # the words as asked may match better
-    if answer.abstained and res.kind == RESTRICT and res.weak and not streams:
+    if (
+        answer.abstained
+        and res.kind == RESTRICT
+        and res.weak
+        and not streams
+        and not read_question(
+            res.question
+        ).detail  # "what GPU did they use?": the papers do not say
+    ):
         # "the method", "they": the referred paper has nothing on it; maybe a new topic after all
         res.kind, res.query = STANDALONE, res.question
         res.note += (
