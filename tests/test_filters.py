@@ -230,3 +230,21 @@ def test_a_question_without_content_words_on_one_filtered_paper_gets_its_summary
     assert bundled_engine.ask(
         "Which GPU cluster did they train on?", mode="extractive", filters=one
     ).abstained
+
+
+def test_a_paper_id_in_the_wrong_case_is_that_paper_and_a_near_miss_is_named():
+    # a reader's --paper avesKAAETB (for AVeskAAETB) had been "no paper with id ..."
+    from paperchat.core.errors import PaperchatError
+    from paperchat.ingest.records import PaperRecord
+    from paperchat.retrieve.filters import Filters, matching_ids
+
+    records = {
+        pid: PaperRecord.from_meta(pid, {"title": pid}, "") for pid in ("AVeskAAETB", "zy7Jw91tdh")
+    }
+    assert matching_ids(Filters(papers=("avesKAAETB",)), records) == frozenset({"AVeskAAETB"})
+    with pytest.raises(PaperchatError) as err:
+        matching_ids(Filters(papers=("avesKAAETX",)), records)
+    assert str(err.value) == (
+        "no paper with id avesKAAETX in the store (--paper); did you mean AVeskAAETB? "
+        "`paperchat papers` lists them"
+    )

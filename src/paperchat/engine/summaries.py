@@ -75,6 +75,17 @@ def summarize(
         raise PaperchatError(
             f"no paper with id {target} in the store; `paperchat papers` lists them"
         )
+    if paper_id is None and len(target.split()) == 1:
+        lexicon = engine.store.bm25()
+        unknown = all(not lexicon.df.get(t, 0) for t in lexicon.tokenize([target])[0])
+        close = close_names(engine.store.papers(abstracts=False), target) if unknown else []
+        if (
+            close
+        ):  # a word no paper uses, spelled like a label ("banditspc"): not a topic to summarize
+            raise PaperchatError(
+                f"no paper with id or label {target!r}; did you mean {' or '.join(close)}? "
+                "`paperchat papers` lists them"
+            )
     if paper_id is not None:
         record = engine.store.papers([paper_id])[paper_id]
         answer = engine.summarize_record(record, answer_mode, on_token)

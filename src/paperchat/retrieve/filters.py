@@ -19,6 +19,7 @@ naming it.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -118,10 +119,19 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
     )
     chosen: list[tuple[str, str, set[str]]] = []
     if filters.papers:
+        folded: dict[str, list[str]] = {}
+        for pid in records:
+            folded.setdefault(pid.lower(), []).append(pid)
+        for p in filters.papers:  # an id typed in the wrong case ("avesKAAETB") is that paper
+            if p not in records and p not in aliases and len(folded.get(p.lower(), [])) == 1:
+                aliases[p] = folded[p.lower()][0]
         missing = [p for p in filters.papers if p not in records and p not in aliases]
         if missing:
+            close = difflib.get_close_matches(missing[0].lower(), list(folded), n=1, cutoff=0.8)
+            hint = f"did you mean {folded[close[0]][0]}? " if close else ""
             raise PaperchatError(
-                f"no paper with id {missing[0]} in the store (--paper); `paperchat papers` lists them"
+                f"no paper with id {missing[0]} in the store (--paper); "
+                f"{hint}`paperchat papers` lists them"
             )
         chosen.append(
             ("--paper", ", ".join(filters.papers), {aliases.get(p, p) for p in filters.papers})
