@@ -14,8 +14,7 @@ of Carbonell & Goldstein 1998):
 
 * a question about one paper quotes that paper (up to ``MAX_SENTENCES``); another paper's sentence
   only when it scores nearly as well (``OTHER_PAPER_RATIO``), so it also answers;
-* "Which papers ..." takes the best sentence of every paper whose retrieval score is at least
-  ``MULTI_SHARE`` of the top one's and that is relevant;
+* "Which papers ..." takes the best sentence of every paper :mod:`paperchat.answer.lists` lists;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
   (:mod:`paperchat.answer.clauses`);
 * "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
@@ -43,13 +42,8 @@ from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
 from paperchat.answer.counts import counting_sentences, value_sentences
-from paperchat.answer.focus import (
-    OFF_TOPIC_MIN_PAPERS,
-    PaperText,
-    focus_papers,
-    off_topic,
-    partial_proper_nouns,
-)
+from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
+from paperchat.answer.lists import one_per_paper, topical
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, method_span
 from paperchat.answer.model_names import asked_model, names_a_model
@@ -70,9 +64,6 @@ MAX_PER_PAPER = 3
 #: (:mod:`paperchat.answer.asks`): the description found the paper; the ask picks the sentence.
 ASK_WEIGHT = 0.4
 PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
-MULTI_SHARE = 0.35  # papers whose retrieval score is at least this share of the top one
-#: A "which papers" list also holds each retrieved paper with every question term this rare (share of papers).
-LIST_TERM_SHARE = 0.03
 FOCUS_SHARE_WEIGHT = (
     0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
 )
@@ -236,34 +227,6 @@ def _subject_sentences(
     return out
 
 
-def _topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> set[str]:
-    """Ids of ``papers`` that hold every distinctive term of ``question`` (held by at most
-    :data:`LIST_TERM_SHARE` of the corpus: "merging" in "Which papers propose methods for model merging?"),
-    over corpora of :data:`~paperchat.answer.focus.OFF_TOPIC_MIN_PAPERS` papers or more; else none."""
-    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
-        return set()
-    rare = set(lexicon.rare_terms(question, int(n_papers * LIST_TERM_SHARE)))
-    return {p.paper_id for p in papers if rare and rare <= lexicon.terms_of(p.full_text)}
-
-
-def _one_per_paper(
-    cands: list[Candidate], papers: list[PaperText], topical: set[str] = frozenset()
-) -> list[Candidate]:
-    """The best sentence of each paper a "which papers" list may hold: retrieval share at least
-    :data:`MULTI_SHARE`, or ``topical`` (it holds every distinctive term of the question)."""
-    eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE or p.paper_id in topical}
-    picked: list[Candidate] = []
-    for cand in cands:  # best first
-        if (
-            cand.paper_id in eligible
-            and cand.score >= ABSTAIN_BELOW
-            and cand.role != "resource"
-            and all(p.paper_id != cand.paper_id for p in picked)
-        ):
-            picked.append(cand)
-    return picked
-
-
 def extract(
     question: str,
     qvec: np.ndarray,
@@ -366,7 +329,8 @@ def extract(
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
-        picked = _one_per_paper(cands, focus, _topical(question, focus, lexicon, n_papers))
+        listed = topical(question, focus, lexicon, n_papers)
+        picked = one_per_paper(cands, focus, ABSTAIN_BELOW, listed)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
         picked = [
             c

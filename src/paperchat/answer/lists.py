@@ -1,0 +1,51 @@
+"""The papers a "which papers ...?" answer lists, each with its best sentence.
+
+A retrieved paper is listed when its retrieval share (its fused score min-max scaled over the retrieved
+papers, :class:`paperchat.answer.focus.PaperText`) is at least :data:`MULTI_SHARE`, or when it holds every
+distinctive term of the question (:func:`topical`): "Which papers propose methods for model merging?"
+retrieved ten papers on model merging, whose scores spread from 1.10 to 0.80, and the share cut alone
+listed four. Each listed paper gives its best sentence that is relevant enough.
+"""
+
+from __future__ import annotations
+
+from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText
+
+#: Papers whose retrieval share (0 for the last retrieved, 1 for the first) is at least this are listed
+#: (tuned on conference dev).
+MULTI_SHARE = 0.35
+#: A list also holds each retrieved paper with every question term this rare (share of the corpus's papers;
+#: not tuned: set before measuring, ninth round).
+LIST_TERM_SHARE = 0.03
+
+
+def topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> set[str]:
+    """Ids of ``papers`` that hold every distinctive term of ``question`` (held by at most
+    :data:`LIST_TERM_SHARE` of the corpus: "merging" in "Which papers propose methods for model merging?"),
+    over corpora of :data:`~paperchat.answer.focus.OFF_TOPIC_MIN_PAPERS` papers or more; else none.
+
+    ``lexicon`` is the store's BM25 index (``rare_terms``, ``terms_of``) or ``None``.
+    """
+    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
+        return set()
+    rare = set(lexicon.rare_terms(question, int(n_papers * LIST_TERM_SHARE)))
+    return {p.paper_id for p in papers if rare and rare <= lexicon.terms_of(p.full_text)}
+
+
+def one_per_paper(
+    cands: list, papers: list[PaperText], min_score: float, listed: set[str] = frozenset()
+) -> list:
+    """The best candidate sentence (objects with ``paper_id``, ``score``, ``role``; best first) of each paper
+    a list may hold: retrieval share at least :data:`MULTI_SHARE`, or in ``listed`` (:func:`topical`); a
+    sentence scores at least ``min_score`` and is no code link."""
+    eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE or p.paper_id in listed}
+    picked: list = []
+    for cand in cands:
+        if (
+            cand.paper_id in eligible
+            and cand.score >= min_score
+            and cand.role != "resource"
+            and all(p.paper_id != cand.paper_id for p in picked)
+        ):
+            picked.append(cand)
+    return picked
