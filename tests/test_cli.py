@@ -243,8 +243,9 @@ def test_changed_model_names_rebuild(bundled_store):
         1,
         "",
         f"error: the store at {bundled_store} was built with embedding model minilm-l6-int8 (asked for "
-        "openai:text-embedding-3-small); dimension 384 (asked for 1536). Run `paperchat ingest --rebuild` "
-        "to rebuild it with the new settings, or use the old ones.\n",
+        "openai:text-embedding-3-small); dimension 384 (asked for 1536). Run `paperchat ingest --rebuild FILES` "
+        "(your corpus files; none for the bundled corpus) to rebuild it with the new settings, or use the old "
+        "ones.\n",
     )
 
 

@@ -82,7 +82,7 @@ def test_a_store_missing_its_sqlite_file_is_an_error_and_nothing_is_reingested(
         assert out.returncode == 1, (args, out.stderr)
         assert out.stderr.strip().splitlines() == [
             f"error: the store at {store} is damaged: {store / 'chroma' / 'chroma.sqlite3'} is missing. Restore it from a "
-            "backup, or start afresh with `paperchat ingest --rebuild` (the stored papers are lost)"
+            "backup, or start afresh with `paperchat ingest --rebuild FILES` (the stored papers are lost)"
         ]
     assert not (store / "chroma" / "chroma.sqlite3").exists()  # nothing was created in its place
 

@@ -161,7 +161,7 @@ def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(
     reason = f"{db} is empty (0 bytes)" if damage == "empty" else f"{db} is not a SQLite database"
     message = (
         f"error: the store at {store} is damaged: {reason}. Restore it from a backup, or start afresh with "
-        "`paperchat ingest --rebuild` (the stored papers are lost)"
+        "`paperchat ingest --rebuild FILES` (the stored papers are lost)"
     )
     check = cli(store, "check")
     assert check.returncode == 1
@@ -673,3 +673,21 @@ def test_ingest_a_folder_reads_the_corpus_files_in_it(tmp_path):
         str(out.exception)
         == f"{empty}: a folder with no corpus files in it (.jsonl, .ndjson, .csv or .txt)"
     )
+
+
+@pytest.mark.integration
+def test_a_rebuild_without_files_never_drops_the_users_own_papers(tmp_path):
+    # a newcomer's store of their own files was replaced by the 38 bundled papers: every "rebuild it"
+    # message had named a bare `paperchat ingest --rebuild`
+    a = write_jsonl(tmp_path / "mine.jsonl", A_ROWS)
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", "--quiet", str(a)).exit_code == 0
+    out = cli(store, "ingest", "--rebuild")
+    assert out.returncode == 1
+    assert out.stderr == (
+        "error: `ingest --rebuild` without files would leave only the bundled corpus and drop 2 papers of "
+        "mine.jsonl; name the files to keep: `paperchat ingest --rebuild FILES`\n"
+    )
+    assert sorted(stored(store)) == ["a1", "a2"]
+    rebuilt = invoke(store, "ingest", "--rebuild", "--quiet", str(a))
+    assert rebuilt.exit_code == 0 and sorted(stored(store)) == ["a1", "a2"]

@@ -82,3 +82,41 @@ def test_a_direction_the_abstract_also_states_is_no_false_premise():
     assert reversed_direction("Why does the router end up raising costs?", text) is None
     # what the direction is about must be the same thing: performance drops, costs fall
     assert reversed_direction("Why does the router reduce costs?", ROUTER) is None
+
+
+def test_a_term_right_after_a_name_is_that_names_and_no_premise():
+    # "MATH score" is the benchmark's score, not the "step-level score annotation" the paper avoids
+    text = (
+        "Small models can reason. Our reward model avoids naive step-level score annotation. "
+        "On MATH it improves Qwen2.5-Math-7B from 58.8% to 90.0%."
+    )
+    assert denied_terms("rstar-math MATH score w/ qwen2.5-math-7b", text) == []
+    assert denied_terms("how are the step-level scores annotated?", text) == [
+        "step-level",
+        "scores",
+        "annotated",
+    ]
+
+
+POSITIONS = (
+    "Rotary position embeddings were designed for text. "
+    "Our embedding features low-frequency temporal allocation to mitigate periodic oscillations, "
+    "and a diagonal layout to keep spatial symmetry."
+)
+
+
+def test_a_compound_the_abstract_turns_round_is_a_false_premise():
+    # "high-frequency" against "low-frequency": the first half of a compound gives its direction
+    assert reversed_direction(
+        "Why does it assign the high-frequency components to the temporal axis?", POSITIONS
+    ) == ("high-frequency", "low-frequency")
+    assert (
+        reversed_direction(
+            "Why does it assign the low-frequency components to the temporal axis?", POSITIONS
+        )
+        is None
+    )
+    # a compound of another thing ("high-resolution" video) reverses nothing
+    assert (
+        reversed_direction("Why does it need high-resolution temporal frames?", POSITIONS) is None
+    )

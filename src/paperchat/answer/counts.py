@@ -35,8 +35,9 @@ COUNT_WINDOW = 8
 _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 
 
-#: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B" (letters lead the word).
-_NAMED = re.compile(r"\W*[A-Za-z]+[-.]?\d")
+#: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B", "TransNAS-Bench-101"
+#: (letters lead the word).
+_NAMED = re.compile(r"\W*[A-Za-z][A-Za-z.-]*\d")
 
 
 #: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "ten times more".
@@ -64,6 +65,65 @@ def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
     ]
     nouns = [i for i, w in enumerate(words) if holds_noun(w)]
     return any(abs(i - j) <= COUNT_WINDOW for i in numbers for j in nouns)
+
+
+#: "By how much ...?", "how much faster ...?", "how much does it cut / gain / save ...?": a change, which a
+#: sentence states with a ratio or percentage ("up to 153x speedup") or a number beside a word of change.
+_ASKS_CHANGE = re.compile(
+    r"\bby how much\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
+    r"larger|bigger|cheaper)\b|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
+    r"(?:gain|improve|reduce|cut|save|beat|outperform|boost|speed|lower|raise|increase|decrease|shrink|"
+    r"accelerate)\b",
+    re.I,
+)
+_CHANGE_WORD = re.compile(
+    r"\b(?:improv|reduc|gain|faster|slower|speed|better|outperform|surpass|lower|higher|fewer|less|more|"
+    r"sav|cut|boost|increas|decreas|accelerat|drop|advantage|margin)\w*",
+    re.I,
+)
+
+
+def asks_change(question: str) -> bool:
+    """Whether ``question`` asks by how much something changes ("how much faster", "by how much does it
+    beat ..."), not an amount ("how much memory does it need?")."""
+    return _ASKS_CHANGE.search(question) is not None
+
+
+def states_change(text: str) -> bool:
+    """Whether ``text`` states a change: a ratio or percentage ("153x", "6.5%", "3.04$\\times$"), or a
+    number with digits in a sentence holding a word of change ("improves from 58.8 to 90.0")."""
+    words = text.split()
+    if any(
+        _RATIO.match(w)
+        or (i + 1 < len(words) and holds_number(w) and _RATIO_NEXT.match(words[i + 1]))
+        for i, w in enumerate(words)
+    ):
+        return True
+    return _CHANGE_WORD.search(text) is not None and any(
+        any(ch.isdigit() for ch in w) and not _NAMED.match(w) for w in words
+    )
+
+
+def amount_sentences(cands: list, question: str) -> list:
+    """The candidates (objects with ``text`` and ``role``) that can answer "how much / what accuracy ...?"
+    about one paper, best first as given: those stating a change (:func:`states_change`) when the question
+    asks one (:func:`asks_change`), else those stating a number (:func:`states_number`); code links never."""
+    fits = states_change if asks_change(question) else states_number
+    return [c for c in cands if c.role != "resource" and fits(c.text)]
+
+
+def states_number(text: str) -> bool:
+    """Whether ``text`` states a number that is no part of a name ("A100", "CIFAR-100") and does not describe
+    ("3D", "two-dimensional"): digits, a number word or inline math. "How much / how large / what
+    accuracy ...?" is answered by a sentence that does."""
+    words = text.split()
+    return any(
+        ("$" in w or holds_number(w) or _MATH.match(w))
+        and not _NAMED.match(w)
+        and not _DESCRIBING.match(w)
+        and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
+        for i, w in enumerate(words)
+    )
 
 
 def counting_sentences(cands: list, noun: str, lexicon, whole: bool = False) -> list:

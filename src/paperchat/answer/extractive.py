@@ -26,8 +26,13 @@ It abstains (:class:`Extract` ``abstained``) when the best sentence is not relev
 mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a
 number (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what
 LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which model was used and the abstract
-names none (:mod:`paperchat.answer.model_names`); when the abstract reverses its premise
-(:func:`paperchat.answer.premises.reversed_direction`); and, over a large corpus, when its distinctive
+names none (:mod:`paperchat.answer.model_names`); when it asks "how much / how large / what accuracy"
+of one paper whose abstract states no such number (:func:`paperchat.answer.counts.amount_sentences`: "by
+how much" asks a change, a ratio or percentage; when the picked sentences state none but another sentence
+does, that one is quoted first); when the abstract
+reverses its premise (:func:`paperchat.answer.premises.reversed_direction`) or does without what it
+asks about (:func:`paperchat.answer.premises.denied_terms`: "which draft model" where the paper "does
+not require any auxiliary draft models"); and, over a large corpus, when its distinctive
 words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The constants were set on
 the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 """
@@ -41,13 +46,13 @@ import numpy as np
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
-from paperchat.answer.counts import counting_sentences, value_sentences
+from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
 from paperchat.answer.lists import one_per_paper, topical
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, method_span
 from paperchat.answer.model_names import asked_model, names_a_model
-from paperchat.answer.premises import denied_terms, named, reversal_note
+from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.roles import role_shift, sentence_role
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
@@ -95,14 +100,14 @@ class Candidate:
 class Extract:
     """The picked sentences (in answer order), the relevance used for abstention, and whether it abstained.
 
-    ``why`` says why it abstained; ``note`` is a caution an answer carries to the user.
+    ``why`` says why it abstained; ``note`` tells the user which premise of the question fails.
     """
 
     sentences: list[Candidate]
     relevance: float
     abstained: bool
     why: str = ""
-    #: a caution for the reader: a premise of the question that the abstract denies
+    #: why, for the reader: a premise of the question that the abstract denies or reverses
     note: str = ""
     #: the sentences answer for the papers a comparison mentions, each in turn
     per_paper: bool = False
@@ -309,23 +314,26 @@ def extract(
     if detail and not any(it.holds_detail(c.text, detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {detail}")
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
-    denied = (
-        []
-        if subjects or intent.plural
-        else denied_terms(split_ask(question).ask, main_paper.full_text)
-    )
+    ask = split_ask(question).ask
+    yes_no = (
+        subjects or intent.plural or asks_yes_no(question)
+    )  # "does it add overhead?": "no" answers
+    denied = [] if yes_no else denied_terms(ask, main_paper.full_text)
     reversal = "" if subjects or intent.plural else reversal_note(question, main_paper)
     # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
     if reversal:
         return Extract(
             [], relevance, True, "the abstract reverses the question's premise", reversal
         )
-    caution = (  # "which draft model ...?" where the paper "does not require any draft models"
-        f"the abstract of {named(question, main_paper)} says it does without "
-        f"'{denied[0]}': check the question's premise"
-        if denied
-        else ""
-    )
+    if denied:  # "which draft model ...?" where the paper "does not require any draft models"
+        return Extract(
+            [],
+            relevance,
+            True,
+            "the abstract denies the question's premise",
+            f"the abstract of {named(question, main_paper)} says it does without "
+            f"'{denied_phrase(ask, denied)}': check the question's premise",
+        )
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
@@ -351,6 +359,14 @@ def extract(
         )
         if intent.how:  # "How does X work?": the sentences after its proposal
             picked += method_span(own, picked, MAX_SENTENCES + 1, intent.subject)
+    if intent.kind == it.QUANTITY and not (counted or subjects or intent.plural):
+        # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer
+        amounts = amount_sentences(own, question)
+        if not amounts:
+            return Extract([], relevance, True, "the abstract states no such number")
+        if not any(c in amounts for c in picked):
+            counted = amounts[:1]  # quoted first, as a count is
+            picked = counted + picked[: MAX_SENTENCES - 1]
     picked = with_antecedents(picked, cands)
     paper_order: list[str] = (
         [] if subjects or intent.plural else [main]
@@ -375,4 +391,4 @@ def extract(
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")
-    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2, note=caution)
+    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2)

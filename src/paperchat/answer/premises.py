@@ -19,7 +19,8 @@ a negation far before a word is about something else.
 :func:`reversed_direction` finds the other common false premise: a question that takes its claim as
 given ("why does X make generation slower?") where the paper's own sentences say the thing goes the
 other way ("X reduces generation latency by 24%") and never the question's way. The answerer then
-abstains with a note (:func:`reversal_note`), where a denied term only adds a note to the answer.
+abstains with a note (:func:`reversal_note`), as it does for a denied term (the note names the denied
+words as the question writes them, :func:`denied_phrase`).
 """
 
 from __future__ import annotations
@@ -73,20 +74,61 @@ def _polarity(text: str, stems: set[str], own_only: bool = False) -> dict[str, s
     return out
 
 
+#: A name as written: two capitals or letters and digits ("MATH", "GPT-4", "Qwen2.5").
+_NAME = re.compile(r"[A-Z]\S*[A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+
+
+def _after_names(ask: str) -> set[str]:
+    """Stems of the words of ``ask`` that follow a name: "MATH score" is the benchmark's score, no machinery
+    of the paper's that it could do without."""
+    words = re.findall(r"[\w.-]+", ask)
+    return {stem(w.lower()) for prev, w in zip(words, words[1:]) if _NAME.search(prev)}
+
+
 def denied_terms(ask: str, abstract: str) -> list[str]:
     """Words of ``ask`` (as written) that ``abstract`` mentions only under a close negation, and ``ask`` does not negate.
 
-    Content words of four letters or more; ``[]`` when there is none (the usual case).
+    Content words of four letters or more, not right after a name (:func:`_after_names`); ``[]`` when there
+    is none (the usual case).
     """
     surface: dict[str, str] = {}
+    after_names = _after_names(ask)
     for w in tokenize(ask):
         if w[0].isalpha() and len(w) >= 4 and w not in STOPWORDS and w not in DENIALS:
-            surface.setdefault(stem(w), w)
+            if stem(w) not in after_names:
+                surface.setdefault(stem(w), w)
     asked = _polarity(ask, set(surface))
     said = _polarity(abstract, set(surface), own_only=True)
     return [
         surface[s] for s in surface if said.get(s) == {True} and True not in asked.get(s, {False})
     ]
+
+
+#: A clause that asks yes or no ("..., and does it add overhead?"): the abstract's denial answers it ("with
+#: zero additional overhead"), so it presupposes nothing.
+_YES_NO = re.compile(
+    r"(?:^|[,;:]\s*|[.?!]\s+|\b(?:and|or|but)\s+)(?:does|do|did|can|could|will|would|has|have)\s+(?:it|they|this|that|\w+)\b",
+    re.I,
+)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether a clause of ``question`` asks yes or no with an auxiliary ("does it ...?", "..., and can they
+    ...?"), whose answer a denial of the abstract can be."""
+    return _YES_NO.search(question.strip()) is not None
+
+
+def denied_phrase(ask: str, denied: list[str]) -> str:
+    """The longest run of adjacent words of ``ask`` that are all ``denied`` (:func:`denied_terms`), as
+    written: "data augmentation" rather than "data" alone; the first denied word when none are adjacent."""
+    wanted = {w.lower() for w in denied}
+    best: list[str] = []
+    run: list[str] = []
+    for w in re.findall(r"[\w-]+", ask):
+        run = run + [w] if w.lower() in wanted else []
+        if len(run) > len(best):
+            best = run
+    return " ".join(best) if best else (denied[0] if denied else "")
 
 
 #: Questions that take their claim as given: "why does X ...?", "how does X end up ...?", "how do they
@@ -129,22 +171,49 @@ _GENERAL = {
 
 #: Each direction stem's family.
 _FAMILY_OF = {w: family for family, (words, _) in DIRECTIONS.items() for w in words.split()}
+#: Compounds that go one way or the other by their first half: "high-frequency" against "low-frequency",
+#: "large-scale" against "small-scale", "long-range" against "short-range".
+_COMPOUND = re.compile(r"^(high|low|large|small|long|short)-([a-z]+)$")
+_COMPOUND_OPPOSITE = {
+    "high": "low",
+    "low": "high",
+    "large": "small",
+    "small": "large",
+    "long": "short",
+    "short": "long",
+}
+
+
+def _family(word: str) -> str | None:
+    """The direction family of a content term (as :func:`paperchat.core.terms.terms` gives it): a stem of
+    :data:`DIRECTIONS`, or a compound of :data:`_COMPOUND` ("high-frequency" is its own family)."""
+    compound = _COMPOUND.match(word)
+    if compound:
+        return word
+    return _FAMILY_OF.get(stem(word))
+
+
+def _opposite(family: str) -> str:
+    """The family that goes the other way: "down" for "up", "low-frequency" for "high-frequency"."""
+    compound = _COMPOUND.match(family)
+    if compound:
+        return f"{_COMPOUND_OPPOSITE[compound.group(1)]}-{compound.group(2)}"
+    return DIRECTIONS[family][1]
 
 
 def _directions(text: str) -> list[tuple[str, str, set[str]]]:
     """``(word, family, terms near it)`` for each direction word of ``text`` (content terms, stemmed)."""
-    families = _FAMILY_OF
     words = terms(text)
     stems = [stem(w) for w in words]
+    kinds = [_family(w) for w in words]
     out = []
-    for i, s in enumerate(stems):
-        family = families.get(s)
+    for i, family in enumerate(kinds):
         if family is None:
             continue
         near = {
             stems[j]
             for j in range(max(0, i - DIRECTION_WINDOW), min(len(stems), i + DIRECTION_WINDOW + 1))
-            if j != i and stems[j] not in families and stems[j] not in _GENERAL
+            if j != i and kinds[j] is None and stems[j] not in _GENERAL
         }
         written = re.search(rf"\b{re.escape(words[i])}\w*", text, re.I)  # "reduces", not "reduce"
         word = written.group() if written else words[i]
@@ -173,7 +242,7 @@ def reversed_direction(question: str, abstract: str) -> tuple[str, str] | None:
         for d in _directions(sentence)
     ]
     for word, family, near in asked:
-        opposite = DIRECTIONS[family][1]
+        opposite = _opposite(family)
         agree = any(f == family and n & near for _, f, n in said)
         against = next((w for w, f, n in said if f == opposite and n & near), None)
         if against and not agree:

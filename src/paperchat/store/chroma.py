@@ -79,7 +79,7 @@ def raise_if_incompatible(where: str, have: StoreInfo, wanted: StoreInfo) -> Non
         raise StoreError(
             f"the store at {where} was built with "
             + "; ".join(diffs)
-            + ". Run `paperchat ingest --rebuild` to rebuild it"
+            + ". Run `paperchat ingest --rebuild FILES` (your corpus files; none for the bundled corpus) to rebuild it"
             + (" with the new settings, or use the old ones." if choosable else ".")
         )
 
@@ -240,7 +240,7 @@ class ChromaStore(ChromaReads, NearestQueries):
                         self.raise_if_switched(exc)
                     raise StoreError(
                         f"the store at {self.where()} is missing its {kind} collection "
-                        f"(generation {gen}); run `paperchat ingest --rebuild`"
+                        f"(generation {gen}); run `paperchat ingest --rebuild FILES`"
                     ) from None
         return self._cols[key]
 
@@ -256,7 +256,7 @@ class ChromaStore(ChromaReads, NearestQueries):
             if self.has_legacy_collections():
                 raise StoreError(
                     f"the store at {self.where()} was built by an earlier paperchat; "
-                    "run `paperchat ingest --rebuild` to rebuild it"
+                    "run `paperchat ingest --rebuild FILES` (your corpus files) to rebuild it"
                 )
             return
         raise_if_incompatible(self.where(), have, wanted)

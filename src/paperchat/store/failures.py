@@ -169,7 +169,7 @@ def damage_message(where: str, exc: BaseException) -> str:
     """The one line for a failure no other cause explains: what broke, and what to do."""
     return (
         f"the store at {where} is damaged or unreadable ({type(exc).__name__}: {first_line(exc)}); "
-        "run `paperchat check` for details, then `paperchat ingest --rebuild` (or restore a backup)"
+        "run `paperchat check` for details, then `paperchat ingest --rebuild FILES` (or restore a backup)"
     )
 
 

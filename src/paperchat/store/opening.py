@@ -74,7 +74,7 @@ def check_folder(store_dir: Path, create: bool) -> None:
     if damage is not None:
         raise StoreError(
             f"the store at {store_dir} is damaged: {damage}. Restore it from a backup, or start "
-            "afresh with `paperchat ingest --rebuild` (the stored papers are lost)"
+            "afresh with `paperchat ingest --rebuild FILES` (the stored papers are lost)"
         )
     if create and not any(store_dir.iterdir()) and not os.access(store_dir, os.W_OK | os.X_OK):
         raise StoreError(f"the store folder {store_dir} is not writable")

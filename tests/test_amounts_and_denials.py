@@ -1,0 +1,127 @@
+"""Amounts asked of one paper, and premises its abstract denies (issue 17).
+
+"How much faster ...?" / "by how much ...?" is answered with the sentence that states the change (a ratio or
+a percentage), quoted first even when the question's long description matched other sentences better; an
+abstract that states no such number makes the answer abstain. A question about something the paper says it
+does without ("which data augmentation does SCISSOR rely on?" where SCISSOR "eliminates the need for data
+augmentation") abstains and names the denied words.
+
+Questions written for these tests (none is in an eval set); the answers are asked of the 2,740-paper ICML
+2025 store (``icml_engine``).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from paperchat.answer.counts import amount_sentences, asks_change, states_change, states_number
+
+
+@pytest.mark.parametrize(
+    "question, change",
+    [
+        ("how much faster does it make them?", True),
+        ("By how much does it beat the strongest baseline?", True),
+        ("How much does it gain over the previous best methods?", True),
+        ("how much does the new loss improve recall?", True),
+        ("How much memory does it need?", False),  # an amount, not a change
+        ("How large is the benchmark?", False),
+    ],
+)
+def test_a_change_is_asked_by_how_much_and_a_comparative(question, change):
+    assert asks_change(question) is change
+
+
+@pytest.mark.parametrize(
+    "sentence, change",
+    [
+        ("ARROW achieves up to 153x speedup while achieving higher accuracy.", True),
+        ("It shows an improvement of up to 6.5% over state-of-the-art methods.", True),
+        ("It reaches 3.04$\\times$ higher throughput.", True),
+        ("On MATH it improves the 7B model from 58.8 to 90.0.", True),
+        # numbers, but no change: a count of datasets, an enumeration, a name
+        ("We applied ARROW to four types of algorithms and 25 datasets.", False),
+        ("It has two pipelines: (1) a reconstruction and (2) a decoder.", False),
+        ("It improves results on CIFAR-100 and ImageNet.", False),
+    ],
+)
+def test_a_change_is_a_ratio_a_percentage_or_a_number_beside_a_word_of_change(sentence, change):
+    assert states_change(sentence) is change
+
+
+def test_a_number_inside_a_name_or_a_description_is_no_amount():
+    assert not states_number("We search spaces such as TransNAS-Bench-101 and NATS-Bench.")
+    assert not states_number("It generates 3D waveforms.")
+    assert states_number("We only need $0.004$ GPU days.")
+    assert states_number("The corpus holds 1.2 million waveforms.")
+
+
+def test_the_sentences_that_can_answer_an_amount_skip_code_links():
+    cands = [
+        SimpleNamespace(text="Code is at https://github.com/x/y2.", role="resource"),
+        SimpleNamespace(text="It uses two encoders.", role="method"),
+        SimpleNamespace(text="It is 12% faster than the baseline.", role="result"),
+    ]
+    assert [c.text for c in amount_sentences(cands, "How much faster is it?")] == [
+        "It is 12% faster than the baseline."
+    ]
+    assert [c.role for c in amount_sentences(cands, "How large is the model?")] == [
+        "method",
+        "result",
+    ]
+
+
+@pytest.mark.slow
+def test_the_sentence_that_states_the_change_is_quoted_first(icml_engine):
+    # each question's description matches the method sentences best; the amount is in a later sentence
+    arrow = icml_engine.ask(
+        "The causal discovery accelerator for time series that weaves time into the search, wrapping "
+        "existing algorithms so they run on many time lags at once: how much faster does it make them?",
+        mode="extractive",
+    )
+    assert [s.paper_id for s in arrow.sources] == ["C3gAIlPhjV"]
+    assert "ARROW achieves up to 153x speedup" in arrow.answer.split(" [1]")[0]
+    curv = icml_engine.ask(
+        "The graph anomaly detector that reads curvature of the graph, mixing Riemannian geometry with "
+        "the node features to catch odd nodes: how much does it gain over the previous best methods?",
+        mode="extractive",
+    )
+    assert [s.paper_id for s in curv.sources] == ["O3dsbpAcqJ"]
+    assert (
+        "an improvement of up to 6.5% over state-of-the-art GAD methods"
+        in curv.answer.split(" [1]")[0]
+    )
+
+
+@pytest.mark.slow
+def test_an_amount_the_abstract_does_not_state_is_declined(icml_engine):
+    # neither ActionPiece's nor ATA's abstract states any number
+    for question in (
+        "By how much does ActionPiece improve recall over tokenizing each action independently?",
+        "How much faster does ATA train than greedy asynchronous methods?",
+    ):
+        answer = icml_engine.ask(question, mode="extractive")
+        assert answer.abstained and answer.sources == [], question
+
+
+@pytest.mark.slow
+def test_a_premise_the_abstract_denies_is_declined_and_named(icml_engine):
+    scissor = icml_engine.ask(
+        "Which data augmentation does SCISSOR rely on to debias?", mode="extractive"
+    )
+    assert scissor.abstained and scissor.sources == []
+    assert scissor.notes == [
+        "the abstract of SCISSOR says it does without 'data augmentation': check the question's premise"
+    ]
+    medrax = icml_engine.ask(
+        "What additional training does MedRAX need before answering chest X-ray queries?",
+        mode="extractive",
+    )
+    assert medrax.abstained
+    assert "does without 'additional training'" in medrax.notes[0]
+    # asked without the premise, the same paper answers
+    plain = icml_engine.ask("What does SCISSOR do to mitigate semantic bias?", mode="extractive")
+    assert not plain.abstained and plain.sources[0].paper_id == "Rgd7poMTDp"
+    assert "Semantic Cluster Intervention for Suppressing ShORtcut" in plain.answer
