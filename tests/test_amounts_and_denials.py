@@ -4,7 +4,7 @@
 a percentage), quoted first even when the question's long description matched other sentences better; an
 abstract that states no such number makes the answer abstain. A question about something the paper says it
 does without ("which data augmentation does SCISSOR rely on?" where SCISSOR "eliminates the need for data
-augmentation") abstains and names the denied words.
+augmentation") is answered with a note naming the denied words.
 
 Questions written for these tests (none is in an eval set); the answers are asked of the 2,740-paper ICML
 2025 store (``icml_engine``).
@@ -107,11 +107,12 @@ def test_an_amount_the_abstract_does_not_state_is_declined(icml_engine):
 
 
 @pytest.mark.slow
-def test_a_premise_the_abstract_denies_is_declined_and_named(icml_engine):
+def test_a_premise_the_abstract_denies_is_named_in_a_note(icml_engine):
+    # the answer quotes the paper, and the note names the denied words as the question writes them
     scissor = icml_engine.ask(
         "Which data augmentation does SCISSOR rely on to debias?", mode="extractive"
     )
-    assert scissor.abstained and scissor.sources == []
+    assert [s.paper_id for s in scissor.sources] == ["Rgd7poMTDp"]
     assert scissor.notes == [
         "the abstract of SCISSOR says it does without 'data augmentation': check the question's premise"
     ]
@@ -119,9 +120,12 @@ def test_a_premise_the_abstract_denies_is_declined_and_named(icml_engine):
         "What additional training does MedRAX need before answering chest X-ray queries?",
         mode="extractive",
     )
-    assert medrax.abstained
     assert "does without 'additional training'" in medrax.notes[0]
-    # asked without the premise, the same paper answers
-    plain = icml_engine.ask("What does SCISSOR do to mitigate semantic bias?", mode="extractive")
-    assert not plain.abstained and plain.sources[0].paper_id == "Rgd7poMTDp"
-    assert "Semantic Cluster Intervention for Suppressing ShORtcut" in plain.answer
+    # asked without the premise, or as yes or no, the same paper answers with no note
+    for question in (
+        "What does SCISSOR do to mitigate semantic bias?",
+        "Does SCISSOR need data augmentation?",
+    ):
+        plain = icml_engine.ask(question, mode="extractive")
+        assert not plain.abstained and plain.sources[0].paper_id == "Rgd7poMTDp", question
+        assert plain.notes == [], question

@@ -30,9 +30,8 @@ names none (:mod:`paperchat.answer.model_names`); when it asks "how much / how l
 of one paper whose abstract states no such number (:func:`paperchat.answer.counts.amount_sentences`: "by
 how much" asks a change, a ratio or percentage; when the picked sentences state none but another sentence
 does, that one is quoted first); when the abstract
-reverses its premise (:func:`paperchat.answer.premises.reversed_direction`) or does without what it
-asks about (:func:`paperchat.answer.premises.denied_terms`: "which draft model" where the paper "does
-not require any auxiliary draft models"); and, over a large corpus, when its distinctive
+reverses its premise (:func:`paperchat.answer.premises.reversed_direction`; a premise it denies,
+:func:`paperchat.answer.premises.denied_terms`, only adds a note); and, over a large corpus, when its distinctive
 words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The constants were set on
 the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 """
@@ -107,7 +106,7 @@ class Extract:
     relevance: float
     abstained: bool
     why: str = ""
-    #: why, for the reader: a premise of the question that the abstract denies or reverses
+    #: for the reader: a premise of the question that the abstract reverses (it abstained) or denies
     note: str = ""
     #: the sentences answer for the papers a comparison mentions, each in turn
     per_paper: bool = False
@@ -325,15 +324,14 @@ def extract(
         return Extract(
             [], relevance, True, "the abstract reverses the question's premise", reversal
         )
-    if denied:  # "which draft model ...?" where the paper "does not require any draft models"
-        return Extract(
-            [],
-            relevance,
-            True,
-            "the abstract denies the question's premise",
-            f"the abstract of {named(question, main_paper)} says it does without "
-            f"'{denied_phrase(ask, denied)}': check the question's premise",
-        )
+    # "which draft model ...?" where the paper "does not require any draft models": a caution, not an
+    # abstention (as an abstention it wrongly declined answerable held-out questions, twice; TUNING.md)
+    caution = (
+        f"the abstract of {named(question, main_paper)} says it does without "
+        f"'{denied_phrase(ask, denied)}': check the question's premise"
+        if denied
+        else ""
+    )
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
@@ -391,4 +389,4 @@ def extract(
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")
-    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2)
+    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2, note=caution)

@@ -19,8 +19,9 @@ a negation far before a word is about something else.
 :func:`reversed_direction` finds the other common false premise: a question that takes its claim as
 given ("why does X make generation slower?") where the paper's own sentences say the thing goes the
 other way ("X reduces generation latency by 24%") and never the question's way. The answerer then
-abstains with a note (:func:`reversal_note`), as it does for a denied term (the note names the denied
-words as the question writes them, :func:`denied_phrase`).
+abstains with a note (:func:`reversal_note`); a denied term only adds a note to the answer (naming the
+denied words as the question writes them, :func:`denied_phrase`): as an abstention it declined answerable
+held-out questions.
 """
 
 from __future__ import annotations
