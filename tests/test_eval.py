@@ -218,6 +218,20 @@ def test_check_baseline_names_each_metric():
     assert any(f.startswith("abstention.false_abstention_rate = 0.200 is above") for f in failures)
 
 
+def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
+    # a newcomer's {"answers.fact_recall": 0.99} had let `eval --check` pass at 0.900
+    path = tmp_path / "baseline.json"
+    path.write_text('{"answers.fact_recall": 0.99}')
+    with pytest.raises(PaperchatError) as err:
+        er.load_baseline(path)
+    assert str(err.value) == (
+        f"{path}: expected an object with 'min' and 'max' maps of metric -> value (or 'splits': "
+        '{split: {min, max}}), e.g. {"min": {"answers.fact_recall": 0.8}}'
+    )
+    path.write_text('{"min": {"answers.fact_recall": 0.99}}')
+    assert er.load_baseline(path) == {"min": {"answers.fact_recall": 0.99}}
+
+
 def test_default_set_and_baseline_exist():
     loaded = qs.load_questions(qs.default_question_set())
     assert len(loaded) == 100

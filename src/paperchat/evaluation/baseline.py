@@ -22,11 +22,14 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
         raise PaperchatError(f"cannot read the baseline {path}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
         raise PaperchatError(f"{path}: not JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or not (
-        isinstance(data.get("min", {}), dict) and isinstance(data.get("max", {}), dict)
+    if (
+        not isinstance(data, dict)
+        or not (isinstance(data.get("min", {}), dict) and isinstance(data.get("max", {}), dict))
+        or not {"min", "max", "splits"} & set(data)  # {"answers.fact_recall": 0.99} bounds nothing
     ):
         raise PaperchatError(
-            f"{path}: expected an object with 'min' and 'max' maps of metric -> value"
+            f"{path}: expected an object with 'min' and 'max' maps of metric -> value "
+            '(or \'splits\': {split: {min, max}}), e.g. {"min": {"answers.fact_recall": 0.8}}'
         )
     return data
 
