@@ -122,6 +122,26 @@ def test_ingest_creates_a_store(tmp_path):
     assert pc.bibtex(["m1"]).startswith("@inproceedings{lovelace2023quokka,")
 
 
+def test_a_rebuild_without_files_keeps_the_users_papers(tmp_path):
+    from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
+
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text(
+        '{"id": "m1", "title": "Quokka Counting", "abstract": "We count quokkas from drone images."}\n',
+        encoding="utf-8",
+    )
+    pc = Paperchat(tmp_path / "store")
+    pc.ingest(corpus)
+    with pytest.raises(PaperchatError) as err:
+        pc.ingest(rebuild=True)  # the bundled corpus alone would replace mine.jsonl's paper
+    assert str(err.value) == (
+        "`ingest --rebuild` without files would leave only the bundled corpus and drop 1 paper of "
+        "mine.jsonl; name the files to keep: `paperchat ingest --rebuild FILES`"
+    )
+    assert [p.paper_id for p in pc.papers()] == ["m1"]
+
+
 def test_import_paperchat_is_cheap_and_llamaindex_waits_for_as_retriever(bundled_store):
     heavy = ("chromadb", "llama_index", "onnxruntime", "mcp", "pybtex", "numpy")
     probe = f"""

@@ -49,19 +49,30 @@ _RATIO_NEXT = re.compile(r"(?:\$?\\times\$?|×|times|%|percent|fold)(?!\w)", re.
 _MATH = re.compile(r"\W*(?:\\[a-z]+\{|O\()")
 
 
+def _number_at(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` states a number (digits, a number word, inline or bare math) that is no part of
+    a name (:data:`_NAMED`) and does not describe (:data:`_DESCRIBING`, itself or the word after it)."""
+    w = words[i]
+    return bool(
+        ("$" in w or holds_number(w) or _MATH.match(w))
+        and not _DESCRIBING.match(w)
+        and not _NAMED.match(w)
+        and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
+    )
+
+
+def _ratio_at(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is a ratio or percentage ("3x", "45%") or a number the next word makes one
+    ("ten times", "3 fold")."""
+    return bool(_RATIO.match(words[i]) or (i + 1 < len(words) and _RATIO_NEXT.match(words[i + 1])))
+
+
 def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
     """Whether a number of ``text`` stands within :data:`COUNT_WINDOW` words of a word ``holds_noun`` accepts;
     with ``whole``, a ratio (:data:`_RATIO`) is no such number: it counts no things ("how many GPUs")."""
     words = text.split()
     numbers = [
-        i
-        for i, w in enumerate(words)
-        if ("$" in w or holds_number(w) or _MATH.match(w))
-        and not _DESCRIBING.match(w)
-        and not _NAMED.match(w)
-        and not (whole and _RATIO.match(w))
-        and not (whole and i + 1 < len(words) and _RATIO_NEXT.match(words[i + 1]))
-        and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
+        i for i in range(len(words)) if _number_at(words, i) and not (whole and _ratio_at(words, i))
     ]
     nouns = [i for i, w in enumerate(words) if holds_noun(w)]
     return any(abs(i - j) <= COUNT_WINDOW for i in numbers for j in nouns)
@@ -94,9 +105,7 @@ def states_change(text: str) -> bool:
     number with digits in a sentence holding a word of change ("improves from 58.8 to 90.0")."""
     words = text.split()
     if any(
-        _RATIO.match(w)
-        or (i + 1 < len(words) and holds_number(w) and _RATIO_NEXT.match(words[i + 1]))
-        for i, w in enumerate(words)
+        (_RATIO.match(w) or holds_number(w)) and _ratio_at(words, i) for i, w in enumerate(words)
     ):
         return True
     return _CHANGE_WORD.search(text) is not None and any(
@@ -117,13 +126,7 @@ def states_number(text: str) -> bool:
     ("3D", "two-dimensional"): digits, a number word or inline math. "How much / how large / what
     accuracy ...?" is answered by a sentence that does."""
     words = text.split()
-    return any(
-        ("$" in w or holds_number(w) or _MATH.match(w))
-        and not _NAMED.match(w)
-        and not _DESCRIBING.match(w)
-        and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
-        for i, w in enumerate(words)
-    )
+    return any(_number_at(words, i) for i in range(len(words)))
 
 
 def counting_sentences(cands: list, noun: str, lexicon, whole: bool = False) -> list:

@@ -308,17 +308,19 @@ def extract(
         return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
     # a detail the asking sentence names ("which optimizer did they use?"), not one a sentence before it
     # uses to describe the paper ("A paper couples language models with a combinatorial optimizer. Which ...")
-    asked = split_ask(question).sentence.lower()
-    detail = intent.detail if intent.detail and intent.detail in asked else None
+    split = split_ask(question)
+    detail = intent.detail if intent.detail and intent.detail in split.sentence.lower() else None
     if detail and not any(it.holds_detail(c.text, detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {detail}")
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
-    ask = split_ask(question).ask
-    yes_no = (
-        subjects or intent.plural or asks_yes_no(question)
-    )  # "does it add overhead?": "no" answers
-    denied = [] if yes_no else denied_terms(ask, main_paper.full_text)
-    reversal = "" if subjects or intent.plural else reversal_note(question, main_paper)
+    one_paper = not (subjects or intent.plural)
+    # "does it add overhead?" is answered "no" by a denial: it presupposes nothing
+    denied = (
+        denied_terms(split.ask, main_paper.full_text)
+        if one_paper and not asks_yes_no(question)
+        else []
+    )
+    reversal = reversal_note(question, main_paper) if one_paper else ""
     # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
     if reversal:
         return Extract(
@@ -328,7 +330,7 @@ def extract(
     # abstention (as an abstention it wrongly declined answerable held-out questions, twice; TUNING.md)
     caution = (
         f"the abstract of {named(question, main_paper)} says it does without "
-        f"'{denied_phrase(ask, denied)}': check the question's premise"
+        f"'{denied_phrase(split.ask, denied)}': check the question's premise"
         if denied
         else ""
     )
@@ -357,7 +359,7 @@ def extract(
         )
         if intent.how:  # "How does X work?": the sentences after its proposal
             picked += method_span(own, picked, MAX_SENTENCES + 1, intent.subject)
-    if intent.kind == it.QUANTITY and not (counted or subjects or intent.plural):
+    if intent.kind == it.QUANTITY and one_paper and not counted:
         # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer
         amounts = amount_sentences(own, question)
         if not amounts:
@@ -366,9 +368,7 @@ def extract(
             counted = amounts[:1]  # quoted first, as a count is
             picked = counted + picked[: MAX_SENTENCES - 1]
     picked = with_antecedents(picked, cands)
-    paper_order: list[str] = (
-        [] if subjects or intent.plural else [main]
-    )  # a one-paper answer starts with its paper
+    paper_order: list[str] = [main] if one_paper else []  # a one-paper answer starts with its paper
     for cand in picked:
         if cand.paper_id not in paper_order:
             paper_order.append(cand.paper_id)

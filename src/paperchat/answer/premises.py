@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from paperchat.answer.roles import sentence_role
-from paperchat.cite.cue_words import BREAK, stem, tokenize
+from paperchat.cite.cue_words import BREAK, TOKEN, stem, tokenize
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import STOPWORDS, terms
 
@@ -125,7 +125,7 @@ def denied_phrase(ask: str, denied: list[str]) -> str:
     wanted = {w.lower() for w in denied}
     best: list[str] = []
     run: list[str] = []
-    for w in re.findall(r"[\w-]+", ask):
+    for w in TOKEN.findall(ask.replace("’", "'")):  # the words denied_terms read, as written
         run = run + [w] if w.lower() in wanted else []
         if len(run) > len(best):
             best = run

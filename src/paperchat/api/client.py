@@ -245,6 +245,10 @@ class Paperchat:
 
         files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
         if not files:
+            if rebuild:
+                from paperchat.engine.ingesting import refuse_bare_rebuild
+
+                refuse_bare_rebuild(self.engine)
             files, metadata = (
                 bundled_corpus_files(),
                 metadata if metadata is not None else bundled_metadata(),

@@ -58,12 +58,13 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
       paperchat ingest data/*.txt --metadata seed_metadata.jsonl
       paperchat ingest old_export.csv --encoding latin-1
     """
+    from paperchat.engine.ingesting import refuse_bare_rebuild
     from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata, corpus_files
 
     engine = obj.engine()
     files, folder_notes = corpus_files(paths)
     if rebuild and not files:
-        _refuse_dropping_own_files(engine, bundled_corpus_files())
+        refuse_bare_rebuild(engine)
     files = files or bundled_corpus_files()
     for note in folder_notes:
         click.echo(f"note: {note}", err=True)
@@ -93,33 +94,6 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
         f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened
     )
-
-
-def _refuse_dropping_own_files(engine, bundled: list[Path]) -> None:
-    """Raise :class:`PaperchatError` when ``ingest --rebuild`` without files would drop papers of the user's
-    own files: the store would then hold the bundled corpus alone. A store that cannot be read (damaged,
-    of another version) is what a bare ``--rebuild`` is for, so it passes."""
-    from paperchat.core.errors import PaperchatError
-
-    try:
-        stored = engine.papers()
-    except PaperchatError:
-        return
-    bundled_files = {str(p.resolve()) for p in bundled} | {p.name for p in bundled}
-    own = sorted(
-        {
-            r.source_path
-            for r in stored
-            if r.source_file not in bundled_files and r.source_path not in bundled_files
-        }
-    )
-    if own:
-        mine = sum(r.source_path in own for r in stored)
-        raise PaperchatError(
-            f"`ingest --rebuild` without files would leave only the bundled corpus and drop {plural(mine, 'paper')} "
-            f"of {', '.join(own[:3])}{' ...' if len(own) > 3 else ''}; name the files to keep: "
-            "`paperchat ingest --rebuild FILES`"
-        )
 
 
 @click.command()

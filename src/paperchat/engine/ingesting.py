@@ -43,6 +43,37 @@ def bundled_run() -> tuple[str, list[Path], Path]:
     )
 
 
+def refuse_bare_rebuild(engine) -> None:
+    """Raise :class:`~paperchat.core.errors.PaperchatError` when a rebuild without files (which ingests the
+    bundled corpus alone) would drop papers of the user's own files from ``engine``'s store. A store that
+    cannot be read (damaged, of another version) is what such a rebuild is for, so it passes. The CLI's
+    ``ingest --rebuild`` and :meth:`paperchat.api.client.Paperchat.ingest` call it before defaulting to
+    the bundled corpus."""
+    from paperchat.core.errors import PaperchatError
+    from paperchat.ingest.corpus import bundled_corpus_files
+
+    try:
+        stored = engine.papers()
+    except PaperchatError:
+        return
+    bundled = bundled_corpus_files()
+    bundled_files = {str(p.resolve()) for p in bundled} | {p.name for p in bundled}
+    own = sorted(
+        {
+            r.source_path
+            for r in stored
+            if r.source_file not in bundled_files and r.source_path not in bundled_files
+        }
+    )
+    if own:
+        mine = sum(r.source_path in own for r in stored)
+        raise PaperchatError(
+            f"`ingest --rebuild` without files would leave only the bundled corpus and drop {mine} paper{'s' if mine != 1 else ''} "
+            f"of {', '.join(own[:3])}{' ...' if len(own) > 3 else ''}; name the files to keep: "
+            "`paperchat ingest --rebuild FILES`"
+        )
+
+
 def ingest(
     engine,
     paths: list[Path],
