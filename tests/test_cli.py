@@ -148,6 +148,7 @@ def test_papers_json_lists_every_paper(bundled_store):
         "path": SEED_000,
         "index": 3,
         "file": str((ROOT / "data" / SEED_000).resolve()),
+        "also_in": [],
     }
     assert list(confpo) == [
         "paper_id",

@@ -93,8 +93,8 @@ def test_two_files_of_the_same_name_in_two_folders_keep_their_own_papers(tmp_pat
     assert (again.papers_unchanged, again.papers_removed) == (2, 0)
     papers = stored(store)
     assert sorted(papers) == ["a1", "a2", "b1", "b2"]
-    assert papers["a1"]["origin"] == {"path": "papers.jsonl", "index": 1, "file": str(a.resolve())}
-    assert papers["b2"]["origin"] == {"path": "papers.jsonl", "index": 2, "file": str(b.resolve())}
+    assert papers["a1"]["origin"] == {"path": "papers.jsonl", "index": 1, "file": str(a.resolve()), "also_in": []}
+    assert papers["b2"]["origin"] == {"path": "papers.jsonl", "index": 2, "file": str(b.resolve()), "also_in": []}
     # A changed file removes only the papers it held.
     write_jsonl(a, A_ROWS[:1])
     changed = engine.ingest([a])
@@ -691,3 +691,47 @@ def test_a_rebuild_without_files_never_drops_the_users_own_papers(tmp_path):
     assert sorted(stored(store)) == ["a1", "a2"]
     rebuilt = invoke(store, "ingest", "--rebuild", "--quiet", str(a))
     assert rebuilt.exit_code == 0 and sorted(stored(store)) == ["a1", "a2"]
+
+
+# -- 3. a paper two files hold, a file with skipped lines, what a rebuild removed ------------------------------
+
+
+def test_a_paper_two_files_hold_stays_until_neither_does(tmp_path):
+    # a newcomer's paper vanished: B's copy had merged into A's, and A dropped it
+    a = write_jsonl(tmp_path / "A" / "a.jsonl", A_ROWS)
+    b = write_jsonl(tmp_path / "B" / "b.jsonl", [("b7", "", A_ROWS[0][2]), B_ROWS[0]])
+    store = tmp_path / "store"
+    engine = engine_for(store)
+    engine.ingest([a])
+    assert engine.ingest([b]).duplicates_merged == 1
+    assert stored(store)["a1"]["origin"]["also_in"] == [str(b.resolve())]
+    write_jsonl(a, A_ROWS[1:])  # A no longer holds a1; B still holds it as b7
+    report = engine.ingest([a])
+    assert report.papers_removed == 0
+    assert report.notes == ["kept 1 paper that its file no longer holds but another file does (b.jsonl)"]
+    papers = stored(store)
+    assert sorted(papers) == ["a1", "a2", "b1"]
+    assert papers["a1"]["origin"]["file"] == str(b.resolve()) and papers["a1"]["aliases"] == ["b7"]
+    write_jsonl(b, B_ROWS[:1])  # now neither file holds it
+    assert engine.ingest([b]).papers_removed == 1
+    assert sorted(stored(store)) == ["a2", "b1"]
+
+
+def test_skipped_lines_remove_no_stored_paper_and_a_rebuild_counts_what_it_removed(tmp_path):
+    a = write_jsonl(tmp_path / "mine.jsonl", A_ROWS)
+    other = write_jsonl(tmp_path / "other.jsonl", B_ROWS)
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", "--quiet", str(a), str(other)).exit_code == 0
+    lines = a.read_text(encoding="utf-8").splitlines()
+    a.write_text(lines[0] + "\n" + lines[1][:-5] + "\n", encoding="utf-8")  # a2's line is cut short
+    out = invoke(store, "ingest", "--on-error", "skip", str(a))
+    assert out.exit_code == 0, out.output
+    assert (
+        "note: kept 1 paper that mine.jsonl no longer holds: lines of it were skipped, and a paper on a "
+        "skipped line is not removed; fix the lines and ingest it again"
+    ) in out.output
+    assert sorted(stored(store)) == ["a1", "a2", "b1", "b2"]
+    write_jsonl(a, A_ROWS)
+    rebuilt = engine_for(store).ingest([a], rebuild=True)
+    assert (rebuilt.papers_removed, rebuilt.papers_added) == (2, 2)  # b1, b2 are not in mine.jsonl
+    assert sorted(stored(store)) == ["a1", "a2"]

@@ -72,12 +72,14 @@ class SearchHit:
 
 
 def paper_listing(record: PaperRecord) -> dict[str, Any]:
-    """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file}, url, authors,
-    aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
+    """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file, also_in}, url,
+    authors, aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
 
     ``origin.path`` is the file's name, ``origin.file`` its resolved path
-    (``""`` for a paper stored by an earlier paperchat); ``aliases`` are the
-    ids of duplicates merged into this paper (they name it too).
+    (``""`` for a paper stored by an earlier paperchat), ``origin.also_in`` the
+    resolved paths of other files that hold the same abstract (the paper stays
+    while any of them does); ``aliases`` are the ids of duplicates merged into
+    this paper (they name it too).
     """
     return {
         "paper_id": record.paper_id,
@@ -88,6 +90,7 @@ def paper_listing(record: PaperRecord) -> dict[str, Any]:
             "path": record.source_path,
             "index": int(record.source_index),
             "file": record.source_file,
+            "also_in": list(record.also_in),
         },
         "url": record.url,
         "authors": list(record.authors),

@@ -43,6 +43,17 @@ def bundled_run() -> tuple[str, list[Path], Path]:
     )
 
 
+def _readable_ids(store) -> set[str]:
+    """The ids (and aliases) of the papers ``store`` holds; empty when it cannot be read (a damaged store)."""
+    from paperchat.core.errors import PaperchatError
+
+    try:
+        records = store.papers(abstracts=False)
+    except PaperchatError:
+        return set()
+    return set(records) | {a for r in records.values() for a in r.aliases}
+
+
 def refuse_bare_rebuild(engine) -> None:
     """Raise :class:`~paperchat.core.errors.PaperchatError` when a rebuild without files (which ingests the
     bundled corpus alone) would drop papers of the user's own files from ``engine``'s store. A store that
@@ -117,11 +128,13 @@ def ingest(
     command = manifest.repeat_command(
         paths, metadata, encoding, on_error, bundled=key == bundled_run()[0]
     )
-    papers, files, skipped, notes = [], [], [], []
+    papers, files, skipped, notes, partial = [], [], [], [], set()
     for path in paths:
         loaded, report = load_file(path, on_error=on_error, encoding=encoding)
         papers.extend(loaded)
         files.append(manifest.file_key(path))
+        if report.skipped:
+            partial.add(files[-1])
         skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
         notes.extend(report.notes)
     if metadata is not None:
@@ -130,6 +143,7 @@ def ingest(
     _background(_import_chunker, "paperchat-llamaindex-import")
     engine.preload()
     store = engine.open_store(allow_damaged=rebuild)
+    before = _readable_ids(store) if rebuild else set()
     if rebuild:
         engine.embedder.embed(
             ["paperchat rebuild check"]
@@ -153,12 +167,14 @@ def ingest(
         if only_if_empty and not writer.fresh_for(key):
             return None
         report = run_ingest(
-            writer, papers, files, info, chunker, engine.embedder, on_error, progress
+            writer, papers, files, info, chunker, engine.embedder, on_error, progress, partial
         )
         report.lines_skipped, report.notes = (
             skipped + report.lines_skipped,
             notes + report.notes,
         )
+        # A rebuild starts empty: what it removed is what the old store held that these files do not.
+        report.papers_removed += len(before - {p.paper_id for p in papers})
         kept = report.papers_added + report.papers_updated + report.papers_unchanged
         writer.manifest = {
             key: manifest.record(

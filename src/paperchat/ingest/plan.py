@@ -20,6 +20,13 @@ stored, :func:`plan_ingest` decides:
   another paper already has (a stored one, or the first incoming one) is not
   stored twice; its title, authors and url fill the kept copy's empty fields
   and its id becomes an alias of the kept copy;
+* papers two files hold: the kept copy's record lists the other files
+  (``also_in``). When its own file drops it, a file that still holds it takes
+  it over (``rehomed``) and it stays; a file re-ingested without it leaves
+  ``also_in``. An abstract edited in one file while another holds the old text
+  is a note: that file's copy comes back when it is ingested again;
+* a file with lines skipped (``--on-error skip``, listed in ``partial``)
+  removes nothing: a paper on a skipped line is kept until the file reads cleanly;
 * id conflicts: one id used for two different abstracts (in these files, or
   stored from another file) raises :class:`PaperchatError` before anything is
   written (``on_error="stop"``), or is skipped and reported (``"skip"``).
@@ -51,7 +58,10 @@ META_FIELDS = (
     "aliases",
     "venue",
     "year",
+    "also_in",
 )
+#: Fields a re-ingest of the paper's own file does not set (gathered from other files).
+GATHERED = ("aliases", "also_in")
 
 
 @dataclass
@@ -67,6 +77,12 @@ class IngestPlan:
     conflicts: list[str] = field(default_factory=list)
     #: ids of records written by an earlier paperchat (no path) under an ingested file's name that it no longer holds
     kept_unsure: list[str] = field(default_factory=list)
+    #: ids of papers their file no longer holds that another file still does (they stay, owned by that file)
+    rehomed: list[str] = field(default_factory=list)
+    #: ids of papers a file with skipped lines no longer holds (kept: they may be on a skipped line)
+    kept_partial: list[str] = field(default_factory=list)
+    #: what the plan did on the user's behalf, one line each
+    notes: list[str] = field(default_factory=list)
 
 
 def held_by(record: PaperRecord, files: set[str], names: set[str]) -> bool:
@@ -101,14 +117,20 @@ def fill_sticky(record: PaperRecord, other: PaperRecord, abstract: str) -> Paper
 def updated_record(old: PaperRecord, paper: Paper) -> PaperRecord:
     """The record of a stored, unchanged paper after re-ingesting ``paper`` (sticky fields kept)."""
     new = replace(
-        old, **{f: getattr(PaperRecord.from_paper(paper), f) for f in META_FIELDS if f != "aliases"}
+        old,
+        **{f: getattr(PaperRecord.from_paper(paper), f) for f in META_FIELDS if f not in GATHERED},
     )
     return fill_sticky(new, old, paper.abstract)
 
 
 def absorbed_record(kept: PaperRecord, duplicate: Paper) -> PaperRecord:
-    """``kept`` with its empty sticky fields filled from ``duplicate`` and the duplicate's id as an alias."""
-    out = replace(kept, aliases=sorted(set(kept.aliases) | {duplicate.paper_id}))
+    """``kept`` with its empty sticky fields filled from ``duplicate``, the duplicate's id as an alias and its
+    file in ``also_in`` (when it is another file)."""
+    out = replace(
+        kept,
+        aliases=sorted(set(kept.aliases) | {duplicate.paper_id}),
+        also_in=sorted((set(kept.also_in) | {duplicate.source_file}) - {kept.source_file, ""}),
+    )
     return fill_sticky(
         out, PaperRecord.from_paper(duplicate), duplicate.abstract
     )  # the same text as the kept copy
@@ -125,6 +147,8 @@ def _absorb(owner: Paper, dup: Paper) -> None:
         if dup.extra.get(key):
             owner.extra.setdefault(key, dup.extra[key])
     owner.extra.setdefault("aliases", []).append(dup.paper_id)
+    if dup.source_file and dup.source_file != owner.source_file:
+        owner.extra.setdefault("also_in", []).append(dup.source_file)
 
 
 def _unique_papers(
@@ -133,8 +157,10 @@ def _unique_papers(
     files: set[str],
     names: set[str],
     plan: IngestPlan,
+    holders: dict[str, set[str]],
 ) -> dict[str, Paper]:
-    """Incoming papers by id; the same abstract twice is kept once, two abstracts under one id conflict."""
+    """Incoming papers by id; the same abstract twice is kept once (the skipped copy's file is added to
+    ``holders[id]``), two abstracts under one id conflict."""
     incoming: dict[str, Paper] = {}
     for paper in papers:
         key = content_key(paper.abstract)
@@ -143,6 +169,7 @@ def _unique_papers(
         if prev is not None:
             if content_key(prev.abstract) == key:
                 plan.duplicates_skipped += 1
+                holders.setdefault(paper.paper_id, set()).add(paper.source_file)
             else:
                 here, there = _origins(paper, prev)
                 plan.conflicts.append(
@@ -155,13 +182,67 @@ def _unique_papers(
                 plan.conflicts.append(
                     f"{here}: id {paper.paper_id!r} is already used by {there} for another abstract"
                 )
-            else:
-                plan.duplicates_skipped += (
-                    1  # the same paper, stored from another file: keep that copy
-                )
+            else:  # the same paper, stored from another file: keep that copy
+                plan.duplicates_skipped += 1
+                holders.setdefault(paper.paper_id, set()).add(paper.source_file)
             continue
         incoming[paper.paper_id] = paper
     return incoming
+
+
+def still_in(record: PaperRecord, fileset: set[str], held: set[tuple[str, str]]) -> set[str]:
+    """The files of ``record.also_in`` that still hold it: those not ingested now, and those ingested now
+    that hold its abstract (``held``: ``(file, content key)`` of every incoming paper)."""
+    return {f for f in record.also_in if f not in fileset or (f, record.content_key) in held}
+
+
+def _leaving(
+    plan: IngestPlan,
+    stored: dict[str, PaperRecord],
+    incoming: dict[str, Paper],
+    fileset: set[str],
+    held: set[tuple[str, str]],
+    partial: set[str],
+) -> dict[str, PaperRecord]:
+    """Sort the stored papers these files no longer hold into ``plan.removals``, ``kept_partial`` (their file
+    had lines skipped) and ``rehomed`` (another file holds them too: returned, owned by that file now)."""
+    rehomed: dict[str, PaperRecord] = {}
+    for pid, r in stored.items():
+        if r.source_file not in fileset or pid in incoming:
+            continue
+        others = sorted(still_in(r, fileset, held))
+        if r.source_file in partial:
+            plan.kept_partial.append(pid)
+        elif others:
+            plan.rehomed.append(pid)
+            rehomed[pid] = replace(
+                r, source_file=others[0], source_path=Path(others[0]).name, also_in=others[1:]
+            )
+        else:
+            plan.removals.append(pid)
+    return rehomed
+
+
+def _gathered_notes(
+    plan: IngestPlan,
+    stored: dict[str, PaperRecord],
+    rehomed: dict[str, PaperRecord],
+    partial: set[str],
+) -> None:
+    """The notes of papers kept for another file or for a skipped line."""
+    if rehomed:
+        n = len(rehomed)
+        plan.notes.append(
+            f"kept {n} paper{'s' if n != 1 else ''} that {'their' if n != 1 else 'its'} file no longer holds "
+            f"but another file does ({', '.join(sorted({r.source_path for r in rehomed.values()}))})"
+        )
+    for path in sorted(partial):
+        n = sum(stored[p].source_file == path for p in plan.kept_partial)
+        if n:
+            plan.notes.append(
+                f"kept {n} paper{'s' if n != 1 else ''} that {Path(path).name} no longer holds: lines of it were "
+                "skipped, and a paper on a skipped line is not removed; fix the lines and ingest it again"
+            )
 
 
 def plan_ingest(
@@ -170,32 +251,36 @@ def plan_ingest(
     files: list[str],
     info: StoreInfo,
     on_error: str = "stop",
+    partial: set[str] | frozenset[str] = frozenset(),
 ) -> IngestPlan:
     """Decide what ingesting ``papers`` from the corpus ``files`` does to ``stored`` (see the module docstring).
 
-    ``files`` are the files' resolved paths (:func:`paperchat.ingest.manifest.file_key`); ``stored``
-    maps paper id -> record (abstracts not needed). The papers in ``to_write`` may be changed in place
-    (a merged duplicate's title and alias). Raises :class:`PaperchatError` on an id conflict unless ``on_error == "skip"``.
+    ``files`` are the files' resolved paths (:func:`paperchat.ingest.manifest.file_key`), ``partial`` those
+    of them that had lines skipped; ``stored`` maps paper id -> record (abstracts not needed). The papers in
+    ``to_write`` may be changed in place (a merged duplicate's title, alias and file). Raises
+    :class:`PaperchatError` on an id conflict unless ``on_error == "skip"``.
     """
     plan = IngestPlan()
     fileset = set(files)
     names = {Path(f).name for f in files}
-    incoming = _unique_papers(papers, stored, fileset, names, plan)
+    holders: dict[str, set[str]] = {}
+    incoming = _unique_papers(papers, stored, fileset, names, plan, holders)
     if plan.conflicts and on_error != "skip":
         more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
         raise PaperchatError(
             f"{plan.conflicts[0]}{more}; give each paper its own id, or pass --on-error skip"
         )
 
-    plan.removals = [
-        pid for pid, r in stored.items() if r.source_file in fileset and pid not in incoming
-    ]
+    held = {(p.source_file, content_key(p.abstract)) for p in papers}  # what these files hold
+    rehomed = _leaving(plan, stored, incoming, fileset, held, set(partial))
+    _gathered_notes(plan, stored, rehomed, set(partial))
     plan.kept_unsure = [
         pid
         for pid, r in stored.items()
         if not r.source_file and r.source_path in names and pid not in incoming
     ]
-    kept = {pid: r for pid, r in stored.items() if pid not in set(plan.removals)}
+    gone = set(plan.removals)
+    kept = {pid: rehomed.get(pid, r) for pid, r in stored.items() if pid not in gone}
 
     # Near-identical copies under another id merge into the stored copy, else into the first incoming one.
     owners = {r.content_key: pid for pid, r in kept.items() if r.content_key}
@@ -207,7 +292,7 @@ def plan_ingest(
             del incoming[pid]
     plan.duplicates_merged = len(merges)
 
-    updates: dict[str, PaperRecord] = {}
+    updates: dict[str, PaperRecord] = dict(rehomed)
     for pid, paper in incoming.items():
         old = kept.get(pid)
         if (
@@ -216,6 +301,12 @@ def plan_ingest(
             or old.chunking != info.chunking_key
         ):
             plan.to_write.append(paper)
+            also = holders.get(pid, set())
+            if old is not None and old.content_key == content_key(paper.abstract):
+                also = also | still_in(old, fileset, held)  # re-chunked: the same paper
+            elif old is not None:
+                _edited(plan, old, fileset)
+            paper.extra["also_in"] = sorted(also - {paper.source_file, ""})
             continue
         wanted = updated_record(old, paper)
         if _same_meta(wanted, old):
@@ -223,6 +314,14 @@ def plan_ingest(
         else:
             updates[pid] = wanted
     writing = {p.paper_id for p in plan.to_write}
+    for pid, r in kept.items():  # who else holds each stored paper, as these files say now
+        if pid in writing:
+            continue
+        base = updates.get(pid, r)
+        also = still_in(base, fileset, held) | holders.get(pid, set())
+        also = sorted(also - {base.source_file, ""})
+        if also != base.also_in:
+            updates[pid] = replace(base, also_in=also)
     for dup, owner in merges:
         if owner in writing:
             _absorb(incoming[owner], dup)
@@ -233,3 +332,13 @@ def plan_ingest(
             updates[owner] = wanted
     plan.updates = list(updates.values())
     return plan
+
+
+def _edited(plan: IngestPlan, old: PaperRecord, fileset: set[str]) -> None:
+    """Note a paper whose abstract changed in its file while another file holds the old text."""
+    others = [f for f in old.also_in if f not in fileset]
+    if others:
+        plan.notes.append(
+            f"{old.paper_id}: its abstract changed; {Path(others[0]).name} held the old one too: "
+            f"`paperchat ingest {others[0]}` stores that copy again"
+        )

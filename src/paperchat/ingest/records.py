@@ -46,7 +46,9 @@ class PaperRecord:
     :func:`paperchat.core.text.content_key` of the abstract (near-duplicate
     detection), ``text_hash`` a hash of the exact abstract, ``chunking`` the
     settings the chunks were made with, ``aliases`` the ids of merged
-    near-duplicate copies.
+    near-duplicate copies, ``also_in`` the resolved paths of other corpus files
+    that hold the same abstract (a copy merged or skipped from them): the paper
+    stays stored while any of them still does (:mod:`paperchat.ingest.plan`).
     """
 
     paper_id: str
@@ -66,6 +68,7 @@ class PaperRecord:
     venue: str = ""
     year: int = 0
     source_file: str = ""
+    also_in: list[str] = field(default_factory=list)
 
     @property
     def full_text(self) -> str:
@@ -95,6 +98,7 @@ class PaperRecord:
             venue=venue,
             year=year,
             source_file=paper.source_file,
+            also_in=sorted(set(paper.extra.get("also_in", [])) - {paper.source_file}),
             **fields_,
         )
 
@@ -123,6 +127,7 @@ class PaperRecord:
             "chunk_ids": " ".join(self.chunk_ids),
             "venue": self.venue,
             "year": int(self.year),
+            "also_in": "\n".join(self.also_in),
         }
 
     @classmethod
@@ -149,6 +154,7 @@ class PaperRecord:
             venue=str(m.get("venue") or ""),
             year=int(m.get("year") or 0),
             source_file=str(m.get("source_file") or ""),
+            also_in=[f for f in str(m.get("also_in") or "").split("\n") if f],
         )
 
 

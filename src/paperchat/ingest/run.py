@@ -162,25 +162,26 @@ def run_ingest(
     embedder: Embedding,
     on_error: str = "stop",
     progress: Progress | None = None,
+    partial: set[str] | frozenset[str] = frozenset(),
 ) -> IngestReport:
     """Bring the writer's generation in line with ``papers`` from the corpus ``files`` (resolved paths).
 
     ``chunker_factory()`` returns a :class:`paperchat.ingest.chunking.Chunker`
     (made only when something must be chunked); ``progress(done, total)``
-    counts chunks. Raises :class:`~paperchat.core.errors.PaperchatError` on an
+    counts chunks; ``partial`` are the files that had lines skipped (they remove nothing). Raises :class:`~paperchat.core.errors.PaperchatError` on an
     id conflict (``on_error="stop"``); nothing is written before that check.
     """
     start = time.perf_counter()
     report = IngestReport(files=list(files), papers_seen=len(papers))
     stored = writer.records()
-    plan = plan_ingest(papers, stored, list(files), info, on_error)
+    plan = plan_ingest(papers, stored, list(files), info, on_error, partial)
     report.lines_skipped = list(plan.conflicts)
     report.duplicates_skipped, report.duplicates_merged = (
         plan.duplicates_skipped,
         plan.duplicates_merged,
     )
     report.papers_unchanged = plan.unchanged
-    report.notes += _unsure_notes(plan.kept_unsure, stored)
+    report.notes += _unsure_notes(plan.kept_unsure, stored) + plan.notes
     if plan.removals:
         report.chunks_removed += writer.delete_papers(plan.removals)
         report.papers_removed = len(plan.removals)
