@@ -187,6 +187,29 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
         load_settings()
 
 
+@pytest.mark.parametrize(
+    "line, error",
+    [
+        ("top_k = 3.7", "setting top_k from file:{cfg}: 3.7 is not a valid int"),
+        ("top_k = true", "setting top_k from file:{cfg}: True is not a valid int"),
+        ("[llm]\ntimeout = false", "setting timeout from file:{cfg}: False is not a valid float"),
+        ('store = ""', "setting store from file:{cfg}: an empty path; leave it out to use the default folder"),
+    ],
+)
+def test_config_file_values_are_type_checked_as_env_values_are(tmp_path, monkeypatch, line, error):
+    # a newcomer's `top_k = 3.7` ran as 3 and `top_k = true` as 1, where PAPERCHAT_TOP_K=3.7 is refused
+    from paperchat.core.settings import load_settings
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(line + "\n")
+    monkeypatch.setenv("PAPERCHAT_CONFIG", str(cfg))
+    with pytest.raises(PaperchatError) as info:
+        load_settings()
+    assert str(info.value) == error.format(cfg=cfg)
+    cfg.write_text("top_k = 7.0\n")  # a whole number written as a float is that number
+    assert load_settings().top_k == 7
+
+
 def test_an_escaped_dollar_is_a_price_not_inline_math():
     """A newcomer found three sentences of one abstract quoted as one, two of them uncited: an escaped
     ``\\$`` opened "inline math" that ran to the next dollar sign."""
@@ -202,3 +225,20 @@ def test_an_escaped_dollar_is_a_price_not_inline_math():
         r"We bound it by $O(n). Then$ we stop.",
         "Next.",
     ]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_utf16_and_utf32_files_are_text_not_binary(tmp_path, encoding):
+    # a newcomer's Excel export (UTF-16) was refused as binary even with --encoding utf-16
+    from paperchat.ingest.corpus import load_file, read_text
+
+    data = tmp_path / "papers.csv"
+    text = "title,abstract\nCafé models,We study naïve Bayes for café menus. They are calibrated.\n"
+    data.write_bytes(text.encode(encoding))
+    assert read_text(data, encoding).lstrip("\ufeff") == text
+    if encoding != "utf-16-le":  # these open with a byte-order mark: no --encoding needed
+        papers, _ = load_file(data)
+        assert [(p.title, p.abstract[:8]) for p in papers] == [("Café models", "We study")]
+    else:
+        with pytest.raises(PaperchatError, match="looks like a binary file"):
+            read_text(data)

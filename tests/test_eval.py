@@ -450,3 +450,14 @@ def test_eval_command_missing_set_is_a_clear_error(bundled_store, tmp_path):
     assert isinstance(res.exception, PaperchatError) and "cannot read the eval set" in str(
         res.exception
     )
+
+
+def test_an_unknown_set_name_lists_the_shipped_sets():
+    from paperchat.evaluation import questions as qs
+
+    with pytest.raises(PaperchatError) as info:
+        qs.resolve_set("general-z")
+    assert str(info.value).startswith(
+        "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
+    )
+    assert str(info.value).endswith("general-j; or pass --set FILE (JSONL)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from paperchat.cli.common import echo_json, first_run
+from paperchat.cli.common import echo_json, first_run, plural
 from paperchat.cli.options import (
     AppContext,
     answer_options,
@@ -114,7 +114,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
             n_papers = engine.store.counts()[0]
             model = f" ({settings.llm_model})" if mode == "llm" else ""
             banner = (
-                f"paperchat chat · {n_papers} papers · {mode}{model}. "
+                f"paperchat chat · {plural(n_papers, 'paper')} · {mode}{model}. "
                 "Ask a question; /help for commands, Ctrl-D to leave."
             )
             status = run_terminal(session, settings.store_path / "chat_history.txt", banner)

@@ -89,7 +89,7 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
         f"{report.papers_removed} removed"
-        + (f", {dups} duplicates kept once" if dups else "")
+        + (f", {plural(dups, 'duplicate')} kept once" if dups else "")
         + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded "
         f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
         f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened

@@ -269,11 +269,19 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             if text in {"0", "false", "no", "off"}:
                 return False
             raise ValueError(value)
+        if isinstance(value, bool) or (
+            kind is int and isinstance(value, float) and not value.is_integer()
+        ):  # a config file's `top_k = 3.7` or `= true` is not silently 3 or 1
+            raise ValueError(value)
         value = kind(value)
     except (TypeError, ValueError) as exc:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
+    if setting.name == "store" and not str(value).strip():  # `--store ""` is a mistake, not the default folder
+        raise PaperchatError(
+            f"setting store from {origin}: an empty path; leave it out to use the default folder"
+        )
     if setting.choices and str(value).lower() not in setting.choices:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not one of {', '.join(setting.choices)}"

@@ -60,7 +60,8 @@ NAMED_SETS = {
 def resolve_set(name_or_path: str | Path | None) -> list[Path]:
     """The question files of a named set (:data:`NAMED_SETS`; default ``bundled``) or of a path.
 
-    Raises :class:`PaperchatError` when a named set's file is missing.
+    Raises :class:`PaperchatError` when a named set's file is missing, or for a bare name (no folder, no
+    suffix) that is neither a shipped set nor a file, listing the shipped sets.
     """
     if name_or_path is None or str(name_or_path) in NAMED_SETS:
         paths = [bundled_dir("eval") / rel for rel in NAMED_SETS[str(name_or_path or "bundled")]]
@@ -70,7 +71,13 @@ def resolve_set(name_or_path: str | Path | None) -> list[Path]:
                     f"eval set not found at {path}; reinstall paperchat or pass --set FILE"
                 )
         return paths
-    return [Path(name_or_path)]
+    path = Path(name_or_path)
+    if not path.exists() and path.suffix == "" and "/" not in str(name_or_path):
+        raise PaperchatError(
+            f"no eval set named {name_or_path!r}: the shipped sets are {', '.join(NAMED_SETS)}; "
+            "or pass --set FILE (JSONL)"
+        )
+    return [path]
 
 
 def default_question_set() -> Path:

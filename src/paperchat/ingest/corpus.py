@@ -23,6 +23,7 @@ files.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -101,9 +102,19 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
     return "p-" + short_hash(normalize_for_id(abstract), 12)
 
 
+def _wide_bom(raw: bytes) -> str | None:
+    """``"utf-32"`` or ``"utf-16"`` when ``raw`` opens with that encoding's byte-order mark, else ``None``."""
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    return None
+
+
 def read_text(path: Path, encoding: str | None = None) -> str:
-    """The text of a corpus or metadata file (UTF-8 unless ``encoding`` is given); a missing file, a folder or
-    undecodable bytes raise :class:`PaperchatError` with a one-line reason."""
+    """The text of a corpus or metadata file: UTF-8 unless ``encoding`` is given or the file opens with a
+    UTF-16 or UTF-32 byte-order mark (as Windows tools write it); a missing file, a folder or undecodable
+    bytes raise :class:`PaperchatError` with a one-line reason."""
     if not path.exists():
         raise PaperchatError(f"{path}: no such file")
     if path.is_dir():
@@ -114,16 +125,19 @@ def read_text(path: Path, encoding: str | None = None) -> str:
         raise PaperchatError(f"{path}: cannot read ({exc.strerror})") from exc
     if not raw.strip():
         raise PaperchatError(f"{path}: file is empty")
-    if b"\x00" in raw[:8192]:
+    encoding = encoding or _wide_bom(raw)
+    try:
+        wide = bool(encoding) and codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+    except LookupError:
+        raise PaperchatError(
+            f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252"
+        ) from None
+    if b"\x00" in raw[:8192] and not wide:  # UTF-16 and UTF-32 text is full of zero bytes
         raise PaperchatError(
             f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)"
         )
     try:
         return raw.decode(encoding or "utf-8-sig")
-    except LookupError:
-        raise PaperchatError(
-            f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252"
-        ) from None
     except UnicodeDecodeError as exc:
         bad = raw[exc.start : exc.start + 1].hex()
         if encoding:
