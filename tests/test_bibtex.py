@@ -196,3 +196,21 @@ def test_titles_keep_their_capitals_in_bibtex_styles():
     )
     assert protect_case("GPT-4 and {BERT} in $O(nK)$ time") == "{GPT-4} and {BERT} in $O(nK)$ time"
     assert protect_case("A Study of Things") == "A Study of Things"
+
+
+def test_a_name_suffix_is_written_as_bibtex_reads_it_and_kept_out_of_the_key():
+    # a newcomer's "John Smith Jr." came out as last name "Jr." with the key jr2025...
+    from paperchat.cite.bibtex import bibtex_name, cite_keys, entries
+    from paperchat.ingest.records import PaperRecord
+
+    assert bibtex_name("John Smith Jr.") == "Smith, Jr., John"
+    assert bibtex_name("John Smith, Jr.") == "Smith, Jr., John"
+    assert bibtex_name("Mary Ann Lee III") == "Lee, III, Mary Ann"
+    assert bibtex_name("Smith, John") == "Smith, John" and bibtex_name("Ann Lee") == "Ann Lee"
+    records = {
+        "x": PaperRecord(
+            "x", title="Learning to rank", authors=["John Smith Jr.", "Ann Lee"], year=2025
+        )
+    }
+    assert cite_keys(records) == {"x": "smith2025learning"}
+    assert 'author = "Smith, Jr., John and Lee, Ann"' in entries(["x"], records)

@@ -193,7 +193,10 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
         ("top_k = 3.7", "setting top_k from file:{cfg}: 3.7 is not a valid int"),
         ("top_k = true", "setting top_k from file:{cfg}: True is not a valid int"),
         ("[llm]\ntimeout = false", "setting timeout from file:{cfg}: False is not a valid float"),
-        ('store = ""', "setting store from file:{cfg}: an empty path; leave it out to use the default folder"),
+        (
+            'store = ""',
+            "setting store from file:{cfg}: an empty path; leave it out to use the default folder",
+        ),
     ],
 )
 def test_config_file_values_are_type_checked_as_env_values_are(tmp_path, monkeypatch, line, error):

@@ -93,8 +93,18 @@ def test_two_files_of_the_same_name_in_two_folders_keep_their_own_papers(tmp_pat
     assert (again.papers_unchanged, again.papers_removed) == (2, 0)
     papers = stored(store)
     assert sorted(papers) == ["a1", "a2", "b1", "b2"]
-    assert papers["a1"]["origin"] == {"path": "papers.jsonl", "index": 1, "file": str(a.resolve()), "also_in": []}
-    assert papers["b2"]["origin"] == {"path": "papers.jsonl", "index": 2, "file": str(b.resolve()), "also_in": []}
+    assert papers["a1"]["origin"] == {
+        "path": "papers.jsonl",
+        "index": 1,
+        "file": str(a.resolve()),
+        "also_in": [],
+    }
+    assert papers["b2"]["origin"] == {
+        "path": "papers.jsonl",
+        "index": 2,
+        "file": str(b.resolve()),
+        "also_in": [],
+    }
     # A changed file removes only the papers it held.
     write_jsonl(a, A_ROWS[:1])
     changed = engine.ingest([a])
@@ -708,7 +718,9 @@ def test_a_paper_two_files_hold_stays_until_neither_does(tmp_path):
     write_jsonl(a, A_ROWS[1:])  # A no longer holds a1; B still holds it as b7
     report = engine.ingest([a])
     assert report.papers_removed == 0
-    assert report.notes == ["kept 1 paper that its file no longer holds but another file does (b.jsonl)"]
+    assert report.notes == [
+        "kept 1 paper that its file no longer holds but another file does (b.jsonl)"
+    ]
     papers = stored(store)
     assert sorted(papers) == ["a1", "a2", "b1"]
     assert papers["a1"]["origin"]["file"] == str(b.resolve()) and papers["a1"]["aliases"] == ["b7"]

@@ -65,7 +65,9 @@ def test_a_paper_its_file_drops_stays_while_another_file_holds_it():
         [],
         ["b7"],
     )
-    assert plan.notes == ["kept 1 paper that its file no longer holds but another file does (more.jsonl)"]
+    assert plan.notes == [
+        "kept 1 paper that its file no longer holds but another file does (more.jsonl)"
+    ]
 
 
 def test_a_rehomed_paper_is_kept_when_its_new_file_is_ingested_again():

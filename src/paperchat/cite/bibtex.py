@@ -44,11 +44,28 @@ def _ascii_word(text: str) -> str:
     )
 
 
+#: Name suffixes ("John Smith Jr."): BibTeX writes them ``Smith, Jr., John`` (the "von Last, Jr, First" form).
+_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+
+
+def bibtex_name(author: str) -> str:
+    """``author`` as BibTeX reads a name: "John Smith Jr." -> "Smith, Jr., John" (else unchanged), so the
+    suffix is neither the last name nor in the cite key."""
+    parts = [p.strip() for p in author.split(",")]
+    if len(parts) == 2 and parts[1].lower() in _SUFFIXES:  # "John Smith, Jr."
+        words, suffix = parts[0].split(), parts[1]
+    elif len(parts) == 1 and len(words := author.split()) >= 3 and words[-1].lower() in _SUFFIXES:
+        words, suffix = words[:-1], words[-1]
+    else:
+        return author
+    return f"{words[-1]}, {suffix}, {' '.join(words[:-1])}" if len(words) >= 2 else author
+
+
 def _last_name(author: str) -> str:
     from pybtex.database import Person
 
     try:
-        person = Person(author)
+        person = Person(bibtex_name(author))
     except (
         Exception
     ):  # pybtex refuses some odd strings ("Smith, J., Jr., X"); its last word will do
@@ -164,7 +181,11 @@ def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
             fields["year"] = str(rec.year)
         if rec.url:
             fields["url"] = _balanced(rec.url)
-        persons = {"author": [Person(_balanced(a)) for a in rec.authors]} if rec.authors else {}
+        persons = (
+            {"author": [Person(_balanced(bibtex_name(a))) for a in rec.authors]}
+            if rec.authors
+            else {}
+        )
         data.add_entry(
             keys[pid],
             Entry("inproceedings" if rec.venue else "misc", fields=fields, persons=persons),

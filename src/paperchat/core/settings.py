@@ -278,7 +278,9 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
-    if setting.name == "store" and not str(value).strip():  # `--store ""` is a mistake, not the default folder
+    if (
+        setting.name == "store" and not str(value).strip()
+    ):  # `--store ""` is a mistake, not the default folder
         raise PaperchatError(
             f"setting store from {origin}: an empty path; leave it out to use the default folder"
         )
