@@ -200,13 +200,15 @@ def about_several(question: str, mentions: list[Mention]) -> bool:
 
 def topic(question: str, mentions: list[Mention]) -> str:
     """What the question says all its papers share: its sentence before the first mention ("three
-    conformal prediction papers I mixed up:"), or "" when a mention opens the sentence.
+    conformal prediction papers I mixed up:"), or "" when a mention opens the sentence or the words
+    before it hold no content term ("How does").
 
     Searched with each description, it keeps "the one that lets a reward model decide" among the
     speculative-decoding papers the question is about.
     """
     head = question[: mentions[0].start] if mentions else ""
-    return re.split(r"[.?!]\s", head)[-1].strip()
+    head = re.split(r"[.?!]\s", head)[-1].strip()
+    return head if terms(head) else ""  # "How does", "There's": nothing shared to search with
 
 
 def ask_part(question: str, mentions: list[Mention]) -> str:

@@ -127,10 +127,13 @@ def _initial(word: str, ch: str, last_two: str) -> bool:
 
 def mentions(text: str, name: str) -> bool:
     """Whether ``text`` mentions ``name``: a coined name as :func:`missing_names` matches it, else the phrase
-    (case and white space folded)."""
+    as whole words, a plural allowed (case and white space folded: "prox" is not in "ProxSparse")."""
     if name_tokens(name) == [name]:
         return not missing_names(name, [text])
-    return " ".join(name.lower().split()) in " ".join(plain(text).split())
+    phrase = re.escape(" ".join(name.lower().split()))
+    return bool(
+        re.search(rf"(?<![a-z0-9]){phrase}(?:e?s)?(?![a-z0-9])", " ".join(plain(text).split()))
+    )
 
 
 def label_named(question: str, paper) -> bool:
@@ -219,23 +222,35 @@ def clause_of(question: str, name: str) -> str:
 
 
 def _named_paper(question, mention, hits, retrieve, read, texts):
-    """The paper a named mention means: the first that mentions its name, or ``None``.
+    """The paper a named mention means, or ``None``.
 
     A name that also describes its paper ("the 'price of freedom' one that compares ...") is searched
-    with its description first. Otherwise the first hit that mentions it; else the first of
-    :data:`SUBJECT_TOP_K` papers searched for the name alone, then for its clause, that mentions it.
+    with its description first. A paper whose title holds the name is the one; else the first hit that
+    mentions it, once the name's own search (:data:`SUBJECT_TOP_K` papers) found no titled one (an
+    abstract that cites "PANDAS" is not that paper; a title-less holder is taken at once); else the
+    first that mentions it in a search for the name's clause.
     """
     held = [] if mention.text != mention.name else hits
     queries = [mention.text] if mention.text != mention.name else []
     queries += [mention.name, clause_of(question, mention.name)]
-    for found in [held] + [None] * len(queries):
+    own_search = len(queries) - 1  # the index of the name's own search among the sources below
+    first, untitled = None, False
+    for n, found in enumerate([held] + [None] * len(queries)):
         if found is None:
             found = retrieve(queries.pop(0), SUBJECT_TOP_K)
             read(found)
-        holder = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
-        if holder is not None:
-            return holder
-    return None
+        holders = [h for h in found if mentions(texts[h.paper_id], mention.name)]
+        titles = [texts[h.paper_id].split("\n", 1)[0] for h in holders]
+        titled = next((h for h, t in zip(holders, titles) if mentions(t, mention.name)), None)
+        if titled is not None:
+            return titled
+        if first is None and holders:
+            first, untitled = holders[0], not titles[0]
+        if first is not None and (n >= own_search or untitled):
+            return (
+                first  # the name's own search is done, or the holder has no title to hold the name
+            )
+    return first
 
 
 def _assign(options: list[list], taken: set[str]) -> list:
