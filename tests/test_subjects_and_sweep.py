@@ -96,32 +96,19 @@ def test_the_sweep_trades_coverage_for_accuracy():
     assert abstention_sweep([]) == []
 
 
-def test_a_named_paper_is_the_one_whose_title_holds_the_name_not_one_that_cites_it():
-    # "How does the weak-to-strong jailbreak differ from PANDAS ...": an abstract citing PANDAS ranked first
-    hit = lambda pid, score: Hit(pid, f"{pid}:0", score, "", {})  # noqa: E731
-    records = {
-        "cites": PaperRecord(
-            "cites", title="Jailbreak defenses", abstract="We beat PANDAS and GCG."
-        ),
-        "pandas": PaperRecord(
-            "pandas", title="PANDAS: many-shot jailbreaking", abstract="We add shots."
-        ),
-        "flat": PaperRecord("flat", title="Flat minima", abstract="FlatQuant flattens weights."),
-    }
-    asked: list[str] = []
-
-    def retrieve(query, k):
-        asked.append(query)
-        return [hit("cites", 0.9), hit("pandas", 0.8)]
-
-    hits = complete_hits(
-        "How do FlatQuant and PANDAS differ?",
-        [hit("cites", 2.0), hit("flat", 1.0)],
-        retrieve,
-        lambda ids: {i: records[i] for i in ids},
-        3,
-    )
-    assert [h.paper_id for h in hits] == ["flat", "pandas", "cites"]
-    assert asked == ["FlatQuant", "PANDAS"]  # each name searched once: neither hit's title held it
-    assert mentions("PROXSPARSE: sparsity masks", "prox") is False  # a phrase is whole words
+def test_a_phrase_mention_is_whole_words():
+    # "preselect vs prox for pretraining data": "prox" is not in "PROXSPARSE"
+    assert mentions("PROXSPARSE: sparsity masks", "prox") is False
     assert mentions("We compare diffusion models", "diffusion model")
+    assert mentions("Mechanistic Unlearning: robust removal", "mechanistic unlearning")
+
+
+def test_words_before_the_first_mention_are_a_topic_only_with_a_content_term():
+    # "How does" was searched with "the paper on transferring activation-space interventions between LLMs"
+    # and ranked another paper first
+    from paperchat.answer.mentions import split_mentions, topic
+
+    q = "How does TruthFlow differ from the paper on transferring activation-space interventions between LLMs?"
+    assert topic(q, split_mentions(q)) == ""
+    q = "Graph generation: the model that samples in few steps, versus the one that treats topology as continuous?"
+    assert topic(q, split_mentions(q)) == "Graph generation:"

@@ -222,35 +222,25 @@ def clause_of(question: str, name: str) -> str:
 
 
 def _named_paper(question, mention, hits, retrieve, read, texts):
-    """The paper a named mention means, or ``None``.
+    """The paper a named mention means: the first that mentions its name, or ``None``.
 
     A name that also describes its paper ("the 'price of freedom' one that compares ...") is searched
-    with its description first. A paper whose title holds the name is the one; else the first hit that
-    mentions it, once the name's own search (:data:`SUBJECT_TOP_K` papers) found no titled one (an
-    abstract that cites "PANDAS" is not that paper; a title-less holder is taken at once); else the
-    first that mentions it in a search for the name's clause.
+    with its description first. Otherwise the first hit that mentions it; else the first of
+    :data:`SUBJECT_TOP_K` papers searched for the name alone, then for its clause, that mentions it.
+    (Preferring a paper whose title holds the name, over a hit whose abstract cites it, was tried in
+    the eleventh round and dropped: eval/generalization/TUNING.md.)
     """
     held = [] if mention.text != mention.name else hits
     queries = [mention.text] if mention.text != mention.name else []
     queries += [mention.name, clause_of(question, mention.name)]
-    own_search = len(queries) - 1  # the index of the name's own search among the sources below
-    first, untitled = None, False
-    for n, found in enumerate([held] + [None] * len(queries)):
+    for found in [held] + [None] * len(queries):
         if found is None:
             found = retrieve(queries.pop(0), SUBJECT_TOP_K)
             read(found)
-        holders = [h for h in found if mentions(texts[h.paper_id], mention.name)]
-        titles = [texts[h.paper_id].split("\n", 1)[0] for h in holders]
-        titled = next((h for h, t in zip(holders, titles) if mentions(t, mention.name)), None)
-        if titled is not None:
-            return titled
-        if first is None and holders:
-            first, untitled = holders[0], not titles[0]
-        if first is not None and (n >= own_search or untitled):
-            return (
-                first  # the name's own search is done, or the holder has no title to hold the name
-            )
-    return first
+        holder = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
+        if holder is not None:
+            return holder
+    return None
 
 
 def _assign(options: list[list], taken: set[str]) -> list:
