@@ -112,3 +112,39 @@ def test_words_before_the_first_mention_are_a_topic_only_with_a_content_term():
     assert topic(q, split_mentions(q)) == ""
     q = "Graph generation: the model that samples in few steps, versus the one that treats topology as continuous?"
     assert topic(q, split_mentions(q)) == "Graph generation:"
+
+
+def test_a_capitalised_word_before_a_shared_acronym_is_part_of_the_name():
+    # "Of Selective DPO and the preference-data metric ...": "DPO" alone was held by the first
+    # preference paper that mentions DPO, and the answer quoted AlphaDPO
+    from paperchat.answer.mentions import split_mentions
+
+    def names(q):
+        return [m.name for m in split_mentions(q)]
+
+    q = (
+        "Of Selective DPO and the preference-data metric that measures the gap between a model's current "
+        "implicit reward margin and the target explicit margin, which one filters data by difficulty?"
+    )
+    assert names(q) == ["Selective DPO", None]
+    assert names("How does Selective DPO differ from SimPO?") == ["Selective DPO", "SimPO"]
+    assert names("Compare DPO and KTO on safety.") == ["DPO", "KTO"]  # a verb is no qualifier
+    assert names("Both DPO and IPO use pairs; how do they differ?") == ["DPO", "IPO"]
+
+
+def test_a_headers_colon_list_of_described_papers_is_a_comparison_without_its_header_words():
+    # "How do they fit together?" is no comparison wording, and "Fine-tuning" in the header was taken for a name
+    from paperchat.answer.mentions import split_mentions
+
+    q = (
+        "Fine-tuning and safety from three angles: an attack that picks a handful of odd-but-innocent "
+        "training examples to wreck alignment, a defense that edits the weight changes after fine-tuning, "
+        "and an alignment method that focuses on the safety examples most easily forgotten. How do they fit together?"
+    )
+    found = split_mentions(q)
+    assert [m.name for m in found] == [None, None, None]
+    assert [m.text.split()[:2] for m in found] == [
+        ["an", "attack"],
+        ["a", "defense"],
+        ["an", "alignment"],
+    ]

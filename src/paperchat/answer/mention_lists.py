@@ -17,6 +17,7 @@ from paperchat.core.terms import terms
 #: A lone description counts as a mention only in such a question (else it is the one paper asked about).
 SEVERAL = re.compile(
     r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
+    r"|\b(?:two|three|four)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s*:"  # "from three angles: an attack ..., a defense ..."
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
     r"|(?:^|[.?!:]\s+)(?:compare|contrast)\b"  # "Compare CROW and the paper on ..."
     r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"

@@ -17,7 +17,7 @@ _APPOSITIVE = re.compile(r"\s*(?:\([^)]{3,200}\)|,\s+(?:the|a|an)\s[^,.;:?()]{3,
 _TITLE = re.compile(
     r"(?:(?<=\bwith\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)|(?<=\bto\s)|(?<=[,:]\s)"
     r"|^(?!(?:Compare|Contrast|How|What|Which|Why|Where|When|Who|Do|Does|Did|Is|Are|Can|Tell|Give|List|Name|"
-    r"Explain|Summari[sz]e|Describe|In|For|On|The|A|An)\b))"
+    r"Explain|Summari[sz]e|Describe|In|For|On|Of|Between|Among|Both|Given|Consider|Unlike|The|A|An)\b))"
     r"[A-Z][\w'’-]*(?:\s+(?:(?:of|in|for|the|a|an|on|to|via|from|by|with)\s+)?[A-Z][\w'’-]*){2,}"
 )
 #: The next item of a list of names: a capitalised phrase of up to four words ("and Pareto Merging").
@@ -36,6 +36,15 @@ _VS_HEAD = re.compile(
     r"(?:(?<=^)|(?<=[(:;,.?!]\s))(?:[A-Za-z][\w.+-]{2,}|[A-Z][\w+-]*(?:\s+[A-Z][\w+-]*){1,2})"
     r"(?=\s+(?:vs\.?|versus)\s)"
 )
+#: A short acronym many papers share ("DPO", "SAEs", "GNN") ...
+_ACRONYM = re.compile(r"[A-Z][A-Z0-9]{1,4}s?")
+#: ... and the capitalised word right before it, which names one paper of them ("Selective DPO", "Matryoshka SAEs").
+_QUALIFIER = re.compile(r"(?<![\w-])([A-Z][a-z]{3,}(?:-[A-Za-z]+)?)\s+$")
+#: Capitalised words that open a question or a clause, never a qualifier of the name after them.
+_NOT_QUALIFIERS = frozenset(
+    "Compare Contrast Does What Which When Where Explain Describe Summarize Summarise Both Between Among "
+    "Given Consider Unlike With From Into About Using Tell Give List Name Show Find".split()
+)
 #: One word with a capital in a frame's slot or a list ("Unifews", "am-ELO"): a name, though no coined one.
 ONE_WORD = re.compile(r"(?=[\w.+-]*[A-Z])\w[\w.+-]{2,}")
 
@@ -53,6 +62,9 @@ def name_spans(question: str) -> list[tuple[str, int, int]]:
         start, end = at, at + len(name)
         if question[start - 1 : start] in "'\"‘“" and question[end : end + 1] in "'\"’”":
             start, end = start - 1, end + 1  # the quotes around a quoted name
+        elif (qualified := _QUALIFIER.search(question, 0, start)) and _ACRONYM.fullmatch(name):
+            if qualified.group(1) not in _NOT_QUALIFIERS:  # "Selective DPO": not any paper on DPO
+                name, start = question[qualified.start(1) : end], qualified.start(1)
         tail = _APPOSITIVE.match(question, end)
         out.append((name, start, tail.end() if tail else end))
     # "Compare CROW with Backdoor Attacks in Token Selection of ...": a title written out

@@ -116,15 +116,19 @@ def _quoted(question: str, name: tuple[str, int, int]) -> bool:
     return question[name[1] : name[1] + 1] in _OPENING_QUOTES
 
 
+_SENTENCE_BREAK = re.compile(r"[.?!]\s")
+
+
 def split_mentions(question: str) -> list[Mention]:
     """The papers a comparison question mentions, in order (see the module docstring).
 
-    Empty for a question that is not a comparison (:data:`paperchat.answer.intent.COMPARE`) or
+    Empty for a question that is not a comparison (:data:`paperchat.answer.intent.COMPARE`, or a header's
+    colon list of described papers: "from three angles: an attack ..., a defense ..., and ...") or
     that mentions fewer than two papers; a single description counts only in a question that says
     it is about several papers (:data:`SEVERAL`). At most :data:`MAX_MENTIONS`.
     """
-    if not it.COMPARE.search(question):
-        return []
+    if not it.COMPARE.search(question) and not items_after_colon(question, []):
+        return []  # a header's colon list of described papers is a comparison however it asks
     names = name_spans(question)
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
     # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
@@ -138,7 +142,12 @@ def split_mentions(question: str) -> list[Mention]:
     ]
     # listed items and described slots, each with where it ends (a listed item's end first)
     item_end = listed_items(question, names, pointers)
-    item_end.update(items_after_colon(question, pointers))
+    colon_items = items_after_colon(question, pointers)
+    item_end.update(colon_items)
+    if colon_items:  # "Fine-tuning and safety from three angles: an attack ...": a name in the header is no paper
+        first = min(colon_items)
+        header = max((m.end() for m in _SENTENCE_BREAK.finditer(question, 0, first)), default=0)
+        names = [n for n in names if not header <= n[1] < first]
     described = described_slots(question, pointers, MIN_DESCRIPTION_TERMS)
     # "the distillation work that blends forward and reverse KL ...": a word with capitals inside a
     # described slot belongs to the description, unless quoted ("the 'price of freedom' one")
