@@ -214,3 +214,28 @@ def test_a_name_suffix_is_written_as_bibtex_reads_it_and_kept_out_of_the_key():
     }
     assert cite_keys(records) == {"x": "smith2025learning"}
     assert 'author = "Smith, Jr., John and Lee, Ann"' in entries(["x"], records)
+
+
+def test_team_names_and_bibtex_style_author_strings_stay_whole_names():
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.corpus import author_list
+    from paperchat.ingest.records import PaperRecord
+
+    assert author_list("Smith, John and Doe, Jane") == ["Smith, John", "Doe, Jane"]
+    assert author_list("Ann Lee, Bo Chen, and Cy Dee") == ["Ann Lee", "Bo Chen", "Cy Dee"]
+    assert author_list([1, None, {"n": "x"}, "Ann Lee"]) == ["Ann Lee"]  # no name but text
+    records = {
+        "x": PaperRecord("x", title="Soap", authors=["Procter and Gamble Research Team"], year=2025)
+    }
+    assert 'author = "{Procter and Gamble Research Team}"' in entries(["x"], records)
+
+
+def test_an_abstention_leaves_an_existing_bibliography_as_it_was(tmp_path, capsys):
+    # a newcomer's `ask "..." --bibtex refs.bib` that abstained emptied a 1,553-byte refs.bib
+    from paperchat.cli.common import export_bibtex
+
+    refs = tmp_path / "refs.bib"
+    refs.write_text("@misc{kept, title = {Kept}}\n")
+    assert export_bibtex(None, refs, []) == 0
+    assert refs.read_text() == "@misc{kept, title = {Kept}}\n"
+    assert capsys.readouterr().err == f"no paper cited: {refs} left as it was\n"

@@ -195,8 +195,14 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
         ("[llm]\ntimeout = false", "setting timeout from file:{cfg}: False is not a valid float"),
         (
             'store = ""',
-            "setting store from file:{cfg}: an empty path; leave it out to use the default folder",
+            "setting store from file:{cfg}: an empty value; leave it out to use the default",
         ),
+        (
+            'embed_model = ""',
+            "setting embed_model from file:{cfg}: an empty value; leave it out to use the default",
+        ),
+        ("store = []", "setting store from file:{cfg}: [] is not a valid str"),
+        ("[llm]\napi_key = 12345", "setting llm_api_key from file:{cfg}: 12345 is not a valid str"),
     ],
 )
 def test_config_file_values_are_type_checked_as_env_values_are(tmp_path, monkeypatch, line, error):
@@ -245,3 +251,46 @@ def test_utf16_and_utf32_files_are_text_not_binary(tmp_path, encoding):
     else:
         with pytest.raises(PaperchatError, match="looks like a binary file"):
             read_text(data)
+
+
+def test_a_csv_row_with_more_fields_than_its_header_is_an_error_not_a_cut_abstract(tmp_path):
+    # a newcomer's unquoted "We study Gamma, a new optimizer" was stored as "We study Gamma", exit 0
+    from paperchat.ingest.corpus import load_file
+
+    data = tmp_path / "B.csv"
+    data.write_text(
+        "id,title,abstract\np2,Gamma,We study Gamma, a new optimizer for transformers\n"
+        'p3,Delta,"We study Delta, a quoted abstract."\n'
+    )
+    why = "4 fields where the header has 3; quote a field that holds a comma"
+    with pytest.raises(PaperchatError) as info:
+        load_file(data)
+    assert str(info.value) == f"{data}:2: {why}; fix it or pass --on-error skip"
+    papers, report = load_file(data, on_error="skip")
+    assert [p.paper_id for p in papers] == ["p3"] and report.skipped == [(2, why)]
+
+
+def test_encoding_messages_name_the_fix(tmp_path):
+    from paperchat.ingest.corpus import load_file, read_text
+
+    text = "id,abstract\nx,We study things.\n"
+    data = tmp_path / "p.csv"
+    data.write_bytes(text.encode("utf-16-le"))  # no byte-order mark
+    with pytest.raises(PaperchatError) as info:
+        read_text(data)
+    assert str(info.value).endswith(
+        "; if it is utf-16-le text without a byte-order mark, pass --encoding utf-16-le"
+    )
+    data.write_bytes(
+        text.encode("utf-16")
+    )  # a mark, and an encoding named that keeps it in the text
+    assert read_text(data, "utf-16-le") == text
+    data.write_bytes(text.encode("utf-8-sig"))
+    assert read_text(data, "utf-8") == text
+    bad = tmp_path / "cut.jsonl"
+    bad.write_text('{"id": "a", "abstract": "We cut\n')
+    with pytest.raises(
+        PaperchatError,
+        match=r"cut\.jsonl:1: malformed JSON at column 25 \(Unterminated string starting at\)",
+    ):
+        load_file(bad)

@@ -203,6 +203,9 @@ def test_filters_unit():
     assert matching_ids(Filters.of(author="sebastien"), records) == {"a"}
     assert matching_ids(Filters.of(venue="acl"), records) == {"a"}  # whole words: NAACL is not ACL
     assert matching_ids(Filters.of(papers=["b-old"], year=2024), records) == {"b"}
+    # a paper's own id wins over the same id left as another paper's alias
+    clash = {**records, "b-old": PaperRecord("b-old", authors=["Bo Old"], year=2024)}
+    assert matching_ids(Filters.of(papers=["b-old"]), clash) == {"b-old"}
     assert (
         not Filters.of(author="  ", papers=[""])
         and Filters.of(year=2024).describe() == "--year 2024"

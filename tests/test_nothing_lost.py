@@ -745,5 +745,6 @@ def test_skipped_lines_remove_no_stored_paper_and_a_rebuild_counts_what_it_remov
     assert sorted(stored(store)) == ["a1", "a2", "b1", "b2"]
     write_jsonl(a, A_ROWS)
     rebuilt = engine_for(store).ingest([a], rebuild=True)
-    assert (rebuilt.papers_removed, rebuilt.papers_added) == (2, 2)  # b1, b2 are not in mine.jsonl
+    # b1, b2 are not in mine.jsonl; a1, a2 were stored before (rewritten, not added)
+    assert (rebuilt.papers_removed, rebuilt.papers_added, rebuilt.papers_updated) == (2, 0, 2)
     assert sorted(stored(store)) == ["a1", "a2"]

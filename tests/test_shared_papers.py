@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from paperchat.core.text import content_key, short_hash
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.corpus import Paper
@@ -10,7 +13,13 @@ from paperchat.ingest.plan import plan_ingest
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 INFO = StoreInfo("test-model", 4, ChunkSettings(256, 32))
-A, B = "/data/A/papers.jsonl", "/data/B/more.jsonl"
+_DIR = Path(tempfile.mkdtemp(prefix="paperchat-shared-"))
+A, B = (
+    str(_DIR / "papers.jsonl"),
+    str(_DIR / "more.jsonl"),
+)  # files that exist: a missing one holds nothing
+for _f in (A, B):
+    Path(_f).touch()
 TEXT = "We prune graph neural networks by edge saliency. Accuracy stays within 1%."
 OTHER = "We learn robot grasping from tactile signals. Success rises to 92%."
 
@@ -59,9 +68,16 @@ def test_a_paper_its_file_drops_stays_while_another_file_holds_it():
     plan = plan_ingest([paper("a2", OTHER, A, 1)], stored, [A], INFO)
     assert plan.removals == [] and plan.rehomed == ["a1"]
     moved = by_id(plan.updates)["a1"]
-    assert (moved.source_file, moved.source_path, moved.also_in, moved.aliases) == (
+    assert (
+        moved.source_file,
+        moved.source_path,
+        moved.source_index,
+        moved.also_in,
+        moved.aliases,
+    ) == (
         B,
         "more.jsonl",
+        0,  # its position in B is not known until B is ingested
         [],
         ["b7"],
     )
@@ -98,7 +114,8 @@ def test_an_abstract_edited_in_one_file_notes_the_other_files_copy():
     assert [p.paper_id for p in plan.to_write] == ["a1"]
     assert plan.to_write[0].extra["also_in"] == []
     assert plan.notes == [
-        f"a1: its abstract changed; more.jsonl held the old one too: `paperchat ingest {B}` stores that copy again"
+        f"a1: its abstract changed; more.jsonl held the old one too: `paperchat ingest {B}` stores that copy "
+        "again under its own id (the same id, a1, is refused as a clash)"
     ]
 
 
@@ -114,3 +131,26 @@ def test_a_file_with_skipped_lines_removes_nothing():
         "line is not removed; fix the lines and ingest it again"
     ]
     assert plan_ingest([paper("a1", TEXT, A)], stored, [A], INFO).removals == ["a2"]
+
+
+def test_a_file_that_no_longer_exists_holds_nothing():
+    gone = str(_DIR / "moved-away.jsonl")
+    stored = {"x": record(paper("x", TEXT, A), also_in=[gone])}
+    assert plan_ingest([], stored, [A], INFO).removals == ["x"]
+
+
+def test_a_new_id_for_the_same_abstract_in_its_file_replaces_the_old_one_and_keeps_its_holders():
+    # a newcomer renamed ida -> idc in A while B held the abstract as idb: the store kept "ida" for good
+    stored = {"ida": record(paper("ida", TEXT, A), aliases=["idb"], also_in=[B])}
+    plan = plan_ingest([paper("idc", TEXT, A)], stored, [A], INFO)
+    assert plan.removals == ["ida"] and plan.rehomed == [] and plan.notes == []
+    (new,) = plan.to_write
+    assert (new.paper_id, new.extra["aliases"], new.extra["also_in"]) == ("idc", ["idb"], [B])
+
+
+def test_an_incoming_id_that_is_an_alias_of_another_abstract_becomes_its_own():
+    # B dropped its copy idb (an alias of ida), then C brought a new paper called idb
+    stored = {"ida": record(paper("ida", TEXT, A), aliases=["idb"])}
+    plan = plan_ingest([paper("idb", OTHER, B)], stored, [B], INFO)
+    assert [p.paper_id for p in plan.to_write] == ["idb"]
+    assert by_id(plan.updates)["ida"].aliases == []

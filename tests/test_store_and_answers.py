@@ -108,7 +108,18 @@ def test_reingest_removes_papers_a_file_no_longer_holds(tmp_path):
     assert (report.papers_removed, report.papers_unchanged, report.chunks_embedded) == (2, 1, 0)
     assert sorted(p.paper_id for p in _engine(tmp_path / "store").papers()) == ["A0", "B0"]
     rebuilt = _engine(tmp_path / "store").ingest([a], rebuild=True)
-    assert (rebuilt.total_papers, rebuilt.papers_added) == (1, 1)
+    # A0 was stored before: rewritten, not added; B0 is not in the rebuilt files
+    assert (
+        rebuilt.total_papers,
+        rebuilt.papers_added,
+        rebuilt.papers_updated,
+        rebuilt.papers_removed,
+    ) == (
+        1,
+        0,
+        1,
+        1,
+    )
 
 
 def test_malformed_file_leaves_the_store_untouched(tmp_path, bundled_store):

@@ -75,7 +75,9 @@ def paper_listing(record: PaperRecord) -> dict[str, Any]:
     """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file, also_in}, url,
     authors, aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
 
-    ``origin.path`` is the file's name, ``origin.file`` its resolved path
+    ``origin.path`` is the file's name, ``origin.index`` the paper's 1-based position in it (0 when not
+    known: a paper another file took over when its own file dropped it, until that file is ingested),
+    ``origin.file`` its resolved path
     (``""`` for a paper stored by an earlier paperchat), ``origin.also_in`` the
     resolved paths of other files that hold the same abstract (the paper stays
     while any of them does); ``aliases`` are the ids of duplicates merged into

@@ -104,7 +104,9 @@ def cmd_show(session: Session, arg: str, on_token) -> Reply:
         lines.append("Authors: " + ", ".join(rec.authors))
     if rec.url:
         lines.append(f"URL: {rec.url}")
-    lines.append(f"Paper id: {rec.paper_id} — {rec.source_path} #{rec.source_index}")
+    lines.append(
+        f"Paper id: {rec.paper_id} — {rec.source_path}{f' #{rec.source_index}' if rec.source_index else ''}"
+    )
     lines += [
         "",
         "\n".join(

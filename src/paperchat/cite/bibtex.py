@@ -49,8 +49,11 @@ _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 
 
 def bibtex_name(author: str) -> str:
-    """``author`` as BibTeX reads a name: "John Smith Jr." -> "Smith, Jr., John" (else unchanged), so the
-    suffix is neither the last name nor in the cite key."""
+    """``author`` as BibTeX reads a name: "John Smith Jr." -> "Smith, Jr., John", so the suffix is neither
+    the last name nor in the cite key; a name holding the word "and" (a team) braced whole, since BibTeX
+    splits authors at "and"; else unchanged."""
+    if re.search(r"\band\b", author, re.I):  # "Procter and Gamble Research Team": one name, braced
+        return "{" + author.replace("{", "").replace("}", "") + "}"
     parts = [p.strip() for p in author.split(",")]
     if len(parts) == 2 and parts[1].lower() in _SUFFIXES:  # "John Smith, Jr."
         words, suffix = parts[0].split(), parts[1]

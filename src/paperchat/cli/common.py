@@ -22,9 +22,16 @@ def plural(n: int, word: str) -> str:
 
 
 def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
-    """Write ``paper_ids`` as BibTeX entries to ``path`` (:mod:`paperchat.cite.bibtex`), saying so on stderr."""
+    """Write ``paper_ids`` as BibTeX entries to ``path`` (:mod:`paperchat.cite.bibtex`), saying so on stderr.
+
+    No paper (an abstention) writes nothing: a bibliography already at ``path`` is left as it was."""
     from paperchat.cite.bibtex import write_bibtex
 
+    paper_ids = list(paper_ids)
+    if not paper_ids:
+        if not quiet:
+            click.echo(f"no paper cited: {path} left as it was", err=True)
+        return 0
     n = write_bibtex(path, paper_ids, engine.store.papers(abstracts=False))
     if not quiet:
         click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)

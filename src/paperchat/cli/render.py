@@ -84,7 +84,7 @@ def render_papers(papers: list[PaperRecord]) -> str:
             p.paper_id,
             _fit(p.title or p.label, 60),
             str(len(p.chunk_ids)),
-            f"{p.source_file if len(paths_of[p.source_path]) > 1 and p.source_file else p.source_path} #{p.source_index}",
+            f"{p.source_file if len(paths_of[p.source_path]) > 1 and p.source_file else p.source_path}{f' #{p.source_index}' if p.source_index else ''}",
         )
         for p in papers
     ]

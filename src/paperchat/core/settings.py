@@ -273,16 +273,20 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             kind is int and isinstance(value, float) and not value.is_integer()
         ):  # a config file's `top_k = 3.7` or `= true` is not silently 3 or 1
             raise ValueError(value)
+        if kind is str and not isinstance(
+            value, str
+        ):  # `store = []` or `api_key = 12345` in the file
+            raise ValueError(value)
         value = kind(value)
     except (TypeError, ValueError) as exc:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
     if (
-        setting.name == "store" and not str(value).strip()
-    ):  # `--store ""` is a mistake, not the default folder
+        setting.name in ("store", "embed_model") and not str(value).strip()
+    ):  # a mistake, not the default
         raise PaperchatError(
-            f"setting store from {origin}: an empty path; leave it out to use the default folder"
+            f"setting {setting.name} from {origin}: an empty value; leave it out to use the default"
         )
     if setting.choices and str(value).lower() not in setting.choices:
         raise PaperchatError(

@@ -43,15 +43,17 @@ def bundled_run() -> tuple[str, list[Path], Path]:
     )
 
 
-def _readable_ids(store) -> set[str]:
-    """The ids (and aliases) of the papers ``store`` holds; empty when it cannot be read (a damaged store)."""
+def _readable_ids(store) -> tuple[set[str], set[str]]:
+    """The ids of the papers ``store`` holds, and those ids with their aliases; empty when it cannot be read
+    (a damaged store)."""
     from paperchat.core.errors import PaperchatError
 
     try:
+        store.refresh()
         records = store.papers(abstracts=False)
     except PaperchatError:
-        return set()
-    return set(records) | {a for r in records.values() for a in r.aliases}
+        return set(), set()
+    return set(records), set(records) | {a for r in records.values() for a in r.aliases}
 
 
 def refuse_bare_rebuild(engine) -> None:
@@ -143,7 +145,7 @@ def ingest(
     _background(_import_chunker, "paperchat-llamaindex-import")
     engine.preload()
     store = engine.open_store(allow_damaged=rebuild)
-    before = _readable_ids(store) if rebuild else set()
+    before = _readable_ids(store) if rebuild else (set(), set())
     if rebuild:
         engine.embedder.embed(
             ["paperchat rebuild check"]
@@ -173,8 +175,6 @@ def ingest(
             skipped + report.lines_skipped,
             notes + report.notes,
         )
-        # A rebuild starts empty: what it removed is what the old store held that these files do not.
-        report.papers_removed += len(before - {p.paper_id for p in papers})
         kept = report.papers_added + report.papers_updated + report.papers_unchanged
         writer.manifest = {
             key: manifest.record(
@@ -191,6 +191,13 @@ def ingest(
             )
         }
     report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
+    if (
+        rebuild
+    ):  # a rebuild starts empty: count against the store it replaced (an alias is no paper)
+        ids, named = _readable_ids(store)
+        report.papers_removed = len(before[0] - named)
+        report.papers_added, report.papers_updated = len(ids - before[1]), len(ids & before[1])
+        report.papers_unchanged = 0
     report.total_papers, report.total_chunks = store.counts()
     return report
 

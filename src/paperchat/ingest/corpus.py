@@ -23,10 +23,10 @@ files.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +37,7 @@ from paperchat.core.sentences import split_sentences
 from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
+from paperchat.ingest.text_files import read_text
 from paperchat.ingest.venue import parse_year
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
@@ -102,65 +103,24 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
     return "p-" + short_hash(normalize_for_id(abstract), 12)
 
 
-def _wide_bom(raw: bytes) -> str | None:
-    """``"utf-32"`` or ``"utf-16"`` when ``raw`` opens with that encoding's byte-order mark, else ``None``."""
-    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-        return "utf-32"
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    return None
-
-
-def read_text(path: Path, encoding: str | None = None) -> str:
-    """The text of a corpus or metadata file: UTF-8 unless ``encoding`` is given or the file opens with a
-    UTF-16 or UTF-32 byte-order mark (as Windows tools write it); a missing file, a folder or undecodable
-    bytes raise :class:`PaperchatError` with a one-line reason."""
-    if not path.exists():
-        raise PaperchatError(f"{path}: no such file")
-    if path.is_dir():
-        raise PaperchatError(f"{path}: is a folder, not a corpus file")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PaperchatError(f"{path}: cannot read ({exc.strerror})") from exc
-    if not raw.strip():
-        raise PaperchatError(f"{path}: file is empty")
-    encoding = encoding or _wide_bom(raw)
-    try:
-        wide = bool(encoding) and codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
-    except LookupError:
-        raise PaperchatError(
-            f"unknown encoding {encoding!r}; try utf-8, latin-1 or cp1252"
-        ) from None
-    if b"\x00" in raw[:8192] and not wide:  # UTF-16 and UTF-32 text is full of zero bytes
-        raise PaperchatError(
-            f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)"
-        )
-    try:
-        return raw.decode(encoding or "utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bad = raw[exc.start : exc.start + 1].hex()
-        if encoding:
-            raise PaperchatError(
-                f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})"
-            ) from None
-        raise PaperchatError(
-            f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
-            "encoding, say which with --encoding, e.g. --encoding latin-1"
-        ) from None
-
-
 def author_list(value: Any) -> list[str]:
-    """Authors as a list of cleaned names: a list item by item, a string split on ``;`` when it holds one, else ``,``."""
+    """Authors as a list of cleaned names: a list item by item (text items only: ``None``, numbers and objects
+    are no names); a string split on ``;`` when it holds one, else on BibTeX's `` and `` when every part is
+    "Last, First" ("Smith, John and Doe, Jane"), else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee")."""
     if value is None:
         return []
     if isinstance(value, list):
-        return [clean_text(str(a)) for a in value if str(a).strip()]
+        return [clean_text(a) for a in value if isinstance(a, str) and a.strip()]
     text = clean_text(str(value))
     if not text:
         return []
-    sep = ";" if ";" in text else ","
-    return [a.strip() for a in text.split(sep) if a.strip()]
+    if ";" in text:
+        parts = text.split(";")
+    elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
+        parts = text.split(" and ")  # BibTeX's "Smith, John and Doe, Jane"
+    else:
+        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)  # "Ann Lee, Bo Chen and Cy Dee"
+    return [a.strip() for a in parts if a.strip()]
 
 
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
@@ -206,7 +166,7 @@ def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> lis
             reason = (
                 f"malformed record ({exc})"
                 if not isinstance(exc, json.JSONDecodeError)
-                else f"malformed JSON ({exc.msg})"
+                else f"malformed JSON at column {exc.colno} ({exc.msg})"
             )
             if on_error == "skip":
                 report.skipped.append((lineno, reason))
@@ -231,8 +191,13 @@ def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[
     except (
         csv.Error
     ) as exc:  # the record that failed starts on the line after the last one read whole
+        skip = (
+            " (--on-error skip cannot skip it: the rows after a broken quote cannot be told apart)"
+            if on_error == "skip"
+            else ""
+        )
         raise PaperchatError(
-            f"{path}:{reader.line_num + 1}: malformed CSV ({exc}); check its quoting"
+            f"{path}:{reader.line_num + 1}: malformed CSV ({exc}); check its quoting{skip}"
         ) from exc
 
 
@@ -241,8 +206,15 @@ def _csv_papers(
 ) -> list[Paper]:
     papers = []
     for index, row in enumerate(reader, 1):
-        rec = {(k or "").strip().lower(): v for k, v in row.items()}
+        rec = {(k or "").strip().lower(): v for k, v in row.items() if k is not None}
         try:
+            if (
+                None in row
+            ):  # DictReader's restkey: an unquoted comma split a field (an abstract cut short)
+                header = len(reader.fieldnames or [])
+                raise ValueError(
+                    f"{header + len(row[None])} fields where the header has {header}; quote a field that holds a comma"
+                )
             papers.append(_paper_from_record(rec, path.name, index))
         except ValueError as exc:
             lineno = reader.line_num

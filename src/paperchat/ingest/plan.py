@@ -81,6 +81,9 @@ class IngestPlan:
     rehomed: list[str] = field(default_factory=list)
     #: ids of papers a file with skipped lines no longer holds (kept: they may be on a skipped line)
     kept_partial: list[str] = field(default_factory=list)
+    #: stored papers whose file now holds them under another id, by content key (the new id takes over
+    #: their aliases and the other files that hold them)
+    renamed: dict[str, PaperRecord] = field(default_factory=dict)
     #: what the plan did on the user's behalf, one line each
     notes: list[str] = field(default_factory=list)
 
@@ -191,9 +194,14 @@ def _unique_papers(
 
 
 def still_in(record: PaperRecord, fileset: set[str], held: set[tuple[str, str]]) -> set[str]:
-    """The files of ``record.also_in`` that still hold it: those not ingested now, and those ingested now
-    that hold its abstract (``held``: ``(file, content key)`` of every incoming paper)."""
-    return {f for f in record.also_in if f not in fileset or (f, record.content_key) in held}
+    """The files of ``record.also_in`` that still hold it: those ingested now that hold its abstract
+    (``held``: ``(file, content key)`` of every incoming paper), and those not ingested now that still
+    exist (a file moved or deleted holds nothing; ingest it where it is now)."""
+    return {
+        f
+        for f in record.also_in
+        if ((f, record.content_key) in held if f in fileset else Path(f).is_file())
+    }
 
 
 def _leaving(
@@ -213,10 +221,20 @@ def _leaving(
         others = sorted(still_in(r, fileset, held))
         if r.source_file in partial:
             plan.kept_partial.append(pid)
-        elif others:
+        elif (
+            r.source_file,
+            r.content_key,
+        ) in held:  # its file holds it under a new id: that id replaces it
+            plan.removals.append(pid)
+            plan.renamed[r.content_key] = replace(r, also_in=others)
+        elif others:  # the position in the other file is not known until that file is ingested (0)
             plan.rehomed.append(pid)
             rehomed[pid] = replace(
-                r, source_file=others[0], source_path=Path(others[0]).name, also_in=others[1:]
+                r,
+                source_file=others[0],
+                source_path=Path(others[0]).name,
+                source_index=0,
+                also_in=others[1:],
             )
         else:
             plan.removals.append(pid)
@@ -293,6 +311,13 @@ def plan_ingest(
     plan.duplicates_merged = len(merges)
 
     updates: dict[str, PaperRecord] = dict(rehomed)
+    # An incoming id that is an alias of another stored abstract is this paper's own now.
+    alias_of = {a: pid for pid, r in kept.items() for a in r.aliases}
+    for pid, paper in incoming.items():
+        owner = alias_of.get(pid)
+        if owner and owner != pid and kept[owner].content_key != content_key(paper.abstract):
+            base = updates.get(owner, kept[owner])
+            updates[owner] = replace(base, aliases=[a for a in base.aliases if a != pid])
     for pid, paper in incoming.items():
         old = kept.get(pid)
         if (
@@ -302,8 +327,13 @@ def plan_ingest(
         ):
             plan.to_write.append(paper)
             also = holders.get(pid, set())
-            if old is not None and old.content_key == content_key(paper.abstract):
-                also = also | still_in(old, fileset, held)  # re-chunked: the same paper
+            before = old or plan.renamed.get(content_key(paper.abstract))
+            if before is not None and before.content_key == content_key(paper.abstract):
+                # re-chunked, or renamed in its file: the same paper, seen in the same other files
+                also = also | still_in(before, fileset, held)
+                paper.extra["aliases"] = sorted(
+                    set(paper.extra.get("aliases", [])) | set(before.aliases) - {pid}
+                )
             elif old is not None:
                 _edited(plan, old, fileset)
             paper.extra["also_in"] = sorted(also - {paper.source_file, ""})
@@ -340,5 +370,6 @@ def _edited(plan: IngestPlan, old: PaperRecord, fileset: set[str]) -> None:
     if others:
         plan.notes.append(
             f"{old.paper_id}: its abstract changed; {Path(others[0]).name} held the old one too: "
-            f"`paperchat ingest {others[0]}` stores that copy again"
+            f"`paperchat ingest {others[0]}` stores that copy again under its own id (the same id, "
+            f"{old.paper_id}, is refused as a clash)"
         )

@@ -104,9 +104,12 @@ def _record(
         chunking=info.chunking_key,
         chunk_ids=[c.chunk_id for c in chunks],
     )
-    if old is not None:  # a changed abstract keeps what the stored copy had gathered
+    if (
+        old is not None
+    ):  # a changed paper keeps the stored copy's metadata; its aliases only if the text is the same
         fill_sticky(rec, old, paper.abstract)
-        rec.aliases = sorted(set(old.aliases) | set(rec.aliases))
+        if old.content_key == rec.content_key:
+            rec.aliases = sorted(set(old.aliases) | set(rec.aliases))
     return rec
 
 

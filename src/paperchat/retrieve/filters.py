@@ -134,7 +134,13 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
                 f"{hint}`paperchat papers` lists them"
             )
         chosen.append(
-            ("--paper", ", ".join(filters.papers), {aliases.get(p, p) for p in filters.papers})
+            (
+                "--paper",
+                ", ".join(filters.papers),
+                {
+                    p if p in records else aliases.get(p, p) for p in filters.papers
+                },  # an id before an alias
+            )
         )
     if filters.author:
         chosen.append(
