@@ -294,3 +294,13 @@ def test_encoding_messages_name_the_fix(tmp_path):
         match=r"cut\.jsonl:1: malformed JSON at column 25 \(Unterminated string starting at\)",
     ):
         load_file(bad)
+
+
+def test_a_file_named_twice_is_read_once(tmp_path):
+    # `ingest A.jsonl A.jsonl` reported "2 duplicates kept once"
+    from paperchat.ingest.corpus import corpus_files
+
+    a = tmp_path / "A.jsonl"
+    a.write_text('{"abstract": "We study things."}\n')
+    files, _ = corpus_files([a, tmp_path / "." / "A.jsonl", tmp_path])
+    assert files == [a]

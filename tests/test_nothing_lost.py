@@ -743,6 +743,10 @@ def test_skipped_lines_remove_no_stored_paper_and_a_rebuild_counts_what_it_remov
         "skipped line is not removed; fix the lines and ingest it again"
     ) in out.output
     assert sorted(stored(store)) == ["a1", "a2", "b1", "b2"]
+    again = invoke(
+        store, "ingest", "--on-error", "skip", str(a)
+    )  # the repeat (from the manifest) says it too
+    assert "note: kept 1 paper that mine.jsonl no longer holds" in again.output
     write_jsonl(a, A_ROWS)
     rebuilt = engine_for(store).ingest([a], rebuild=True)
     # b1, b2 are not in mine.jsonl; a1, a2 were stored before (rewritten, not added)

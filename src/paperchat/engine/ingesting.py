@@ -187,6 +187,7 @@ def ingest(
                     "duplicates_skipped": report.duplicates_skipped,
                     "duplicates_merged": report.duplicates_merged,
                     "lines_skipped": report.lines_skipped,
+                    "notes": report.notes,  # a repeat says again what was kept and why
                 },
             )
         }

@@ -295,7 +295,7 @@ def corpus_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     saying what it read and left out.
 
     Raises :class:`PaperchatError` for a folder with no corpus file in it. Files are returned as given (a file
-    of another type is refused when it is loaded).
+    of another type is refused when it is loaded), each once (the first time it is named).
     """
     files: list[Path] = []
     notes: list[str] = []
@@ -327,7 +327,9 @@ def corpus_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
             notes.append(
                 f"{path}: read {', '.join(p.name for p in found)}; left out {' and '.join(others)}"
             )
-    return files, notes
+    # a file given twice (or as a folder and as itself) is read once
+    unique = {file_key(p): p for p in reversed(files)}
+    return [p for p in files if unique.get(file_key(p)) is p], notes
 
 
 def bundled_corpus_files() -> list[Path]:
