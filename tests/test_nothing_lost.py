@@ -292,6 +292,13 @@ def test_rebuilds_leave_no_index_folders_behind_and_check_reports_leftovers(tmp_
 
     with pytest.raises(KeyboardInterrupt):  # a killed rebuild leaves its half-built generation
         engine_for(store).ingest([corpus], rebuild=True, progress=stop_after_a_batch)
+    stopped = cli(store, "check")  # the store in use is whole: sound, not "being written"
+    assert stopped.returncode == 0
+    assert stopped.stdout.splitlines()[-1] == f"the store at {store} is sound"
+    assert (
+        "the next `paperchat ingest --rebuild FILES` drops the half-built generation"
+        in stopped.stdout
+    )
     for _ in range(2):
         assert cli(store, "ingest", "--rebuild", "--quiet", str(corpus)).returncode == 0
     folders = _index_folders(store)

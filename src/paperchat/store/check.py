@@ -90,6 +90,10 @@ def check_store(store: ChromaStore) -> list[Finding]:
     return findings + _collection_checks(store)
 
 
+#: How the ingest check opens its note on a rebuild stopped part-way (the store in use is whole).
+STOPPED_REBUILD = "a rebuild was stopped part-way"
+
+
 def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
     """Whether an ingest is recorded as under way (a note) or interrupted (a failure: the store is partial)."""
     from paperchat.store.runs import describe, is_writing
@@ -103,8 +107,8 @@ def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
         )
     if int(meta.get("pending") or 0):
         return None, (
-            f"a rebuild was stopped part-way; the store readers use is whole, and the next "
-            f"`paperchat ingest --rebuild` drops the half-built generation {meta['pending']}"
+            f"{STOPPED_REBUILD}; the store readers use is whole, and the next "
+            f"`paperchat ingest --rebuild FILES` drops the half-built generation {meta['pending']}"
         )
     return True, "no ingest was interrupted"
 
@@ -320,7 +324,12 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
 def verdict(findings: list[Finding], where: str) -> str:
     """One line: what the checks found and what to do."""
     bad = [f for f in findings if f.ok is False]
-    if not bad and any(f.check == "ingest" and f.ok is None for f in findings):
+    writing = [
+        f
+        for f in findings
+        if f.check == "ingest" and f.ok is None and not f.detail.startswith(STOPPED_REBUILD)
+    ]
+    if not bad and writing:
         return f"the store at {where} is being written: what it holds so far is consistent; check it again when the ingest has finished"
     if not bad:
         return f"the store at {where} is sound"
