@@ -107,6 +107,16 @@ def test_how_much_faster_is_a_number_not_a_count(icml_engine, question, paper, f
             "outcome reward models on GSM8K?",
             "aq3YxKPZBk",
         ),
+        # the asker's own words, in no abstract ("smiley symbols" for emojis, "fine ripples" for high
+        # frequencies): a clear first paper answers a which-paper question
+        (
+            "Which paper tricks judge models into missing harmful text by inserting smiley symbols?",
+            "Q0rKYiVEZq",
+        ),
+        (
+            "Which paper showed that autoencoder latents carry too many fine ripples that slow diffusion learning?",
+            "2hEDcA7xy4",
+        ),
     ],
 )
 def test_which_paper_names_the_paper_it_quotes(icml_engine, question, paper):
@@ -126,6 +136,7 @@ def test_which_paper_names_the_paper_it_quotes(icml_engine, question, paper):
         # topics no paper covers
         "Is there a paper on predicting avalanche risk from snowpack measurements?",
         "which paper spots counterfeit wine bottles from label photos",
+        "Which paper teaches a ping-pong robot with simulated practice?",
     ],
 )
 def test_details_an_abstract_does_not_give_and_absent_topics_abstain(icml_engine, question):

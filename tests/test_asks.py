@@ -47,3 +47,14 @@ def test_ask_overlap_is_the_share_of_ask_terms_a_sentence_holds():
     )
     assert ask_overlap(ask, "Liger converts pretrained LLMs into recurrent models.") == 0.25
     assert ask_overlap(split_ask("Which paper was that?"), "Anything.") == 0.0
+
+
+def test_which_of_the_papers_was_the_one_asks_for_one_paper():
+    from paperchat.answer import intent as it
+
+    one = it.read_question(
+        "Which of the papers this year was the one that fooled LLM judges with emojis?"
+    )
+    assert (one.kind, one.plural) == (it.FIND, False)
+    many = it.read_question("Which of the papers this year fool LLM judges?")
+    assert (many.kind, many.plural) == (it.FIND, True)

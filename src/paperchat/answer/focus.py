@@ -23,7 +23,8 @@ INCIDENTAL_NAME_TERMS = 20
 @dataclass(frozen=True)
 class PaperText:
     """A retrieved paper as the answerer sees it: id, title and abstract, paper cosine, and its retrieval
-    share: its fused score min-max scaled over the retrieved papers (1 for the first, 0 for the last)."""
+    share: its fused score min-max scaled over the retrieved papers (1 for the first, 0 for the last);
+    ``score`` is the fused score itself (0 when not known)."""
 
     paper_id: str
     title: str
@@ -32,6 +33,7 @@ class PaperText:
     share: float
     label: str = ""
     mention: str = ""  # how a comparison mentions this paper (``Hit.mention``), else ""
+    score: float = 0.0
 
     @property
     def full_text(self) -> str:

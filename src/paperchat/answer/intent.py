@@ -88,6 +88,12 @@ _FIND_PLURAL = re.compile(
     r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b",
     re.I,
 )
+#: "Which of the papers this year was the one that ...?": one paper asked for, though "papers" is plural.
+_ONE_OF_THEM = re.compile(
+    r"\bwhich (?:one )?of (?:the|these|those|this year's) (?:\w+\s+){0,2}?(?:papers|works|studies)\b[^?.]*?"
+    r"\b(?:is|was) (?:the (?:one|paper|work|study)|it)\b",
+    re.I,
+)
 _FIND_ONE = re.compile(
     r"\b(?:which|what) (?:\w+\s+){0,2}?(?:paper|work|study|article|method|approach|framework|defen[cs]e|"
     r"attack|tool|system|technique|algorithm|model|benchmark)\b"
@@ -224,7 +230,9 @@ def _read(question: str, asking: str) -> Intent:
     if _SUMMARY.search(question):
         return Intent(SUMMARY, names=names, subject=subject)
     if _FIND_PLURAL.search(question):
-        return Intent(FIND, plural=True, names=names, detail=detail_text)
+        return Intent(
+            FIND, plural=not _ONE_OF_THEM.search(question), names=names, detail=detail_text
+        )
     if _FIND_LEAD.search(question):  # "Which paper: ... how fast SSL converges?" asks for the paper
         return Intent(FIND, names=names, detail=detail_text)
     if _QUANTITY.search(question):

@@ -179,6 +179,7 @@ def offline_answer(
             share[h.paper_id],
             records[h.paper_id].label,
             h.mention,
+            h.score,
         )
         for h in hits
         if h.paper_id in records
