@@ -46,7 +46,13 @@ from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
-from paperchat.answer.focus import PaperText, focus_papers, off_topic, partial_proper_nouns
+from paperchat.answer.focus import (
+    PaperText,
+    clear_winner,
+    focus_papers,
+    off_topic,
+    partial_proper_nouns,
+)
 from paperchat.answer.lists import one_per_paper, topical
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, method_span
@@ -73,12 +79,6 @@ FOCUS_SHARE_WEIGHT = (
 )
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
-#: A "which paper ...?" question whose first retrieved paper leads the second (second's fused score at most
-#: this share of the first's) is answered from it even when the asker's words occur in no abstract
-#: ("sprinkling little pictographs" for emojis): a clear winner is retrieval's answer to a which-paper
-#: question, where an absent topic retrieves a flat list (general-e, -f and conference dev: answerable
-#: 0.80, 0.88; unanswerable 0.91 and above).
-WHICH_PAPER_LEAD = 0.9
 
 
 @dataclass(eq=False)
@@ -237,14 +237,6 @@ def _subject_sentences(
     return out
 
 
-def _clear_winner(intent, papers: list[PaperText]) -> bool:
-    """Whether a "which paper ...?" question (one paper asked for) retrieved a clear first paper
-    (:data:`WHICH_PAPER_LEAD`)."""
-    if intent.kind != it.FIND or intent.plural or len(papers) < 2 or papers[0].score <= 0:
-        return False
-    return papers[1].score <= WHICH_PAPER_LEAD * papers[0].score
-
-
 def extract(
     question: str,
     qvec: np.ndarray,
@@ -285,7 +277,7 @@ def extract(
     found_each = sum(bool(p.mention) for p in focus) >= 2
     if (
         not found_each
-        and not _clear_winner(intent, papers)
+        and not clear_winner(intent, papers)
         and max(c.cos for c in cands) < OFF_TOPIC_COS
         and off_topic(question, compared, lexicon, n_papers)
     ):

@@ -155,3 +155,19 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
     return (
         len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0
     )  # one uncommon word alone may be a paraphrase's
+
+
+#: A "which paper ...?" question whose first retrieved paper leads the second (second's fused score at most
+#: this share of the first's) is answered from it even when the asker's words occur in no abstract
+#: ("sprinkling little pictographs" for emojis): a clear winner is retrieval's answer to a which-paper
+#: question, where an absent topic retrieves a flat list (general-e, -f and conference dev: answerable
+#: 0.80, 0.88; unanswerable 0.91 and above).
+WHICH_PAPER_LEAD = 0.9
+
+
+def clear_winner(intent: it.Intent, papers: list[PaperText]) -> bool:
+    """Whether a "which paper ...?" question (one paper asked for) retrieved a clear first paper
+    (:data:`WHICH_PAPER_LEAD`)."""
+    if intent.kind != it.FIND or intent.plural or len(papers) < 2 or papers[0].score <= 0:
+        return False
+    return papers[1].score <= WHICH_PAPER_LEAD * papers[0].score
