@@ -40,9 +40,15 @@ _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 _NAMED = re.compile(r"\W*[A-Za-z][A-Za-z.-]*\d")
 
 
-#: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "ten times more".
-_RATIO = re.compile(r"\W*[\d.,]+\s*(?:\$?\\times\$?|×|x\b|%)", re.I)
-_RATIO_NEXT = re.compile(r"(?:\$?\\times\$?|×|times|%|percent|fold)(?!\w)", re.I)
+#: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "$76.1\\%$" (LaTeX),
+#: "ten times more".
+_RATIO = re.compile(r"\W*[\d.,]+\s*(?:\$?\\times\$?|×|x\b|\\?%)", re.I)
+_RATIO_NEXT = re.compile(r"(?:\$?\\times\$?|×|times|\\?%|percent|fold)(?!\w)", re.I)
+#: Units a number before them measures, not counts things with: "$0.004$ GPU Days to generate
+#: architecture" gives no number of architectures.
+_UNIT_NEXT = re.compile(
+    r"\W*(?:GPU-?)?(?:hours?|days?|minutes?|seconds?|ms|GB|MB|TB|KB|GiB|MiB|[GT]?FLOPs?)", re.I
+)
 
 
 #: Math without dollars counts too: "\\tilde{O}(D) tasks", "O(n) samples", "\\sqrt{T} rounds".
@@ -67,12 +73,31 @@ def _ratio_at(words: list[str], i: int) -> bool:
     return bool(_RATIO.match(words[i]) or (i + 1 < len(words) and _RATIO_NEXT.match(words[i + 1])))
 
 
+def _unit_at(words: list[str], i: int, holds_noun) -> bool:
+    """Whether a unit of time, memory or compute (:data:`_UNIT_NEXT`, after "GPU" or not) follows ``words[i]``
+    and is not the counted noun (``holds_noun``): "0.004 GPU Days" measures a duration, it counts no
+    architectures; it counts "GPU days"."""
+    unit = (
+        words[i + 1 : i + 3]
+        if i + 1 < len(words) and words[i + 1].upper() == "GPU"
+        else words[i + 1 : i + 2]
+    )
+    return (
+        bool(unit)
+        and _UNIT_NEXT.fullmatch(unit[-1].rstrip(".,;:)")) is not None
+        and not any(holds_noun(w) for w in unit)
+    )
+
+
 def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
     """Whether a number of ``text`` stands within :data:`COUNT_WINDOW` words of a word ``holds_noun`` accepts;
     with ``whole``, a ratio (:data:`_RATIO`) is no such number: it counts no things ("how many GPUs")."""
     words = text.split()
     numbers = [
-        i for i in range(len(words)) if _number_at(words, i) and not (whole and _ratio_at(words, i))
+        i
+        for i in range(len(words))
+        if _number_at(words, i)
+        and not (whole and (_ratio_at(words, i) or _unit_at(words, i, holds_noun)))
     ]
     nouns = [i for i, w in enumerate(words) if holds_noun(w)]
     return any(abs(i - j) <= COUNT_WINDOW for i in numbers for j in nouns)

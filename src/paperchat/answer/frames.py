@@ -10,8 +10,11 @@ import re
 
 from paperchat.core.terms import terms
 
-#: "How does A differ from B (in ...)", "how do A and B compare": the two slots of a comparison's frame.
-SLOT_END = re.compile(r"\s+(?:in|on|when|for|regarding|at|as|under)\b|[,;:?.]|$", re.I)
+#: "How does A differ from B (in ...)", "how do A and B compare": the two slots of a comparison's frame. A
+#: preposition a participle governs is no slot end: "the model conditioned on X", "the one built on Y".
+SLOT_END = re.compile(
+    r"(?<![a-z]ed)(?<!\bbuilt)\s+(?:in|on|when|for|regarding|at|as|under)\b|[,;:?.]|$", re.I
+)
 FRAME = re.compile(
     r"\bhow\s+(?:does|do|did|is|are)\s+(?P<a>[^,;:?]+?)\s+(?:differ|compare|contrast|stack up)\s+"
     rf"(?:from|with|to|against)\s+(?P<b>[^,;:?]+?)(?={SLOT_END.pattern})",
