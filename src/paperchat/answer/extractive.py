@@ -55,7 +55,7 @@ from paperchat.answer.focus import (
 )
 from paperchat.answer.lists import one_per_paper, topical
 from paperchat.answer.mentions import ask_part, split_mentions
-from paperchat.answer.method_span import asks_how_named, method_span
+from paperchat.answer.method_span import asks_how_named, method_span, proposal
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.roles import role_shift, sentence_role
@@ -74,9 +74,8 @@ MAX_PER_PAPER = 3
 #: (:mod:`paperchat.answer.asks`): the description found the paper; the ask picks the sentence.
 ASK_WEIGHT = 0.4
 PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
-FOCUS_SHARE_WEIGHT = (
-    0.5  # how much the retrieval rank counts in choosing the paper a one-paper answer quotes
-)
+#: How much the retrieval rank counts in choosing the paper a one-paper answer quotes.
+FOCUS_SHARE_WEIGHT = 0.5
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
 
@@ -366,6 +365,8 @@ def extract(
         )
         if intent.how:  # "How does X work?": the sentences after its proposal
             picked += method_span(own, picked, MAX_SENTENCES + 1, intent.subject)
+        elif intent.kind == it.FIND:  # "Which paper ...?": what it calls its method, too
+            picked += proposal(own, picked)
     if intent.kind == it.QUANTITY and one_paper and not counted:
         # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer
         amounts = amount_sentences(own, question)

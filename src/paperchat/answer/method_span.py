@@ -79,3 +79,15 @@ def method_span(
         if cand.role not in _NOT_METHOD:
             added.append(cand)
     return added
+
+
+def proposal(own: Sequence[Any], picked: Sequence[Any]) -> list[Any]:
+    """The paper's proposal sentence (its first of role ``definition``: "We introduce X, ...") as a list of one,
+    or ``[]`` when it is picked already or the abstract has none.
+
+    A "which paper ...?" answer quotes the sentence that matches the asker's description; the proposal
+    adds what the paper calls its method, which that sentence often lacks (Swales' third move, above).
+    ``own`` as for :func:`method_span`.
+    """
+    first = next((c for c in sorted(own, key=lambda c: c.position) if c.role == "definition"), None)
+    return [] if first is None or first in picked else [first]
