@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from paperchat.answer import intent as it
 from paperchat.answer.roles import holds_number
 from paperchat.core.terms import terms
 
@@ -106,7 +107,7 @@ def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
 #: "By how much ...?", "how much faster ...?", "how much does it cut / gain / save ...?": a change, which a
 #: sentence states with a ratio or percentage ("up to 153x speedup") or a number beside a word of change.
 _ASKS_CHANGE = re.compile(
-    r"\bby how much\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
+    r"\bby how (?:much|many\s+(?:%|percent))|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
     r"larger|bigger|cheaper)\b|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
     r"(?:gain|improve|reduce|cut|save|beat|outperform|boost|speed|lower|raise|increase|decrease|shrink|"
     r"accelerate)\b",
@@ -121,8 +122,9 @@ _CHANGE_WORD = re.compile(
 
 def asks_change(question: str) -> bool:
     """Whether ``question`` asks by how much something changes ("how much faster", "by how much does it
-    beat ..."), not an amount ("how much memory does it need?")."""
-    return _ASKS_CHANGE.search(question) is not None
+    beat ...", "how much labelling did it save": :data:`paperchat.answer.intent.SAVING`), not an amount ("how
+    much memory does it need?")."""
+    return _ASKS_CHANGE.search(question) is not None or it.SAVING.search(question) is not None
 
 
 def states_change(text: str) -> bool:

@@ -139,6 +139,11 @@ OFF_TOPIC_MIN_PAPERS = 500
 RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinctive
 
 
+#: Words that name the corpus a question is about ("Which ICML 2025 paper ..."), never its topic: the few
+#: abstracts that mention a venue make them rare, not distinctive.
+VENUE_WORDS = "ICML NeurIPS ICLR conference proceedings"
+
+
 def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
     """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
 
@@ -148,7 +153,14 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
     """
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
         return False
-    rare = lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
+    venue = set(
+        lexicon.tokenize([VENUE_WORDS])[0]
+    )  # "which ICML 2025 paper": the corpus, not its topic
+    rare = [
+        t
+        for t in lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))
+        if t not in venue
+    ]
     held = set().union(*(lexicon.terms_of(p.full_text) for p in papers))
     if not rare or set(rare) & held:
         return False

@@ -77,8 +77,11 @@ _POINTER = re.compile(
     # ": an attack that ..., a defense that ..., and an alignment method that ..."
     rf"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=\bvs\s)|(?<=\bversus\s)|(?<=^)|(?<=[.?!]\s))"
     rf"(?:the|a|an|that)\s+(?:(?!-\s)[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)"
-    # what follows "vs" when it is no name: "RelGNN vs classic GNNs for graph-level tasks"
-    r"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])",
+    # what follows "vs" when it is no name: "RelGNN vs classic GNNs for graph-level tasks"; not the paper's
+    # own baseline ("vs vanilla transformer", "vs plain sequential decoding", "vs the FSL baselines")
+    r"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])(?!(?:the\s+)?(?:[\w-]+\s+)?(?:baselines?|"
+    r"existing|plain|vanilla|standard|naive|conventional|default|prior|previous|original|regular|"
+    r"traditional|usual)\b)",
     re.I,
 )
 #: A bare pointer ("one ...", "the other ...") that restates papers the question has already named.

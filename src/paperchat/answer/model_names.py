@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 
-#: "which (pretrained) LLM / backbone / language model / encoder ...": the ask for a model by name.
+#: "which (pretrained) LLM / backbone / language model / encoder ...": the ask for a model by name; not
+#: "what accuracy could foundation models reach" (a verb between: the ask is something else).
 _ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:(?!(?:papers?|works?|studies)\b)[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
+    r"\b(?:which|what)\s+(?:(?!(?:papers?|works?|studies|can|could|do|does|did|is|are|was|were|will|would|"
+    r"should|may|might|has|have|had)\b)[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
     r"(?:language|base|pretrained|foundation|vision[- ]language|backbone|draft|reward|teacher|student) models?)\b"
     r"(?!\s+(?:that|which|papers?|works?)\b)",
     re.I,

@@ -133,13 +133,23 @@ _COMMON = {
     "MCMC",
     "MARL",
     "NAS",
+    "NLG",
+    "NLU",
+    "e2e",
+    "E2E",
 }
 
 
 def looks_like_name(word: str) -> bool:
     """Whether ``word`` looks like a coined name (``ConfPO``, ``GNN+``, ``K2IE``, ``CROW``), not a common acronym."""
-    if len(word) < 2 or len(word) > 24 or word in _COMMON:
-        return False
+    if (
+        len(word) < 2
+        or len(word) > 24
+        or word in _COMMON
+        or word[-1:] == "s"
+        and word[:-1] in _COMMON
+    ):
+        return False  # "AIs", "MLPs": a common acronym's plural
     core = word.rstrip("+")
     has_upper_inside = any(c.isupper() for c in core[1:])
     has_digit = any(c.isdigit() for c in core)

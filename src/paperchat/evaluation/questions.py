@@ -31,7 +31,8 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J are tuned on, B, C and G held out.
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N are tuned on, B, C,
+    # G, K and L held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
@@ -43,6 +44,10 @@ NAMED_SETS = {
         "generalization/h_thesis.jsonl",
         "generalization/i_explainer.jsonl",
         "generalization/j_survey.jsonl",
+        "generalization/k_teamlead.jsonl",
+        "generalization/l_student.jsonl",
+        "generalization/m_infra.jsonl",
+        "generalization/n_journalist.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -54,6 +59,10 @@ NAMED_SETS = {
     "general-h": ("generalization/h_thesis.jsonl",),
     "general-i": ("generalization/i_explainer.jsonl",),
     "general-j": ("generalization/j_survey.jsonl",),
+    "general-k": ("generalization/k_teamlead.jsonl",),
+    "general-l": ("generalization/l_student.jsonl",),
+    "general-m": ("generalization/m_infra.jsonl",),
+    "general-n": ("generalization/n_journalist.jsonl",),
 }
 
 
