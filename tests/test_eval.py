@@ -255,6 +255,10 @@ def test_the_generalization_sets_hold_ten_splits_of_500_questions():
         "h-tune": 48,
         "i-tune": 48,
         "j-tune": 48,
+        "k-heldout": 56,
+        "l-heldout": 56,
+        "m-tune": 48,
+        "n-tune": 48,
     }
     baseline = er.load_baseline(
         qs.resolve_set("bundled")[0].parent / "baseline_generalization.json"
@@ -460,4 +464,4 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     assert str(info.value).startswith(
         "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-j; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith("general-n; or pass --set FILE (JSONL)")
