@@ -107,7 +107,7 @@ def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
 #: "By how much ...?", "how much faster ...?", "how much does it cut / gain / save ...?": a change, which a
 #: sentence states with a ratio or percentage ("up to 153x speedup") or a number beside a word of change.
 _ASKS_CHANGE = re.compile(
-    r"\bby how (?:much|many\s+(?:%|percent))|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
+    r"\b(?:what|exact|max|maximum|headline)\s+(?:[\w-]+\s+){0,3}?speed-?ups?\b|\bby how (?:much|many\s+(?:%|percent))|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
     r"larger|bigger|cheaper)\b|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
     r"(?:gain|improve|reduce|cut|save|beat|outperform|boost|speed|lower|raise|increase|decrease|shrink|"
     r"accelerate)\b",
@@ -151,9 +151,16 @@ def amount_sentences(cands: list, question: str) -> list:
 def states_number(text: str) -> bool:
     """Whether ``text`` states a number that is no part of a name ("A100", "CIFAR-100") and does not describe
     ("3D", "two-dimensional"): digits, a number word or inline math. "How much / how large / what
-    accuracy ...?" is answered by a sentence that does."""
+    accuracy ...?" is answered by a sentence that does. An enumerator ("(1)", "(ii)") and "one" ("one token
+    after another") state no amount."""
     words = text.split()
-    return any(_number_at(words, i) for i in range(len(words)))
+    return any(
+        _number_at(words, i) and not _NO_AMOUNT.fullmatch(words[i]) for i in range(len(words))
+    )
+
+
+#: Words that look like numbers but state no amount: enumerators and "one".
+_NO_AMOUNT = re.compile(r"\(?(?:\d|[ivx]+)\)[,:]?|[Oo]ne[,;:.]?", re.I)
 
 
 def counting_sentences(cands: list, noun: str, lexicon, whole: bool = False) -> list:

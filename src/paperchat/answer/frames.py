@@ -11,12 +11,14 @@ import re
 from paperchat.core.terms import terms
 
 #: "How does A differ from B (in ...)", "how do A and B compare": the two slots of a comparison's frame. A
-#: preposition a participle governs is no slot end: "the model conditioned on X", "the one built on Y".
+#: preposition a participle governs is no slot end: "the model conditioned on X", "the one built on Y". The
+#: first slot may hold a relative clause between commas ("How does X, which builds ..., differ from ...").
 SLOT_END = re.compile(
     r"(?<![a-z]ed)(?<!\bbuilt)\s+(?:in|on|when|for|regarding|at|as|under)\b|[,;:?.]|$", re.I
 )
 FRAME = re.compile(
-    r"\bhow\s+(?:does|do|did|is|are)\s+(?P<a>[^,;:?]+?)\s+(?:differ|compare|contrast|stack up)\s+"
+    r"\bhow\s+(?:does|do|did|is|are)\s+(?P<a>[^,;:?]+?(?:,\s+(?:which|that|who)\b[^,;:?]+,)?)\s+"
+    r"(?:differ|compare|contrast|stack up)\s+"
     rf"(?:from|with|to|against)\s+(?P<b>[^,;:?]+?)(?={SLOT_END.pattern})",
     re.I,
 )

@@ -354,7 +354,7 @@ def counted_noun(question: str) -> str | None:
     """
     match = re.search(
         r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
-        r"((?:[A-Za-z][A-Za-z-]*\s*){1,3})",
+        r"((?:[A-Za-z][\w'’-]*\s*){1,3})",
         question,
         re.I,
     )
@@ -367,7 +367,8 @@ def counted_noun(question: str) -> str | None:
         return None  # "how much faster / longer / extra": a size of a change, not a count of things
     if SAVING.search(question):
         return None  # "how much labelling did it save?": a change (:data:`SAVING`)
-    plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us"))]
+    # "Tulu-3's samples": a possessive is no plural
+    plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us", "'s", "’s"))]
     if (match.group(1) or "many").lower() == "many":
         word = plural[0] if plural else words[0]
     else:  # "how much activation memory does ...": a phrase a verb ends has its head last

@@ -120,6 +120,8 @@ def _quoted(question: str, name: tuple[str, int, int]) -> bool:
 
 
 _SENTENCE_BREAK = re.compile(r"[.?!]\s")
+#: A relative clause set off after a name, to its closing comma: ", which builds a 'harm-benefit tree' for AI,".
+_RELATIVE = re.compile(r",\s+(?:which|who)\b[^,;:?]+,")
 
 
 def split_mentions(question: str) -> list[Mention]:
@@ -133,6 +135,9 @@ def split_mentions(question: str) -> list[Mention]:
     if not it.COMPARE.search(question) and not items_after_colon(question, []):
         return []  # a header's colon list of described papers is a comparison however it asks
     names = name_spans(question)
+    # "SafetyAnalyst, which builds a 'harm-benefit tree' for ...,": a name in another's relative clause is no paper
+    clauses = [(m.start(), m.end()) for n in names if (m := _RELATIVE.match(question, n[2]))]
+    names = [n for n in names if not any(s <= n[1] < e for s, e in clauses)]
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
     # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
     # leads (not a joint, an article or punctuation) is part of the description, not a paper of its own
