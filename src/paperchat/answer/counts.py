@@ -38,7 +38,7 @@ _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 
 #: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B", "TransNAS-Bench-101"
 #: (letters lead the word).
-_NAMED = re.compile(r"\W*[A-Za-z][A-Za-z.-]*\d")
+_NAMED = re.compile(r"\W*[A-Za-z][A-Za-z.-]*(?:\d|\$)")  # "GSM-$\\infty$": math in a name
 
 
 #: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "$76.1\\%$" (LaTeX),
@@ -110,7 +110,10 @@ _ASKS_CHANGE = re.compile(
     r"\b(?:what|exact|max|maximum|headline)\s+(?:[\w-]+\s+){0,3}?speed-?ups?\b|\bby how (?:much|many\s+(?:%|percent))|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
     r"larger|bigger|cheaper)\b|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
     r"(?:gain|improve|reduce|cut|save|beat|outperform|boost|speed|lower|raise|increase|decrease|shrink|"
-    r"accelerate)\b",
+    r"accelerate|help|hurt)\b"
+    # "how big was the resilience gap between ...?": a difference
+    r"|\bhow (?:big|large|much|wide) (?:was|is|were|are) (?:the|that|this) (?:[\w-]+\s+){0,2}?"
+    r"(?:gap|difference|drop|improvement|gain|reduction|speed-?up)\b",
     re.I,
 )
 _CHANGE_WORD = re.compile(

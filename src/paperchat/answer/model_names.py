@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 
 #: "which (pretrained) LLM / backbone / language model / encoder ...": the ask for a model by name; not
-#: "what accuracy could foundation models reach" (a verb between: the ask is something else).
+#: "what accuracy could foundation models reach" (a verb between: the ask is something else); "which model
+#: came out on top" asks for a model too.
 _ASKED = re.compile(
     r"\b(?:which|what)\s+(?:(?!(?:papers?|works?|studies|can|could|do|does|did|is|are|was|were|will|would|"
     r"should|may|might|has|have|had)\b)[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
     r"(?:language|base|pretrained|foundation|vision[- ]language|backbone|draft|reward|teacher|student) models?)\b"
+    r"|\b(?:which|what) (models?) (?:came|comes|did|does|was|is|performed|scored|ranked|topped|won)\b"
     r"(?!\s+(?:that|which|papers?|works?)\b)",
     re.I,
 )
@@ -36,7 +38,7 @@ _FAMILY = re.compile(
 def asked_model(question: str) -> str | None:
     """The kind of model ``question`` asks for by name ("LLM", "backbone", "language model"), else ``None``."""
     match = _ASKED.search(question)
-    return match.group(1) if match else None
+    return (match.group(1) or match.group(2)) if match else None
 
 
 #: A coined name (capitals or digits inside: "Attention-DeepSets", "GraphSAGE", "MLP").

@@ -135,6 +135,9 @@ _COMMON = {
     "NAS",
     "NLG",
     "NLU",
+    "LR",
+    "SFT",
+    "RLHF",
     "e2e",
     "E2E",
 }
