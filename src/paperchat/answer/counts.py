@@ -38,12 +38,14 @@ _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 
 #: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B", "TransNAS-Bench-101"
 #: (letters lead the word).
-_NAMED = re.compile(r"\W*[A-Za-z][A-Za-z.-]*(?:\d|\$)")  # "GSM-$\\infty$": math in a name
+_NAMED = re.compile(
+    r"[^\w\\]*[A-Za-z][A-Za-z.-]*(?:\d|\$)"
+)  # "GSM-$\\infty$": math in a name, not "$\\sim$3"
 
 
 #: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "$76.1\\%$" (LaTeX),
 #: "ten times more".
-_RATIO = re.compile(r"\W*[\d.,]+\s*(?:\$?\\times\$?|×|x\b|\\?%)", re.I)
+_RATIO = re.compile(r"\W*(?:(?:\\sim|\\approx)\$?)?[\d.,]+\s*(?:\$?\\times\$?|×|x\b|\\?%)", re.I)
 _RATIO_NEXT = re.compile(r"(?:\$?\\times\$?|×|times|\\?%|percent|fold)(?!\w)", re.I)
 #: Units a number before them measures, not counts things with: "$0.004$ GPU Days to generate
 #: architecture" gives no number of architectures.
