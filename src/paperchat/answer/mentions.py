@@ -132,8 +132,12 @@ def split_mentions(question: str) -> list[Mention]:
     that mentions fewer than two papers; a single description counts only in a question that says
     it is about several papers (:data:`SEVERAL`). At most :data:`MAX_MENTIONS`.
     """
-    if not it.COMPARE.search(question) and not items_after_colon(question, []):
-        return []  # a header's colon list of described papers is a comparison however it asks
+    if (
+        not it.COMPARE.search(question)
+        and not SEVERAL.search(question)
+        and not items_after_colon(question, [])
+    ):  # a header's colon list of described papers, or "two ... papers: A ..., and B ...", compares
+        return []
     names = name_spans(question)
     # "SafetyAnalyst, which builds a 'harm-benefit tree' for ...,": a name in another's relative clause is no paper
     clauses = [(m.start(), m.end()) for n in names if (m := _RELATIVE.match(question, n[2]))]
