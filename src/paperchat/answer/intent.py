@@ -334,8 +334,8 @@ def asks_how_many(question: str) -> bool:
 
 
 #: "How much human labelling did it save?", "how much memory does it cut?": the size of a change to a thing,
-#: which a ratio or percentage states whatever the abstract calls the thing ("a reduction in human
-#: annotations by up to 24.8%"), not a count of it.
+#: which a sentence states with a ratio or a percentage (:func:`paperchat.answer.counts.asks_change`); the
+#: number must still be one of that thing (:func:`counted_noun`).
 SAVING = re.compile(
     r"\bhow much (?:[\w-]+\s+){1,3}?(?:does|did|do|can|could|would|will)\s+(?:[\w'-]+\s+){1,6}?"
     r"(?:save|saves|saved|cut|cuts|reduce|reduces|reduced|shave|trim)\b",
@@ -365,8 +365,6 @@ def counted_noun(question: str) -> str | None:
     words = [w.lower() for w in match.group(2).split()]
     if match.group(1) and match.group(1).lower() == "much" and _COMPARATIVE.fullmatch(words[0]):
         return None  # "how much faster / longer / extra": a size of a change, not a count of things
-    if SAVING.search(question):
-        return None  # "how much labelling did it save?": a change (:data:`SAVING`)
     # "Tulu-3's samples": a possessive is no plural
     plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us", "'s", "’s"))]
     if (match.group(1) or "many").lower() == "many":
