@@ -239,8 +239,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_ten_splits_of_500_questions():
-    """The ten independently written sets (eval/generalization): seven tuned on, three held out."""
+def test_the_generalization_sets_hold_fourteen_splits_of_708_questions():
+    """The fourteen independently written sets (eval/generalization): nine tuned on, five held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
