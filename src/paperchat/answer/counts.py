@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 
-from paperchat.answer import intent as it
 from paperchat.answer.roles import holds_number
 from paperchat.core.terms import terms
 
@@ -38,9 +37,8 @@ _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 
 #: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B", "TransNAS-Bench-101"
 #: (letters lead the word).
-_NAMED = re.compile(
-    r"[^\w\\]*[A-Za-z][A-Za-z.-]*(?:\d|\$)"
-)  # "GSM-$\\infty$": math in a name, not "$\\sim$3"
+#: Math after the letters is part of the name too ("GSM-$\\infty$"); a LaTeX command is no name ("$\\sim$3").
+_NAMED = re.compile(r"[^\w\\]*[A-Za-z][A-Za-z.-]*(?:\d|\$)")
 
 
 #: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "$76.1\\%$" (LaTeX),
@@ -109,10 +107,19 @@ def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
 #: "By how much ...?", "how much faster ...?", "how much does it cut / gain / save ...?": a change, which a
 #: sentence states with a ratio or percentage ("up to 153x speedup") or a number beside a word of change.
 _ASKS_CHANGE = re.compile(
-    r"\b(?:what|exact|max|maximum|headline)\s+(?:[\w-]+\s+){0,3}?speed-?ups?\b|\bby how (?:much|many\s+(?:%|percent))|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|"
-    r"larger|bigger|cheaper)\b|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
+    # a speedup or a percentage asked in shorthand: "what was the max e2e speedup", "by how many %",
+    # "what % training mem did it save"
+    r"\b(?:what|exact|max|maximum|headline)\s+(?:[\w-]+\s+){0,3}?speed-?ups?\b"
+    r"|\bby how (?:much|many\s+(?:%|percent))"
+    r"|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b"
+    r"|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|larger|bigger|cheaper)\b"
+    r"|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
     r"(?:gain|improve|reduce|cut|save|beat|outperform|boost|speed|lower|raise|increase|decrease|shrink|"
     r"accelerate|help|hurt)\b"
+    # a saving of a thing: "how much human labelling did it save?", "how much memory does it cut?" (the
+    # number must still be one of that thing: paperchat.answer.intent.counted_noun)
+    r"|\bhow much (?:[\w-]+\s+){1,3}?(?:does|did|do|can|could|would|will)\s+(?:[\w'-]+\s+){1,6}?"
+    r"(?:save|saves|saved|cut|cuts|reduce|reduces|reduced|shave|trim)\b"
     # "how big was the resilience gap between ...?": a difference
     r"|\bhow (?:big|large|much|wide) (?:was|is|were|are) (?:the|that|this) (?:[\w-]+\s+){0,2}?"
     r"(?:gap|difference|drop|improvement|gain|reduction|speed-?up)\b",
@@ -127,9 +134,8 @@ _CHANGE_WORD = re.compile(
 
 def asks_change(question: str) -> bool:
     """Whether ``question`` asks by how much something changes ("how much faster", "by how much does it
-    beat ...", "how much labelling did it save": :data:`paperchat.answer.intent.SAVING`), not an amount ("how
-    much memory does it need?")."""
-    return _ASKS_CHANGE.search(question) is not None or it.SAVING.search(question) is not None
+    beat ...", "how much labelling did it save"), not an amount ("how much memory does it need?")."""
+    return _ASKS_CHANGE.search(question) is not None
 
 
 def states_change(text: str) -> bool:

@@ -153,9 +153,8 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
     """
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
         return False
-    venue = set(
-        lexicon.tokenize([VENUE_WORDS])[0]
-    )  # "which ICML 2025 paper": the corpus, not its topic
+    # "which ICML 2025 paper": the corpus, not its topic
+    venue = set(lexicon.tokenize([VENUE_WORDS])[0])
     rare = [
         t
         for t in lexicon.rare_terms(question, max(2, int(n_papers * RARE_SHARE)))

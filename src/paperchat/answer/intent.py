@@ -333,16 +333,6 @@ def asks_how_many(question: str) -> bool:
     return bool(re.search(r"\bhow many\b(?!\s+(?:fewer|more|less|times|x)\b)", question, re.I))
 
 
-#: "How much human labelling did it save?", "how much memory does it cut?": the size of a change to a thing,
-#: which a sentence states with a ratio or a percentage (:func:`paperchat.answer.counts.asks_change`); the
-#: number must still be one of that thing (:func:`counted_noun`).
-SAVING = re.compile(
-    r"\bhow much (?:[\w-]+\s+){1,3}?(?:does|did|do|can|could|would|will)\s+(?:[\w'-]+\s+){1,6}?"
-    r"(?:save|saves|saved|cut|cuts|reduce|reduces|reduced|shave|trim)\b",
-    re.I,
-)
-
-
 def counted_noun(question: str) -> str | None:
     """For "how many X" / "how much X" / "what share of X" / "..., in X?" questions, the content term of X's head
     noun (else ``None``).

@@ -55,8 +55,8 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
     squashed = _squash(corpus)
     missing = []
     for name in name_tokens(question):
-        tail = r"(?:e?s)?(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"  # "GFlowNet" is in "GFlowNets"
-        # and "GFlowNets" in "GFlowNet"
+        # singular or plural: "GFlowNet" is in "GFlowNets", and "GFlowNets" in "GFlowNet"
+        tail = r"(?:e?s)?(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
         key = name[:-1] if len(name) > 3 and name.endswith("s") else name
         pattern = r"(?<![a-z0-9-])" + re.escape(key.lower()) + tail
         loose = r"(?<![a-z0-9])" + re.escape(_squash(key)) + r"(?:e?s)?(?![a-z0-9+])"
