@@ -81,13 +81,21 @@ def method_span(
     return added
 
 
+#: A sentence that gives the method its name where no sentence proposes it ("our new method, named Dynamic
+#: Transition VIN (DT-VIN), scales to ...", "a framework dubbed X").
+_NAMING = re.compile(r"\b(?:named|called|dubbed|termed|coined)\s+(?:as\s+)?[`'\"“\\]?[A-Z\\]")
+
+
 def proposal(own: Sequence[Any], picked: Sequence[Any]) -> list[Any]:
     """The paper's proposal sentence (its first of role ``definition``: "We introduce X, ...") as a list of one,
-    or ``[]`` when it is picked already or the abstract has none.
+    or ``[]`` when it is picked already or the abstract has none. With no sentence of role ``definition``, the
+    first that names the method (:data:`_NAMING`: "named Dynamic Transition VIN (DT-VIN)") stands in.
 
     A "which paper ...?" answer quotes the sentence that matches the asker's description; the proposal
     adds what the paper calls its method, which that sentence often lacks (Swales' third move, above).
     ``own`` as for :func:`method_span`.
     """
-    first = next((c for c in sorted(own, key=lambda c: c.position) if c.role == "definition"), None)
+    ordered = sorted(own, key=lambda c: c.position)
+    first = next((c for c in ordered if c.role == "definition"), None)
+    first = first or next((c for c in ordered if _NAMING.search(c.text)), None)
     return [] if first is None or first in picked else [first]
