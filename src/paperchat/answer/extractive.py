@@ -8,13 +8,14 @@ holds, so the sentence that answers outranks the ones that restate the descripti
 the question asks (:mod:`paperchat.answer.intent`, :func:`paperchat.answer.roles.role_shift`): a sentence
 holding a number for "how many", names for "which datasets", a result for "how does A compare", the
 defining sentence for "what is X"; background sentences (the premise a paper argues against) and code
-links sink. Selection, best first,
-skips near-duplicates of a picked sentence (cosine above 0.85: maximal marginal relevance in the spirit
-of Carbonell & Goldstein 1998):
+links sink. Selection, best first, skips near-duplicates of a picked sentence (cosine above 0.85:
+maximal marginal relevance in the spirit of Carbonell & Goldstein 1998):
 
 * a question about one paper quotes that paper (up to ``MAX_SENTENCES``); another paper's sentence
   only when it scores nearly as well (``OTHER_PAPER_RATIO``), so it also answers;
 * "Which papers ..." takes the best sentence of every paper :mod:`paperchat.answer.lists` lists;
+* "Which paper ...?", and a clause asking which method, add the sentence that names the paper's method
+  (:func:`paperchat.answer.method_span.proposal`), as does a list of one paper;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
   (:mod:`paperchat.answer.clauses`);
 * "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
@@ -23,17 +24,16 @@ of Carbonell & Goldstein 1998):
 
 It abstains (:class:`Extract` ``abstained``) when the best sentence is not relevant enough
 (``ABSTAIN_BELOW``); when the question names something (``KEA-2``, ``ImageNet``) no retrieved paper
-mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a
-number (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what
-LoRA rank") or a detail ("GPUs") no relevant sentence holds, or which model was used and the abstract
-names none (:mod:`paperchat.answer.model_names`); when it asks "how much / how large / what accuracy"
-of one paper whose abstract states no such number (:func:`paperchat.answer.counts.amount_sentences`: "by
-how much" asks a change, a ratio or percentage; when the picked sentences state none but another sentence
-does, that one is quoted first); when the abstract
-reverses its premise (:func:`paperchat.answer.premises.reversed_direction`; a premise it denies,
-:func:`paperchat.answer.premises.denied_terms`, only adds a note); and, over a large corpus, when its distinctive
-words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The constants were set on
-the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
+mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a number
+(of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what LoRA rank")
+or a detail ("GPUs") no relevant sentence holds, or which model was used and the abstract names none
+(:mod:`paperchat.answer.model_names`); when it asks "how much / how large / what accuracy" of one paper
+whose abstract states no such number (:func:`paperchat.answer.counts.amount_sentences`: "by how much" asks a
+change, a ratio or percentage; when the picked sentences state none but another sentence does, that one is
+quoted first); when the abstract reverses its premise (:func:`paperchat.answer.premises.reversed_direction`;
+a premise it denies, :func:`paperchat.answer.premises.denied_terms`, only adds a note); and, over a large
+corpus, when its distinctive words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The
+constants were set on the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 """
 
 from __future__ import annotations
@@ -365,7 +365,7 @@ def extract(
         )
         if intent.how:  # "How does X work?": the sentences after its proposal
             picked += method_span(own, picked, MAX_SENTENCES + 1, intent.subject)
-        elif intent.kind == it.FIND:  # "Which paper ...?": what it calls its method, too
+        elif intent.kind == it.FIND or it.asks_which_one(question):  # its method's name, too
             picked += proposal(own, picked)
     if intent.kind == it.QUANTITY and one_paper and not counted:
         # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, replace
 
 from paperchat.answer.asks import split_ask
+from paperchat.answer.clauses import CLAUSE
 from paperchat.core.terms import name_tokens, terms
 
 SUMMARY = "summary"
@@ -149,7 +150,11 @@ _APPROACH = re.compile(
     r"\bapproach(?:es)?\b|\bmethods?\b|\bmechanisms?\b|\bstrateg(?:y|ies)\b|\btechniques?\b"
     r"|\bprocess(?:es)?\b|\bin how\b|\bhow (?:each|they|it)\b"
     r"|\bhow (?:do|does|did) (?:each|they|the two|the three|both)\b"
-    r"(?! (?:\w+ ){0,3}(?:compare|perform|fare|score|rank))",
+    r"(?! (?:\w+ ){0,3}(?:compare|perform|fare|score|rank))"
+    # "what does each one change / add / introduce", "the main component each one introduces"
+    r"|\bwhat (?:\w+\s+){0,2}?(?:does|do|did|is|are) (?:each|they|both|the two|the three|either)(?: one)?"
+    r"\s+(?:\w+\s+){0,2}?(?:introduc|add|chang|us|propos|contribut|modif|do|build|bring|offer)\w*\b"
+    r"|\bcomponents?\b",
     re.I,
 )
 #: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
@@ -205,6 +210,21 @@ def read_question(question: str) -> Intent:
     if intent.kind in (FINDING, SUMMARY, AUTHORS, TITLE) or intent.plural:
         return intent  # "How does A compare with B?" asks a result; a list, a summary or metadata no method
     return replace(intent, how=_MECHANISM.search(asking) is not None)
+
+
+#: A clause that opens by asking which one paper or method ("Which interactive imitation-learning method ...").
+_WHICH_ONE = re.compile(
+    r"\s*(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article|method|approach|framework|technique|"
+    r"algorithm|system)\b(?!s)",
+    re.I,
+)
+
+
+def asks_which_one(question: str) -> bool:
+    """Whether some clause of ``question`` asks which one paper or method it is, though the question as a whole
+    may ask for more ("Which ... method lets the robot decide when ..., and how much does it improve on
+    Thrifty-DAgger?": a quantity, and the method's name)."""
+    return any(_WHICH_ONE.match(part) for part in CLAUSE.split(question) if part)
 
 
 def asks_approach(sentence: str) -> bool:

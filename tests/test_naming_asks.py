@@ -1,0 +1,80 @@
+"""What a which-paper answer and a comparison's answer quote (issue 17, thirteenth round).
+
+A which-paper answer adds the sentence where the paper names its method, also when no sentence
+proposes it ("our new method, named ...") and when the question asks which method in one clause and
+something else in another; a comparison that asks what each paper changes, adds or introduces quotes
+each paper's method move. Questions and sentences written for these tests (none is in an eval set);
+pure functions, no store.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace as S
+
+import pytest
+
+from paperchat.answer import intent as it
+from paperchat.answer.method_span import proposal
+
+
+def _own(*rows):
+    return [S(position=i, role=role, text=text) for i, (role, text) in enumerate(rows)]
+
+
+def test_a_naming_sentence_stands_in_for_a_missing_proposal():
+    own = _own(
+        ("background", "Value networks plan badly over long horizons."),
+        ("result", "We trace this to the depth of the planning module."),
+        ("result", "Our new method, named Deep Transition Planner (DTP), scales to 900 layers."),
+        ("other", "Altogether, DTP is a step forward."),
+    )
+    assert proposal(own, [own[1]]) == [own[2]]
+    assert proposal(own, [own[2]]) == []
+
+
+def test_a_defining_sentence_wins_over_a_naming_one():
+    own = _own(
+        ("definition", "We introduce FooNet, a sparse router."),
+        ("result", "A variant, called FooNet-L, is 3x faster."),
+    )
+    assert proposal(own, []) == [own[0]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The plan is called out in the appendix.", "We named three failure modes of routing."],
+)
+def test_a_lowercase_word_after_named_is_no_method_name(text):
+    assert proposal(_own(("other", text)), []) == []
+
+
+@pytest.mark.parametrize(
+    "question, asks",
+    [
+        (
+            "Which graph-contrastive method drops augmentations for a transport plan, and how much "
+            "does it gain on node classification?",
+            True,
+        ),
+        ("What paper shows that router collapse is avoidable; what fix does it use?", True),
+        ("How much does FooNet gain on node classification?", False),
+        ("Which papers drop augmentations for graph contrastive learning?", False),
+    ],
+)
+def test_a_clause_that_asks_which_method_asks_for_its_name(question, asks):
+    assert it.asks_which_one(question) is asks
+
+
+@pytest.mark.parametrize(
+    "sentence, asks",
+    [
+        ("What is the main building component each one introduces?", True),
+        ("What does each one change?", True),
+        ("What do the two add on top of plain distillation?", True),
+        ("What speedup does each report?", False),
+        ("How does FooNet compare with BarNet?", False),
+        ("Which one is more accurate?", False),
+    ],
+)
+def test_what_each_changes_or_introduces_asks_its_method(sentence, asks):
+    assert it.asks_approach(sentence) is asks
