@@ -78,3 +78,34 @@ def test_a_clause_that_asks_which_method_asks_for_its_name(question, asks):
 )
 def test_what_each_changes_or_introduces_asks_its_method(sentence, asks):
     assert it.asks_approach(sentence) is asks
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "tiny on-device planner talking to a cloud model - whats the protocol called?",
+        "benchmark of 3D scenes with spoken instructions; dataset name, and how many scenes?",
+        "What is the name of the method that routes tokens by entropy?",
+    ],
+)
+def test_an_ask_for_the_name_asks_for_the_naming_sentence(question):
+    assert it.asks_which_one(question)
+
+
+def test_a_question_without_a_name_ask_is_not_one():
+    assert not it.asks_which_one("How much memory does the named-entity tagger save?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "avg speedup for the faster sparse attention kernel",
+        "peak memory reduction of FooKV vs dense",
+    ],
+)
+def test_a_search_box_ask_that_opens_with_an_amount_asks_a_quantity(question):
+    assert it.read_question(question).kind == it.QUANTITY
+
+
+def test_an_amount_word_in_a_topic_is_no_quantity():
+    assert it.read_question("speedup methods for diffusion sampling").kind != it.QUANTITY

@@ -121,7 +121,11 @@ _QUANTITY = re.compile(
     r"sizes?|lengths?|durations?|number|count|cost|latency|throughput|performance|success rate|win rate|"
     r"perplexity)\b"
     # shorthand: "what % mem did it save", "by how many %", "exact speedup number"
-    r"|\b(?:what|how many)\s+(?:%|percent)|\b(?:exact|precise|max|headline)\s+(?:[\w-]+\s+)?(?:number|figure)\b",
+    r"|\b(?:what|how many)\s+(?:%|percent)|\b(?:exact|precise|max|headline)\s+(?:[\w-]+\s+)?(?:number|figure)\b"
+    # a search-box ask that opens with the amount: "avg speedup for the faster CAV method"
+    r"|^\s*(?:(?:avg|average|mean|median|max|maximum|peak|overall|total|best|reported)\s+)?"
+    r"(?:speed-?ups?|accuracy|memory (?:saving|reduction)s?|compression (?:ratio|rate)|win rate|error rate)"
+    r" (?=(?:for|of|on|in|with|over|vs)\b)",
     re.I,
 )
 _ENTITY = re.compile(
@@ -220,11 +224,20 @@ _WHICH_ONE = re.compile(
 )
 
 
+#: An ask for a name: "what's the protocol called", "dataset name", "the name of the method".
+_NAME_ASK = re.compile(
+    r"\bwhat(?:'s|s| is| was| are)? (?:it|this|that|they|the [\w -]{1,30}?) (?:called|named)\b|\bname\b",
+    re.I,
+)
+
+
 def asks_which_one(question: str) -> bool:
     """Whether some clause of ``question`` asks which one paper or method it is, though the question as a whole
     may ask for more ("Which ... method lets the robot decide when ..., and how much does it improve on
     Thrifty-DAgger?": a quantity, and the method's name)."""
-    return any(_WHICH_ONE.match(part) for part in CLAUSE.split(question) if part)
+    return _NAME_ASK.search(question) is not None or any(
+        _WHICH_ONE.match(part) for part in CLAUSE.split(question) if part
+    )
 
 
 def asks_approach(sentence: str) -> bool:
