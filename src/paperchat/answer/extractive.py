@@ -15,7 +15,7 @@ maximal marginal relevance in the spirit of Carbonell & Goldstein 1998):
   only when it scores nearly as well (``OTHER_PAPER_RATIO``), so it also answers;
 * "Which papers ..." takes the best sentence of every paper :mod:`paperchat.answer.lists` lists;
 * "Which paper ...?", and a clause asking which method, add the sentence that names the paper's method
-  (:func:`paperchat.answer.method_span.proposal`), as does a list of one paper;
+  (:func:`paperchat.answer.method_span.proposal`); a list that comes down to one paper is answered as that paper;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
   (:mod:`paperchat.answer.clauses`);
 * "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
@@ -142,17 +142,8 @@ def _candidates(
         for i, (sent, c) in enumerate(zip(sents, vecs @ qvec)):
             ov = term_overlap(qterms, sent)
             base = 0.55 * float(c) + 0.30 * ov + 0.15 * float(paper.cos or 0.0)
-            cand = Candidate(
-                paper.paper_id,
-                i,
-                sent,
-                float(c),
-                ov,
-                base,
-                base,
-                vecs[i],
-                sentence_role(sent, i),
-            )
+            role = sentence_role(sent, i)
+            cand = Candidate(paper.paper_id, i, sent, float(c), ov, base, base, vecs[i], role)
             cand.score = base + role_shift(cand.role, cand.text, intent.kind)
             if ask_weight:
                 cand.score += ask_weight * ask_overlap(ask, sent)
@@ -345,6 +336,14 @@ def extract(
     elif intent.kind == it.FIND and intent.plural:
         listed = topical(question, focus, lexicon, n_papers)
         picked = one_per_paper(cands, focus, ABSTAIN_BELOW, listed)
+        if (
+            len(picked) == 1
+        ):  # "which of the papers ...?" that one paper answers: more of it, its name
+            only = [c for c in cands if c.paper_id == picked[0].paper_id]
+            picked += [
+                c for c in _pick(only, picked[0].paper_id, intent, MAX_SENTENCES) if c not in picked
+            ]
+            picked += proposal(only, picked)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
         picked = [
             c

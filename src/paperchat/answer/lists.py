@@ -10,7 +10,6 @@ listed four. Each listed paper gives its best sentence that is relevant enough.
 from __future__ import annotations
 
 from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText
-from paperchat.answer.method_span import proposal
 
 #: Papers whose retrieval share (0 for the last retrieved, 1 for the first) is at least this are listed
 #: (tuned on conference dev).
@@ -38,8 +37,7 @@ def one_per_paper(
 ) -> list:
     """The best candidate sentence (objects with ``paper_id``, ``score``, ``role``; best first) of each paper
     a list may hold: retrieval share at least :data:`MULTI_SHARE`, or in ``listed`` (:func:`topical`); a
-    sentence scores at least ``min_score`` and is no code link. A list of one paper also quotes the sentence
-    that names its method (:func:`paperchat.answer.method_span.proposal`)."""
+    sentence scores at least ``min_score`` and is no code link."""
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE or p.paper_id in listed}
     picked: list = []
     for cand in cands:
@@ -50,8 +48,4 @@ def one_per_paper(
             and all(p.paper_id != cand.paper_id for p in picked)
         ):
             picked.append(cand)
-    if (
-        len(picked) == 1
-    ):  # "which of the papers ...?" that one paper answers: its method's name, too
-        picked += proposal([c for c in cands if c.paper_id == picked[0].paper_id], picked)
     return picked
