@@ -348,6 +348,12 @@ def setting_noun(question: str) -> str | None:
 _COMPARATIVE = re.compile(
     r"[a-z]+er|extra|more|less|better|worse|overhead|improvement|gain|speed-?up", re.I
 )
+#: A verb of change after "how much X" ("how much node classification improves"): X changes, it is not counted.
+_CHANGE_VERB = re.compile(
+    r"(?:improv|increas|decreas|drop|reduc|declin|grow|grew|shrink|shrank|rise|rose|fall|fell|gain|boost"
+    r"|chang|degrad|lower|rais)\w*$",
+    re.I,
+)
 CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
 
@@ -386,8 +392,10 @@ def counted_noun(question: str) -> str | None:
         found = terms(unit.group(1)) if unit else []
         return found[0] if found else None
     words = [w.lower() for w in match.group(2).split()]
-    if match.group(1) and match.group(1).lower() == "much" and _COMPARATIVE.fullmatch(words[0]):
-        return None  # "how much faster / longer / extra": a size of a change, not a count of things
+    if match.group(1) and match.group(1).lower() == "much":
+        if _COMPARATIVE.fullmatch(words[0]) or any(_CHANGE_VERB.match(w) for w in words[1:]):
+            # "how much faster / extra", "how much node classification improves": a change, not a count
+            return None
     # "Tulu-3's samples": a possessive is no plural
     plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us", "'s", "’s"))]
     if (match.group(1) or "many").lower() == "many":
