@@ -128,3 +128,14 @@ def test_a_list_question_asking_how_much_a_task_improves_is_answered(icml_engine
     assert not answer.abstained
     assert answer.sources[0].paper_id == "jjGT1Fifdb"
     assert "Optimal Transport (HGOT) method" in answer.answer
+
+
+def test_a_question_the_abstract_asks_sinks():
+    from paperchat.answer.roles import role_shift
+
+    asked = "(2) What is the optimal policy that a risk-averse decision maker should use?"
+    stated = "We show that the max-min policy is optimal for risk-averse decision makers."
+    assert role_shift("other", asked, it.FIND) == pytest.approx(
+        role_shift("other", stated, it.FIND) - 0.15
+    )
+    assert role_shift("other", "*Can a small model help a large one?*", it.GENERAL) == -0.15

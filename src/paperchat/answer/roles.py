@@ -118,6 +118,10 @@ def role_shift(role: str, text: str, kind: str) -> float:
     shift = ROLE_SHIFT.get(kind, {}).get(role, 0.0)
     if role == "resource":
         shift -= 0.3
+    if text.rstrip(" *_").endswith(
+        "?"
+    ):  # a question the abstract asks ("(2) What is the optimal policy ...?")
+        shift -= 0.15
     if kind == it.QUANTITY:
         shift += 0.12 if holds_number(text) else -0.04
     elif kind == it.ENTITY:
