@@ -31,7 +31,7 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N are tuned on, B, C,
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O are tuned on, B, C,
     # G, K and L held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
@@ -48,6 +48,7 @@ NAMED_SETS = {
         "generalization/l_student.jsonl",
         "generalization/m_infra.jsonl",
         "generalization/n_journalist.jsonl",
+        "generalization/o_postdoc.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -63,6 +64,7 @@ NAMED_SETS = {
     "general-l": ("generalization/l_student.jsonl",),
     "general-m": ("generalization/m_infra.jsonl",),
     "general-n": ("generalization/n_journalist.jsonl",),
+    "general-o": ("generalization/o_postdoc.jsonl",),
 }
 
 
