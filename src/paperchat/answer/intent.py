@@ -101,7 +101,8 @@ _FIND_ONE = re.compile(
     r"|\bis there (?:a |any |some )?(?:new )?(?:work|paper|research|study|method|approach|way|theory)\b"
     r"|\bis there an? (?:\S+ ){0,3}?(?:tool|system|technique|algorithm|model|benchmark|framework|planner|defen[cs]e)\b"
     r"|\b(?:i'?m|i am) looking for\b|\bany (?:work|research|paper) (?:on|that|about)\b|\bi remember (?:a|an|the|some)\b"
-    r"|\bhas anyone\b|\bdoes any (?:paper|work)\b",
+    r"|\bhas anyone\b|\bdoes any (?:paper|work)\b"
+    r"|\b(?:i need|find me|point me to) (?:the|a|that) (?:paper|work|study|article)\b",
     re.I,
 )
 #: A question that opens by asking which paper (a common slip of "which" included).
@@ -114,7 +115,9 @@ _DEFINE = re.compile(
     re.I,
 )
 _QUANTITY = re.compile(
-    r"\bhow (?:many|much|large|fast|big|long|small|often)\b|\bby how much\b"
+    # not "... rather than how much data there is": a question inside a statement asks nothing
+    r"\bhow (?:many|much|large|fast|big|long|small|often)\b(?! (?:[\w-]+ ){1,3}there (?:is|are|was|were)\b)"
+    r"|\bby (?:how much|what (?:factor|margin|percentage|fraction))\b"
     r"|\bwhat (?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
     r"|\b(?:what|(?:give|list|report|state)(?: me)? the) (?:[\w-]+\s+){0,4}?"
     r"(?:speed-?ups?|accuracy|percentage|percent|score|fraction|ratio|rate|improvement|error|reduction|gain|"
@@ -322,7 +325,10 @@ _SETTING_NOUNS = (
 _SETTING = re.compile(
     r"\bwhat (?:exact |specific |numerical )?values? (?:of|for) (?:the |that |their |its |this )?"
     r"(?P<a>[\w-]+(?: [\w-]+)?)"
-    r"|\bwhat (?P<b>(?:[\w-]+ ){0,2}?" + _SETTING_NOUNS + r")s? (?:did|do|does|was|were|is|are)\b",
+    # "by what factor was it cut" asks a change, not a setting
+    r"|(?<!by )\bwhat (?P<b>(?:[\w-]+ ){0,2}?"
+    + _SETTING_NOUNS
+    + r")s? (?:did|do|does|was|were|is|are)\b",
     re.I,
 )
 
