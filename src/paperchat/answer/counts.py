@@ -154,9 +154,20 @@ def states_change(text: str) -> bool:
 def amount_sentences(cands: list, question: str) -> list:
     """The candidates (objects with ``text`` and ``role``) that can answer "how much / what accuracy ...?"
     about one paper, best first as given: those stating a change (:func:`states_change`) when the question
-    asks one (:func:`asks_change`), else those stating a number (:func:`states_number`); code links never."""
+    asks one (:func:`asks_change`), else those stating a number (:func:`states_number`); a percentage when
+    it asks one ("..., as a percentage?"); code links never."""
     fits = states_change if asks_change(question) else states_number
-    return [c for c in cands if c.role != "resource" and fits(c.text)]
+    percent = _ASKS_PERCENT.search(question) is not None  # "..., as a percentage?": a percentage
+    return [
+        c
+        for c in cands
+        if c.role != "resource" and fits(c.text) and (not percent or _PERCENT.search(c.text))
+    ]
+
+
+#: An amount asked as a percentage, and a percentage stated ("45%", "$76.1\\%$", "$51.5$\\%", "12 percent").
+_ASKS_PERCENT = re.compile(r"\b(?:as an? |in |what |which |how many )(?:percent(?:age)?\b|%)", re.I)
+_PERCENT = re.compile(r"\d\$?\s*(?:\\?%|percent\b)|\bpercentage points?\b", re.I)
 
 
 def states_number(text: str) -> bool:

@@ -167,7 +167,7 @@ def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
         if holder is not None and holder not in out:
             out.append(holder)
     out += [p.paper_id for p in papers if label_named(question, p) and p.paper_id not in out]
-    if len(out) < 2 and _SEVERAL.search(question):
+    if len(out) < 2 and _SEVERAL.search(_OWN_BASELINE.sub(" ", question)):
         return _covering_papers(question, papers)
     return out if len(out) > 1 else []
 
@@ -176,6 +176,13 @@ def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
 _SEVERAL = re.compile(
     r"\b(?:vs\.?|versus|compare[sd]?|contrast(?:ed|s)?|differ(?:s|ence|ences)?|which of (?:the|them|these)|"
     r"(?:two|three|both|these|the) (?:papers|works|methods|approaches|studies)|the former|the latter)\b",
+    re.I,
+)
+#: A comparison with the paper's own baseline ("compared with standard pre-training", "vs the FSL
+#: baselines"): it names no second paper.
+_OWN_BASELINE = re.compile(
+    r"\b(?:compared? (?:with|to)|relative to|vs\.?|versus)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:baselines?|existing|"
+    r"plain|vanilla|standard|naive|conventional|default|prior|previous|original|regular|traditional|usual)\b",
     re.I,
 )
 _THREE = re.compile(
