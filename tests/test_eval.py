@@ -239,8 +239,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_fourteen_splits_of_708_questions():
-    """The fourteen independently written sets (eval/generalization): nine tuned on, five held out."""
+def test_the_generalization_sets_hold_fifteen_splits_of_756_questions():
+    """The fifteen independently written sets (eval/generalization): ten tuned on, five held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -259,6 +259,7 @@ def test_the_generalization_sets_hold_fourteen_splits_of_708_questions():
         "l-heldout": 56,
         "m-tune": 48,
         "n-tune": 48,
+        "o-tune": 48,
     }
     baseline = er.load_baseline(
         qs.resolve_set("bundled")[0].parent / "baseline_generalization.json"
@@ -464,4 +465,4 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     assert str(info.value).startswith(
         "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-n; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith("general-o; or pass --set FILE (JSONL)")
