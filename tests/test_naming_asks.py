@@ -15,7 +15,7 @@ from types import SimpleNamespace as S
 import pytest
 
 from paperchat.answer import intent as it
-from paperchat.answer.method_span import proposal
+from paperchat.answer.method_span import asks_which_one, proposal
 
 
 def _own(*rows):
@@ -63,7 +63,7 @@ def test_a_lowercase_word_after_named_is_no_method_name(text):
     ],
 )
 def test_a_clause_that_asks_which_method_asks_for_its_name(question, asks):
-    assert it.asks_which_one(question) is asks
+    assert asks_which_one(question) is asks
 
 
 @pytest.mark.parametrize(
@@ -90,11 +90,11 @@ def test_what_each_changes_or_introduces_asks_its_method(sentence, asks):
     ],
 )
 def test_an_ask_for_the_name_asks_for_the_naming_sentence(question):
-    assert it.asks_which_one(question)
+    assert asks_which_one(question)
 
 
 def test_a_question_without_a_name_ask_is_not_one():
-    assert not it.asks_which_one("How much memory does the named-entity tagger save?")
+    assert not asks_which_one("How much memory does the named-entity tagger save?")
 
 
 @pytest.mark.parametrize(

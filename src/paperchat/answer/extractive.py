@@ -55,7 +55,7 @@ from paperchat.answer.focus import (
 )
 from paperchat.answer.lists import one_per_paper, topical
 from paperchat.answer.mentions import ask_part, split_mentions
-from paperchat.answer.method_span import asks_how_named, method_span, proposal
+from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.roles import role_shift, sentence_role
@@ -364,7 +364,7 @@ def extract(
         )
         if intent.how:  # "How does X work?": the sentences after its proposal
             picked += method_span(own, picked, MAX_SENTENCES + 1, intent.subject)
-        elif intent.kind == it.FIND or it.asks_which_one(question):  # its method's name, too
+        elif intent.kind == it.FIND or asks_which_one(question):  # its method's name, too
             picked += proposal(own, picked)
     if intent.kind == it.QUANTITY and one_paper and not counted:
         # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer

@@ -37,7 +37,6 @@ import re
 from dataclasses import dataclass, replace
 
 from paperchat.answer.asks import split_ask
-from paperchat.answer.clauses import CLAUSE
 from paperchat.core.terms import name_tokens, terms
 
 SUMMARY = "summary"
@@ -217,30 +216,6 @@ def read_question(question: str) -> Intent:
     if intent.kind in (FINDING, SUMMARY, AUTHORS, TITLE) or intent.plural:
         return intent  # "How does A compare with B?" asks a result; a list, a summary or metadata no method
     return replace(intent, how=_MECHANISM.search(asking) is not None)
-
-
-#: A clause that opens by asking which one paper or method ("Which interactive imitation-learning method ...").
-_WHICH_ONE = re.compile(
-    r"\s*(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article|method|approach|framework|technique|"
-    r"algorithm|system)\b(?!s)",
-    re.I,
-)
-
-
-#: An ask for a name: "what's the protocol called", "dataset name", "the name of the method".
-_NAME_ASK = re.compile(
-    r"\bwhat(?:'s|s| is| was| are)? (?:it|this|that|they|the [\w -]{1,30}?) (?:called|named)\b|\bname\b",
-    re.I,
-)
-
-
-def asks_which_one(question: str) -> bool:
-    """Whether some clause of ``question`` asks which one paper or method it is, though the question as a whole
-    may ask for more ("Which ... method lets the robot decide when ..., and how much does it improve on
-    Thrifty-DAgger?": a quantity, and the method's name)."""
-    return _NAME_ASK.search(question) is not None or any(
-        _WHICH_ONE.match(part) for part in CLAUSE.split(question) if part
-    )
 
 
 def asks_approach(sentence: str) -> bool:

@@ -1,4 +1,4 @@
-"""The sentences that say how a paper's method works, for "How does X work?" questions.
+"""The sentences that say how a paper's method works, for "How does X work?" questions, and the one that names it.
 
 Abstracts make a few moves in a fixed order (Swales 1990, "create a research space"; Teufel & Moens
 2002, argumentative zoning): background, the gap, the proposal ("We introduce X, ..."), how X works
@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from paperchat.answer.clauses import CLAUSE
 from paperchat.answer.subjects import mentions
 
 
@@ -79,6 +80,30 @@ def method_span(
         if cand.role not in _NOT_METHOD:
             added.append(cand)
     return added
+
+
+#: A clause that opens by asking which one paper or method ("Which interactive imitation-learning method ...").
+_WHICH_ONE = re.compile(
+    r"\s*(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:paper|work|study|article|method|approach|framework|technique|"
+    r"algorithm|system)\b(?!s)",
+    re.I,
+)
+
+
+#: An ask for a name: "what's the protocol called", "dataset name", "the name of the method".
+_NAME_ASK = re.compile(
+    r"\bwhat(?:'s|s| is| was| are)? (?:it|this|that|they|the [\w -]{1,30}?) (?:called|named)\b|\bname\b",
+    re.I,
+)
+
+
+def asks_which_one(question: str) -> bool:
+    """Whether some clause of ``question`` asks which one paper or method it is, though the question as a whole
+    may ask for more ("Which ... method lets the robot decide when ..., and how much does it improve on
+    Thrifty-DAgger?": a quantity, and the method's name)."""
+    return _NAME_ASK.search(question) is not None or any(
+        _WHICH_ONE.match(part) for part in CLAUSE.split(question) if part
+    )
 
 
 #: A sentence that gives the method its name where no sentence proposes it ("our new method, named Dynamic
