@@ -336,9 +336,8 @@ def extract(
     elif intent.kind == it.FIND and intent.plural:
         listed = topical(question, focus, lexicon, n_papers)
         picked = one_per_paper(cands, focus, ABSTAIN_BELOW, listed)
-        if (
-            len(picked) == 1
-        ):  # "which of the papers ...?" that one paper answers: more of it, its name
+        # "which of the papers ...?" that one paper answers: more of it, and its name
+        if len(picked) == 1:
             only = [c for c in cands if c.paper_id == picked[0].paper_id]
             picked += [
                 c for c in _pick(only, picked[0].paper_id, intent, MAX_SENTENCES) if c not in picked

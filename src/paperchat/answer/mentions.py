@@ -64,6 +64,12 @@ _TIE = (
     r"(?:that|which|where|who|whose|on|about|for|with|from|in|using|doing|dealing|showing|"
     r"proposing|introducing|studying|tackling|addressing)"
 )
+#: The paper's own baseline, named after "vs" or "compared with" ("vanilla transformer", "the FSL
+#: baselines", "standard pre-training"): no second paper (also :func:`paperchat.answer.subjects.subject_papers`).
+OWN_BASELINE = (
+    r"(?:the\s+)?(?:[\w-]+\s+)?(?:baselines?|existing|plain|vanilla|standard|naive|conventional|default|prior|"
+    r"previous|original|regular|traditional|usual)\b"
+)
 #: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
@@ -79,9 +85,7 @@ _POINTER = re.compile(
     rf"(?:the|a|an|that)\s+(?:(?!-\s)[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)"
     # what follows "vs" when it is no name: "RelGNN vs classic GNNs for graph-level tasks"; not the paper's
     # own baseline ("vs vanilla transformer", "vs plain sequential decoding", "vs the FSL baselines")
-    r"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])(?!(?:the\s+)?(?:[\w-]+\s+)?(?:baselines?|"
-    r"existing|plain|vanilla|standard|naive|conventional|default|prior|previous|original|regular|"
-    r"traditional|usual)\b)",
+    rf"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])(?!{OWN_BASELINE})",
     re.I,
 )
 #: A bare pointer ("one ...", "the other ...") that restates papers the question has already named.

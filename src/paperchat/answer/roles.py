@@ -118,9 +118,8 @@ def role_shift(role: str, text: str, kind: str) -> float:
     shift = ROLE_SHIFT.get(kind, {}).get(role, 0.0)
     if role == "resource":
         shift -= 0.3
-    if text.rstrip(" *_").endswith(
-        "?"
-    ):  # a question the abstract asks ("(2) What is the optimal policy ...?")
+    # a question the abstract asks ("(2) What is the optimal policy ...?") restates the ask, answers nothing
+    if text.rstrip(" *_").endswith("?"):
         shift -= 0.15
     if kind == it.QUANTITY:
         shift += 0.12 if holds_number(text) else -0.04

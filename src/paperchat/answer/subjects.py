@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
-from paperchat.answer.mentions import about_several, split_mentions, topic
+from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
 from paperchat.core.terms import name_tokens, terms
 
 _CLAUSE_BREAK = re.compile(
@@ -181,9 +181,7 @@ _SEVERAL = re.compile(
 #: A comparison with the paper's own baseline ("compared with standard pre-training", "vs the FSL
 #: baselines"): it names no second paper.
 _OWN_BASELINE = re.compile(
-    r"\b(?:compared? (?:with|to)|relative to|vs\.?|versus)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:baselines?|existing|"
-    r"plain|vanilla|standard|naive|conventional|default|prior|previous|original|regular|traditional|usual)\b",
-    re.I,
+    r"\b(?:compared? (?:with|to)|relative to|vs\.?|versus)\s+" + OWN_BASELINE, re.I
 )
 _THREE = re.compile(
     r"\b(?:three|3) (?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b", re.I
