@@ -70,6 +70,12 @@ OWN_BASELINE = (
     r"(?:the\s+)?(?:[\w-]+\s+)?(?:baselines?|existing|plain|vanilla|standard|naive|conventional|default|prior|"
     r"previous|original|regular|traditional|usual)\b"
 )
+#: Words that make "the X one" a choice, not a nickname: "the other one", "the cheaper one".
+_NOT_NICKNAME = (
+    r"(?:other|same|first|second|third|last|latter|former|next|only|right|main|new|better|worse|best|"
+    r"cheaper|cheapest|faster|fastest|slower|bigger|smaller|larger|simpler|newer|older|stronger|weaker|"
+    r"lighter|easier|harder)\s"
+)
 #: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
@@ -85,9 +91,17 @@ _POINTER = re.compile(
     rf"(?:the|a|an|that)\s+(?:(?!-\s)[\w'’‘-]+\s+){{0,3}}?(?={_TIE}\b)"
     # what follows "vs" when it is no name: "RelGNN vs classic GNNs for graph-level tasks"; not the paper's
     # own baseline ("vs vanilla transformer", "vs plain sequential decoding", "vs the FSL baselines")
-    rf"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])(?!{OWN_BASELINE})",
+    rf"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s))(?=[a-z])(?!{OWN_BASELINE})"
+    # a nickname where a list or a comparison puts a paper, closed by punctuation, "vs", "and", "or" or the
+    # end: "... vs the polytope one —", ": the SAE-features unlearning one vs ..." (not "as opposed to the
+    # zero-shot one", a baseline)
+    rf"|(?:(?<=\bvs\s)|(?<=\bvs\.\s)|(?<=\bversus\s)|(?<=[:;,]\s)|(?<=\band\s)|(?<=\bor\s)|(?<=^)|(?<=[.?!]\s))"
+    rf"(?:the|that|this)\s+(?!{_NOT_NICKNAME})(?:(?!-\s)[\w'’‘+/.-]+\s+){{1,4}}?one"
+    r"(?=\s*(?:[-—–,;:?!.)]|$)|\s+(?:vs\.?|versus|and|or|but)\b)",
     re.I,
 )
+#: A pointer "the X one" that is a nickname (one content word is enough to search it: "the polytope one").
+_NICKNAME = re.compile(r"(?:the|that|this)\s+\S.*\bone", re.I)
 #: A bare pointer ("one ...", "the other ...") that restates papers the question has already named.
 _RESTATED = re.compile(r"(?:one|the other|another)\s+(?!paper|work|study)", re.I)
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
@@ -128,6 +142,20 @@ _SENTENCE_BREAK = re.compile(r"[.?!]\s")
 _RELATIVE = re.compile(r",\s+(?:which|who)\b[^,;:?]+,")
 
 
+#: What joins two names of one description: "DPO and KTO", "DPO/KTO", "DPO, KTO".
+_JOINED = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b)\s*", re.I)
+
+
+def _without_joined(question: str, names: list, before: list) -> list:
+    """``names`` without those joined to a name dropped from ``before`` as part of a description:
+    "that paper saying DPO and KTO are special cases of one framework" holds both names."""
+    gone = [n for n in before if n not in names]
+    for n in names:
+        if any(_JOINED.fullmatch(question, g[2], n[1]) for g in gone):
+            gone.append(n)
+    return [n for n in names if n not in gone]
+
+
 def split_mentions(question: str) -> list[Mention]:
     """The papers a comparison question mentions, in order (see the module docstring).
 
@@ -149,6 +177,7 @@ def split_mentions(question: str) -> list[Mention]:
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
     # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
     # leads (not a joint, an article or punctuation) is part of the description, not a paper of its own
+    all_names = list(names)
     names = [
         n
         for n in names
@@ -156,6 +185,7 @@ def split_mentions(question: str) -> list[Mention]:
         or not any(p < n[1] and not _BREAK.search(question, p, n[1]) for p, _ in pointers)
         or not _INSIDE.search(question, 0, n[1])
     ]
+    names = _without_joined(question, names, all_names)
     # listed items and described slots, each with where it ends (a listed item's end first)
     item_end = listed_items(question, names, pointers)
     colon_items = items_after_colon(question, pointers)
@@ -187,6 +217,8 @@ def split_mentions(question: str) -> list[Mention]:
     for p, pointer_end in pointers:
         if any(s <= p < e for _, s, e in names):
             continue  # "FlashTP, the optimized library that ...": the name's own apposition
+        if any(m.start <= p < m.end for m in found):
+            continue  # "the image/video gen paper that ...": a pointer inside a description is part of it
         # an item listed after a name runs to the end of its clause, names in it included ("the GUI agent")
         following = [  # a listed item runs to its end, a name inside it included
             s
@@ -203,7 +235,9 @@ def split_mentions(question: str) -> list[Mention]:
             name = inside[0]
             names.remove(name)
             found.append(Mention(question[start:end], name[0], start, end))
-        elif len(terms(question[start:end].replace("-", " "))) >= MIN_DESCRIPTION_TERMS:
+        elif len(terms(question[start:end].replace("-", " "))) >= (
+            1 if _NICKNAME.fullmatch(question[start:end]) else MIN_DESCRIPTION_TERMS
+        ):
             found.append(Mention(question[start:end], None, start, end))
     for name, s, e in names:
         s, e = trim(question, s, e)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
+from paperchat.answer.mention_lists import Mention
 from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
 from paperchat.core.terms import name_tokens, terms
 
@@ -251,6 +252,39 @@ def _named_paper(question, mention, hits, retrieve, read, texts):
     return None
 
 
+#: A relative clause set off after a name, led by a noun of its own: "LaCache, the paper that chops ...".
+_SET_OFF = re.compile(r",\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,3}?(?:that|which|who|where)\b", re.I)
+
+
+def _set_off(
+    mention: Mention, holder, retrieve: Callable[[str, int], list], shared: str
+) -> list[Mention]:
+    """``mention`` cut in two when its set-off clause describes another paper, else ``[mention]``.
+
+    "LaCache, the paper that chops huge inputs into chunks ..., and the one that keeps a fixed-size
+    cache ..." may be an apposition (the clause describes LaCache) or a list of three. The clause is
+    searched on its own (with the question's ``shared`` topic, :data:`SUBJECT_TOP_K` papers); when the
+    name's paper (``holder``) is not among them, the clause is a described paper of its own (a
+    :class:`Mention` with no name) and the name stands alone. A clause that is no relative ("FlashTP,
+    the optimized tensor-product library") or a parenthesis ("ALKN (the ... method)") stays the name's.
+    """
+    if holder is None or mention.name is None:
+        return [mention]
+    cut = _SET_OFF.search(mention.text, mention.text.find(mention.name) + len(mention.name))
+    if cut is None:
+        return [mention]
+    clause = mention.text[cut.start() :].lstrip(" ,")
+    if any(
+        h.paper_id == holder.paper_id for h in retrieve(f"{shared} {clause}".strip(), SUBJECT_TOP_K)
+    ):
+        return [mention]
+    at = mention.start + cut.start()
+    return [
+        Mention(mention.text[: cut.start()], mention.name, mention.start, at),
+        Mention(clause, None, mention.end - len(clause), mention.end),
+    ]
+
+
 def _assign(options: list[list], taken: set[str]) -> list:
     """One paper for each description (``None`` when none is left), no paper twice nor in ``taken``.
 
@@ -302,13 +336,18 @@ def complete_hits(
         texts.update({pid: r.full_text if (r := records.get(pid)) else "" for pid in new})
 
     read(hits)
-    chosen: dict[int, object] = {}
-    for i, m in enumerate(found):
+    shared = topic(question, found)
+    resolved: list[tuple[Mention, object]] = []  # each mention, and the paper its name names
+    for m in found:
         holder = _named_paper(question, m, hits, retrieve, read, texts) if m.name else None
+        parts = _set_off(m, holder, retrieve, shared)
+        resolved += [(parts[0], holder)] + [(part, None) for part in parts[1:]]
+    found = [m for m, _ in resolved]
+    chosen: dict[int, object] = {}
+    for i, (_m, holder) in enumerate(resolved):
         if holder is not None and all(h.paper_id != holder.paper_id for h in chosen.values()):
             chosen[i] = holder
     described = [i for i, m in enumerate(found) if m.name is None]
-    shared = topic(question, found)
     options = [retrieve(f"{shared} {found[i].text}".strip(), SUBJECT_TOP_K) for i in described]
     taken = {h.paper_id for h in chosen.values()}
     chosen.update({i: h for i, h in zip(described, _assign(options, taken)) if h is not None})

@@ -31,8 +31,8 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O are tuned on, B, C,
-    # G, K and L held out.
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P are tuned on, B, C,
+    # G, K, L and Q held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
@@ -49,6 +49,8 @@ NAMED_SETS = {
         "generalization/m_infra.jsonl",
         "generalization/n_journalist.jsonl",
         "generalization/o_postdoc.jsonl",
+        "generalization/p_cto.jsonl",
+        "generalization/q_hobbyist.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -65,6 +67,8 @@ NAMED_SETS = {
     "general-m": ("generalization/m_infra.jsonl",),
     "general-n": ("generalization/n_journalist.jsonl",),
     "general-o": ("generalization/o_postdoc.jsonl",),
+    "general-p": ("generalization/p_cto.jsonl",),
+    "general-q": ("generalization/q_hobbyist.jsonl",),
 }
 
 
