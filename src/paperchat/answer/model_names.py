@@ -35,10 +35,17 @@ _FAMILY = re.compile(
 )
 
 
+#: A verb of choosing before "which": "... when picking which open LLM to fine-tune" is what the paper does,
+#: not an ask for a model.
+_CHOOSING = re.compile(r"\b(?:pick|choos|select|decid|determin|predict|know)\w*\s+$", re.I)
+
+
 def asked_model(question: str) -> str | None:
     """The kind of model ``question`` asks for by name ("LLM", "backbone", "language model"), else ``None``."""
-    match = _ASKED.search(question)
-    return (match.group(1) or match.group(2)) if match else None
+    for match in _ASKED.finditer(question):
+        if not _CHOOSING.search(question, 0, match.start()):
+            return match.group(1) or match.group(2)
+    return None
 
 
 #: A coined name (capitals or digits inside: "Attention-DeepSets", "GraphSAGE", "MLP").

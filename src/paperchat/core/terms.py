@@ -121,6 +121,8 @@ _COMMON = {
     "NNs",
     # the field's generic abbreviations of tasks and tools, written in questions where abstracts spell them out
     "QA",
+    "LM",
+    "LMs",
     "MT",
     "IR",
     "CV",

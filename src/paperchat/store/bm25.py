@@ -50,6 +50,9 @@ CONVERSATIONAL = frozenset(
 
 
 #: Prefixes an abstract may hyphenate ("re-materialization", "non-convex") where a question does not.
+#: Papers a term must be held by to be common: a short word that abbreviates one is no distinctive word
+#: (:meth:`BM25Index.abbreviates`).
+COMMON_DF = 50
 _PREFIXES = tuple(
     "re pre non co de un sub semi multi inter post self cross meta over under anti super hyper".split()
 )
@@ -210,14 +213,33 @@ class BM25Index:
         ]
         return next(([t] for t in tails if self.df.get(t, 0)), [])
 
+    def abbreviates(self, term: str) -> bool:
+        """Whether ``term``, a word of four or five letters that at most two papers hold, is the shorthand of
+        a common term (one :data:`COMMON_DF` papers or more hold): it starts that term ("perf":
+        "perform"), or its skeleton, the first letter and the consonants ("attn": "attent", "attnt")."""
+        if not 4 <= len(term) <= 5 or self.df.get(term, 0) > 2:
+            return False
+
+        def skeleton(word: str) -> str:
+            return word[0] + "".join(ch for ch in word[1:] if ch not in "aeiouy")
+
+        return any(
+            len(w) > len(term) and (w.startswith(term) or skeleton(w).startswith(term))
+            for w, n in self.df.items()
+            if n >= COMMON_DF and w[0] == term[0]
+        )
+
     def rare_terms(self, question: str, max_df: int) -> list[str]:
         """The question's terms (longer than 3 letters, no digits) held by at most ``max_df`` papers, or by none.
 
-        An unknown term is read as the term it misspells (:meth:`respelled`), kept only when that is rare too.
+        An unknown term is read as the term it misspells (:meth:`respelled`), kept only when that is rare too;
+        a shorthand of a common term (:meth:`abbreviates`: "attn", "perf") is not rare.
         """
         out: list[str] = []
         for t in dict.fromkeys(self.tokenize([question])[0]):
             if len(t) <= 3 or any(ch.isdigit() for ch in t) or t in CONVERSATIONAL:
+                continue
+            if self.abbreviates(t):
                 continue
             for term in self.respelled(t) or [t]:
                 if self.df.get(term, 0) <= max_df and term not in out:

@@ -1,0 +1,57 @@
+"""A CTO's shorthand asks (issue 17, fourteenth round, general-p).
+
+"attn" and "perf" abbreviate common words and are no distinctive words of an off-topic question; "LM" is
+the field's generic abbreviation, no paper's name; "how much compute does it actually save" asks a
+change, not an amount of compute; "... when picking which open LLM to fine-tune" says what the paper does,
+it does not ask for a model. Questions written for these tests (none is in an eval set); pure functions,
+and a BM25 index over a few lines of text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer import intent as it
+from paperchat.answer.model_names import asked_model
+from paperchat.answer.subjects import missing_names
+from paperchat.store.bm25 import COMMON_DF, BM25Index
+
+
+def _index(df: dict[str, int]) -> BM25Index:
+    return BM25Index(retriever=None, ids=[], revision="r", df=df)
+
+
+def test_shorthand_of_a_common_word_is_not_distinctive():
+    index = _index({"attent": COMMON_DF, "perform": 400, "softmax": 30, "quokka": 0})
+    assert index.abbreviates("attn")  # the skeleton of "attent"
+    assert index.abbreviates("perf")  # the start of "perform"
+    assert not index.abbreviates("quok")  # no common word it shortens
+    rare = index.rare_terms("how much perf survives in linear attn for quokka images?", 2)
+    assert "quokka" in rare
+    assert "attn" not in rare and "perf" not in rare
+
+
+def test_a_word_many_papers_hold_is_no_shorthand():
+    assert not _index({"perf": 3, "perform": 400}).abbreviates("perf")
+
+
+def test_lm_is_a_generic_abbreviation_not_a_name():
+    question = "one paper made the LM loss care how close a predicted digit is. name?"
+    assert missing_names(question, ["We add a number-aware loss to language models."]) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("how much compute does it actually save when picking a model?", None),
+        ("How much time does the method cut from training?", None),
+        ("How much memory does the method use on one GPU?", "memory"),
+    ],
+)
+def test_an_amount_saved_is_a_change(question, noun):
+    assert it.counted_noun(question) == noun
+
+
+def test_which_after_a_verb_of_choosing_asks_for_no_model():
+    assert asked_model("how much compute does it save when picking which open LLM to tune?") is None
+    assert asked_model("Which LLM does the agent use as its planner?") == "LLM"
