@@ -29,6 +29,19 @@ def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
     return noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held)
 
 
+#: A question word that opens an ask ("what ...", ", and how many ...").
+_ASK_WORD = re.compile(
+    r"(?:^|[,;:]\s*|\band\s+|[.?!]\s+)(?:what|how|which|why|who|where|when)\b", re.I
+)
+
+
+def one_ask_of_several(question: str, papers: int) -> bool:
+    """Whether a count is one of several asks of a comparison of ``papers`` papers: "What quick move does the
+    robot use, and how many people tested the suit?" asks two things of two papers, so a count no
+    sentence gives declines one ask, not the answer."""
+    return papers >= 2 and len(_ASK_WORD.findall(question)) >= 2
+
+
 #: Words apart that a number and the counted noun may stand ("24,332 instances of agent scenarios").
 COUNT_WINDOW = 8
 #: A number word that describes, not counts: "three dimensional", "two-dimensional", "3D".

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paperchat.answer import counts
 from paperchat.answer import intent as it
 from paperchat.answer.asks import ask_overlap, split_ask
 from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
@@ -295,7 +296,7 @@ def extract(
         if count_noun
         else []
     )
-    if count_noun and not counted:
+    if count_noun and not counted and not counts.one_ask_of_several(question, len(mentioned)):
         return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
     model = None if intent.kind == it.FIND or found_each else asked_model(question)
     if model and not names_a_model(main_paper.full_text, model):

@@ -21,7 +21,10 @@ SEVERAL = re.compile(
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
     r"|(?:^|[.?!:]\s+)(?:compare|contrast)\b"  # "Compare CROW and the paper on ..."
     r"|\bhow (?:[\w'-]+\s+){0,6}?differ\b|\beach (?:one|paper|work|method|of (?:them|the|these))\b"
-    r"|\b(?:does|do|did) each\b|\bwhich (?:of (?:them|the two|the three)|one)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b",
+    r"|\b(?:does|do|did) each\b|\bwhich (?:of (?:them|the two|the three)|one)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b"
+    # papers told apart by label or order: "Paper A ...; Paper B ...", "The first ...; the second ...",
+    # "One study ...; another ..."
+    r"|\b(?:paper|study|work)\s+(?-i:B|2)\b|\bthe second\b|[;,]\s+(?:and\s+)?another\b",
     re.I,
 )
 #: Words a mention's text may end with that belong to the sentence around it.

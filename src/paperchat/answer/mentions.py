@@ -79,7 +79,10 @@ _NOT_NICKNAME = (
 #: Where the asker points at one paper: "one where ...", "the hierarchical RL one that ...", "the
 #: paper on ...". Plural "papers" is a topic, not a mention ("two papers on X").
 _POINTER = re.compile(
-    rf"\b(?:(?:the|a|an)\s+(?:(?!-\s)[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
+    rf"\b(?:(?:the|a|an)\s+(?:(?!(?:and|or|the|a|an|vs|with)\s)(?!-\s)[\w'’‘-]+\s+){{0,4}}?)?(?:one|paper|work|study)\s+"
+    rf"(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
+    # a paper labelled by a letter or number: "Paper A makes ...; Paper B erases ..."
+    r"|(?:(?<=^)|(?<=[.?!;:,]\s)|(?<=\band\s))(?:paper|study|work)\s+(?-i:[A-D1-4])\b(?=\s+[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
     # an ordinal that counts the papers off: "One pre-trains ... . A second conditions ... . The third is ..."

@@ -31,7 +31,7 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P are tuned on, B, C,
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P, R are tuned on, B, C,
     # G, K, L and Q held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
@@ -51,6 +51,7 @@ NAMED_SETS = {
         "generalization/o_postdoc.jsonl",
         "generalization/p_cto.jsonl",
         "generalization/q_hobbyist.jsonl",
+        "generalization/r_teacher.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -69,6 +70,7 @@ NAMED_SETS = {
     "general-o": ("generalization/o_postdoc.jsonl",),
     "general-p": ("generalization/p_cto.jsonl",),
     "general-q": ("generalization/q_hobbyist.jsonl",),
+    "general-r": ("generalization/r_teacher.jsonl",),
 }
 
 
