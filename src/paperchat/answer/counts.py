@@ -19,14 +19,19 @@ from __future__ import annotations
 import re
 
 from paperchat.answer.roles import holds_number
+from paperchat.cite.cue_words import stem
 from paperchat.core.terms import terms
 
 
 def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
-    """Whether ``text`` holds the content term ``noun``, or, for an ``abbreviation`` (a word no paper of the
-    corpus uses, such as "mem" or "params"), a longer word it starts ("memory", "parameters")."""
+    """Whether ``text`` holds the content term ``noun`` or a word of its Snowball stem ("compute":
+    "computational"), or, for an ``abbreviation`` (a word no paper of the corpus uses, such as "mem" or
+    "params"), a longer word it starts ("memory", "parameters")."""
     held = terms(text)
-    return noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held)
+    if noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held):
+        return True
+    key = stem(noun)
+    return any(stem(t) == key for t in held)
 
 
 #: A question word that opens an ask ("what ...", ", and how many ...").

@@ -335,8 +335,6 @@ _CHANGE_VERB = re.compile(
     r"|chang|degrad|lower|rais)\w*$",
     re.I,
 )
-#: A verb of saving a few words on ("how much compute does it actually save"): an amount saved is a change.
-_SAVED = re.compile(r"(?:[\w'’-]+\s+){0,3}?(?:sav|cut|shav|trim|reduc|lower)\w*\b", re.I)
 CORPUS_NOUNS = {"paper", "work", "study", "article", "abstract", "publication", "author"}
 
 
@@ -376,11 +374,8 @@ def counted_noun(question: str) -> str | None:
         return found[0] if found else None
     words = [w.lower() for w in match.group(2).split()]
     if match.group(1) and match.group(1).lower() == "much":
-        if (
-            _COMPARATIVE.fullmatch(words[0])
-            or any(_CHANGE_VERB.match(w) for w in words[1:])
-            or _SAVED.match(question, match.end(2))
-        ):  # "how much faster / extra", "... node classification improves", "... compute does it save"
+        if _COMPARATIVE.fullmatch(words[0]) or any(_CHANGE_VERB.match(w) for w in words[1:]):
+            # "how much faster / extra", "how much node classification improves": a change, not a count
             return None
     # "Tulu-3's samples": a possessive is no plural
     plural = [w for w in words if w.endswith("s") and not w.endswith(("ss", "us", "'s", "’s"))]
