@@ -49,10 +49,10 @@ CONVERSATIONAL = frozenset(
 )
 
 
-#: Prefixes an abstract may hyphenate ("re-materialization", "non-convex") where a question does not.
 #: Papers a term must be held by to be common: a short word that abbreviates one is no distinctive word
 #: (:meth:`BM25Index.abbreviates`).
 COMMON_DF = 50
+#: Prefixes an abstract may hyphenate ("re-materialization", "non-convex") where a question does not.
 _PREFIXES = tuple(
     "re pre non co de un sub semi multi inter post self cross meta over under anti super hyper".split()
 )
