@@ -184,6 +184,8 @@ def test_model_loads_from_a_built_wheel(tmp_path):
     assert (
         f"paperchat/cite/models/{MODEL_FILE}" in names
         and f"paperchat/cite/models/{TOKENIZER_FILE}" in names
+        and "paperchat/ingest/models/query-int8.onnx"
+        in names  # the question encoder ships the same way
     )
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

@@ -70,6 +70,7 @@ class CachedEmbedder:
     def __init__(self, inner, known: dict[str, np.ndarray] | None = None):
         self._inner = inner
         self._vecs: dict[str, np.ndarray] = dict(known or {})
+        self._queries: dict[str, np.ndarray] = {}
 
     def __getattr__(self, name: str):
         return getattr(self._inner, name)
@@ -86,6 +87,12 @@ class CachedEmbedder:
 
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """A search query's vector (the wrapped embedder's question encoder), embedded once per run."""
+        if text not in self._queries:
+            self._queries[text] = self._inner.embed_query(text)
+        return self._queries[text]
 
     def remember(self, texts: Sequence[str], vectors: np.ndarray) -> None:
         """Vectors the same model already made for ``texts`` (an abstract's sentences, stored at ingest)."""

@@ -13,6 +13,17 @@ truncation at 256 tokens, mean pooling over the attention mask, L2
 normalisation. Vectors are 384-dimensional float32 with unit norm, so the dot
 product is the cosine similarity.
 
+Retrieval searches with a second encoder of the same shape, ``models/query-int8.onnx``
+(:meth:`Embedder.embed_query`): all-MiniLM-L6-v2 with only its question side
+fine-tuned on the tuning eval sets (``training/query_encoder.py``; query-side
+fine-tuning, Lee et al. 2021, "DensePhrases"), so plain-word questions land
+nearer the stored vectors of the papers they mean. Documents, and so every
+stored vector, still come from the shipped model: a store needs no rebuild.
+Everything else that compares a question with text (:meth:`Embedder.embed_one`:
+picking sentences, the evidence score and its thresholds) keeps the shipped
+model's cosines. ``PAPERCHAT_QUERY_ENCODER=shipped`` searches with the shipped
+model too.
+
 ``openai:<model>`` (e.g. ``openai:text-embedding-3-small``) uses the OpenAI
 embeddings endpoint through the openai client when the user configures it
 (:mod:`paperchat.ingest.embedding_openai`).
@@ -20,6 +31,7 @@ embeddings endpoint through the openai client when the user configures it
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -34,6 +46,8 @@ MAX_TOKENS = 256
 #: Query vectors :meth:`Embedder.embed_one` keeps (about 1.5 KB each at 384 dimensions): a question is embedded by
 #: the answer, again by the retriever for its stripped query and by every follow-up of a chat or eval that repeats it.
 QUERY_CACHE = 512
+#: the fine-tuned question encoder, in ``paperchat/ingest/models`` (``training/query_encoder.py`` rebuilds it)
+QUERY_MODEL = "query-int8.onnx"
 
 
 class Embedder:
@@ -48,26 +62,25 @@ class Embedder:
     def load(self) -> None:
         """Load the model now (models load lazily on first use; this lets a caller load it on a thread)."""
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed search queries: ``(len(texts), dim)`` float32, unit rows. The document encoder unless a
+        model has a question encoder of its own (the offline default does)."""
+        return self.embed(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One search query's vector (:meth:`embed_queries`), shape ``(dim,)``, read-only, the last
+        :data:`QUERY_CACHE` kept; the same as :meth:`embed_one` for a model without a question encoder."""
+        if type(self).embed_queries is Embedder.embed_queries:
+            return self.embed_one(text)
+        return _cached(self, "_search_vectors", text, lambda: self.embed_queries([text])[0])
+
     def embed_one(self, text: str) -> np.ndarray:
-        """One text's vector, shape ``(dim,)``, read-only.
+        """One text's vector, shape ``(dim,)``, read-only (the document encoder's: cosines with stored vectors).
 
         The last :data:`QUERY_CACHE` texts' vectors are kept: a text embedded alone gets the same vector each
         time, so a repeated query (the retriever's, the eval's second retrieval) costs no model run.
         """
-        cache = self.__dict__.setdefault("_query_vectors", OrderedDict())
-        lock = self.__dict__.setdefault("_query_lock", threading.Lock())
-        with lock:
-            vec = cache.get(text)
-            if vec is not None:
-                cache.move_to_end(text)
-                return vec
-        vec = self.embed([text])[0]
-        vec.flags.writeable = False
-        with lock:
-            cache[text] = vec
-            while len(cache) > QUERY_CACHE:
-                cache.popitem(last=False)
-        return vec
+        return _cached(self, "_query_vectors", text, lambda: self.embed([text])[0])
 
     def count_tokens(self, text: str) -> int:  # pragma: no cover - interface
         raise NotImplementedError
@@ -75,6 +88,24 @@ class Embedder:
     def tokenize(self, text: str) -> list:
         """The model's tokens of ``text`` (for LlamaIndex's token-based splitter); words when unknown."""
         return text.split()
+
+
+def _cached(embedder: Embedder, name: str, text: str, make) -> np.ndarray:
+    """``make()``'s vector for ``text``, kept in the embedder's cache ``name`` (the last :data:`QUERY_CACHE`)."""
+    cache = embedder.__dict__.setdefault(name, OrderedDict())
+    lock = embedder.__dict__.setdefault("_query_lock", threading.Lock())
+    with lock:
+        vec = cache.get(text)
+        if vec is not None:
+            cache.move_to_end(text)
+            return vec
+    vec = make()
+    vec.flags.writeable = False
+    with lock:
+        cache[text] = vec
+        while len(cache) > QUERY_CACHE:
+            cache.popitem(last=False)
+    return vec
 
 
 def _package_dir(name: str) -> Path:
@@ -123,9 +154,13 @@ class MiniLMOnnxEmbedder(Embedder):
     model_id = DEFAULT_MODEL
     dim = 384
 
-    def __init__(self, threads: int | None = None):
+    def __init__(self, threads: int | None = None, query_encoder: bool | None = None):
         self._threads = threads
+        if query_encoder is None:
+            query_encoder = os.environ.get("PAPERCHAT_QUERY_ENCODER", "tuned") != "shipped"
+        self._query_file = query_model_file() if query_encoder else None
         self._session = None
+        self._query_session = None
         self._tokenizer = None
         self._lock = threading.Lock()
 
@@ -150,6 +185,10 @@ class MiniLMOnnxEmbedder(Embedder):
                 sess_options=options,
                 providers=["CPUExecutionProvider"],
             )
+            if self._query_file is not None:
+                self._query_session = ort.InferenceSession(
+                    str(self._query_file), sess_options=options, providers=["CPUExecutionProvider"]
+                )
             self._input_names = {i.name for i in session.get_inputs()}
             self._tokenizer = tokenizer
             self._session = session
@@ -163,14 +202,14 @@ class MiniLMOnnxEmbedder(Embedder):
         self.load()
         return self._tokenizer.encode(text, add_special_tokens=False).ids
 
-    def _run(self, texts: list[str]) -> np.ndarray:
+    def _run(self, texts: list[str], session=None) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feeds)[0]
+        hidden = (session or self._session).run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -188,6 +227,26 @@ class MiniLMOnnxEmbedder(Embedder):
             idx = order[start : start + batch_size]
             out[idx] = self._run([texts[i] for i in idx])
         return out
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed search queries with the fine-tuned question encoder (the module docstring): ``(len(texts), 384)``."""
+        self.load()
+        if self._query_session is None or not texts:
+            return self.embed(texts)
+        return np.concatenate(
+            [
+                self._run(list(texts[i : i + 8]), self._query_session)
+                for i in range(0, len(texts), 8)
+            ]
+        )
+
+
+def query_model_file() -> Path | None:
+    """The shipped question encoder's ONNX file, or ``None`` when the package lacks it."""
+    import importlib.resources
+
+    path = Path(str(importlib.resources.files("paperchat.ingest").joinpath("models", QUERY_MODEL)))
+    return path if path.exists() else None
 
 
 _CACHE: dict[tuple[str, str | None, str | None], Embedder] = {}

@@ -2,7 +2,9 @@
 
 For a question, each paper gets three scores from the store:
 
-* **dense chunk**: the cosine of its best chunk to the question's embedding;
+* **dense chunk**: the cosine of its best chunk to the question's search embedding
+  (:meth:`paperchat.ingest.embedding.Embedder.embed_query`: the fine-tuned question
+  encoder of the offline default);
 * **dense sentence**: the cosine of its best abstract sentence (max-similarity
   over sentences, as ColBERT's MaxSim does over tokens, Khattab & Zaharia 2020):
   a question that paraphrases one finding matches that sentence better than
@@ -128,8 +130,10 @@ class HybridRetriever:
     ) -> list[Hit]:
         """Up to ``top_k`` papers for ``question``, best first (see the module docstring).
 
-        ``qvec`` is the question's embedding when the caller has it already
-        (given, it also gives BM25-only modes their papers' cosines).
+        ``qvec`` is the question's embedding (``embed_one``) when the caller has it already
+        (given, it also gives BM25-only modes their papers' cosines). The dense searches use
+        ``embed_query``; each hit's ``dense`` cosine and chunk are ``qvec``'s, as the answer stage
+        expects.
         ``paper_ids`` (:func:`paperchat.retrieve.filters.matching_ids`) restricts
         every search to those papers, so the top-k is filled from them.
         """
@@ -142,15 +146,17 @@ class HybridRetriever:
         chunk_best: dict[str, tuple[str, float]] = {}
         sentence_best: dict[str, float] = {}
         bm25: dict[str, float] = {}
+        search = qvec
         if self.mode in ("hybrid", "dense") or qvec is not None:
             t = time.perf_counter()
             if qvec is None:
                 qvec = self.embedder.embed_one(question)
+            search = self.embedder.embed_query(question) if self.mode != "bm25" else qvec
             timings["embed_s"] = time.perf_counter() - t
             t = time.perf_counter()
-            for cid, cos in self.store.nearest_chunks(qvec, depth, paper_ids):
+            for cid, cos in self.store.nearest_chunks(search, depth, paper_ids):
                 chunk_best.setdefault(paper_of(cid), (cid, cos))
-            for pid, cos in self.store.nearest_sentences(qvec, depth * 2, paper_ids):
+            for pid, cos in self.store.nearest_sentences(search, depth * 2, paper_ids):
                 sentence_best.setdefault(pid, cos)
             timings["dense_s"] = time.perf_counter() - t
         if self.mode in ("hybrid", "bm25"):
@@ -166,8 +172,11 @@ class HybridRetriever:
             fused = self._fuse(question, [dense, sentence_best, bm25])
         ranked = sorted(fused.items(), key=lambda kv: -kv[1])[: top_k * 2]
         t = time.perf_counter()
-        missing = [pid for pid, _ in ranked if pid not in chunk_best]
-        chunks = {**self._best_chunks(missing, qvec), **chunk_best}
+        if search is qvec:
+            missing = [pid for pid, _ in ranked if pid not in chunk_best]
+            chunks = {**self._best_chunks(missing, qvec), **chunk_best}
+        else:  # searched with the question encoder: each hit's chunk and cosine are the document encoder's
+            chunks = self._best_chunks([pid for pid, _ in ranked], qvec)
         self._fetch([chunks[pid][0] for pid, _ in ranked if pid in chunks])
         timings["fetch_s"] = time.perf_counter() - t
         ranked = self._title_first(question, ranked, chunks)
