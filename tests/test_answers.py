@@ -174,8 +174,8 @@ def test_picked_sentences_compare_by_position_not_by_their_embeddings():
     check with numpy's "truth value of an array is ambiguous"; each sentence is added once."""
     import numpy as np
 
+    from paperchat.answer.candidates import Candidate
     from paperchat.answer.clauses import with_antecedents
-    from paperchat.answer.extractive import Candidate
 
     def cand(position, text):
         return Candidate("p1", position, text, 0.5, 0.5, 0.5, 0.5, np.ones(3))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from paperchat.answer import intent as it
-from paperchat.answer.extractive import Candidate, _pick
+from paperchat.answer.candidates import Candidate, pick
 from paperchat.answer.intent import counted_noun
 from paperchat.answer.mentions import split_mentions
 from paperchat.answer.roles import sentence_role
@@ -151,7 +151,7 @@ def _cand(position: int, score: float, role: str) -> Candidate:
 def test_a_code_link_that_scores_best_sets_no_bar():
     # the code link (never quoted) outscores the rest; the best quotable sentence sets the bar
     cands = [_cand(0, 0.64, "resource"), _cand(1, 0.49, "other"), _cand(2, 0.44, "definition")]
-    picked = _pick(cands, "p", it.Intent(it.GENERAL), 3)
+    picked = pick(cands, "p", it.Intent(it.GENERAL), 3)
     assert [c.position for c in picked] == [1, 2]
 
 

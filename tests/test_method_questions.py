@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from paperchat.answer import intent as it
-from paperchat.answer.extractive import Candidate
+from paperchat.answer.candidates import Candidate
 from paperchat.answer.method_span import method_span
 from paperchat.core.terms import name_tokens
 

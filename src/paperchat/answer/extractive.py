@@ -1,6 +1,6 @@
 """The offline answerer's choice of sentences: what to quote from the retrieved abstracts, or to abstain.
 
-Every sentence of the top papers is scored against the question:
+Every sentence of the top papers is scored against the question (:mod:`paperchat.answer.candidates`):
 ``0.55 * cosine(question, sentence) + 0.30 * term overlap + 0.15 * paper cosine`` (term overlap: the
 share of the question's content terms the sentence holds); a question that describes its paper before
 it asks (:mod:`paperchat.answer.asks`) adds ``ASK_WEIGHT`` x the share of the ask's terms the sentence
@@ -44,7 +44,14 @@ import numpy as np
 
 from paperchat.answer import counts
 from paperchat.answer import intent as it
-from paperchat.answer.asks import ask_overlap, split_ask
+from paperchat.answer.asks import split_ask
+from paperchat.answer.candidates import (
+    DUPLICATE_COS,
+    Candidate,
+    focus_paper,
+    pick,
+    score_sentences,
+)
 from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.focus import (
@@ -59,46 +66,16 @@ from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
-from paperchat.answer.roles import role_shift, sentence_role
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
-from paperchat.core.terms import term_coverage, terms
+from paperchat.core.terms import terms
 
 MAX_SENTENCES = 3
-KEEP_RATIO = 0.8
-OTHER_PAPER_RATIO = 0.95
-DUPLICATE_COS = 0.85
 ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
-MAX_PER_PAPER = 3
-#: Weight of the ask's term overlap in ordering sentences, when a question describes its paper before it asks
-#: (:mod:`paperchat.answer.asks`): the description found the paper; the ask picks the sentence.
-ASK_WEIGHT = 0.4
 PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
-#: How much the retrieval rank counts in choosing the paper a one-paper answer quotes.
-FOCUS_SHARE_WEIGHT = 0.5
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
-
-
-@dataclass(eq=False)
-class Candidate:
-    """A sentence of a retrieved abstract with its scores (cosines in [-1, 1], overlap in [0, 1]).
-
-    ``base`` is the relevance score, ``score`` the same moved by what the
-    question asks (it orders sentences; ``base`` decides which papers answer). Candidates compare by
-    identity (``vec`` is an array); a sentence is ``(paper_id, position)``.
-    """
-
-    paper_id: str
-    position: int
-    text: str
-    cos: float
-    overlap: float
-    base: float
-    score: float
-    vec: np.ndarray
-    role: str = "other"
 
 
 @dataclass
@@ -116,75 +93,6 @@ class Extract:
     note: str = ""
     #: the sentences answer for the papers a comparison mentions, each in turn
     per_paper: bool = False
-
-
-def term_overlap(question_terms: set[str], sentence: str) -> float:
-    """Share of the question's content terms that occur in ``sentence`` (0..1; 0 for a question without terms)."""
-    share = term_coverage(question_terms, sentence)
-    return 0.0 if share is None else share
-
-
-def _candidates(
-    question: str,
-    qvec: np.ndarray,
-    papers: list[PaperText],
-    index: SentenceIndex,
-    intent: it.Intent,
-) -> list[Candidate]:
-    qterms = set(terms(question)) - (it.how_terms(question) if intent.how else set())
-    ask = split_ask(question)
-    ask_weight = ASK_WEIGHT if ask.described else 0.0
-    found = index.get([(p.paper_id, p.abstract) for p in papers])
-    cands: list[Candidate] = []
-    for paper in papers:
-        sents, vecs = found.get(paper.paper_id, ([], None))
-        if not sents:
-            continue
-        for i, (sent, c) in enumerate(zip(sents, vecs @ qvec)):
-            ov = term_overlap(qterms, sent)
-            base = 0.55 * float(c) + 0.30 * ov + 0.15 * float(paper.cos or 0.0)
-            role = sentence_role(sent, i)
-            cand = Candidate(paper.paper_id, i, sent, float(c), ov, base, base, vecs[i], role)
-            cand.score = base + role_shift(cand.role, cand.text, intent.kind)
-            if ask_weight:
-                cand.score += ask_weight * ask_overlap(ask, sent)
-            cands.append(cand)
-    cands.sort(key=lambda c: -c.score)
-    return cands
-
-
-def focus_paper(cands: list[Candidate], papers: list[PaperText]) -> str:
-    """The paper a one-paper answer quotes: the best sentence by relevance, with the paper's retrieval share added."""
-    share = {p.paper_id: p.share for p in papers}
-    return max(
-        cands, key=lambda c: c.base + FOCUS_SHARE_WEIGHT * share.get(c.paper_id, 0.0)
-    ).paper_id
-
-
-def _pick(
-    cands: list[Candidate], focus: str, intent: it.Intent, max_sentences: int
-) -> list[Candidate]:
-    """Sentences of the focus paper (best first by ``score``), and of others that answer nearly as well (by ``base``)."""
-    own = [c for c in cands if c.paper_id == focus]
-    # a code link is never quoted, so it sets no bar ("Code is available at ..." may score best)
-    best = next((c for c in own if c.role != "resource"), own[0])
-    best_base = max(c.base for c in own)
-    picked: list[Candidate] = []
-    for cand in cands:
-        if len(picked) >= max_sentences:
-            break
-        if cand.paper_id == focus and cand.score < KEEP_RATIO * best.score:
-            continue
-        if cand.paper_id != focus and cand.base < OTHER_PAPER_RATIO * best_base:
-            continue
-        if cand.role == "resource" or any(float(cand.vec @ p.vec) > DUPLICATE_COS for p in picked):
-            continue
-        if intent.kind == it.FINDING and cand.role == "background" and picked:
-            continue
-        if sum(p.paper_id == cand.paper_id for p in picked) >= MAX_PER_PAPER:
-            continue
-        picked.append(cand)
-    return picked
 
 
 def _subject_sentences(
@@ -206,12 +114,12 @@ def _subject_sentences(
     intent = it.Intent(
         read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL
     )
-    cands = _candidates(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
+    cands = score_sentences(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
     own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
     described = {p.paper_id: p.mention for p in papers if p.paper_id in subjects}
     out = []
     for pid in subjects:
-        picked = _pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
+        picked = pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
         if len(set(terms(described.get(pid, "")))) >= MIN_CLAUSE_TERMS:  # a description, not a name
             picked += parts_cover(
                 [described[pid]],
@@ -253,7 +161,7 @@ def extract(
         intent.kind == it.FIND and intent.plural
     ):  # a comparison quotes every paper it mentions
         focus = focus[: max(MAX_PAPERS, sum(bool(p.mention) for p in focus))]
-    cands = _candidates(question, qvec, focus, index, intent)
+    cands = score_sentences(question, qvec, focus, index, intent)
     if not cands:
         return Extract([], 0.0, True, "no sentence to quote")
     relevance = max(c.base for c in cands)
@@ -341,18 +249,18 @@ def extract(
         if len(picked) == 1:
             only = [c for c in cands if c.paper_id == picked[0].paper_id]
             picked += [
-                c for c in _pick(only, picked[0].paper_id, intent, MAX_SENTENCES) if c not in picked
+                c for c in pick(only, picked[0].paper_id, intent, MAX_SENTENCES) if c not in picked
             ]
             picked += proposal(only, picked)
     elif subjects:  # "How do KEA and SENSEI differ?": each named paper answers for itself
         picked = [
             c
             for pid in subjects
-            for c in _pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)
+            for c in pick([c for c in cands if c.paper_id == pid], pid, intent, PER_SUBJECT)
         ]
     else:  # "How does X work?" is about X alone: no other paper's sentence, unless it compares
         alone = intent.how and not comparing
-        picked = _pick(own if alone else cands, main, intent, MAX_SENTENCES)
+        picked = pick(own if alone else cands, main, intent, MAX_SENTENCES)
         picked += clause_cover(
             question,
             picked,

@@ -50,7 +50,7 @@ def method_span(
 ) -> list[Any]:
     """The sentences of one paper's method move not yet in ``picked``, in the abstract's order.
 
-    ``own`` are the candidates of one paper (:class:`paperchat.answer.extractive.Candidate`: ``position``,
+    ``own`` are the candidates of one paper (:class:`paperchat.answer.candidates.Candidate`: ``position``,
     ``role``, ``text``; any order). The move starts at its proposal: the first
     sentence of role ``definition`` or holding ``name`` (the method the question names, any case), else
     the first picked sentence; it ends before the next ``result`` sentence that reports an evaluation. Sentences join until

@@ -135,9 +135,9 @@ class Engine:
 
     @property
     def sentences(self):
-        """The :class:`~paperchat.answer.extractive.SentenceIndex` (sentence vectors stored at ingest)."""
+        """The :class:`~paperchat.answer.sentences.SentenceIndex` (sentence vectors stored at ingest)."""
         if self._sentences is None:
-            from paperchat.answer.extractive import SentenceIndex
+            from paperchat.answer.sentences import SentenceIndex
 
             self._sentences = SentenceIndex(self.store, self.embedder)
         return self._sentences
