@@ -32,7 +32,7 @@ NAMED_SETS = {
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
     # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P, R are tuned on, B, C,
-    # G, K, L and Q held out.
+    # G, K, L, Q and S held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
@@ -52,6 +52,7 @@ NAMED_SETS = {
         "generalization/p_cto.jsonl",
         "generalization/q_hobbyist.jsonl",
         "generalization/r_teacher.jsonl",
+        "generalization/s_examiner.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -71,6 +72,7 @@ NAMED_SETS = {
     "general-p": ("generalization/p_cto.jsonl",),
     "general-q": ("generalization/q_hobbyist.jsonl",),
     "general-r": ("generalization/r_teacher.jsonl",),
+    "general-s": ("generalization/s_examiner.jsonl",),
 }
 
 
