@@ -62,17 +62,10 @@ class Embedder:
     def load(self) -> None:
         """Load the model now (models load lazily on first use; this lets a caller load it on a thread)."""
 
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed search queries: ``(len(texts), dim)`` float32, unit rows. The document encoder unless a
-        model has a question encoder of its own (the offline default does)."""
-        return self.embed(texts)
-
     def embed_query(self, text: str) -> np.ndarray:
-        """One search query's vector (:meth:`embed_queries`), shape ``(dim,)``, read-only, the last
-        :data:`QUERY_CACHE` kept; the same as :meth:`embed_one` for a model without a question encoder."""
-        if type(self).embed_queries is Embedder.embed_queries:
-            return self.embed_one(text)
-        return _cached(self, "_search_vectors", text, lambda: self.embed_queries([text])[0])
+        """One search query's vector, shape ``(dim,)``, read-only: :meth:`embed_one`'s (the same array)
+        unless the model has a question encoder of its own (the offline default does)."""
+        return self.embed_one(text)
 
     def embed_one(self, text: str) -> np.ndarray:
         """One text's vector, shape ``(dim,)``, read-only (the document encoder's: cosines with stored vectors).
@@ -228,16 +221,14 @@ class MiniLMOnnxEmbedder(Embedder):
             out[idx] = self._run([texts[i] for i in idx])
         return out
 
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed search queries with the fine-tuned question encoder (the module docstring): ``(len(texts), 384)``."""
+    def embed_query(self, text: str) -> np.ndarray:
+        """One search query's vector from the fine-tuned question encoder (the module docstring), shape
+        ``(384,)``, read-only, the last :data:`QUERY_CACHE` kept; :meth:`embed_one`'s without it."""
+        if self._query_file is None:
+            return self.embed_one(text)
         self.load()
-        if self._query_session is None or not texts:
-            return self.embed(texts)
-        return np.concatenate(
-            [
-                self._run(list(texts[i : i + 8]), self._query_session)
-                for i in range(0, len(texts), 8)
-            ]
+        return _cached(
+            self, "_search_vectors", text, lambda: self._run([text], self._query_session)[0]
         )
 
 

@@ -172,7 +172,9 @@ class HybridRetriever:
             fused = self._fuse(question, [dense, sentence_best, bm25])
         ranked = sorted(fused.items(), key=lambda kv: -kv[1])[: top_k * 2]
         t = time.perf_counter()
-        if search is qvec:
+        if search is qvec or np.array_equal(
+            search, qvec
+        ):  # one vector for the searches and the hits
             missing = [pid for pid, _ in ranked if pid not in chunk_best]
             chunks = {**self._best_chunks(missing, qvec), **chunk_best}
         else:  # searched with the question encoder: each hit's chunk and cosine are the document encoder's
