@@ -24,7 +24,8 @@ SEVERAL = re.compile(
     r"|\b(?:does|do|did) each\b|\bwhich (?:of (?:them|the two|the three)|one)\b|\bin each\b|\bthe other\b|\beither (?:one|of)\b"
     # papers told apart by label or order: "Paper A ...; Paper B ...", "The first ...; the second ...",
     # "One study ...; another ..."
-    r"|\b(?:paper|study|work)\s+(?-i:B|2)\b|\bthe second\b|[;,]\s+(?:and\s+)?another\b",
+    r"|\b(?:paper|study|work)\s+(?-i:B|2)\b|\bthe second\b|\ba second (?:one|paper|study|work)\b"
+    r"|[;,]\s+(?:and\s+)?another\b",
     re.I,
 )
 #: Words a mention's text may end with that belong to the sentence around it.
@@ -68,13 +69,16 @@ class Mention:
 
     ``text`` is the mention as written (the pointer's words and the description, or the name and
     what it adds); ``name`` the coined name or quoted phrase when the question names the paper
-    (``None`` for a description); ``start``/``end`` its character span in the question.
+    (``None`` for a description); ``start``/``end`` its character span in the question. ``asks``: the
+    mention is a clause that asks about its paper ("what does the second use ...",
+    :func:`paperchat.answer.labels.label_mentions`), so it stays in the question's ask.
     """
 
     text: str
     name: str | None
     start: int
     end: int
+    asks: bool = False
 
 
 def trim(question: str, start: int, end: int) -> tuple[int, int]:

@@ -46,6 +46,7 @@ import re
 
 from paperchat.answer import intent as it
 from paperchat.answer.frames import described_slots
+from paperchat.answer.labels import label_mentions
 from paperchat.answer.mention_lists import (
     MIN_DESCRIPTION_TERMS,
     SEVERAL,
@@ -62,7 +63,7 @@ from paperchat.core.terms import terms
 #: Words that tie a relative clause or a topic to a pointer at one paper ("one where", "the paper on").
 _TIE = (
     r"(?:that|which|where|who|whose|on|about|for|with|from|in|using|doing|dealing|showing|"
-    r"proposing|introducing|studying|tackling|addressing)"
+    r"proposing|introducing|studying|tackling|addressing|called|named)"
 )
 #: The paper's own baseline, named after "vs" or "compared with" ("vanilla transformer", "the FSL
 #: baselines", "standard pre-training"): no second paper (also :func:`paperchat.answer.subjects.subject_papers`).
@@ -250,7 +251,11 @@ def split_mentions(question: str) -> list[Mention]:
         found = [m for m in found if m.name or not _RESTATED.match(m.text)]
     found.sort(key=lambda m: m.start)
     found = without_header(question, counted_off(question, found))
-    return found[:MAX_MENTIONS] if len(found) >= 2 else []
+    if (
+        len(found) < 2
+    ):  # "Both papers ... . What does the first use ..., and what does the second ...?"
+        return label_mentions(question)[:MAX_MENTIONS]
+    return found[:MAX_MENTIONS]
 
 
 def about_several(question: str, mentions: list[Mention]) -> bool:
@@ -269,18 +274,24 @@ def topic(question: str, mentions: list[Mention]) -> str:
     speculative-decoding papers the question is about.
     """
     head = question[: mentions[0].start] if mentions else ""
-    head = re.split(r"[.?!]\s", head)[-1].strip()
+    sentences = [s.strip() for s in re.split(r"[.?!]\s", head)]
+    if len(sentences) > 1 and not sentences[-1]:  # a mention opens its sentence: the one before
+        sentences.pop()
+    head = sentences[-1]
     return head if terms(head) else ""  # "How does", "There's": nothing shared to search with
 
 
 def ask_part(question: str, mentions: list[Mention]) -> str:
     """``question`` without the descriptions of its mentions: what it asks of each paper.
 
-    A mention's name stays (a sentence that names its paper answers for it). The whole question
+    A mention's name stays (a sentence that names its paper answers for it), and so does a mention that
+    is itself an ask (``Mention.asks``). The whole question
     when too little is left to read (fewer than two content terms).
     """
     out, at = [], 0
-    for m in mentions:
+    for m in (
+        m for m in mentions if not m.asks
+    ):  # a clause that asks stays ("what does the first use")
         out.append(question[at : m.start])
         if m.name:
             out.append(m.name)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
+from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.mention_lists import Mention
 from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
 from paperchat.core.terms import name_tokens, terms
@@ -348,7 +349,11 @@ def complete_hits(
         if holder is not None and all(h.paper_id != holder.paper_id for h in chosen.values()):
             chosen[i] = holder
     described = [i for i, m in enumerate(found) if m.name is None]
-    options = [retrieve(f"{shared} {found[i].text}".strip(), SUBJECT_TOP_K) for i in described]
+    asks = labelled_clauses(question, found)  # "what does B use instead of the missing data"
+    options = [
+        retrieve(f"{shared} {found[i].text} {asks.get(i, '')}".strip(), SUBJECT_TOP_K)
+        for i in described
+    ]
     taken = {h.paper_id for h in chosen.values()}
     chosen.update({i: h for i, h in zip(described, _assign(options, taken)) if h is not None})
     if len(chosen) < 2:

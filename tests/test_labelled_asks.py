@@ -1,0 +1,92 @@
+"""Comparisons that describe a paper where they ask about it (issue 17, sixteenth round).
+
+"What does A use to limit which weights change, and what does B use instead of the missing data?" adds to
+each labelled paper's description; "Both papers ... . What does the first use ..., and what does the
+second ...?" describes its papers only there. Questions written for these tests (none is in an eval
+set); pure functions, no store.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.labels import label_mentions, labelled_clauses
+from paperchat.answer.mentions import split_mentions, topic
+
+
+def test_a_letter_labels_the_ask_clause_of_its_paper():
+    question = (
+        "Paper A teaches a drone to land on moving boats; Paper B maps coral reefs from satellite "
+        "photos. What sensor does A rely on, and how many reefs does B cover?"
+    )
+    found = split_mentions(question)
+    assert labelled_clauses(question, found) == {
+        0: "What sensor does rely on",
+        1: "how many reefs does cover",
+    }
+
+
+def test_an_ordinal_labels_the_ask_clause_and_a_clause_of_two_papers_is_no_ones():
+    question = (
+        "Two papers on weather: the first and the second both forecast rain. Which radar does the "
+        "second one's model read, and how far ahead does the first forecast?"
+    )
+    assert labelled_clauses(question) == {
+        0: "how far ahead does forecast",
+        1: "Which radar does model read",
+    }
+
+
+def test_a_sentence_start_article_is_no_letter_label():
+    question = "Paper A counts birds. A second study counts bats; what does B count them with?"
+    # "A second study" is an ordinal, not the letter A
+    assert labelled_clauses(question) == {
+        0: "counts birds",
+        1: "counts bats what does count them with",
+    }
+
+
+def test_papers_described_only_in_their_asks_are_one_mention_each_with_the_topic_before():
+    question = (
+        "Both papers compress point clouds for self-driving cars. Which codec does the first build "
+        "on, and how many bits per point does the second need?"
+    )
+    found = split_mentions(question)
+    assert [(m.name, m.text) for m in found] == [
+        (None, "Which codec does the first build on"),
+        (None, "how many bits per point does the second need"),
+    ]
+    assert found == label_mentions(question)
+    assert topic(question, found) == "Both papers compress point clouds for self-driving cars"
+
+
+def test_one_labelled_ask_is_no_comparison():
+    question = "Both papers compress point clouds. How many bits per point does the second need?"
+    assert label_mentions(question) == []
+    assert split_mentions(question) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "gold", "facts"),
+    [
+        (  # described only where it asks: one search a labelled clause, with the topic before it
+            "Both papers improve weather forecasts with deep learning. Which model does the first "
+            "fine-tune with its new loss, and how many hours ahead does the second forecast rainfall?",
+            ["YNh77OLRid", "9cOtYlD5UA"],
+            ["GraphCast", "12 hours"],
+        ),
+        (  # labelled by letter, the ask adding to each description
+            "Paper A makes antibodies bind tighter using only sequences; Paper B designs proteins that "
+            "latch onto arbitrary targets. What does A use so its two predictors teach each other, and "
+            "how many complexes are in B's dataset?",
+            ["IEyNrmICas", "gTYzm0Qchr"],
+            ["teach the structure-based predictor", "706,360"],
+        ),
+    ],
+)
+def test_labelled_papers_are_each_cited_with_the_asked_fact(icml_engine, question, gold, facts):
+    answer = icml_engine.ask(question, mode="extractive")
+    assert [s.paper_id for s in answer.sources][:2] == gold
+    for fact in facts:
+        assert fact in answer.answer
