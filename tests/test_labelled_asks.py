@@ -90,3 +90,70 @@ def test_labelled_papers_are_each_cited_with_the_asked_fact(icml_engine, questio
     assert [s.paper_id for s in answer.sources][:2] == gold
     for fact in facts:
         assert fact in answer.answer
+
+
+def _mentions(question: str) -> list[tuple[str | None, str]]:
+    return [(m.name, m.text) for m in split_mentions(question)]
+
+
+def test_papers_pointed_at_by_the_kind_of_thing_they_contribute_are_each_described():
+    question = (
+        "Between the sampling procedure that reweights rare bird calls before training and the "
+        "finite-sample study of acoustic domain shift, which datasets does each use?"
+    )
+    assert _mentions(question) == [
+        (None, "the sampling procedure that reweights rare bird calls before training"),
+        (None, "the finite-sample study of acoustic domain shift"),
+    ]
+
+
+def test_a_copula_does_not_start_a_second_paper():
+    question = (
+        "Compare two results on glacier mapping. The first is a method for segmenting ice from radar "
+        "images. The second is an algorithm for tracking calving fronts over decades. What does each "
+        "report?"
+    )
+    assert [text for _name, text in _mentions(question)] == [
+        "The first is a method for segmenting ice from radar images",
+        "The second is an algorithm for tracking calving fronts over decades",
+    ]
+
+
+def test_enumerated_papers_are_the_mentions_and_a_reference_in_the_ask_labels_its_clause():
+    question = (
+        "For three cited works — (i) the planner that schedules drone deliveries around storms, (ii) "
+        "a benchmark of warehouse robots picking soft objects, and (iii) The controller learned from "
+        "a single demonstration: what horizon does (i) plan over, and which gripper is used in (ii)?"
+    )
+    found = split_mentions(question)
+    assert [(m.name, m.text) for m in found] == [
+        (None, "the planner that schedules drone deliveries around storms"),
+        (None, "a benchmark of warehouse robots picking soft objects"),
+        (None, "The controller learned from a single demonstration"),
+    ]
+    assert labelled_clauses(question, found) == {
+        0: "what horizon does plan over",
+        1: "which gripper is used in",
+    }
+
+
+def test_an_enumerated_ask_is_no_paper():
+    question = (
+        "The applicant cites FrostNet and a sampler that draws snowfall fields from a diffusion prior; "
+        "by comparison, could the tool state (i) which loss FrostNet uses and (ii) what resolution the "
+        "sampler reaches?"
+    )
+    assert _mentions(question) == [
+        ("FrostNet", "FrostNet"),
+        (None, "a sampler that draws snowfall fields from a diffusion prior"),
+    ]
+
+
+def test_no_name_starts_inside_a_word():
+    from paperchat.core.terms import name_tokens
+
+    # "μTransfer-FNO": "Transfer-FNO" is no token of the abstract, so it is no name to look for there
+    assert name_tokens("How far does μTransfer-FNO scale, and does GPT-4o agree?") == [
+        "FNO",
+        "GPT-4o",
+    ]

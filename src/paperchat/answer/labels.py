@@ -35,10 +35,13 @@ _LETTERED = re.compile(r"\b(?:[Pp]aper|[Ss]tudy|[Ww]ork|[Mm]ethod)\s+[AB]\b")
 _LETTER = re.compile(
     r"(?:\b(?:[Pp]aper|[Ss]tudy|[Ww]ork|[Mm]ethod)\s+|(?<=[a-z,]\s))([A-D])(?:['’]s)?(?![\w'’-])"
 )
-#: Where a clause ends: a sentence or a semicolon, or a comma or "and" before a new ask ("..., and what
+#: An enumerator the question counts its papers with, "(i)" or "(a)", and the paper each points at.
+_ENUMERATOR = re.compile(r"\((i{1,3}|iv|[a-d])\)", re.I)
+_ENUMERATED = {"i": 0, "ii": 1, "iii": 2, "iv": 3, "a": 0, "b": 1, "c": 2, "d": 3}
+#: Where a clause ends: a sentence, a semicolon or a colon, or a comma or "and" before a new ask ("..., and what
 #: does the second ...").
 _CLAUSE_BREAK = re.compile(
-    r"[.?!;](?:\s|$)|\s[-—–]\s"
+    r"[.?!;:](?:\s|$)|\s[-—–]\s"
     r"|,\s+(?:and\s+|but\s+|while\s+)?(?=(?:what|which|how|why|where|who|when|does|do|did|is|are|was|were)\b)"
     r"|\s+(?:and|but|while)\s+(?=(?:what|which|how|why|where|who|when)\b)",
     re.I,
@@ -61,6 +64,13 @@ def _labels(question: str, start: int, end: int) -> list[tuple[int, int, int]]:
         (_ORDINALS[m.group(1).lower()], m.start(), m.end())
         for m in _ORDINAL.finditer(question, start, end)
     ]
+    if (
+        len(set(_ENUMERATOR.findall(question))) >= 2
+    ):  # "(i) ..., (ii) ...": "in (b)" is the second paper's
+        found += [
+            (_ENUMERATED[m.group(1).lower()], m.start(), m.end())
+            for m in _ENUMERATOR.finditer(question, start, end)
+        ]
     if _LETTERED.search(question):
         found += [
             ("ABCD".index(m.group(1)), m.start(), m.end())

@@ -16,7 +16,9 @@ from paperchat.core.terms import terms
 #: A question about several papers: "two papers", "does each", "vs", "how do they differ".
 #: A lone description counts as a mention only in such a question (else it is the one paper asked about).
 SEVERAL = re.compile(
-    r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods)\b"
+    r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods|approaches|"
+    r"accounts|lines|precedents|frameworks|submissions|contributions|publications|articles)\b"
+    r"|\brespectively\b|\((?:ii|b)\)\s|\b(?:by|for|in) comparison\b"
     r"|\b(?:two|three|four)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s*:"  # "from three angles: an attack ..., a defense ..."
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
     r"|(?:^|[.?!:]\s+)(?:compare|contrast)\b"  # "Compare CROW and the paper on ..."

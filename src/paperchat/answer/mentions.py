@@ -60,6 +60,13 @@ from paperchat.answer.mention_lists import (
 from paperchat.answer.mention_names import name_spans
 from paperchat.core.terms import terms
 
+#: What a paper is called by the kind of thing it contributes ("the conformal procedure that ...").
+_KIND = (
+    r"(?:approach|method|framework|procedure|scheme|algorithm|analysis|account|pipeline|technique|paradigm|"
+    r"submission|system|detector|generator|planner|purifier|defen[cs]e|attack|theory|estimator|benchmark|"
+    r"formulation|architecture|solver|strategy|protocol|optimi[sz]er|sampler|agent|study|paper|work|"
+    r"contribution|treatment|investigation)"
+)
 #: Words that tie a relative clause or a topic to a pointer at one paper ("one where", "the paper on").
 _TIE = (
     r"(?:that|which|where|who|whose|on|about|for|with|from|in|using|doing|dealing|showing|"
@@ -84,6 +91,18 @@ _POINTER = re.compile(
     rf"(?=(?:{_TIE}|(?!thing\b)[a-z]{{3,}}ing)\b)"
     # a paper labelled by a letter or number: "Paper A makes ...; Paper B erases ..."
     r"|(?:(?<=^)|(?<=[.?!;:,]\s)|(?<=\band\s))(?:paper|study|work)\s+(?-i:[A-D1-4])\b(?=\s+[a-z])"
+    # a paper named by the kind of thing it contributes, with an article and a clause that says which:
+    # "the transductive procedure that controls ...", "the finite-sample study of the KMS distance"
+    # (not what a copula says of a paper already pointed at: "The second is an algorithm for ...")
+    r"|"
+    + "".join(rf"(?<!\b{w}\s)" for w in ("is", "are", "was", "were", "be", "as"))
+    + rf"\b(?:the|a|an)\s+(?:(?!(?:and|or|the|a|an|vs|with)\s)(?!-\s)[\w'’‘-]+\s+){{0,4}}?{_KIND}\s+"
+    rf"(?=(?!called|named)(?:{_TIE}|of|whose|in which)\b|(?!thing\b)[a-z]{{3,}}ing\b)"
+    # an item of an enumeration: "(i) the one-pass framework ..., (ii) the decentralised scheme ..."
+    # (not a reference inside an ask, "which component of (i) extracts ...", nor an enumerated ask)
+    r"|(?:(?<=^)|(?<=[:;,—–]\s)|(?<=[—–])|(?<=\band\s)|(?<=\bor\s)|(?<=\brespectively\s))"
+    r"\((?:i{1,3}|iv|[a-d])\)\s+"
+    r"(?=(?!(?:what|which|how|why|where|who|whom|when|whether|is|are|does|do)\b)[A-Za-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
     # an ordinal that counts the papers off: "One pre-trains ... . A second conditions ... . The third is ..."
@@ -110,7 +129,7 @@ _NICKNAME = re.compile(r"(?:the|that|this)\s+\S.*\bone", re.I)
 _RESTATED = re.compile(r"(?:one|the other|another)\s+(?!paper|work|study)", re.I)
 #: Where a description ends when no other mention follows: the end of its sentence or clause.
 _END = re.compile(
-    r"[.?!:](?:\s|$)|;|\s[-—]\s|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
+    r"[.?!:](?:\s|$)|;|\s[-—]\s|,\s+(?=(?:what|which|how|why|where)\b)|\b(?:while|whereas|differ(?:s|ed|ence|ences)?|compared?|versus|vs\.?|"
     r"(?:how|what|which|why|where)\s+(?:do|does|did|is|are|was|were|can|could|would|should)|how (?:much|many)|"
     r"do they|does each|do both)\b",  # "decides what to skip" goes on; "what does each ..." asks
     re.I,
@@ -179,6 +198,9 @@ def split_mentions(question: str) -> list[Mention]:
     clauses = [(m.start(), m.end()) for n in names if (m := _RELATIVE.match(question, n[2]))]
     names = [n for n in names if not any(s <= n[1] < e for s, e in clauses)]
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
+    enumerated = [(p, e) for p, e in pointers if question[p] == "("]
+    if len(enumerated) >= 2:  # "(i) the one-pass framework ..., (ii) ...": the items are the papers
+        pointers = enumerated
     # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
     # leads (not a joint, an article or punctuation) is part of the description, not a paper of its own
     all_names = list(names)
@@ -233,7 +255,7 @@ def split_mentions(question: str) -> list[Mention]:
         end = min(
             following[:1] + ([stop.start()] if stop else []) + [item_end.get(p, len(question))]
         )
-        start, end = trim(question, p, end)
+        start, end = trim(question, pointer_end if question[p] == "(" else p, end)
         inside = [n for n in names if start <= n[1] < end]
         if inside:  # "the 'price of freedom' one that compares ...": named, and described
             name = inside[0]
