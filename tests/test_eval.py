@@ -239,8 +239,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_nineteen_splits_of_948_questions():
-    """The nineteen independently written sets (eval/generalization): twelve tuned on, seven held out."""
+def test_the_generalization_sets_hold_twenty_splits_of_996_questions():
+    """The twenty independently written sets (eval/generalization): thirteen tuned on, seven held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -264,6 +264,7 @@ def test_the_generalization_sets_hold_nineteen_splits_of_948_questions():
         "q-heldout": 48,
         "r-tune": 48,
         "s-heldout": 48,
+        "t-tune": 48,
     }
     baseline = er.load_baseline(
         qs.resolve_set("bundled")[0].parent / "baseline_generalization.json"
@@ -469,4 +470,4 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     assert str(info.value).startswith(
         "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-s; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith("general-t; or pass --set FILE (JSONL)")

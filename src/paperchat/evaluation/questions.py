@@ -31,7 +31,7 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P, R are tuned on, B, C,
+    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P, R, T are tuned on, B, C,
     # G, K, L, Q and S held out.
     "generalization": (
         "generalization/a_researcher.jsonl",
@@ -53,6 +53,7 @@ NAMED_SETS = {
         "generalization/q_hobbyist.jsonl",
         "generalization/r_teacher.jsonl",
         "generalization/s_examiner.jsonl",
+        "generalization/t_panel.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -73,6 +74,7 @@ NAMED_SETS = {
     "general-q": ("generalization/q_hobbyist.jsonl",),
     "general-r": ("generalization/r_teacher.jsonl",),
     "general-s": ("generalization/s_examiner.jsonl",),
+    "general-t": ("generalization/t_panel.jsonl",),
 }
 
 
