@@ -157,3 +157,32 @@ def test_no_name_starts_inside_a_word():
         "FNO",
         "GPT-4o",
     ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # enumerated asks about one paper, the first led by a question word
+        "For the framework that routes parcels with a graph policy, state (i) how many depots it was "
+        "tested on, (ii) the saving over greedy routing, and (iii) the gain from re-planning.",
+        # "in" leads the one paper asked about, and a comparison "versus" is inside it
+        "In the analysis of why dropout helps shallow versus deep networks, which quantity explains it?",
+        # a kind of thing with a baseline's word is the asker's baseline, and "respectively" pairs two figures
+        "For the segmentation approach that weighs decomposed ViT components, by how much does it beat "
+        "the state-of-the-art CD-FSS method in the 1-shot and 5-shot settings, respectively?",
+        # "by comparison with" its baselines
+        "By comparison with existing multi-agent schemes, what improvement does the paradigm that "
+        "coordinates agents through a Nash equilibrium achieve?",
+    ],
+)
+def test_one_paper_asked_about_in_a_comparisons_words_is_no_comparison(question):
+    assert split_mentions(question) == []
+
+
+def test_the_stages_of_one_method_are_no_papers():
+    question = (
+        "In the two-stage image codec framework, what network is built in the first stage and what "
+        "model is added in the second stage?"
+    )
+    assert labelled_clauses(question) == {}
+    assert split_mentions(question) == []

@@ -25,7 +25,11 @@ from paperchat.core.terms import terms
 _ORDINALS = {"first": 0, "former": 0, "second": 1, "third": 2, "fourth": 3}
 _ORDINAL = re.compile(
     r"\b(?:the|a)\s+(first|former|second|third|fourth)\b"
-    r"(?:\s+(?:one|paper|study|work|method|approach)\b)?(?:['’]s\b)?",
+    r"(?:\s+(?:one|paper|study|work|method|approach)\b)?(?:['’]s\b)?"
+    # not a step of one method: "the first stage", "the second term"
+    r"(?!\s+(?:stages?|phases?|steps?|terms?|loss|layers?|rounds?|epochs?|parts?|half|components?|"
+    r"modules?|experiments?|settings?|tasks?|cases?|blocks?|levels?|iterations?|pass|passes|variants?|"
+    r"versions?)\b)",
     re.I,
 )
 #: A question that labels its papers by letter: "Paper A ...", "Study B ...".

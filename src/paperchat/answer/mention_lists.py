@@ -18,7 +18,7 @@ from paperchat.core.terms import terms
 SEVERAL = re.compile(
     r"\b(?:two|three|four|both|these)\s+(?:[\w-]+\s+){0,4}?(?:papers|works|studies|methods|approaches|"
     r"accounts|lines|precedents|frameworks|submissions|contributions|publications|articles)\b"
-    r"|\brespectively\b|\((?:ii|b)\)\s|\b(?:by|for|in) comparison\b"
+    r"|\b(?:by|for|in) comparison\b(?!\s+(?:with|to)\b)"
     r"|\b(?:two|three|four)\s+(?:[\w-]+\s+){0,3}?[\w-]+s\s*:"  # "from three angles: an attack ..., a defense ..."
     r"|\b(?:former|latter|vs\.?|versus|contrast)\b|\bdiffers? from\b|\bdifferences? between\b"
     r"|(?:^|[.?!:]\s+)(?:compare|contrast)\b"  # "Compare CROW and the paper on ..."

@@ -67,6 +67,14 @@ _KIND = (
     r"formulation|architecture|solver|strategy|protocol|optimi[sz]er|sampler|agent|study|paper|work|"
     r"contribution|treatment|investigation)"
 )
+#: Papers enumerated "(i) the ..., (ii) the ...": the first two items are no asks ("(i) how many ...").
+_NO_ASK = r"(?!(?:what|which|how|why|where|who|whom|when|whether|is|are|does|do)\b)[A-Za-z]"
+_ENUMERATED_PAPERS = re.compile(rf"\((?:i|a)\)\s+{_NO_ASK}.*?\((?:ii|b)\)\s+{_NO_ASK}", re.I | re.S)
+#: Words that make a paper of a kind the asker's baseline, not a paper ("the state-of-the-art X method").
+_BASELINE_WORD = (
+    r"state-of-the-art|existing|standard|vanilla|plain|naive|conventional|default|prior|previous|original|"
+    r"regular|traditional|usual|baseline|classical|classic"
+)
 #: Words that tie a relative clause or a topic to a pointer at one paper ("one where", "the paper on").
 _TIE = (
     r"(?:that|which|where|who|whose|on|about|for|with|from|in|using|doing|dealing|showing|"
@@ -94,15 +102,18 @@ _POINTER = re.compile(
     # a paper named by the kind of thing it contributes, with an article and a clause that says which:
     # "the transductive procedure that controls ...", "the finite-sample study of the KMS distance"
     # (not what a copula says of a paper already pointed at: "The second is an algorithm for ...")
+    # nor what "in" leads ("In the analysis of why ..., which ...": the one paper asked about), nor a baseline
+    # ("outperforms the state-of-the-art CD-FSS method in ...")
     r"|"
-    + "".join(rf"(?<!\b{w}\s)" for w in ("is", "are", "was", "were", "be", "as"))
-    + rf"\b(?:the|a|an)\s+(?:(?!(?:and|or|the|a|an|vs|with)\s)(?!-\s)[\w'’‘-]+\s+){{0,4}}?{_KIND}\s+"
+    + "".join(rf"(?<!\b{w}\s)" for w in ("is", "are", "was", "were", "be", "as", "in"))
+    + rf"\b(?:the|a|an)\s+(?!(?:[\w-]+\s+){{0,2}}?(?:{_BASELINE_WORD})\b)"
+    rf"(?:(?!(?:and|or|the|a|an|vs|with)\s)(?!-\s)[\w'’‘-]+\s+){{0,4}}?{_KIND}\s+"
     rf"(?=(?!called|named)(?:{_TIE}|of|whose|in which)\b|(?!thing\b)[a-z]{{3,}}ing\b)"
     # an item of an enumeration: "(i) the one-pass framework ..., (ii) the decentralised scheme ..."
     # (not a reference inside an ask, "which component of (i) extracts ...", nor an enumerated ask)
     r"|(?:(?<=^)|(?<=[:;,—–]\s)|(?<=[—–])|(?<=\band\s)|(?<=\bor\s)|(?<=\brespectively\s))"
     r"\((?:i{1,3}|iv|[a-d])\)\s+"
-    r"(?=(?!(?:what|which|how|why|where|who|whom|when|whether|is|are|does|do)\b)[A-Za-z])"
+    rf"(?={_NO_ASK})"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
     # an ordinal that counts the papers off: "One pre-trains ... . A second conditions ... . The third is ..."
@@ -191,6 +202,7 @@ def split_mentions(question: str) -> list[Mention]:
         not it.COMPARE.search(question)
         and not SEVERAL.search(question)
         and not items_after_colon(question, [])
+        and not _ENUMERATED_PAPERS.search(question)
     ):  # a header's colon list of described papers, or "two ... papers: A ..., and B ...", compares
         return []
     names = name_spans(question)
@@ -199,8 +211,12 @@ def split_mentions(question: str) -> list[Mention]:
     names = [n for n in names if not any(s <= n[1] < e for s, e in clauses)]
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
     enumerated = [(p, e) for p, e in pointers if question[p] == "("]
-    if len(enumerated) >= 2:  # "(i) the one-pass framework ..., (ii) ...": the items are the papers
-        pointers = enumerated
+    if len(enumerated) >= 2 and re.match(r"\((?:i|a)\)", question[enumerated[0][0] :], re.I):
+        pointers = (
+            enumerated  # "(i) the one-pass framework ..., (ii) ...": the items are the papers
+        )
+    else:  # "state (i) how many ..., (ii) the improvement ...": the items are what is asked
+        pointers = [(p, e) for p, e in pointers if question[p] != "("]
     # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
     # leads (not a joint, an article or punctuation) is part of the description, not a paper of its own
     all_names = list(names)
