@@ -14,6 +14,12 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
   "the X one that ...", "the paper (work, study, method) on / that ...", an ordinal that counts the
   papers off ("One pre-trains ... . A second conditions ... . The third is ..."); it runs to the next
   mention, or to the end of its sentence or clause (a semicolon, "while", "differ", "versus");
+* a paper called by the kind of thing it contributes, with an article and a clause that says which
+  ("the transductive procedure that controls ...", "the finite-sample study of the KMS distance"), is a
+  description, but not what a copula, "in" or a baseline's word leads ("The second is an algorithm for
+  ...", "In the analysis of why ...", "the state-of-the-art X method");
+* enumerated items "(i) the ..., (ii) a ..." are the papers, unless the first is an ask ("state (i) how
+  many ..., (ii) the gain ...");
 * the slots of a "How does A differ from / compare with B ..." frame, or of the imperative "Compare A
   with / to / and B", are mentions: one word with a capital is a name ("Unifews"), a slot led by an
   article a description that ends with the slot, with the words with capitals inside it ("... forward
@@ -33,7 +39,11 @@ three without naming any. :func:`split_mentions` cuts a comparison question into
   :func:`~paperchat.answer.mention_lists.without_header`);
 * what opens a "vs" question is a name in any case ("baxbench vs the insec attack").
 
-A description is searched with the question's :func:`topic` (what its papers share).
+A question that describes its papers only where it asks about them ("What does the first use ..., and
+what does the second ...?") has one mention a labelled clause (:func:`paperchat.answer.labels.label_mentions`).
+
+A description is searched with the question's :func:`topic` (what its papers share), and with the clauses
+that ask about its paper by label (:func:`paperchat.answer.labels.labelled_clauses`).
 
 :func:`ask_part` is what is left: what the question asks of each paper ("How do their approaches
 differ, and what speedups does each report?"), which the answerer scores sentences against, so the
