@@ -14,6 +14,10 @@ from paperchat.answer.labels import label_mentions, labelled_clauses
 from paperchat.answer.mentions import split_mentions, topic
 
 
+def _mentions(question: str) -> list[tuple[str | None, str]]:
+    return [(m.name, m.text) for m in split_mentions(question)]
+
+
 def test_a_letter_labels_the_ask_clause_of_its_paper():
     question = (
         "Paper A teaches a drone to land on moving boats; Paper B maps coral reefs from satellite "
@@ -90,10 +94,6 @@ def test_labelled_papers_are_each_cited_with_the_asked_fact(icml_engine, questio
     assert [s.paper_id for s in answer.sources][:2] == gold
     for fact in facts:
         assert fact in answer.answer
-
-
-def _mentions(question: str) -> list[tuple[str | None, str]]:
-    return [(m.name, m.text) for m in split_mentions(question)]
 
 
 def test_papers_pointed_at_by_the_kind_of_thing_they_contribute_are_each_described():

@@ -39,8 +39,10 @@ _LETTERED = re.compile(r"\b(?:[Pp]aper|[Ss]tudy|[Ww]ork|[Mm]ethod)\s+[AB]\b")
 _LETTER = re.compile(
     r"(?:\b(?:[Pp]aper|[Ss]tudy|[Ww]ork|[Mm]ethod)\s+|(?<=[a-z,]\s))([A-D])(?:['’]s)?(?![\w'’-])"
 )
-#: An enumerator the question counts its papers with, "(i)" or "(a)", and the paper each points at.
-_ENUMERATOR = re.compile(r"\((i{1,3}|iv|[a-d])\)", re.I)
+#: An enumerator the question counts its papers with, "(i)" or "(a)", and the paper each points at (also
+#: :mod:`paperchat.answer.mentions`, which reads enumerated papers).
+ENUMERATOR = r"\((i{1,3}|iv|[a-d])\)"
+_ENUMERATOR = re.compile(ENUMERATOR, re.I)
 _ENUMERATED = {"i": 0, "ii": 1, "iii": 2, "iv": 3, "a": 0, "b": 1, "c": 2, "d": 3}
 #: Where a clause ends: a sentence, a semicolon or a colon, or a comma or "and" before a new ask ("..., and what
 #: does the second ...").
@@ -62,25 +64,33 @@ def _clauses(question: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if e > s]
 
 
-def _labels(question: str, start: int, end: int) -> list[tuple[int, int, int]]:
-    """``(paper index, start, end)`` of each label inside ``question[start:end]``."""
-    found = [
-        (_ORDINALS[m.group(1).lower()], m.start(), m.end())
-        for m in _ORDINAL.finditer(question, start, end)
-    ]
-    if (
-        len(set(_ENUMERATOR.findall(question))) >= 2
-    ):  # "(i) ..., (ii) ...": "in (b)" is the second paper's
-        found += [
-            (_ENUMERATED[m.group(1).lower()], m.start(), m.end())
-            for m in _ENUMERATOR.finditer(question, start, end)
+def _clause_labels(question: str) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
+    """Each clause of ``question`` (:func:`_clauses`) as ``(start, end, labels)``, ``labels`` the
+    ``(paper index, start, end)`` of each label inside it.
+
+    Enumerators label papers only in a question with two or more of them ("(i) ..., (ii) ...": "in (b)" is
+    the second paper's), letters only in one that labels its papers by letter (:data:`_LETTERED`).
+    """
+    enumerated = len(set(_ENUMERATOR.findall(question))) >= 2
+    lettered = _LETTERED.search(question) is not None
+    out = []
+    for start, end in _clauses(question):
+        labels = [
+            (_ORDINALS[m.group(1).lower()], m.start(), m.end())
+            for m in _ORDINAL.finditer(question, start, end)
         ]
-    if _LETTERED.search(question):
-        found += [
-            ("ABCD".index(m.group(1)), m.start(), m.end())
-            for m in _LETTER.finditer(question, start, end)
-        ]
-    return found
+        if enumerated:
+            labels += [
+                (_ENUMERATED[m.group(1).lower()], m.start(), m.end())
+                for m in _ENUMERATOR.finditer(question, start, end)
+            ]
+        if lettered:
+            labels += [
+                ("ABCD".index(m.group(1)), m.start(), m.end())
+                for m in _LETTER.finditer(question, start, end)
+            ]
+        out.append((start, end, labels))
+    return out
 
 
 def labelled_clauses(question: str, skip: list[Mention] = ()) -> dict[int, str]:
@@ -93,10 +103,9 @@ def labelled_clauses(question: str, skip: list[Mention] = ()) -> dict[int, str]:
     clause is labelled.
     """
     out: dict[int, list[str]] = {}
-    for start, end in _clauses(question):
+    for start, end, labels in _clause_labels(question):
         if any(m.start < end and start < m.end for m in skip):
             continue
-        labels = _labels(question, start, end)
         if len({i for i, _s, _e in labels}) != 1:
             continue
         text, at = [], start
@@ -115,8 +124,8 @@ def label_mentions(question: str) -> list[Mention]:
     clause of :data:`~paperchat.answer.mention_lists.MIN_DESCRIPTION_TERMS` content terms.
     """
     spans: dict[int, tuple[int, int]] = {}
-    for start, end in _clauses(question):
-        labels = {i for i, _s, _e in _labels(question, start, end)}
+    for start, end, found in _clause_labels(question):
+        labels = {i for i, _s, _e in found}
         if len(labels) == 1 and (i := labels.pop()) not in spans:
             spans[i] = trim(question, start, end)
     if len(spans) < 2 or sorted(spans) != list(range(len(spans))):

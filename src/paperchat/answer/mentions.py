@@ -56,7 +56,7 @@ import re
 
 from paperchat.answer import intent as it
 from paperchat.answer.frames import described_slots
-from paperchat.answer.labels import label_mentions
+from paperchat.answer.labels import ENUMERATOR, label_mentions
 from paperchat.answer.mention_lists import (
     MIN_DESCRIPTION_TERMS,
     SEVERAL,
@@ -80,6 +80,8 @@ _KIND = (
 #: Papers enumerated "(i) the ..., (ii) the ...": the first two items are no asks ("(i) how many ...").
 _NO_ASK = r"(?!(?:what|which|how|why|where|who|whom|when|whether|is|are|does|do)\b)[A-Za-z]"
 _ENUMERATED_PAPERS = re.compile(rf"\((?:i|a)\)\s+{_NO_ASK}.*?\((?:ii|b)\)\s+{_NO_ASK}", re.I | re.S)
+#: Where an enumeration's first item opens: "(i)" or "(a)".
+_FIRST_ITEM = re.compile(r"\((?:i|a)\)", re.I)
 #: Words that make a paper of a kind the asker's baseline, not a paper ("the state-of-the-art X method").
 _BASELINE_WORD = (
     r"state-of-the-art|existing|standard|vanilla|plain|naive|conventional|default|prior|previous|original|"
@@ -122,8 +124,8 @@ _POINTER = re.compile(
     # an item of an enumeration: "(i) the one-pass framework ..., (ii) the decentralised scheme ..."
     # (not a reference inside an ask, "which component of (i) extracts ...", nor an enumerated ask)
     r"|(?:(?<=^)|(?<=[:;,—–]\s)|(?<=[—–])|(?<=\band\s)|(?<=\bor\s)|(?<=\brespectively\s))"
-    r"\((?:i{1,3}|iv|[a-d])\)\s+"
-    rf"(?={_NO_ASK})"
+    + ENUMERATOR
+    + rf"\s+(?={_NO_ASK})"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=^)|(?<=[.?!]\s))one\s+(?!of\b)(?=[a-z])"
     r"|(?:(?<=[:;,]\s)|(?<=\band\s)|(?<=[.?!]\s))(?:the other|another)(?:\s+(?:one|paper|work))?\s+(?=[a-z])"
     # an ordinal that counts the papers off: "One pre-trains ... . A second conditions ... . The third is ..."
@@ -221,11 +223,11 @@ def split_mentions(question: str) -> list[Mention]:
     names = [n for n in names if not any(s <= n[1] < e for s, e in clauses)]
     pointers = [(m.start(), m.end()) for m in _POINTER.finditer(question)]
     enumerated = [(p, e) for p, e in pointers if question[p] == "("]
-    if len(enumerated) >= 2 and re.match(r"\((?:i|a)\)", question[enumerated[0][0] :], re.I):
-        pointers = (
-            enumerated  # "(i) the one-pass framework ..., (ii) ...": the items are the papers
-        )
-    else:  # "state (i) how many ..., (ii) the improvement ...": the items are what is asked
+    # "(i) the one-pass framework ..., (ii) ...": the items are the papers; "state (i) how many ..., (ii)
+    # the improvement ...": the items are what is asked
+    if len(enumerated) >= 2 and _FIRST_ITEM.match(question, enumerated[0][0]):
+        pointers = enumerated
+    else:
         pointers = [(p, e) for p, e in pointers if question[p] != "("]
     # "the paper that keeps exploration alive in Soft Actor-Critic": a name a description's own word
     # leads (not a joint, an article or punctuation) is part of the description, not a paper of its own
@@ -299,9 +301,8 @@ def split_mentions(question: str) -> list[Mention]:
         found = [m for m in found if m.name or not _RESTATED.match(m.text)]
     found.sort(key=lambda m: m.start)
     found = without_header(question, counted_off(question, found))
-    if (
-        len(found) < 2
-    ):  # "Both papers ... . What does the first use ..., and what does the second ...?"
+    # "Both papers ... . What does the first use ..., and what does the second ...?"
+    if len(found) < 2:
         return label_mentions(question)[:MAX_MENTIONS]
     return found[:MAX_MENTIONS]
 
@@ -337,9 +338,9 @@ def ask_part(question: str, mentions: list[Mention]) -> str:
     when too little is left to read (fewer than two content terms).
     """
     out, at = [], 0
-    for m in (
-        m for m in mentions if not m.asks
-    ):  # a clause that asks stays ("what does the first use")
+    for m in mentions:
+        if m.asks:  # a clause that asks stays ("what does the first use")
+            continue
         out.append(question[at : m.start])
         if m.name:
             out.append(m.name)
