@@ -149,16 +149,6 @@ def test_an_enumerated_ask_is_no_paper():
     ]
 
 
-def test_no_name_starts_inside_a_word():
-    from paperchat.core.terms import name_tokens
-
-    # "μTransfer-FNO": "Transfer-FNO" is no token of the abstract, so it is no name to look for there
-    assert name_tokens("How far does μTransfer-FNO scale, and does GPT-4o agree?") == [
-        "FNO",
-        "GPT-4o",
-    ]
-
-
 @pytest.mark.parametrize(
     "question",
     [

@@ -164,9 +164,9 @@ def looks_like_name(word: str) -> bool:
 
 
 _NAME_TOKEN = re.compile(
-    r"(?<![^\W_])(?:(?<![-+.])\d+[A-Z][A-Za-z0-9]*(?=[-+.][A-Za-z0-9])|[A-Za-z][A-Za-z0-9]*)(?:[-+.][A-Za-z0-9]+)*\+*"
+    r"(?<![^\W_])(?<![^\W_][-+.])(?:(?<![-+.])\d+[A-Z][A-Za-z0-9]*(?=[-+.][A-Za-z0-9])|[A-Za-z][A-Za-z0-9]*)(?:[-+.][A-Za-z0-9]+)*\+*"
 )  # "256x256" holds no name; "3D-LMVIC" is one (a digit may lead a hyphenated one, not inside "3.3-70B-Instruct");
-# none starts inside a word ("Transfer-FNO" is no name of its own in "μTransfer-FNO")
+# none starts inside a word ("Transfer-FNO", nor "FNO", is a name of its own in "μTransfer-FNO")
 
 
 def name_tokens(text: str) -> list[str]:
