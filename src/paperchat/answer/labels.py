@@ -22,9 +22,9 @@ from paperchat.answer.mention_lists import MIN_DESCRIPTION_TERMS, Mention, trim
 from paperchat.core.terms import terms
 
 #: Ordinal labels and the paper (0-based, in the question's order) each points at.
-_ORDINALS = {"first": 0, "former": 0, "second": 1, "third": 2, "fourth": 3}
+_ORDINALS = {"first": 0, "former": 0, "second": 1, "latter": 1, "third": 2, "fourth": 3}
 _ORDINAL = re.compile(
-    r"\b(?:the|a)\s+(first|former|second|third|fourth)\b"
+    r"\b(?:the|a)\s+(first|former|second|latter|third|fourth)\b"
     r"(?:\s+(?:one|paper|study|work|method|approach)\b)?(?:['’]s\b)?"
     # not a step of one method: "the first stage", "the second term"
     r"(?!\s+(?:stages?|phases?|steps?|terms?|loss|layers?|rounds?|epochs?|parts?|half|components?|"
