@@ -22,6 +22,13 @@ FRAME = re.compile(
     rf"(?:from|with|to|against)\s+(?P<b>[^,;:?]+?)(?={SLOT_END.pattern})",
     re.I,
 )
+#: "How do A and B compare / differ": :data:`FRAME`'s slots joined by "and"; the second starts with an article
+#: or a capital ("how do the approach that ... and the relaxed bound compare").
+JOINED_FRAME = re.compile(
+    r"\bhow\s+(?:do|did|would|might)\s+(?P<a>[^,;:?]+?)\s+and\s+(?P<b>(?:(?i:the|a|an)\s|(?-i:[A-Z0-9]))[^,;:?]+?)\s+"
+    r"(?:differ|compare|contrast|stack up)\b",
+    re.I,
+)
 
 #: The imperative frame, "Compare A with B: ...", "Contrast the A paper against B ...": its slots as
 #: :data:`FRAME`'s. The slots part at the first joint word before an article ("... with the one that ..."),
@@ -38,8 +45,11 @@ IMPERATIVE_FRAMES = tuple(
 
 def frames(question: str) -> list[re.Match]:
     """The comparison frames of ``question`` with two slots ``a`` and ``b``: "How does A differ from B",
-    and the imperative "Compare A with B" (:data:`IMPERATIVE_FRAMES`, the first that reads it)."""
+    "how do A and B compare" (:data:`JOINED_FRAME`), and the imperative "Compare A with B" (:data:`IMPERATIVE_FRAMES`, the first that reads it)."""
     found = list(FRAME.finditer(question))
+    found += [
+        f for f in JOINED_FRAME.finditer(question) if all(f.start() >= g.end() for g in found)
+    ]
     for frame in IMPERATIVE_FRAMES:
         more = [f for f in frame.finditer(question) if all(f.start() >= g.end() for g in found)]
         if more:
