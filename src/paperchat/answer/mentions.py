@@ -170,6 +170,9 @@ _INSIDE = re.compile(
     r"|this|that)\b)[A-Za-z][\w-]*\s+$",
     re.I,
 )
+#: A name a description lists with "both ... and" ("the analysis covering both Deep Operator Networks and
+#: Fourier Neural Operators"): part of the description, like a name its own word leads (:data:`_INSIDE`).
+_BOTH_AND = re.compile(r"\bboth\s+[^,;:?!.]+?\s+and\s+$", re.I)
 #: Quotes that open a quoted name ("the 'price of freedom' one").
 _OPENING_QUOTES = "'\"‘“"
 #: What ends a description before a name: a clause break.
@@ -237,7 +240,7 @@ def split_mentions(question: str) -> list[Mention]:
         for n in names
         if _quoted(question, n)
         or not any(p < n[1] and not _BREAK.search(question, p, n[1]) for p, _ in pointers)
-        or not _INSIDE.search(question, 0, n[1])
+        or not (_INSIDE.search(question, 0, n[1]) or _BOTH_AND.search(question, 0, n[1]))
     ]
     names = _without_joined(question, names, all_names)
     # listed items and described slots, each with where it ends (a listed item's end first)
