@@ -183,7 +183,9 @@ def extract(
         return Extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
         )
-    if intent.kind in (it.QUANTITY, it.ENTITY) and partial_proper_nouns(question, main_paper):
+    # a comparison's names are spread over the papers its mentions found, each by its own search
+    named_in = [p for p in focus if p.mention] if found_each else [main_paper]
+    if intent.kind in (it.QUANTITY, it.ENTITY) and partial_proper_nouns(question, named_in):
         return Extract(
             [],
             relevance,

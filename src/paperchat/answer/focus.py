@@ -58,11 +58,14 @@ def proper_nouns(text: str) -> list[str]:
     return out
 
 
-def partial_proper_nouns(question: str, paper: PaperText) -> bool:
-    """Whether the paper holds some but not all of the question's capitalised names ("Atari Breakout")."""
+def partial_proper_nouns(question: str, papers: list[PaperText]) -> bool:
+    """Whether the papers together hold some but not all of the question's capitalised names ("Atari
+    Breakout"): one paper, or the papers a comparison's mentions found."""
     nouns = proper_nouns(question)
-    text = plain(paper.full_text)
-    held = [n for n in nouns if n.lower() in text]
+    text = " ".join(plain(p.full_text) for p in papers).replace("-", " ")
+    held = [
+        n for n in nouns if n.lower().replace("-", " ") in text
+    ]  # "Gaussian-process": "Gaussian process"
     return bool(held) and len(held) < len(nouns)
 
 
