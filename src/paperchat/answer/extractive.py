@@ -61,6 +61,7 @@ from paperchat.answer.focus import (
     off_topic,
     partial_proper_nouns,
 )
+from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.lists import one_per_paper, topical
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
@@ -103,9 +104,15 @@ def _subject_sentences(
     Scored against what the question asks of them (:func:`paperchat.answer.mentions.ask_part`:
     "what speedup does each report"), moved by the ask's kind (a number, names, a result; anything else
     as a general question). A paper the question describes rather than names also gets the sentence that
-    best fits its description, when that is relevant and not yet picked (:func:`paperchat.answer.clauses.parts_cover`).
+    best fits its description, when that is relevant and not yet picked (:func:`paperchat.answer.clauses.parts_cover`),
+    and one more for what the question asks of it by label ("what does the latter use ...",
+    :func:`paperchat.answer.labels.labelled_clauses`).
     """
-    ask = ask_part(question, split_mentions(question))
+    mentions = split_mentions(question)
+    ask = ask_part(question, mentions)
+    # what the question asks of one paper by label ("what probing strategy does the latter use")
+    by_label = labelled_clauses(question, mentions)
+    own_ask = {m.text: by_label.get(i, "") for i, m in enumerate(mentions)}
     avec = qvec if ask == question else index.embedder.embed_one(ask)
     # the asking sentence, not a "Compare A with B." before it, says what kind of sentence answers
     sentence = split_ask(ask).sentence or ask
@@ -127,6 +134,17 @@ def _subject_sentences(
                 own[pid],
                 index.embedder.embed_one,
                 PER_SUBJECT,
+                ABSTAIN_BELOW,
+                DUPLICATE_COS,
+            )
+        clause = own_ask.get(described.get(pid, ""), "")
+        if len(set(terms(clause))) >= MIN_CLAUSE_TERMS:  # its own ask's sentence, with room for it
+            picked += parts_cover(
+                [clause],
+                picked,
+                own[pid],
+                index.embedder.embed_one,
+                PER_SUBJECT + 1,
                 ABSTAIN_BELOW,
                 DUPLICATE_COS,
             )
