@@ -139,6 +139,23 @@ def test_a_count_is_a_number_near_the_counted_noun(sentence, counts):
 
 
 @pytest.mark.parametrize(
+    "sentence, noun, counts",
+    [
+        # "how many parameters did that little model have?": a hyphenated term's part is the noun
+        ("We show a small 25M-parameter transformer solves Einstein's puzzle.", "parameter", True),
+        ("A 7B-parameter model trained on 1T tokens.", "parameter", True),
+        # "how much compute does building it take?": a unit of compute names the compute
+        ("We create the base model within 72 A100 GPU hours.", "compute", True),
+        ("Pre-training costs 1e21 FLOPs.", "compute", True),
+        # an amount of time alone is no amount of compute
+        ("The videos are 3 hours long.", "compute", False),
+    ],
+)
+def test_a_count_is_named_by_a_hyphenated_part_or_a_unit_of_compute(sentence, noun, counts):
+    assert bool(counting_sentences([_Sentence(sentence)], noun, None)) is counts
+
+
+@pytest.mark.parametrize(
     "sentence, counts",
     [
         # "How many GPUs ...?": a number inside a name counts nothing (a newcomer's question had been
@@ -223,3 +240,29 @@ def test_a_newcomers_count_and_proposal_questions_quote_the_sentence_that_answer
     assert watch.answer.startswith(
         "In this paper, we address these limitations by proposing a weighted generalization"
     )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "gold", "fact"),
+    [
+        (  # "25M-parameter": the counted noun is part of a hyphenated word
+            "A small model that erases its scratch work while reasoning solved Einstein's puzzle; how "
+            "many parameters does it have?",
+            "6wglsDXIei",
+            "25M-parameter transformer",
+        ),
+        (  # "72 A100 GPU hours": compute is given by its unit
+            "How much compute does it take to build Orthus-base?",
+            "dPyA4ZYs7n",
+            "72 A100 GPU hours",
+        ),
+    ],
+)
+def test_a_count_given_in_a_hyphenated_word_or_a_unit_of_compute_is_quoted(
+    icml_engine, question, gold, fact
+):
+    answer = icml_engine.ask(question, mode="extractive")
+    assert not answer.abstained
+    assert answer.sources[0].paper_id == gold
+    assert fact in answer.answer

@@ -22,12 +22,22 @@ from paperchat.answer.roles import holds_number
 from paperchat.cite.cue_words import stem
 from paperchat.core.terms import terms
 
+#: Words that name an amount of compute by its unit: "72 A100 GPU hours", "1e21 FLOPs", "8 TPUs".
+_COMPUTE_UNIT = re.compile(
+    r"\(?(?:[GT]PUs?|FLOPs?)(?:-(?:hours?|days?))?[.,;:)]*|PF-?days?[.,;:)]*", re.I
+)
+
 
 def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
     """Whether ``text`` holds the content term ``noun`` or a word of its Snowball stem ("compute":
     "computational"), or, for an ``abbreviation`` (a word no paper of the corpus uses, such as "mem" or
-    "params"), a longer word it starts ("memory", "parameters")."""
+    "params"), a longer word it starts ("memory", "parameters"). A hyphenated term's parts count: a
+    "25M-parameter transformer" names its parameters; and a unit of compute (:data:`_COMPUTE_UNIT`) names
+    "compute"."""
+    if stem(noun) == "comput" and any(_COMPUTE_UNIT.fullmatch(w) for w in text.split()):
+        return True
     held = terms(text)
+    held += [part for t in held if "-" in t for part in t.split("-") if part]
     if noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held):
         return True
     key = stem(noun)
