@@ -117,6 +117,18 @@ def test_how_much_faster_is_a_number_not_a_count(icml_engine, question, paper, f
             "Which paper showed that autoencoder latents carry too many fine ripples that slow diffusion learning?",
             "2hEDcA7xy4",
         ),
+        # "which of the papers ... explained" asks for one paper; "which paper ..., and by how much" asks
+        # which paper beside a figure: a clear first paper answers both
+        (
+            "Which of the papers this year explained why chatbots babble nonsense when told to parrot one "
+            "word forever?",
+            "WVth3Webet",
+        ),
+        (
+            "Someone said coding chatbots do better if they spit out the program first and justify it "
+            "afterwards. Which paper showed that, and by how much?",
+            "wSZeQoJ1Vk",
+        ),
     ],
 )
 def test_which_paper_names_the_paper_it_quotes(icml_engine, question, paper):

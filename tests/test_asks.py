@@ -58,3 +58,21 @@ def test_which_of_the_papers_was_the_one_asks_for_one_paper():
     assert (one.kind, one.plural) == (it.FIND, False)
     many = it.read_question("Which of the papers this year fool LLM judges?")
     assert (many.kind, many.plural) == (it.FIND, True)
+    # a singular or past-tense verb after "which of the papers" asks for one paper too
+    for question in (
+        "Which of the papers this year argued that certified radius is the wrong yardstick?",
+        "Which of the studies has a patch for models that cannot repeat one word?",
+    ):
+        asked = it.read_question(question)
+        assert (asked.kind, asked.plural) == (it.FIND, False), question
+    many = it.read_question("Which of the papers propose new watermarks for LLM text?")
+    assert (many.kind, many.plural) == (it.FIND, True)
+
+
+def test_which_paper_beside_another_ask():
+    from paperchat.answer.intent import asks_which_paper
+
+    assert asks_which_paper("Which paper found that, and how big was the improvement?")
+    assert asks_which_paper("Do you know which paper that was?")
+    assert not asks_which_paper("Which papers study watermarks?")
+    assert not asks_which_paper("How many parameters does the model have?")

@@ -194,7 +194,7 @@ def extract(
     found_each = sum(bool(p.mention) for p in focus) >= 2
     if (
         not found_each
-        and not clear_winner(intent, papers)
+        and not clear_winner(intent, papers, question)
         and max(c.cos for c in cands) < OFF_TOPIC_COS
         and off_topic(question, compared, lexicon, n_papers)
     ):

@@ -88,10 +88,12 @@ _FIND_PLURAL = re.compile(
     r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b",
     re.I,
 )
-#: "Which of the papers this year was the one that ...?": one paper asked for, though "papers" is plural.
+#: "Which of the papers this year was the one that ...?", "Which of the papers this year argued that ...?":
+#: one paper asked for, though "papers" is plural (a singular verb or one in the past tense follows it).
 _ONE_OF_THEM = re.compile(
-    r"\bwhich (?:one )?of (?:the|these|those|this year's) (?:\w+\s+){0,2}?(?:papers|works|studies)\b[^?.]*?"
-    r"\b(?:is|was) (?:the (?:one|paper|work|study)|it)\b",
+    r"\bwhich (?:one )?of (?:the|these|those|this year's) (?:\w+\s+){0,2}?(?:papers|works|studies)\b"
+    r"(?:[^?.]*?\b(?:is|was) (?:the (?:one|paper|work|study)|it)\b"
+    r"|(?:\s+(?:this|last) year)?\s+(?:is|was|has|did|\w+ed)\b)",
     re.I,
 )
 _FIND_ONE = re.compile(
@@ -104,6 +106,20 @@ _FIND_ONE = re.compile(
     r"|\b(?:i need|find me|point me to) (?:the|a|that) (?:paper|work|study|article)\b",
     re.I,
 )
+#: "Which paper found that, and how big was the improvement?", "Do you know which paper that was?": the
+#: question asks which paper, whatever else it asks (:func:`asks_which_paper`).
+_WHICH_PAPER = re.compile(
+    r"\b(?:which|what)\s+(?:(?!(?:papers|works|studies|articles)\b)[\w-]+\s+){0,2}?"
+    r"(?:paper|work|study|article)\b",
+    re.I,
+)
+
+
+def asks_which_paper(question: str) -> bool:
+    """Whether ``question`` asks which one paper (:data:`_WHICH_PAPER`), alone or beside another ask."""
+    return _WHICH_PAPER.search(question) is not None
+
+
 #: A question that opens by asking which paper (a common slip of "which" included).
 _FIND_LEAD = re.compile(
     r"^\s*(?:which|what|wich|whcih|whihc)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|article)\b", re.I
