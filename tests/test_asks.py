@@ -70,7 +70,7 @@ def test_which_of_the_papers_was_the_one_asks_for_one_paper():
 
 
 def test_which_paper_beside_another_ask():
-    from paperchat.answer.intent import asks_which_paper
+    from paperchat.answer.asks import asks_which_paper
 
     assert asks_which_paper("Which paper found that, and how big was the improvement?")
     assert asks_which_paper("Do you know which paper that was?")

@@ -98,3 +98,17 @@ _NAME_ASK = re.compile(
 def asks_for_name(question: str) -> bool:
     """Whether ``question`` asks what its paper (or its method) is called: the answer then names the paper."""
     return _NAME_ASK.search(question) is not None
+
+
+#: "Which paper found that, and how big was the improvement?", "Do you know which paper that was?": the
+#: question asks which paper, whatever else it asks (:func:`asks_which_paper`).
+_WHICH_PAPER = re.compile(
+    r"\b(?:which|what)\s+(?:(?!(?:papers|works|studies|articles)\b)[\w-]+\s+){0,2}?"
+    r"(?:paper|work|study|article)\b",
+    re.I,
+)
+
+
+def asks_which_paper(question: str) -> bool:
+    """Whether ``question`` asks which one paper (:data:`_WHICH_PAPER`), alone or beside another ask."""
+    return _WHICH_PAPER.search(question) is not None

@@ -106,20 +106,6 @@ _FIND_ONE = re.compile(
     r"|\b(?:i need|find me|point me to) (?:the|a|that) (?:paper|work|study|article)\b",
     re.I,
 )
-#: "Which paper found that, and how big was the improvement?", "Do you know which paper that was?": the
-#: question asks which paper, whatever else it asks (:func:`asks_which_paper`).
-_WHICH_PAPER = re.compile(
-    r"\b(?:which|what)\s+(?:(?!(?:papers|works|studies|articles)\b)[\w-]+\s+){0,2}?"
-    r"(?:paper|work|study|article)\b",
-    re.I,
-)
-
-
-def asks_which_paper(question: str) -> bool:
-    """Whether ``question`` asks which one paper (:data:`_WHICH_PAPER`), alone or beside another ask."""
-    return _WHICH_PAPER.search(question) is not None
-
-
 #: A question that opens by asking which paper (a common slip of "which" included).
 _FIND_LEAD = re.compile(
     r"^\s*(?:which|what|wich|whcih|whihc)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|article)\b", re.I
