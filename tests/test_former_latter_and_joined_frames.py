@@ -1,14 +1,12 @@
 """Comparisons asked "how do A and B compare", with "the former / the latter" (issue 17, seventeenth round).
 
 "How do the approach that ... and the relaxed bound compare: ... the former's ..., ... the latter's ...?" describes
-its two papers in a frame's slots and asks of each by "former" and "latter"; each described paper is then
-quoted for its own ask too. Questions written for these tests (none is in an eval set); the cited papers and quoted facts are asserted
-on the 2,740-paper ICML 2025 store.
+its two papers in a frame's slots and asks of each by "former" and "latter". Questions written for these tests
+(none is in an eval set); two such comparisons, each paper cited with its asked fact on the 2,740-paper ICML 2025
+store, are in ``test_labelled_asks.py``.
 """
 
 from __future__ import annotations
-
-import pytest
 
 from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.mentions import split_mentions
@@ -55,30 +53,3 @@ def test_no_name_starts_after_a_hyphen_inside_a_word():
 
     # "μTransfer-FNO" is one word: neither "Transfer-FNO" nor "FNO" is a name of its own
     assert name_tokens("How far does μTransfer-FNO scale, and does GPT-4o agree?") == ["GPT-4o"]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("question", "gold", "facts"),
-    [
-        (  # a joined frame's two described slots, each asked of by former / latter
-            "On LLM watermarks, how do the end-to-end logits perturbation approach and the framework "
-            "that strips n-gram watermarks out compare: what stands in for the non-differentiable steps "
-            "in the former, and what probing strategy does the latter use?",
-            ["9sNiCqi2RD", "5dF4mqVVqK"],
-            ["online-prompting technique", "random selection probing"],
-        ),
-        (  # papers described in one sentence, asked about by former / latter in the next
-            "Two watermark papers: one strips watermarks out of generated text, one tells spoofed text "
-            "from genuinely watermarked text. What probing strategy does the former use, and what does "
-            "the latter find spoofing attacks leave behind?",
-            ["5dF4mqVVqK", "hSCxEZLvxI"],
-            ["random selection probing", "observable artifacts"],
-        ),
-    ],
-)
-def test_former_and_latter_are_each_cited_with_the_asked_fact(icml_engine, question, gold, facts):
-    answer = icml_engine.ask(question, mode="extractive")
-    assert [s.paper_id for s in answer.sources][:2] == gold
-    for fact in facts:
-        assert fact in answer.answer

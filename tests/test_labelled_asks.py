@@ -87,6 +87,20 @@ def test_one_labelled_ask_is_no_comparison():
             ["IEyNrmICas", "gTYzm0Qchr"],
             ["teach the structure-based predictor", "706,360"],
         ),
+        (  # a joined frame's two described slots, each asked of by former / latter
+            "On LLM watermarks, how do the end-to-end logits perturbation approach and the framework "
+            "that strips n-gram watermarks out compare: what stands in for the non-differentiable steps "
+            "in the former, and what probing strategy does the latter use?",
+            ["9sNiCqi2RD", "5dF4mqVVqK"],
+            ["online-prompting technique", "random selection probing"],
+        ),
+        (  # papers described in one sentence, asked about by former / latter in the next
+            "Two watermark papers: one strips watermarks out of generated text, one tells spoofed text "
+            "from genuinely watermarked text. What probing strategy does the former use, and what does "
+            "the latter find spoofing attacks leave behind?",
+            ["5dF4mqVVqK", "hSCxEZLvxI"],
+            ["random selection probing", "observable artifacts"],
+        ),
     ],
 )
 def test_labelled_papers_are_each_cited_with_the_asked_fact(icml_engine, question, gold, facts):
