@@ -124,30 +124,23 @@ def _subject_sentences(
     cands = score_sentences(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
     own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
     described = {p.paper_id: p.mention for p in papers if p.paper_id in subjects}
+
+    def cover(clause: str, picked: list, pid: str, room: int) -> list:
+        """The best sentence of ``pid`` for ``clause``, when it has enough terms and is relevant and new."""
+        if len(set(terms(clause))) < MIN_CLAUSE_TERMS:
+            return []
+        return parts_cover(
+            [clause], picked, own[pid], index.embedder.embed_one, room, ABSTAIN_BELOW, DUPLICATE_COS
+        )
+
     out = []
     for pid in subjects:
         picked = pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
-        if len(set(terms(described.get(pid, "")))) >= MIN_CLAUSE_TERMS:  # a description, not a name
-            picked += parts_cover(
-                [described[pid]],
-                picked,
-                own[pid],
-                index.embedder.embed_one,
-                PER_SUBJECT,
-                ABSTAIN_BELOW,
-                DUPLICATE_COS,
-            )
-        clause = own_ask.get(described.get(pid, ""), "")
-        if len(set(terms(clause))) >= MIN_CLAUSE_TERMS:  # its own ask's sentence, with room for it
-            picked += parts_cover(
-                [clause],
-                picked,
-                own[pid],
-                index.embedder.embed_one,
-                PER_SUBJECT + 1,
-                ABSTAIN_BELOW,
-                DUPLICATE_COS,
-            )
+        mention = described.get(pid, "")
+        picked += cover(mention, picked, pid, PER_SUBJECT)  # a description, not a name
+        picked += cover(
+            own_ask.get(mention, ""), picked, pid, PER_SUBJECT + 1
+        )  # its own ask, with room
         if how and own[pid]:  # "How does each obtain step-level guidance?": its method move
             picked += method_span(own[pid], picked, PER_SUBJECT + 1)
         out += picked

@@ -180,11 +180,11 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
 WHICH_PAPER_LEAD = 0.9
 
 
-def clear_winner(intent: it.Intent, papers: list[PaperText], question: str = "") -> bool:
+def clear_winner(intent: it.Intent, papers: list[PaperText], question: str) -> bool:
     """Whether a "which paper ...?" question (one paper asked for; or ``question`` asks which paper beside
     another ask, :func:`paperchat.answer.asks.asks_which_paper`: "Which paper found that, and how big
     was the improvement?") retrieved a clear first paper (:data:`WHICH_PAPER_LEAD`)."""
-    which = intent.kind == it.FIND or (question and asks_which_paper(question))
+    which = intent.kind == it.FIND or asks_which_paper(question)
     if not which or intent.plural or len(papers) < 2 or papers[0].score <= 0:
         return False
     return papers[1].score <= WHICH_PAPER_LEAD * papers[0].score

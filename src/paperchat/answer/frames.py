@@ -47,11 +47,13 @@ def frames(question: str) -> list[re.Match]:
     """The comparison frames of ``question`` with two slots ``a`` and ``b``: "How does A differ from B",
     "how do A and B compare" (:data:`JOINED_FRAME`), and the imperative "Compare A with B" (:data:`IMPERATIVE_FRAMES`, the first that reads it)."""
     found = list(FRAME.finditer(question))
-    found += [
-        f for f in JOINED_FRAME.finditer(question) if all(f.start() >= g.end() for g in found)
-    ]
+
+    def after_found(frame: re.Pattern) -> list[re.Match]:  # frames past every one found so far
+        return [f for f in frame.finditer(question) if all(f.start() >= g.end() for g in found)]
+
+    found += after_found(JOINED_FRAME)
     for frame in IMPERATIVE_FRAMES:
-        more = [f for f in frame.finditer(question) if all(f.start() >= g.end() for g in found)]
+        more = after_found(frame)
         if more:
             return found + more
     return found
