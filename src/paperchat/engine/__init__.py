@@ -231,7 +231,7 @@ class Engine:
             question,
             hits,
             lambda q, n: self.retriever.retrieve(q, n, paper_ids=paper_ids),
-            self.store.papers,
+            self.retriever.records,
             k,
         )
 

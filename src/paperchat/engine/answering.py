@@ -49,7 +49,7 @@ def answer_from_hits(
 
     t0 = time.perf_counter() if t0 is None else t0
     if records is None:
-        records = engine.store.papers([h.paper_id for h in hits])
+        records = engine.retriever.records([h.paper_id for h in hits])
     if qvec is None:
         qvec = engine.embedder.embed_one(question)
     if mode == LLM:

@@ -28,6 +28,7 @@ papers and on the bundled questions at 38 (README, "Retrieval").
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,8 @@ from paperchat.retrieve.titles import titled
 RETRIEVERS = ("hybrid", "dense", "bm25")
 #: weights of (chunk cosine, sentence cosine, BM25 / its upper bound) in weighted fusion
 WEIGHTS = (0.5, 0.5, 1.5)
+#: Paper records the retriever keeps (the most recently read; all are dropped when the store's revision changes)
+RECORD_CACHE = 4096
 
 
 @dataclass
@@ -89,7 +92,41 @@ class HybridRetriever:
         self.mode = mode
         self.fusion = fusion_mode
         self._texts: dict[str, tuple[str, dict[str, Any]]] = {}
+        # (store revision, (papers, chunks))
+        self._counts: tuple[str, tuple[int, int]] | None = None
+        # paper id -> record, of the store revision _records_at
+        self._records: OrderedDict[str, Any] = OrderedDict()
+        self._records_at: str | None = None
         self.last_timings: dict[str, float] = {}
+
+    def records(self, ids: list[str], abstracts: bool = True) -> dict:
+        """The stored :class:`~paperchat.ingest.records.PaperRecord` s of ``ids`` (missing ones left out), as
+        ``store.papers(ids)`` gives them: the last :data:`RECORD_CACHE` read are kept for the store's current
+        revision (a comparison reads its papers' records four or five times per question). Records are read
+        with their abstracts whatever ``abstracts`` says."""
+        revision = self.store.revision()
+        if self._records_at != revision:
+            self._records.clear()
+            self._records_at = revision
+        missing = [pid for pid in dict.fromkeys(ids) if pid not in self._records]
+        if missing:
+            self._records.update(self.store.papers(missing))
+        out = {}
+        for pid in ids:
+            if pid in self._records:
+                self._records.move_to_end(pid)
+                out[pid] = self._records[pid]
+        while len(self._records) > RECORD_CACHE:
+            self._records.popitem(last=False)
+        return out
+
+    def _store_counts(self) -> tuple[int, int]:
+        """``(papers, chunks)`` in the store, read once per store revision (a comparison retrieves up to
+        six times per question, and each count is a Chroma call)."""
+        revision = self.store.revision()
+        if self._counts is None or self._counts[0] != revision:
+            self._counts = (revision, self.store.counts())
+        return self._counts[1]
 
     def _fetch(self, ids: list[str]) -> None:
         missing = [i for i in ids if i not in self._texts]
@@ -100,7 +137,7 @@ class HybridRetriever:
         self, paper_ids: list[str], qvec: np.ndarray | None
     ) -> dict[str, tuple[str, float | None]]:
         """The best chunk of each paper (by cosine to ``qvec``; the first chunk without one): ``{paper: (chunk, cos)}``."""
-        records = self.store.papers(paper_ids, abstracts=False)
+        records = self.records(paper_ids)
         ids = [c for pid in paper_ids if pid in records for c in records[pid].chunk_ids]
         out: dict[str, tuple[str, float | None]] = {}
         if qvec is not None and ids:
@@ -137,7 +174,7 @@ class HybridRetriever:
         ``paper_ids`` (:func:`paperchat.retrieve.filters.matching_ids`) restricts
         every search to those papers, so the top-k is filled from them.
         """
-        n_papers, n_chunks = self.store.counts()
+        n_papers, n_chunks = self._store_counts()
         if not n_chunks or (paper_ids is not None and not paper_ids):
             return []
         top_k = max(1, min(top_k, n_papers if paper_ids is None else len(paper_ids)))
@@ -216,7 +253,7 @@ class HybridRetriever:
         A paper without stored chunks still gets a hit (score 0, its abstract
         as text), so a follow-up about it can be answered from the abstract.
         """
-        records = self.store.papers(paper_ids)
+        records = self.records(paper_ids)
         ids = [c for pid in paper_ids if pid in records for c in records[pid].chunk_ids]
         vectors = self.store.chunk_vectors(ids)
         self._fetch(list(vectors))

@@ -48,10 +48,9 @@ class NearestQueries:
             ]
         )
         found: list[tuple[float, str]] = []
-        with self.guarded():
-            n = min(n, col.count())
-            if n <= 0:
-                return []
+        with (
+            self.guarded()
+        ):  # Chroma returns what it holds when asked for more (no count call needed)
             for page in pages:
                 where = None if page is None else {"paper_id": {"$in": page}}
                 res = col.query(
