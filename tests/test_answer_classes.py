@@ -149,6 +149,9 @@ def test_which_paper_names_the_paper_it_quotes(icml_engine, question, paper):
         "Is there a paper on predicting avalanche risk from snowpack measurements?",
         "which paper spots counterfeit wine bottles from label photos",
         "Which paper teaches a ping-pong robot with simulated practice?",
+        # one distinctive word a retrieved paper holds ("manuscripts", "transcription"), two no abstract uses
+        "How does the model for handwritten historical manuscripts deal with scribe variation?",
+        "What does the violin transcription model do with vibrato in orchestral recordings?",
     ],
 )
 def test_details_an_abstract_does_not_give_and_absent_topics_abstain(icml_engine, question):

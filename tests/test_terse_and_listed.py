@@ -10,6 +10,7 @@ import pytest
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import split_ask
+from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText, off_topic
 from paperchat.answer.mentions import split_mentions
 from paperchat.answer.subjects import missing_names, spelled_out
 from paperchat.store.bm25 import BM25Index
@@ -37,6 +38,24 @@ def test_a_misspelt_word_is_read_as_the_word_it_misspells(index):
 def test_rare_terms_keep_a_misspelt_word_only_when_the_word_it_misspells_is_rare(index):
     # "trainng" is "train", held by two of three papers: not distinctive; "rematerialization" is
     assert index.rare_terms("trainng with rematerialization", max_df=1) == ["materi"]
+
+
+def _paper(pid: str) -> PaperText:
+    return PaperText(pid, "", DOCS[pid], cos=0.3, share=1.0)
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        # "translation" is held by the paper retrieved, but "handwritten" and "scribe" by no paper at all
+        ("machine translation of handwritten scribe languages", True),
+        # one unused word beside a held one may be the asker's paraphrase
+        ("machine translation of scribe languages", False),
+        ("a benchmark for machine translation of low-resource languages", False),
+    ],
+)
+def test_two_words_no_abstract_uses_make_a_topic_absent(index, question, expected):
+    assert off_topic(question, [_paper("c")], index, OFF_TOPIC_MIN_PAPERS) is expected
 
 
 def test_an_abbreviation_spelled_out_in_the_abstract_is_mentioned():

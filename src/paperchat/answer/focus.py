@@ -141,6 +141,9 @@ def focus_papers(
 #: that no paper it would quote holds (the answerer also asks that no sentence is close: ``OFF_TOPIC_COS``).
 OFF_TOPIC_MIN_PAPERS = 500
 RARE_SHARE = 0.004  # a word held by at most this share of the papers is distinctive
+#: Question words that no abstract of the corpus uses (not misspellings of one) that make a topic absent
+#: even when another distinctive word occurs in a retrieved paper (general-d, -j, conference dev).
+UNUSED_WORDS = 2
 
 
 #: Words that name the corpus a question is about ("Which ICML 2025 paper ..."), never its topic: the few
@@ -149,7 +152,8 @@ VENUE_WORDS = "ICML NeurIPS ICLR conference proceedings"
 
 
 def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
-    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``.
+    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``,
+    or :data:`UNUSED_WORDS` of them occur in no paper of the corpus at all.
 
     ``lexicon`` is the store's BM25 index (``rare_terms``, ``terms_of``, ``df``) or ``None``; ``n_papers``
     the corpus size (below :data:`OFF_TOPIC_MIN_PAPERS`: never off-topic). A misspelt word counts as the
@@ -165,6 +169,9 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
         if t not in venue
     ]
     held = set().union(*(lexicon.terms_of(p.full_text) for p in papers))
+    unused = [t for t in rare if lexicon.df.get(t, 0) == 0]
+    if len(unused) >= UNUSED_WORDS:
+        return True  # "handwritten ... manuscripts ... scribe": a topic no abstract is about
     if not rare or set(rare) & held:
         return False
     return (
