@@ -314,3 +314,26 @@ def test_a_store_marker_that_cannot_be_written_is_a_note_once(tmp_path, caplog):
         f"note: could not write {tmp_path / 'store' / MARKER} ("
     )
     assert lines[0].endswith("); the store itself was written")
+
+
+def test_the_retrievers_kept_records_and_counts_follow_the_store_revision(
+    store, tmp_path, monkeypatch
+):
+    """The retriever keeps paper records and the store's counts for one revision: a write replaces them."""
+    import paperchat.retrieve.hybrid as hybrid
+
+    engine = _engine(store)
+    data = _one_paper(tmp_path / "one.jsonl", "lf1", "lattice folding")
+    engine.ingest([data])
+    (pid,) = [r.paper_id for r in engine.papers() if r.title == "A paper on lattice folding"]
+    retriever = engine.retriever
+    assert retriever.records([pid])[pid].abstract == "We study lattice folding. It works well."
+    papers, chunks = retriever._store_counts()
+    assert papers == 39 and chunks > 39
+    data.write_text(data.read_text(encoding="utf-8").replace("well", "fine"), encoding="utf-8")
+    assert engine.ingest([data]).papers_updated == 1
+    assert retriever.records([pid])[pid].abstract == "We study lattice folding. It works fine."
+    assert retriever._store_counts() == (39, chunks)
+    monkeypatch.setattr(hybrid, "RECORD_CACHE", 2)  # bounded: the last ones read are kept
+    ids = [r.paper_id for r in engine.papers()][:3]
+    assert list(retriever.records(ids)) == ids and list(retriever._records) == ids[1:]
