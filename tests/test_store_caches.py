@@ -316,6 +316,7 @@ def test_a_store_marker_that_cannot_be_written_is_a_note_once(tmp_path, caplog):
     assert lines[0].endswith("); the store itself was written")
 
 
+@pytest.mark.integration  # two ingests into a copied store: a few seconds, kept out of the unit tier
 def test_the_retrievers_kept_records_and_counts_follow_the_store_revision(
     store, tmp_path, monkeypatch
 ):
