@@ -258,3 +258,27 @@ def test_a_which_papers_list_holds_each_retrieved_paper_on_its_rare_term(icml_en
     answer = icml_engine.ask("Which papers propose methods for model merging?", mode="extractive")
     listed = {s.paper_id for s in answer.sources}
     assert {"zy7Jw91tdh", "ZZxVwVUYg3", "OgfvSDn73E", "xX8NJShgny", "D7qRwx6BOS"} <= listed
+
+
+@pytest.mark.parametrize(
+    "question, papers, fact",
+    [
+        (
+            "Which sensor does the real-time driving anomaly detector pair with its RGB camera, and on which "
+            "datasets does Ex-VAD report its results?",
+            {"oYyaVSqEFu"},
+            "event cameras",
+        ),
+        (
+            "How much does MMInference speed up the prefilling stage, and what does ConfPO rely on to select tokens?",
+            {"me6PfbATWM", "p-abe9274a3783"},
+            "prefilling stage",
+        ),
+    ],
+)
+def test_names_asked_about_in_separate_clauses_are_each_answered(
+    icml_engine, question, papers, fact
+):
+    """Two names held by two papers, each in a clause of its own, are two asks, not a name one paper lacks."""
+    answer = icml_engine.ask(question, mode="extractive")
+    assert not answer.abstained and papers <= set(_cited(answer)) and fact in answer.answer

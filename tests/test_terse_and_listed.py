@@ -10,7 +10,7 @@ import pytest
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import split_ask
-from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText, off_topic
+from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText, names_apart, off_topic
 from paperchat.answer.mentions import split_mentions
 from paperchat.answer.subjects import missing_names, spelled_out
 from paperchat.store.bm25 import BM25Index
@@ -56,6 +56,24 @@ def _paper(pid: str) -> PaperText:
 )
 def test_two_words_no_abstract_uses_make_a_topic_absent(index, question, expected):
     assert off_topic(question, [_paper("c")], index, OFF_TOPIC_MIN_PAPERS) is expected
+
+
+@pytest.mark.parametrize(
+    "question, apart",
+    [
+        ("What ARI does Spotscape reach on DLPFC?", False),  # one ask about one paper
+        (
+            "Which sensor does the detector add to its RGB frames, and on which datasets does Ex-VAD report?",
+            True,
+        ),
+        (
+            "How much faster is FlashSketch than FAISS on SIFT1M, and what recall does it keep?",
+            False,
+        ),
+    ],
+)
+def test_names_in_clauses_of_their_own_are_asks_about_two_papers(question, apart):
+    assert names_apart(question, it.read_question(question).names) is apart
 
 
 def test_an_abbreviation_spelled_out_in_the_abstract_is_mentioned():

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import asks_which_paper
+from paperchat.answer.clauses import split_clauses
 from paperchat.answer.subjects import label_named, mentions, missing_names, plain
 from paperchat.core.terms import terms
 from paperchat.retrieve.titles import titled
@@ -119,8 +120,10 @@ def focus_papers(
         p.paper_id for p, t in zip(papers, texts) for n in intent.names if not missing_names(n, [t])
     }
     several = (
-        len(by_paper) > 1 and len(held) == len(intent.names) and it.COMPARE.search(question)
-    )  # "Compare A and B"
+        len(by_paper) > 1
+        and len(held) == len(intent.names)
+        and (it.COMPARE.search(question) or names_apart(question, intent.names))
+    )  # "Compare A and B"; "what does A draw on, and on which datasets does B report?"
     subject = [
         p
         for p, t in zip(papers, texts)
@@ -135,6 +138,14 @@ def focus_papers(
             None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
         )
     return papers
+
+
+def names_apart(question: str, names: tuple[str, ...]) -> bool:
+    """Whether ``question``'s clauses (:func:`paperchat.answer.clauses.split_clauses`) hold its names apart:
+    two clauses with a name each and no clause with them all, as asks about two papers are written."""
+    clauses = split_clauses(question)
+    named = [{n for n in names if n in c} for c in clauses]
+    return sum(bool(ns) for ns in named) >= 2 and all(len(ns) < len(names) for ns in named)
 
 
 #: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the question has a content word
