@@ -28,6 +28,8 @@ from paperchat.answer.counts import amount_sentences, asks_change, states_change
         ("how much does the new loss improve recall?", True),
         ("How much memory does it need?", False),  # an amount, not a change
         ("How large is the benchmark?", False),
+        ("How much extra latency does the shuffling add at inference?", True),  # what a method adds
+        ("How much additional compute did it spend?", True),
     ],
 )
 def test_a_change_is_asked_by_how_much_and_a_comparative(question, change):
@@ -45,6 +47,8 @@ def test_a_change_is_asked_by_how_much_and_a_comparative(question, change):
         ("We applied ARROW to four types of algorithms and 25 datasets.", False),
         ("It has two pipelines: (1) a reconstruction and (2) a decoder.", False),
         ("It improves results on CIFAR-100 and ImageNet.", False),
+        # an enumerator beside a word of change ("(1) ... reduces ...") states no change
+        ("It rests on (1) plug-and-play modules that reduce cost.", False),
     ],
 )
 def test_a_change_is_a_ratio_a_percentage_or_a_number_beside_a_word_of_change(sentence, change):
@@ -101,9 +105,21 @@ def test_an_amount_the_abstract_does_not_state_is_declined(icml_engine):
     for question in (
         "By how much does ActionPiece improve recall over tokenizing each action independently?",
         "How much faster does ATA train than greedy asynchronous methods?",
+        # OVERTONE's abstract says "negligible computation overhead", with no number
+        "How much extra computation does OVERTONE's token-level smoothing add to knowledge editing?",
     ):
         answer = icml_engine.ask(question, mode="extractive")
         assert answer.abstained and answer.sources == [], question
+
+
+@pytest.mark.slow
+def test_what_a_method_adds_is_answered_with_the_number_that_states_it(icml_engine):
+    answer = icml_engine.ask(
+        "How much additional compute did MixMin spend to improve the data mixture?",
+        mode="extractive",
+    )
+    assert [s.paper_id for s in answer.sources] == ["wpaxYGgp2n"]
+    assert "less than 0.2% additional compute" in answer.answer
 
 
 @pytest.mark.slow

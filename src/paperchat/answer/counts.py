@@ -141,6 +141,8 @@ _ASKS_CHANGE = re.compile(
     r"|\bby how (?:much|many\s+(?:%|percent))"
     r"|\bwhat\s+(?:%|percent)\s+(?:[\w-]+\s+){0,3}?(?:did|does|do)\b"
     r"|\bhow much (?:\w+ )?(?:faster|slower|better|worse|higher|lower|more|less|smaller|larger|bigger|cheaper)\b"
+    # what a method adds: "how much extra latency does the shuffling add?", "how much additional compute"
+    r"|\bhow much (?:extra|additional|added)\b"
     r"|\bhow much (?:does|did|do|can|could|would) (?:[\w'-]+ ){1,8}?"
     r"(?:gain|improve|reduce|cut|save|beat|outperform|boost|speed|lower|raise|increase|decrease|shrink|"
     r"accelerate|help|hurt)\b"
@@ -175,7 +177,8 @@ def states_change(text: str) -> bool:
     ):
         return True
     return _CHANGE_WORD.search(text) is not None and any(
-        any(ch.isdigit() for ch in w) and not _NAMED.match(w) for w in words
+        any(ch.isdigit() for ch in w) and not _NAMED.match(w) and not _NO_AMOUNT.fullmatch(w)
+        for w in words
     )
 
 
