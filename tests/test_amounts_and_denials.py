@@ -60,6 +60,11 @@ def test_a_number_inside_a_name_or_a_description_is_no_amount():
     assert not states_number("It generates 3D waveforms.")
     assert states_number("We only need $0.004$ GPU days.")
     assert states_number("The corpus holds 1.2 million waveforms.")
+    assert not states_number("We prove that decoder-only Transformers can decide 3-SAT.")  # a name
+    assert states_number("We train a 3-layer network.")
+    # a LaTeX command that sets text is no math; one that writes math is
+    assert not states_number("We test whether it can be \\textit{trained} to do so.")
+    assert states_number("It needs \\tilde{O}(D) tasks.")
 
 
 def test_the_sentences_that_can_answer_an_amount_skip_code_links():

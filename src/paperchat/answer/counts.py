@@ -66,7 +66,8 @@ _DESCRIBING = re.compile(r"(?:\w+-)?dimensional\b|\d[dD]\b", re.I)
 #: A number inside a name counts nothing: "an NVIDIA A100 GPU", "GPT-4", "Llama-2-7B", "TransNAS-Bench-101"
 #: (letters lead the word).
 #: Math after the letters is part of the name too ("GSM-$\\infty$"); a LaTeX command is no name ("$\\sim$3").
-_NAMED = re.compile(r"[^\w\\]*[A-Za-z][A-Za-z.-]*(?:\d|\$)")
+#: A number that leads a name in capitals is part of it too ("3-SAT", "2-WL").
+_NAMED = re.compile(r"[^\w\\]*(?:[A-Za-z][A-Za-z.-]*(?:\d|\$)|\d+-[A-Z]{2,})")
 
 
 #: A ratio counts nothing: "3.04$\\times$ higher throughput", "2x faster", "45% fewer", "$76.1\\%$" (LaTeX),
@@ -80,8 +81,9 @@ _UNIT_NEXT = re.compile(
 )
 
 
-#: Math without dollars counts too: "\\tilde{O}(D) tasks", "O(n) samples", "\\sqrt{T} rounds".
-_MATH = re.compile(r"\W*(?:\\[a-z]+\{|O\()")
+#: Math without dollars counts too: "\\tilde{O}(D) tasks", "O(n) samples", "\\sqrt{T} rounds"; a command that
+#: sets text ("\\textit{trained}", "\\emph{...}") is no math.
+_MATH = re.compile(r"\W*(?:\\(?!text|emph|underline|url|href|cite)[a-z]+\{|O\()")
 
 
 def _number_at(words: list[str], i: int) -> bool:
