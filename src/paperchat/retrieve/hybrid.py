@@ -92,22 +92,24 @@ class HybridRetriever:
         self.mode = mode
         self.fusion = fusion_mode
         self._texts: dict[str, tuple[str, dict[str, Any]]] = {}
-        # (store revision, (papers, chunks))
-        self._counts: tuple[str, tuple[int, int]] | None = None
-        # paper id -> record, of the store revision _records_at
-        self._records: OrderedDict[str, Any] = OrderedDict()
-        self._records_at: str | None = None
+        # what the retriever keeps of one store revision (_revision): the counts and the last paper records read
+        self._revision: str | None = None
+        self._counts: tuple[int, int] | None = None  # (papers, chunks)
+        self._records: OrderedDict[str, Any] = OrderedDict()  # paper id -> record
         self.last_timings: dict[str, float] = {}
 
-    def records(self, ids: list[str], abstracts: bool = True) -> dict:
-        """The stored :class:`~paperchat.ingest.records.PaperRecord` s of ``ids`` (missing ones left out), as
-        ``store.papers(ids)`` gives them: the last :data:`RECORD_CACHE` read are kept for the store's current
-        revision (a comparison reads its papers' records four or five times per question). Records are read
-        with their abstracts whatever ``abstracts`` says."""
+    def _current(self) -> None:
+        """Drop what was kept of an older store revision (another process or an ingest wrote since)."""
         revision = self.store.revision()
-        if self._records_at != revision:
+        if revision != self._revision:
+            self._revision, self._counts = revision, None
             self._records.clear()
-            self._records_at = revision
+
+    def records(self, ids: list[str]) -> dict:
+        """The stored :class:`~paperchat.ingest.records.PaperRecord` s of ``ids`` (missing ones left out), with
+        their abstracts, as ``store.papers(ids)`` gives them: the last :data:`RECORD_CACHE` read are kept for
+        the store's current revision (a comparison reads its papers' records four or five times per question)."""
+        self._current()
         missing = [pid for pid in dict.fromkeys(ids) if pid not in self._records]
         if missing:
             self._records.update(self.store.papers(missing))
@@ -123,10 +125,10 @@ class HybridRetriever:
     def _store_counts(self) -> tuple[int, int]:
         """``(papers, chunks)`` in the store, read once per store revision (a comparison retrieves up to
         six times per question, and each count is a Chroma call)."""
-        revision = self.store.revision()
-        if self._counts is None or self._counts[0] != revision:
-            self._counts = (revision, self.store.counts())
-        return self._counts[1]
+        self._current()
+        if self._counts is None:
+            self._counts = self.store.counts()
+        return self._counts
 
     def _fetch(self, ids: list[str]) -> None:
         missing = [i for i in ids if i not in self._texts]

@@ -48,9 +48,8 @@ class NearestQueries:
             ]
         )
         found: list[tuple[float, str]] = []
-        with (
-            self.guarded()
-        ):  # Chroma returns what it holds when asked for more (no count call needed)
+        # no count first: Chroma returns what it holds when asked for more
+        with self.guarded():
             for page in pages:
                 where = None if page is None else {"paper_id": {"$in": page}}
                 res = col.query(
