@@ -37,8 +37,13 @@ while [ $# -gt 0 ]; do
 done
 tier() {
     local select="$1"
+    shift
     [ -z "$marks" ] || select="$select and ($marks)"
-    "$VENV/bin/python" -m pytest -q -m "$select" ${args[@]+"${args[@]}"} || [ $? -eq 5 ]
+    "$VENV/bin/python" -m pytest -q -m "$select" "$@" ${args[@]+"${args[@]}"} || [ $? -eq 5 ]
 }
 tier unit
-tier "not unit"
+# The integration tier in PAPERCHAT_TEST_WORKERS processes (pytest-xdist, default 2; 0 runs it in this
+# one): a test file stays in one worker (its module-scoped servers start once), and the conference store
+# is built once for all workers (tests/conftest.py). Its tests wait on subprocesses and servers, so two
+# workers fill two cores better than one.
+tier "not unit" -n "${PAPERCHAT_TEST_WORKERS:-2}" --dist loadfile

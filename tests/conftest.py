@@ -188,15 +188,32 @@ def seed_ids() -> dict[tuple[str, int], str]:
 def icml_store(tmp_path_factory) -> Path:
     """A store holding the bundled corpus and the 2,732 ICML 2025 abstracts (2,740 papers after merging).
 
-    Building it embeds about 20,000 sentences: a few minutes on two cores, once per test session.
+    Building it embeds about 20,000 sentences: a few minutes on two cores, once per test run (with
+    pytest-xdist, once for all its workers). Tests only read it.
     """
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine
 
-    folder = tmp_path_factory.mktemp("icml-store")
-    engine = Engine(load_settings({"store": str(folder)}))
-    engine.ensure_corpus()
-    engine.ingest([ICML_JSONL])
+    def build(folder: Path) -> Path:
+        engine = Engine(load_settings({"store": str(folder)}))
+        engine.ensure_corpus()
+        engine.ingest([ICML_JSONL])
+        return folder
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build(tmp_path_factory.mktemp("icml-store"))
+    # pytest-xdist (scripts/test.sh: -n 2): the first worker to need the store builds it in the run's
+    # shared temporary folder while the others wait, then every worker reads it (the pattern of
+    # pytest-xdist's docs, "Making session-scoped fixtures execute only once")
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent
+    folder, built = shared / "icml-store", shared / "icml-store.built"
+    with FileLock(str(shared / "icml-store.lock")):
+        if not built.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build another worker left half done
+            build(folder)
+            built.touch()
     return folder
 
 
