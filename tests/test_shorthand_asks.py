@@ -29,10 +29,19 @@ from paperchat.core.terms import name_tokens
         "BarKV: by how many % did peak memory drop?",
         "BazDecode async decoding - exact speedup number? need it for a slide",
         "QuxAttn ships query blocks around. what was the max e2e speedup over ring attention?",
+        "What's the speedup of FooNet over the dense kernel?",
+        "FooNet reruns the agent w/ a masked prompt. whats the added latency in %?",
     ],
 )
 def test_shorthand_amounts_ask_a_quantity(question):
     assert it.read_question(question).kind == it.QUANTITY
+
+
+def test_whats_is_what_is():
+    """A contraction reads as the words it stands for: the same kind, whatever the asker typed."""
+    for typed in ("What's", "what’s", "whats"):
+        assert it.read_question(f"{typed} the accuracy of FooNet on ImageNet?").kind == it.QUANTITY
+        assert it.read_question(f"{typed} FooNet?").kind == it.DEFINE
 
 
 @pytest.mark.parametrize(

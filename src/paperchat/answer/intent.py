@@ -210,8 +210,14 @@ def subject_names(question: str) -> list[str]:
     return subjects + [n for n in name_tokens(question) if not any(n in s for s in subjects)]
 
 
+#: "what's" and the shorthand "whats", read as "what is" ("What's the speedup of ...?" asks an amount, as
+#: "What is the speedup ...?" does, not what a thing is).
+_WHAT_IS = re.compile(r"\b([Ww]hat)(?:'s|\u2019s|s)\b")
+
+
 def read_question(question: str) -> Intent:
     """The :class:`Intent` of ``question`` (rules over its wording; no model)."""
+    question = _WHAT_IS.sub(r"\1 is", question)
     # the sentence that asks, not one that describes ("... a popular representation-similarity trick ...")
     asking = split_ask(question).sentence
     intent = _read(question, asking)
