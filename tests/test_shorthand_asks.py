@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from paperchat.answer import intent as it
+from paperchat.answer.asks import asks_for_name, plain_question, split_ask
 from paperchat.answer.counts import _number_near, asks_change, states_number
 from paperchat.answer.frames import frames
 from paperchat.answer.mentions import split_mentions
@@ -42,6 +43,24 @@ def test_whats_is_what_is():
     for typed in ("What's", "what’s", "whats"):
         assert it.read_question(f"{typed} the accuracy of FooNet on ImageNet?").kind == it.QUANTITY
         assert it.read_question(f"{typed} FooNet?").kind == it.DEFINE
+
+
+def test_contractions_are_written_out_once_and_a_possessive_stays():
+    """The answerer reads a question through plain_question: question words' contractions become the two
+    words, so every rule after it (the name ask, the ask clause) spells each ask one way."""
+    assert plain_question("What's the speedup? How’s it trained, and who's behind it?") == (
+        "What is the speedup? How is it trained, and who is behind it?"
+    )
+    assert plain_question("whats it called") == "what is it called"
+    assert (
+        plain_question("FooNet's speedup over Whatsapp-scale data")
+        == "FooNet's speedup over Whatsapp-scale data"
+    )
+    assert asks_for_name(plain_question("FooNet trains in 4 bits - what's it called?"))
+    assert (
+        split_ask(plain_question("FooNet trains in 4 bits - whats the speedup?")).ask
+        == "what is the speedup?"
+    )
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,10 @@ sentence of the question that ends with a question mark (else the last
 sentence), and inside it the first clause that opens with a question word
 after a comma, colon, semicolon or dash. Everything before is the
 description.
+
+:func:`plain_question` reads a question's contractions once ("what's", the
+shorthand "whats", "how's" -> "what is", "how is"), so the rules that read
+its wording spell each ask one way.
 """
 
 from __future__ import annotations
@@ -26,9 +30,22 @@ from functools import lru_cache
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import terms
 
+#: A question word's contraction with "is" ("what's", "How’s", "who's"), "whats" (shorthand) and the
+#: subjects "it's", "that's", "there's": read as the two words. A noun's possessive ("ConfPO's") stays.
+_CONTRACTION = re.compile(
+    r"\b(what|how|who|where|when|why|it|that|there)(?:['\u2019]s\b|(?<=[Ww]hat)s\b)", re.I
+)
+
+
+def plain_question(question: str) -> str:
+    """``question`` with its question words' contractions written out (:data:`_CONTRACTION`): "What's the
+    speedup?" -> "What is the speedup?". Idempotent; the answerer reads every question through it once."""
+    return _CONTRACTION.sub(r"\1 is", question)
+
+
 _QUESTION_WORD = (
-    r"(?:which|what|what[’']?s|how|who|whom|whose|when|where|why|did|does|do|is|are|was|were|can|could|"
-    r"name|give|list|tell)\b"  # terse asks: "- whats it called", "- name and how much faster"
+    r"(?:which|what|how|who|whom|whose|when|where|why|did|does|do|is|are|was|were|can|could|"
+    r"name|give|list|tell)\b"  # terse asks: "- what is it called", "- name and how much faster"
 )
 _CLAUSE_ASK = re.compile(
     r"(?:[,:;—–]|\s-)\s*((?:and |but |so |then )?" + _QUESTION_WORD + r".*)$", re.I | re.S
@@ -87,10 +104,10 @@ def ask_overlap(ask: Ask, sentence: str) -> float:
 
 
 #: An ask for the paper's or its method's name: "what is the framework called", "whats it called",
-#: "what's its name", "name it".
+#: "what is its name", "name it" (contractions written out: :func:`plain_question`).
 _NAME_ASK = re.compile(
-    r"\bwhat(?:[’']?s| is| was| are)?\s+(?:it|this|that|they|the\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+called\b"
-    r"|\bwhat(?:[’']?s| is| was)\s+(?:its|their|the\s+[\w-]+[’']?s?)\s+name\b|\bname (?:it|and|the (?:method|paper))\b",
+    r"\bwhat(?: is| was| are)?\s+(?:it|this|that|they|the\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+called\b"
+    r"|\bwhat(?: is| was)\s+(?:its|their|the\s+[\w-]+[’']?s?)\s+name\b|\bname (?:it|and|the (?:method|paper))\b",
     re.I,
 )
 

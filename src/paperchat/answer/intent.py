@@ -36,7 +36,7 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 
-from paperchat.answer.asks import split_ask
+from paperchat.answer.asks import plain_question, split_ask
 from paperchat.core.terms import name_tokens, terms
 
 SUMMARY = "summary"
@@ -79,7 +79,7 @@ _AUTHORS = re.compile(
     re.I,
 )
 _TITLE = re.compile(
-    r"\b(?:(?:full |exact )?title of|what is the (?:full |exact )?title|what(?:'s| is) the paper (?:called|titled)|"
+    r"\b(?:(?:full |exact )?title of|what is the (?:full |exact )?title|what is the paper (?:called|titled)|"
     r"titled)\b",
     re.I,
 )
@@ -111,7 +111,7 @@ _FIND_LEAD = re.compile(
     r"^\s*(?:which|what|wich|whcih|whihc)\s+(?:[\w-]+\s+){0,2}?(?:paper|work|study|article)\b", re.I
 )
 _DEFINE = re.compile(
-    r"^\s*(?:what(?:'s| is| are)\s+(?P<a>[^?]{1,60}?)\s*\??\s*$|what does (?P<b>\S+) (?:do|propose|introduce|mean)\b|"
+    r"^\s*(?:what(?: is| are)\s+(?P<a>[^?]{1,60}?)\s*\??\s*$|what does (?P<b>\S+) (?:do|propose|introduce|mean)\b|"
     r"explain (?P<c>[^?]{1,60})|what is the (?:main |key )?idea (?:of|behind) (?P<d>[^?]{1,60}))",
     re.I,
 )
@@ -144,11 +144,11 @@ _FINDING = re.compile(
     r"|\b(?:outperform|better than|worse than|match)\b|\bwhat happens\b|\bwhy\b",
     re.I,
 )
-#: "How does X work / get its speedup / turn A into B?", "walk me through", "what's the trick": how a method works.
+#: "How does X work / get its speedup / turn A into B?", "walk me through", "what is the trick": how a method works.
 _MECHANISM = re.compile(
     r"\bhow (?:does|do|did|is|are|was|were|can|could)\b|\bwalk (?:me |us )?through\b|\bstep[- ]by[- ]step\b"
     r"|(?:'s|\bits|\btheir) pipeline\b|\bmechani(?:sms?|stically|cally)\b|\btrick\b|\bunder the hood\b"
-    r"|\bwhat(?:'s| is) (?:the |their |its )?(?:approach|method|recipe|procedure)\b(?!'s name| called| named)"
+    r"|\bwhat is (?:the |their |its )?(?:approach|method|recipe|procedure)\b(?!'s name| called| named)"
     r"|\bwhat (?:are|were) (?:the |its |their )?(?:main |key |core )?(?:pieces|parts|ingredients|building blocks|"
     r"steps|stages)\b",
     re.I,
@@ -211,14 +211,11 @@ def subject_names(question: str) -> list[str]:
     return subjects + [n for n in name_tokens(question) if not any(n in s for s in subjects)]
 
 
-#: "what's" and the shorthand "whats", read as "what is" ("What's the speedup of ...?" asks an amount, as
-#: "What is the speedup ...?" does, not what a thing is).
-_WHAT_IS = re.compile(r"\b([Ww]hat)(?:'s|\u2019s|s)\b")
-
-
 def read_question(question: str) -> Intent:
-    """The :class:`Intent` of ``question`` (rules over its wording; no model)."""
-    question = _WHAT_IS.sub(r"\1 is", question)
+    """The :class:`Intent` of ``question`` (rules over its wording; no model). Its contractions are written
+    out first (:func:`paperchat.answer.asks.plain_question`): "What's the speedup of ...?" asks an amount, as
+    "What is the speedup ...?" does, not what a thing is."""
+    question = plain_question(question)
     # the sentence that asks, not one that describes ("... a popular representation-similarity trick ...")
     asking = split_ask(question).sentence
     intent = _read(question, asking)

@@ -90,9 +90,10 @@ _WHICH_ONE = re.compile(
 )
 
 
-#: An ask for a name: "what's the protocol called", "dataset name", "the name of the method".
+#: An ask for a name: "what is the protocol called", "dataset name", "the name of the method" (contractions
+#: written out: :func:`paperchat.answer.asks.plain_question`).
 _NAME_ASK = re.compile(
-    r"\bwhat(?:'s|s| is| was| are)? (?:it|this|that|they|the [\w -]{1,30}?) (?:called|named)\b|\bname\b",
+    r"\bwhat(?: is| was| are)? (?:it|this|that|they|the [\w -]{1,30}?) (?:called|named)\b|\bname\b",
     re.I,
 )
 

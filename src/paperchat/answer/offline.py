@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 
 from paperchat.answer import intent as it
-from paperchat.answer.asks import asks_for_name, split_ask
+from paperchat.answer.asks import asks_for_name, plain_question, split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.sentences import SentenceIndex
@@ -164,7 +164,8 @@ def offline_answer(
     lexicon=None,
 ) -> Answer:
     """The offline answer to ``question`` from ``hits`` (rank order), or the abstention (see the module docstring)."""
-    intent = it.read_question(question)
+    asked = plain_question(question)  # the wording the rules read; the answer keeps the user's
+    intent = it.read_question(asked)
     scores = [h.score for h in hits]
     lo, hi = min(scores, default=0.0), max(scores, default=0.0)
     share = {
@@ -185,25 +186,23 @@ def offline_answer(
         if h.paper_id in records
     ]
     retrieved = [h.retrieved() for h in hits]
-    if bare_title(question, {p.paper_id: p.title for p in papers}):
+    if bare_title(asked, {p.paper_id: p.title for p in papers}):
         intent = it.Intent(it.SUMMARY)  # a pasted title alone asks what the paper is about
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
-        focus = focus_papers(question, papers, intent)
+        focus = focus_papers(asked, papers, intent)
         if focus is None:
             return Answer.abstention(question, EXTRACTIVE, retrieved)
         if not intent.names and not _named_in(
-            question, focus[0]
+            asked, focus[0]
         ):  # nothing names the paper: it must be relevant
-            check = extract(
-                question, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL)
-            )
+            check = extract(asked, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL))
             if check.abstained:
                 return Answer.abstention(question, EXTRACTIVE, retrieved)
         record = records[focus[0].paper_id]
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
         return metadata_answer(question, record, intent.kind, retrieved)
-    result = extract(question, qvec, papers, index, n_papers, lexicon, intent)
+    result = extract(asked, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
         return Answer.abstention(
             question,
@@ -216,8 +215,8 @@ def offline_answer(
     parts = []
     name_papers = (
         intent.kind == it.FIND
-        or (split_ask(question).described and not intent.names)
-        or asks_for_name(question)  # "What is the framework called, and ... for Llama-3.1-8B?"
+        or (split_ask(asked).described and not intent.names)
+        or asks_for_name(asked)  # "What is the framework called, and ... for Llama-3.1-8B?"
     )
     labels = Counter(
         records[pid].label.lower()
