@@ -45,5 +45,8 @@ tier unit
 # The integration tier in PAPERCHAT_TEST_WORKERS processes (pytest-xdist, default 2; 0 runs it in this
 # one): a test file stays in one worker (its module-scoped servers start once), and the conference store
 # is built once for all workers (tests/conftest.py). Its tests wait on subprocesses and servers, so two
-# workers fill two cores better than one.
-tier "not unit" -n "${PAPERCHAT_TEST_WORKERS:-2}" --dist loadfile
+# workers fill two cores better than one. With two workers the cores are shared, so each model session runs
+# in one thread (PAPERCHAT_THREADS, paperchat/core/onnx.py): the same vectors for less CPU time.
+workers="${PAPERCHAT_TEST_WORKERS:-2}"
+[ "$workers" = "0" ] || export PAPERCHAT_THREADS="${PAPERCHAT_THREADS:-1}"
+tier "not unit" -n "$workers" --dist loadfile

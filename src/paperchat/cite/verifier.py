@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from paperchat.core.errors import PaperchatError
+from paperchat.core.onnx import session_options
 
 MODEL_FILE = "verifier-int8.onnx"
 TOKENIZER_FILE = "tokenizer.json"
@@ -37,7 +38,8 @@ def model_dir() -> Path:
 class Verifier:
     """The cross-encoder; :meth:`scores` maps (claim, evidence) pairs to probabilities of support in [0, 1].
 
-    Loading is lazy and thread-safe; ``threads`` caps onnxruntime's intra-op threads (default: all cores).
+    Loading is lazy and thread-safe; ``threads`` caps onnxruntime's intra-op threads (default:
+    ``PAPERCHAT_THREADS``, else all cores; :mod:`paperchat.core.onnx`).
     A missing or unreadable model file raises :class:`PaperchatError` on first use.
     """
 
@@ -68,11 +70,7 @@ class Verifier:
                 raise PaperchatError(
                     f"the citation verifier's model is missing ({model}); reinstall paperchat"
                 )
-            options = ort.SessionOptions()
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3
-            if self._threads:
-                options.intra_op_num_threads = self._threads
+            options = session_options(self._threads)
             try:
                 session = ort.InferenceSession(
                     str(model), sess_options=options, providers=["CPUExecutionProvider"]

