@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from paperchat.answer import intent as it
-from paperchat.answer.asks import split_ask
+from paperchat.answer.asks import plain_question, split_ask
 from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText, names_apart, off_topic
 from paperchat.answer.mentions import split_mentions
 from paperchat.answer.subjects import missing_names, spelled_out
@@ -92,9 +92,13 @@ def test_a_version_number_after_a_space_is_the_same_name():
 
 
 def test_a_terse_ask_after_a_dash_is_the_ask():
-    ask = split_ask("kv cache method keeping critical tokens - whats it called, how much mem saved")
+    ask = split_ask(
+        plain_question(
+            "kv cache method keeping critical tokens - whats it called, how much mem saved"
+        )
+    )
     assert ask.description == "kv cache method keeping critical tokens"
-    assert ask.ask == "whats it called, how much mem saved"
+    assert ask.ask == "what is it called, how much mem saved"
     assert (
         split_ask("t2i diffusion with a vlm - name and benchmark acc").ask
         == "name and benchmark acc"

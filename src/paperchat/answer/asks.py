@@ -74,7 +74,7 @@ class Ask:
 
 @lru_cache(maxsize=256)
 def split_ask(question: str) -> Ask:
-    """The :class:`Ask` of ``question`` (see the module docstring).
+    """The :class:`Ask` of ``question`` (see the module docstring; contractions written out: :func:`plain_question`).
 
     Cached: one answer reads it to score sentences, to check premises and to decide whether to name
     the paper; :class:`Ask` is frozen, so the calls share one.
@@ -113,7 +113,8 @@ _NAME_ASK = re.compile(
 
 
 def asks_for_name(question: str) -> bool:
-    """Whether ``question`` asks what its paper (or its method) is called: the answer then names the paper."""
+    """Whether ``question`` (contractions written out: :func:`plain_question`) asks what its paper (or its
+    method) is called: the answer then names the paper."""
     return _NAME_ASK.search(question) is not None
 
 

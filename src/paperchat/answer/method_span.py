@@ -101,7 +101,8 @@ _NAME_ASK = re.compile(
 def asks_which_one(question: str) -> bool:
     """Whether some clause of ``question`` asks which one paper or method it is, though the question as a whole
     may ask for more ("Which ... method lets the robot decide when ..., and how much does it improve on
-    Thrifty-DAgger?": a quantity, and the method's name)."""
+    Thrifty-DAgger?": a quantity, and the method's name). Contractions written out first
+    (:func:`paperchat.answer.asks.plain_question`)."""
     return _NAME_ASK.search(question) is not None or any(
         _WHICH_ONE.match(part) for part in CLAUSE.split(question) if part
     )
