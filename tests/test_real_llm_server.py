@@ -84,6 +84,10 @@ def server_url(tmp_path_factory):
                 MODEL,
                 "--seed",
                 "0",
+                # One thread for the prompt as for generation (the default uses two for the prompt): the test
+                # suite's other worker keeps the second core busy, where a second thread would only spin.
+                "--n_threads_batch",
+                "1",
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
