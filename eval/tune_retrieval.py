@@ -11,9 +11,9 @@ plus how many "Which papers are about <keyword>?" questions lose one of the
 two papers that hold a two-abstract keyword from the top 5 (BM25 alone ranks
 both in its top 3). This is how the weights in ``hybrid.py`` were chosen.
 
-    paperchat --store /tmp/conf ingest && paperchat --store /tmp/conf ingest ../shared/data/icml2025_abstracts.jsonl
-    paperchat --store /tmp/b38 ingest
-    python eval/tune_retrieval.py --conference-store /tmp/conf --bundled-store /tmp/b38 \\
+    paperchat --store conf-store ingest && paperchat --store conf-store ingest ../shared/data/icml2025_abstracts.jsonl
+    paperchat --store bundled-store ingest
+    python eval/tune_retrieval.py --conference-store conf-store --bundled-store bundled-store \\
         --weights 0.5,0.5,1.5 0.6,0.4,1.5 0.5,0.5,2.0 [--fusion rrf]
 """
 

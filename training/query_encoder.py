@@ -4,7 +4,7 @@ question side fine-tuned, the document side left as shipped.
 Run from the repository root, in a venv with the ``train`` extra (CPU torch), against a store of the
 2,740 ICML 2025 papers built with the offline default embedding (``scripts/eval_gates.sh`` builds one):
 
-    PYTHONPATH=src /tmp/train-venv/bin/python -m training.query_encoder --store STORE
+    PYTHONPATH=src .venv-train/bin/python -m training.query_encoder --store STORE
 
 Why only the question side: the stored chunk and sentence vectors come from the shipped
 all-MiniLM-L6-v2 (int8 ONNX); a query encoder trained to land near the right papers' *stored* vectors

@@ -2,8 +2,8 @@
 
 Run from the repository root, in a venv with the ``train`` extra (CPU torch):
 
-    python -m venv /tmp/train-venv && /tmp/train-venv/bin/pip install -e '.[train]'
-    PYTHONPATH=src /tmp/train-venv/bin/python -m training.verifier
+    python -m venv .venv-train && .venv-train/bin/pip install -e '.[train]'
+    PYTHONPATH=src .venv-train/bin/python -m training.verifier
 
 Steps (all seeded, one torch thread): synthetic claims from
 ``../shared/data/icml2025_abstracts.jsonl`` (:mod:`training.verifier_data`);

@@ -137,7 +137,7 @@ def eval_command(
     Examples:
       paperchat eval
       paperchat eval --check
-      paperchat eval --retriever bm25 --json --out /tmp/eval-bm25
+      paperchat eval --retriever bm25 --json --out eval-bm25
       paperchat eval --html                       # report.html beside report.md
       paperchat eval draft --out my-questions.jsonl  # a question set for your own store
       paperchat eval compare eval-out-a eval-out-b   # what changed between two runs
