@@ -90,8 +90,13 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
         f"{report.papers_removed} removed"
         + (f", {plural(dups, 'duplicate')} kept once" if dups else "")
-        + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded "
-        f"in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
+        + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded"
+        + (
+            f" ({plural(report.sentences_cached, 'vector')} from the cache)"
+            if report.sentences_cached
+            else ""
+        )
+        + f" in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
         f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened
     )
 

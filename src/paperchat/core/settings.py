@@ -1,8 +1,7 @@
 """Settings: one table, from which the CLI's flags, the environment variables and the help are made.
 
-Every setting resolves in this order: command-line flag, environment variable,
-TOML config file, built-in default. :func:`load_settings` records where each
-value came from, so ``paperchat config`` can show it.
+Every setting resolves in this order: command-line flag, environment variable, TOML config file,
+built-in default. :func:`load_settings` records where each value came from (``paperchat config``).
 
 The config file is ``$PAPERCHAT_CONFIG`` or ``<user config dir>/paperchat/config.toml``
 (``platformdirs.user_config_dir``). It holds flat keys, for example::
@@ -13,12 +12,10 @@ The config file is ``$PAPERCHAT_CONFIG`` or ``<user config dir>/paperchat/config
     model = "gpt-4o-mini"
     base_url = "http://127.0.0.1:8000/v1"
 
-Importing this module also turns Chroma's anonymous telemetry off for the
-process (``ANONYMIZED_TELEMETRY=False``) and onnxruntime's
-(``ORT_DISABLE_TELEMETRY=1``: without it onnxruntime writes a device id
-and an event database under ``~/.cache/Microsoft/DeveloperTools/``), and
-points Hugging Face libraries at offline mode, so nothing phones home or
-downloads weights.
+Importing this module also turns Chroma's anonymous telemetry off for the process
+(``ANONYMIZED_TELEMETRY=False``) and onnxruntime's (``ORT_DISABLE_TELEMETRY=1``: without it
+onnxruntime writes a device id and an event database under ``~/.cache/Microsoft/DeveloperTools/``),
+and points Hugging Face libraries at offline mode, so nothing phones home or downloads weights.
 """
 
 from __future__ import annotations
@@ -33,9 +30,8 @@ from paperchat.core.errors import PaperchatError
 
 # No telemetry and no hub downloads, for this process and its children.
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-os.environ.setdefault(
-    "ORT_DISABLE_TELEMETRY", "1"
-)  # read when onnxruntime is imported: settings come first
+# ORT_DISABLE_TELEMETRY is read when onnxruntime is imported: settings come first
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -106,6 +102,27 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "Embedding model: minilm-l6-int8 (offline) or openai:<model>.",
         flag="--embed-model",
+    ),
+    Setting(
+        "vector_cache",
+        "PAPERCHAT_VECTOR_CACHE",
+        "vector_cache",
+        None,
+        str,
+        "Sentence-vector cache folder, shared by every store: a rebuild or another store does not "
+        "embed a text again (off: no cache).",
+        default_text="<user cache dir>/paperchat/vectors",
+    ),
+    Setting(
+        "vector_cache_mib",
+        "PAPERCHAT_VECTOR_CACHE_MIB",
+        "vector_cache_mib",
+        256,
+        int,
+        "Size bound of the vector cache; the oldest vectors go first (0: no cache).",
+        unit="MiB",
+        low=0,
+        high=1_000_000,
     ),
     Setting(
         "top_k",
@@ -282,9 +299,7 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
-    if (
-        setting.name in ("store", "embed_model") and not str(value).strip()
-    ):  # a mistake, not the default
+    if setting.name in ("store", "embed_model") and not str(value).strip():  # a mistake
         raise PaperchatError(
             f"setting {setting.name} from {origin}: an empty value; leave it out to use the default"
         )
@@ -318,6 +333,8 @@ class Settings:
     store: str | None = _default("store")
     chroma_url: str | None = _default("chroma_url")
     embed_model: str = _default("embed_model")
+    vector_cache: str | None = _default("vector_cache")
+    vector_cache_mib: int = _default("vector_cache_mib")
     top_k: int = _default("top_k")
     mode: str = _default("mode")
     llm_model: str = _default("llm_model")

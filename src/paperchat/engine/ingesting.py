@@ -125,6 +125,7 @@ def ingest(
     from paperchat.ingest.corpus import load_file
     from paperchat.ingest.metadata import join_metadata, load_metadata
     from paperchat.ingest.run import run_ingest
+    from paperchat.ingest.vector_cache import CachedEmbedding, cached
     from paperchat.store import open_writer
 
     command = manifest.repeat_command(
@@ -168,9 +169,16 @@ def ingest(
     ) as writer:
         if only_if_empty and not writer.fresh_for(key):
             return None
-        report = run_ingest(
-            writer, papers, files, info, chunker, engine.embedder, on_error, progress, partial
+        embedding = cached(
+            engine.embedder, engine.settings.vector_cache, engine.settings.vector_cache_mib
         )
+        try:
+            report = run_ingest(
+                writer, papers, files, info, chunker, embedding, on_error, progress, partial
+            )
+        finally:
+            if isinstance(embedding, CachedEmbedding):
+                embedding.close()
         report.lines_skipped, report.notes = (
             skipped + report.lines_skipped,
             notes + report.notes,
@@ -192,6 +200,9 @@ def ingest(
             )
         }
     report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
+    if isinstance(embedding, CachedEmbedding):  # this run's own: not kept in the manifest
+        report.sentences_cached = embedding.hits
+        report.notes += embedding.notes
     if (
         rebuild
     ):  # a rebuild starts empty: count against the store it replaced (an alias is no paper)

@@ -1,0 +1,155 @@
+"""The sentence-vector cache every store shares (paperchat/ingest/vector_cache.py): a second store of the same
+papers runs no model and gets the same bytes; it stays within its bound; a broken cache never stops an ingest."""
+
+from __future__ import annotations
+
+import json
+import zlib
+
+import numpy as np
+import pytest
+from cli_env import run_cli
+from conftest import ICML_JSONL
+
+from paperchat.core.settings import load_settings
+from paperchat.engine import Engine
+from paperchat.ingest.embedding import get_embedder
+from paperchat.ingest.vector_cache import CachedEmbedding, cached
+
+FIRST = [
+    "asDx9sPAUN"
+]  # the first paper of the ICML file: "(How) Can Transformers Predict Pseudo-Random Numbers?"
+
+
+@pytest.fixture
+def five_papers(tmp_path):
+    path = tmp_path / "five.jsonl"
+    path.write_text(
+        "\n".join(ICML_JSONL.read_text(encoding="utf-8").splitlines()[:5]) + "\n", encoding="utf-8"
+    )
+    return path
+
+
+def _engine(store, cache) -> Engine:
+    return Engine(load_settings({"store": str(store), "vector_cache": str(cache)}))
+
+
+def _chunk_vectors(engine: Engine) -> dict[str, np.ndarray]:
+    store = engine.open_store()
+    return store.chunk_vectors([cid for cid, _text, _title in store.all_chunks()])
+
+
+def test_a_second_store_of_the_same_papers_reads_every_vector_from_the_cache(tmp_path, five_papers):
+    first_engine = _engine(tmp_path / "a", tmp_path / "vc")
+    first = first_engine.ingest([five_papers])
+    assert (first.papers_added, first.sentences_cached) == (5, 0)
+    second_engine = _engine(tmp_path / "b", tmp_path / "vc")
+    second = second_engine.ingest([five_papers])
+    assert second.papers_added == 5
+    assert second.sentences_cached == second.sentences_embedded == first.sentences_embedded > 30
+    a, b = _chunk_vectors(first_engine), _chunk_vectors(second_engine)
+    assert sorted(a) == sorted(b) and all(np.array_equal(a[k], b[k]) for k in a)  # the same bytes
+    answer = second_engine.ask("Can transformers learn pseudo-random number sequences?")
+    assert answer.sources[0].paper_id == FIRST[0]
+
+
+def test_the_cli_says_how_many_vectors_came_from_the_cache_and_json_counts_them(
+    tmp_path, five_papers
+):
+    env = {"PAPERCHAT_VECTOR_CACHE": str(tmp_path / "vc")}
+    first = run_cli("ingest", str(five_papers), "--json", store=tmp_path / "a", env=env)
+    assert first.returncode == 0 and json.loads(first.stdout)["sentences_cached"] == 0
+    n = json.loads(first.stdout)["sentences_embedded"]
+    second = run_cli("ingest", str(five_papers), store=tmp_path / "b", env=env)
+    assert second.returncode == 0, second.stderr
+    assert f"and {n} sentences embedded ({n} vectors from the cache) in " in second.stdout
+    off = run_cli(
+        "ingest",
+        str(five_papers),
+        "--json",
+        store=tmp_path / "c",
+        env={"PAPERCHAT_VECTOR_CACHE": "off"},
+    )
+    assert json.loads(off.stdout)["sentences_cached"] == 0
+
+
+def test_the_cache_is_off_for_off_a_zero_bound_and_a_model_without_a_fingerprint(tmp_path):
+    minilm = get_embedder()
+    assert cached(minilm, "off", 256) is minilm and cached(minilm, " OFF ", 256) is minilm
+    assert cached(minilm, str(tmp_path), 0) is minilm
+
+    class Remote:  # an embeddings endpoint: its weights may change behind the model's name
+        dim = 3
+
+        def fingerprint(self):
+            return None
+
+    remote = Remote()
+    assert cached(remote, str(tmp_path), 256) is remote
+    wrapped = cached(minilm, str(tmp_path / "vc"), 64)
+    assert isinstance(wrapped, CachedEmbedding)
+    assert (wrapped.folder, wrapped.limit_mib) == (tmp_path / "vc", 64)
+    assert minilm.fingerprint().startswith("minilm-l6-int8:") and len(minilm.fingerprint()) > 80
+
+
+def test_a_damaged_cache_is_one_note_and_the_ingest_embeds_without_it(tmp_path, five_papers):
+    folder = tmp_path / "vc"
+    folder.mkdir()
+    (folder / "cache.db").write_bytes(b"not a database" * 100)
+    report = _engine(tmp_path / "a", folder).ingest([five_papers])
+    assert report.papers_added == 5 and report.sentences_cached == 0
+    notes = [n for n in report.notes if "vector cache" in n]
+    assert len(notes) == 1 and notes[0].startswith(
+        f"the vector cache at {folder} could not be used ("
+    )
+    assert notes[0].endswith("); embedded without it")
+    assert (folder / "cache.db").read_bytes() == b"not a database" * 100  # left as it was
+
+
+class Counting:
+    """A stand-in model with a fingerprint: a text's vector is a fixed function of it; counts texts embedded."""
+
+    dim = 384
+
+    def __init__(self):
+        self.embedded = 0
+
+    def fingerprint(self):
+        return "counting-v1"
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def embed(self, texts, batch_size=8):
+        self.embedded += len(texts)
+        out = np.stack(
+            [np.random.default_rng(zlib.crc32(t.encode())).normal(size=self.dim) for t in texts]
+        ).astype(np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_the_cache_stays_within_its_bound_and_keeps_the_newest(tmp_path):
+    model = Counting()
+    cache = CachedEmbedding(model, tmp_path / "vc", limit_mib=1)
+    texts = [f"sentence number {i}" for i in range(3000)]  # 3,000 vectors of 1.5 KB: 4.4 MiB
+    for start in range(0, 3000, 300):
+        cache.embed(texts[start : start + 300])
+    assert model.embedded == 3000 and cache.hits == 0
+    volume = cache._open().volume()
+    assert volume <= 1.25 * 2**20, volume
+    again = cache.embed(texts[-100:])  # the newest are kept
+    assert cache.hits == 100 and model.embedded == 3000
+    assert np.array_equal(again, model.embed(texts[-100:]))
+    cache.close()
+
+
+def test_a_text_seen_in_the_same_call_twice_and_a_wrong_sized_entry(tmp_path):
+    model = Counting()
+    cache = CachedEmbedding(model, tmp_path / "vc")
+    cache.embed(["alpha", "beta"])
+    db = cache._open()
+    db.set(cache._key("beta"), b"\0" * 10)  # a wrong size: a miss, embedded again
+    out = cache.embed(["alpha", "beta", "gamma"])
+    assert (cache.hits, cache.misses) == (1, 4)
+    assert np.array_equal(out, model.embed(["alpha", "beta", "gamma"]))
+    cache.close()
