@@ -152,6 +152,18 @@ def _isolated_env(monkeypatch):
         monkeypatch.delenv(var, raising=False)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _run_vector_cache(tmp_path_factory):
+    """Every ingest of the test run, in this process and the ones it starts, shares one vector cache
+    (:mod:`paperchat.ingest.vector_cache`) in the run's temporary folder, never the user's: the
+    conference store's build fills it, and the many small stores of the bundled corpus and of the first
+    ICML papers then read their vectors from it. A test that needs the model to run (an ingest slow enough
+    to interrupt) sets ``PAPERCHAT_VECTOR_CACHE=off``."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    os.environ["PAPERCHAT_VECTOR_CACHE"] = str(shared / "vector-cache")
+
+
 @pytest.fixture(scope="session")
 def bundled_store(tmp_path_factory) -> Path:
     """A store folder holding the bundled corpus (38 papers) as a first run makes it: with their titles joined."""

@@ -137,7 +137,8 @@ def test_readers_see_the_old_store_while_a_rebuild_runs(tmp_path, bundled_store)
     assert before["sources"][0]["paper_id"] == "p-abe9274a3783"
     proc = subprocess.Popen(
         [sys.executable, "-m", "paperchat", "ingest", "--rebuild", "--quiet"],
-        env={**os.environ, "PAPERCHAT_STORE": str(store)},
+        # the model runs (no vector cache), so the rebuild lasts long enough for several asks
+        env={**os.environ, "PAPERCHAT_STORE": str(store), "PAPERCHAT_VECTOR_CACHE": "off"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -49,8 +49,9 @@ def _start_and_interrupt(store: Path, corpus: Path, sig) -> str:
     env = {
         **os.environ,
         "PAPERCHAT_STORE": str(store),
-        "PAPERCHAT_PROGRESS_INTERVAL": "0",
-    }  # a line per batch
+        "PAPERCHAT_PROGRESS_INTERVAL": "0",  # a line per batch
+        "PAPERCHAT_VECTOR_CACHE": "off",  # the model runs: slow enough to interrupt after one batch
+    }
     proc = subprocess.Popen(
         [sys.executable, "-m", "paperchat", "ingest", str(corpus)],
         stderr=subprocess.PIPE,
