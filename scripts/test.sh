@@ -41,12 +41,12 @@ tier() {
     [ -z "$marks" ] || select="$select and ($marks)"
     "$VENV/bin/python" -m pytest -q -m "$select" "$@" ${args[@]+"${args[@]}"} || [ $? -eq 5 ]
 }
-tier unit
-# The integration tier in PAPERCHAT_TEST_WORKERS processes (pytest-xdist, default 2; 0 runs it in this
-# one): a test file stays in one worker (its module-scoped servers start once), and the conference store
-# is built once for all workers (tests/conftest.py). Its tests wait on subprocesses and servers, so two
-# workers fill two cores better than one. With two workers the cores are shared, so each model session runs
-# in one thread (PAPERCHAT_THREADS, paperchat/core/onnx.py): the same vectors for less CPU time.
+# Both tiers run in PAPERCHAT_TEST_WORKERS processes (pytest-xdist, default 2; 0 runs them in this one):
+# a test file stays in one worker (its module-scoped servers start once), and the conference store is
+# built once for all workers (tests/conftest.py). The integration tests wait on subprocesses and servers,
+# so two workers fill two cores better than one. With two workers the cores are shared, so each model
+# session runs in one thread (PAPERCHAT_THREADS, paperchat/core/onnx.py): the same vectors for less CPU.
 workers="${PAPERCHAT_TEST_WORKERS:-2}"
 [ "$workers" = "0" ] || export PAPERCHAT_THREADS="${PAPERCHAT_THREADS:-1}"
+tier unit -n "$workers" --dist loadfile
 tier "not unit" -n "$workers" --dist loadfile
