@@ -143,13 +143,16 @@ def test_the_cache_stays_within_its_bound_and_keeps_the_newest(tmp_path):
     cache.close()
 
 
-def test_a_text_seen_in_the_same_call_twice_and_a_wrong_sized_entry(tmp_path):
+def test_a_wrong_sized_or_damaged_entry_is_a_miss_never_a_wrong_vector(tmp_path):
     model = Counting()
     cache = CachedEmbedding(model, tmp_path / "vc")
-    cache.embed(["alpha", "beta"])
+    cache.embed(["alpha", "beta", "delta"])
     db = cache._open()
-    db.set(cache._key("beta"), b"\0" * 10)  # a wrong size: a miss, embedded again
-    out = cache.embed(["alpha", "beta", "gamma"])
-    assert (cache.hits, cache.misses) == (1, 4)
-    assert np.array_equal(out, model.embed(["alpha", "beta", "gamma"]))
+    db.set(cache._key("beta"), b"\0" * 10)  # a wrong size
+    value = bytearray(db.get(cache._key("delta")))
+    value[100] ^= 0x01  # one flipped bit in the vector's bytes
+    db.set(cache._key("delta"), bytes(value))
+    out = cache.embed(["alpha", "beta", "gamma", "delta"])
+    assert (cache.hits, cache.misses) == (1, 6)  # alpha read; beta, gamma and delta embedded again
+    assert np.array_equal(out, model.embed(["alpha", "beta", "gamma", "delta"]))
     cache.close()

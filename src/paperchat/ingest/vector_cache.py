@@ -16,7 +16,7 @@ text, so such an ingest runs the model only on sentences it has never seen.
 * Which models: only those that give a fingerprint of their own weights
   (:meth:`paperchat.ingest.embedding.Embedder.fingerprint`): the offline model does (the SHA-256 of its
   ONNX file); a remote model, whose weights may change behind its name, does not and is never cached.
-* Never in the way: an entry of the wrong size is a miss, and a cache that cannot be opened, read or
+* Never in the way: an entry of the wrong size or whose bytes fail their digest is a miss, and a cache that cannot be opened, read or
   written (damaged, read-only, a full disk) leaves the ingest to embed without it, with one note.
 """
 
@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+#: Bytes of the BLAKE2b digest stored before each vector, so a damaged entry is a miss, never a wrong vector.
+DIGEST = 8
 #: Default size bound in MiB (``vector_cache_mib``): about 120,000 vectors of 384 float32 with their keys (2.2 KB each in SQLite).
 DEFAULT_LIMIT_MIB = 256
 
@@ -100,9 +102,9 @@ class CachedEmbedding:
             cache = self._open()
             if cache is not None:
                 for i, text in enumerate(texts):
-                    raw = cache.get(self._key(text))
-                    if isinstance(raw, bytes) and len(raw) == 4 * dim:
-                        found[i] = np.frombuffer(raw, dtype=np.float32)
+                    vec = _unpack(cache.get(self._key(text)), dim)
+                    if vec is not None:
+                        found[i] = vec
         except Exception as exc:  # sqlite3/OS errors of a damaged or unreadable cache
             self._give_up(exc)
             found = {}
@@ -126,7 +128,7 @@ class CachedEmbedding:
         try:
             with self._cache.transact():
                 for text, vec in zip(texts, vectors):
-                    self._cache.set(self._key(text), np.ascontiguousarray(vec).tobytes())
+                    self._cache.set(self._key(text), _pack(vec))
             self._cache.cull()  # the oldest out, until the cache is within its bound
         except Exception as exc:
             self._give_up(exc)
@@ -139,6 +141,23 @@ class CachedEmbedding:
             except Exception:  # closing a damaged database: nothing left to save
                 pass
             self._cache = None
+
+
+def _pack(vec: np.ndarray) -> bytes:
+    """A vector's float32 bytes after an 8-byte BLAKE2b digest of them."""
+    raw = np.ascontiguousarray(vec, dtype=np.float32).tobytes()
+    return hashlib.blake2b(raw, digest_size=DIGEST).digest() + raw
+
+
+def _unpack(value, dim: int) -> np.ndarray | None:
+    """The vector :func:`_pack` stored in ``value``; ``None`` (a miss) for anything else: no entry, another
+    size, or bytes whose digest does not match (SQLite keeps no checksum of its own)."""
+    if not isinstance(value, bytes) or len(value) != DIGEST + 4 * dim:
+        return None
+    raw = value[DIGEST:]
+    if hashlib.blake2b(raw, digest_size=DIGEST).digest() != value[:DIGEST]:
+        return None
+    return np.frombuffer(raw, dtype=np.float32)
 
 
 def cached(embedder, setting: str | None, limit_mib: int):
