@@ -156,3 +156,19 @@ def test_a_wrong_sized_or_damaged_entry_is_a_miss_never_a_wrong_vector(tmp_path)
     assert (cache.hits, cache.misses) == (1, 6)  # alpha read; beta, gamma and delta embedded again
     assert np.array_equal(out, model.embed(["alpha", "beta", "gamma", "delta"]))
     cache.close()
+
+
+def test_config_shows_the_folder_the_default_resolves_to_and_a_folder_given(tmp_path, monkeypatch):
+    monkeypatch.delenv("PAPERCHAT_VECTOR_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    shown = json.loads(run_cli("config", "--json", store=tmp_path / "s").stdout)["settings"]
+    assert shown["vector_cache"] == {
+        "value": str(tmp_path / "xdg" / "paperchat" / "vectors"),
+        "from": "default",
+    }
+    assert shown["vector_cache_mib"] == {"value": 256, "from": "default"}
+    given = run_cli("config", "--json", env={"PAPERCHAT_VECTOR_CACHE": "off"})
+    assert json.loads(given.stdout)["settings"]["vector_cache"] == {
+        "value": "off",
+        "from": "env:PAPERCHAT_VECTOR_CACHE",
+    }

@@ -257,6 +257,10 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
     rows = {name: {"value": value, "from": settings.origins[name]} for name, value in shown.items()}
     if not settings.chroma_url:
         rows["store"]["value"] = str(settings.store_path)
+    if not settings.vector_cache:  # the folder the default resolves to
+        from paperchat.ingest.vector_cache import default_folder
+
+        rows["vector_cache"]["value"] = str(default_folder())
     status = None
     if check:
         from paperchat.answer.mode import llm_configured
