@@ -62,7 +62,7 @@ def test_the_cli_says_how_many_vectors_came_from_the_cache_and_json_counts_them(
     n = json.loads(first.stdout)["sentences_embedded"]
     second = run_cli("ingest", str(five_papers), store=tmp_path / "b", env=env)
     assert second.returncode == 0, second.stderr
-    assert f"and {n} sentences embedded ({n} vectors from the cache) in " in second.stdout
+    assert f"and {n} sentences embedded ({n} of them from the vector cache) in " in second.stdout
     off = run_cli(
         "ingest",
         str(five_papers),
@@ -172,3 +172,29 @@ def test_config_shows_the_folder_the_default_resolves_to_and_a_folder_given(tmp_
         "value": "off",
         "from": "env:PAPERCHAT_VECTOR_CACHE",
     }
+
+
+def test_a_nan_entry_with_a_good_digest_is_a_miss_and_off_words_turn_the_cache_off(tmp_path):
+    from paperchat.ingest.vector_cache import _pack
+
+    model = Counting()
+    cache = CachedEmbedding(model, tmp_path / "vc")
+    cache.embed(["alpha"])
+    cache._open().set(cache._key("alpha"), _pack(np.full(384, np.nan, dtype=np.float32)))
+    out = cache.embed(["alpha"])
+    assert cache.hits == 0 and np.isfinite(out).all()  # Chroma would refuse a NaN: embedded again
+    cache.close()
+    minilm = get_embedder()
+    assert all(cached(minilm, word, 256) is minilm for word in ("none", "False", "no", "0"))
+
+
+def test_an_empty_cache_folder_is_a_one_line_error(tmp_path, five_papers):
+    out = run_cli(
+        "ingest", str(five_papers), store=tmp_path / "s", env={"PAPERCHAT_VECTOR_CACHE": "  "}
+    )
+    assert out.returncode != 0
+    assert out.stderr.strip() == (
+        "error: setting vector_cache from env:PAPERCHAT_VECTOR_CACHE: an empty value; "
+        "leave it out to use the default"
+    )
+    assert not (tmp_path / "s").exists()

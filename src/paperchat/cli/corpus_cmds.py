@@ -92,7 +92,7 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         + (f", {plural(dups, 'duplicate')} kept once" if dups else "")
         + f"; {plural(report.chunks_embedded, 'chunk')} and {plural(report.sentences_embedded, 'sentence')} embedded"
         + (
-            f" ({plural(report.sentences_cached, 'vector')} from the cache)"
+            f" ({report.sentences_cached} of them from the vector cache)"
             if report.sentences_cached
             else ""
         )

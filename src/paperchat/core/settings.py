@@ -299,7 +299,7 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
-    if setting.name in ("store", "embed_model") and not str(value).strip():  # a mistake
+    if setting.name in ("store", "embed_model", "vector_cache") and not str(value).strip():
         raise PaperchatError(
             f"setting {setting.name} from {origin}: an empty value; leave it out to use the default"
         )
@@ -313,7 +313,7 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         and not setting.low <= value <= setting.high
     ):
         raise PaperchatError(
-            f"setting {setting.name} from {origin}: {value} is outside {setting.low:g}..{setting.high:g}"
+            f"setting {setting.name} from {origin}: {value} is outside {setting.low:.10g}..{setting.high:.10g}"
         )
     return value.lower() if setting.choices else value
 

