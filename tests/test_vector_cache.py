@@ -123,7 +123,12 @@ class Counting:
     def embed(self, texts, batch_size=8):
         self.embedded += len(texts)
         out = np.stack(
-            [np.random.default_rng(zlib.crc32(t.encode())).normal(size=self.dim) for t in texts]
+            [
+                np.random.default_rng(zlib.crc32(t.encode("utf-8", "surrogatepass"))).normal(
+                    size=self.dim
+                )
+                for t in texts
+            ]
         ).astype(np.float32)
         return out / np.linalg.norm(out, axis=1, keepdims=True)
 
@@ -183,6 +188,9 @@ def test_a_nan_entry_with_a_good_digest_is_a_miss_and_off_words_turn_the_cache_o
     cache._open().set(cache._key("alpha"), _pack(np.full(384, np.nan, dtype=np.float32)))
     out = cache.embed(["alpha"])
     assert cache.hits == 0 and np.isfinite(out).all()  # Chroma would refuse a NaN: embedded again
+    cache.embed(["a lone surrogate \ud800 from a badly decoded file"])
+    cache.embed(["a lone surrogate \ud800 from a badly decoded file"])
+    assert (cache.hits, cache.notes) == (1, [])  # keyed like any text, not a note
     cache.close()
     minilm = get_embedder()
     assert all(cached(minilm, word, 256) is minilm for word in ("none", "False", "no", "0"))

@@ -98,7 +98,7 @@ class CachedEmbedding:
         self.close()
 
     def _key(self, text: str) -> str:
-        return hashlib.sha256(self._prefix + text.encode("utf-8")).hexdigest()
+        return hashlib.sha256(self._prefix + text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def embed(self, texts: Sequence[str], batch_size: int = 8) -> np.ndarray:
         """Vectors of ``texts``: cached ones read, the rest embedded (then stored)."""
