@@ -38,9 +38,9 @@ LLM_FLAG = "the LLM verifier finds it unsupported by the cited source"
 
 def cache_dir() -> Path:
     """Where verdicts are cached: ``<user cache>/paperchat/verify``."""
-    import platformdirs
+    from paperchat.core.config_file import user_cache_dir
 
-    return Path(platformdirs.user_cache_dir("paperchat", appauthor=False)) / "verify"
+    return user_cache_dir() / "verify"
 
 
 def parse_verdicts(text: str, n: int) -> dict[int, bool]:

@@ -1,5 +1,6 @@
 """The TOML config file: where it is (``$PAPERCHAT_CONFIG`` or the user config folder) and its keys, read
-flat and checked against the settings table's (:mod:`paperchat.core.settings` resolves the values)."""
+flat and checked against the settings table's (:mod:`paperchat.core.settings` resolves the values); and
+the per-user cache folder."""
 
 from __future__ import annotations
 
@@ -21,6 +22,14 @@ def config_file_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "config.toml"
+
+
+def user_cache_dir() -> Path:
+    """The per-user cache folder (``platformdirs.user_cache_dir("paperchat")``): the vector cache, the LLM
+    verifier's verdicts, Chroma server clients' local state, the scale bench's base stores."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP, appauthor=False))
 
 
 def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:

@@ -42,9 +42,9 @@ DEFAULT_LIMIT_MIB = 256
 
 def default_folder() -> Path:
     """``<user cache dir>/paperchat/vectors``."""
-    import platformdirs
+    from paperchat.core.config_file import user_cache_dir
 
-    return Path(platformdirs.user_cache_dir("paperchat", appauthor=False)) / "vectors"
+    return user_cache_dir() / "vectors"
 
 
 class CachedEmbedding:

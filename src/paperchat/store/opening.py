@@ -119,13 +119,9 @@ def open_store(
 
     if chroma_url:
         host, port, ssl = _parse_url(chroma_url)
-        import platformdirs
+        from paperchat.core.config_file import user_cache_dir
 
-        local = (
-            Path(platformdirs.user_cache_dir("paperchat", appauthor=False))
-            / "servers"
-            / short_hash(chroma_url, 12)
-        )
+        local = user_cache_dir() / "servers" / short_hash(chroma_url, 12)
         local.mkdir(parents=True, exist_ok=True)
 
         def connect_server():

@@ -91,17 +91,12 @@ def _run(argv: list[str], env: dict[str, str], what: str) -> subprocess.Complete
 def base_store_for(corpus: list[Path], note: Note) -> tuple[Path, bool]:
     """A store of ``corpus`` in the user cache folder, built by ``paperchat ingest`` when missing (minutes);
     ``(folder, built now)``. A folder whose build did not finish is built again."""
-    import platformdirs
-
+    from paperchat.core.config_file import user_cache_dir
     from paperchat.core.text import short_hash
     from paperchat.ingest.manifest import content_hash, file_key
 
     key = short_hash("|".join(f"{file_key(f)}:{content_hash(f)}" for f in corpus), 12)
-    folder = (
-        Path(platformdirs.user_cache_dir("paperchat", appauthor=False))
-        / "bench-scale"
-        / f"base-{key}"
-    )
+    folder = user_cache_dir() / "bench-scale" / f"base-{key}"
     done = folder / "bench-base.json"
     if done.is_file():
         note(f"base store: {folder} (built earlier from {', '.join(map(str, corpus))})")
