@@ -190,3 +190,18 @@ def test_the_stages_of_one_method_are_no_papers():
     )
     assert labelled_clauses(question) == {}
     assert split_mentions(question) == []
+
+
+def test_each_described_paper_is_searched_with_the_topic_its_description_and_its_ask():
+    # the queries complete_hits searches, which the question encoder is also trained on
+    from paperchat.answer.subjects import described_queries
+
+    question = (
+        "Paper A teaches a drone to land on moving boats; Paper B maps coral reefs from satellite "
+        "photos. What sensor does A rely on, and how many reefs does B cover?"
+    )
+    assert described_queries(question) == [
+        (0, "Paper A teaches a drone to land on moving boats What sensor does rely on"),
+        (1, "Paper B maps coral reefs from satellite photos how many reefs does cover"),
+    ]
+    assert described_queries("What sensor does the boat-landing drone paper rely on?") == []

@@ -306,6 +306,26 @@ def _assign(options: list[list], taken: set[str]) -> list:
     return best[1]
 
 
+def description_query(shared: str, description: str, ask: str = "") -> str:
+    """The query a described paper of a comparison is searched with: the question's ``shared`` topic
+    (:func:`~paperchat.answer.mentions.topic`), the ``description`` and the clause that asks about it by label
+    (:func:`~paperchat.answer.labels.labelled_clauses`), space-joined. The question encoder is trained on
+    these queries too (``training/query_encoder.py``), so both build them here."""
+    return " ".join(part for part in (shared.strip(), description.strip(), ask.strip()) if part)
+
+
+def described_queries(question: str) -> list[tuple[int, str]]:
+    """``(mention index, query)`` for each paper ``question`` describes without a name, in order
+    (:func:`description_query`; empty for a question that mentions fewer than two papers)."""
+    found = split_mentions(question)
+    shared, asks = topic(question, found), labelled_clauses(question, found)
+    return [
+        (i, description_query(shared, m.text, asks.get(i, "")))
+        for i, m in enumerate(found)
+        if m.name is None
+    ]
+
+
 def complete_hits(
     question: str,
     hits: list,
@@ -351,7 +371,7 @@ def complete_hits(
     described = [i for i, m in enumerate(found) if m.name is None]
     asks = labelled_clauses(question, found)  # "what does B use instead of the missing data"
     options = [
-        retrieve(f"{shared} {found[i].text} {asks.get(i, '')}".strip(), SUBJECT_TOP_K)
+        retrieve(description_query(shared, found[i].text, asks.get(i, "")), SUBJECT_TOP_K)
         for i in described
     ]
     taken = {h.paper_id for h in chosen.values()}
