@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import ICML_JSONL, ROOT
 
 from paperchat.ingest.embedding import QUERY_MODEL, MiniLMOnnxEmbedder, get_embedder
 
@@ -30,6 +31,37 @@ def test_model_file_ships_with_its_provenance():
     assert meta["sha256"] == hashlib.sha256(data).hexdigest() and meta["bytes"] == len(data)
     assert meta["base_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert "no held-out question" in meta["data"] and meta["val_splits"] == []
+
+
+def test_lay_descriptions_are_of_conference_papers_no_eval_question_is_about():
+    # training/data/lay_queries.jsonl teaches the encoder everyday wording; a paper an eval question has as
+    # gold (tuning or held out), or that the held-out claims use, would leak into the figures
+    rows = [
+        json.loads(line)
+        for line in (ROOT / "training" / "data" / "lay_queries.jsonl")
+        .read_text("utf-8")
+        .splitlines()
+    ]
+    ids = [r["id"] for r in rows]
+    assert len(rows) == 1215 == len(set(ids)) and all(r["text"].strip() for r in rows)
+    assert {r["style"] for r in rows} == {
+        "half-remembered",
+        "search-box",
+        "hobbyist",
+        "engineer",
+        "detail-question",
+        "reviewer",
+    }
+    conference = {json.loads(line)["id"] for line in ICML_JSONL.read_text("utf-8").splitlines()}
+    assert set(ids) <= conference
+    gold = set((ROOT / "training" / "excluded_papers.txt").read_text("utf-8").split())
+    for path in (ROOT / "eval").rglob("*.jsonl"):
+        for line in path.read_text("utf-8").splitlines():
+            question = json.loads(line) if line.strip() else {}
+            gold |= {
+                g["id"] for g in question.get("gold") or [] if isinstance(g, dict) and "id" in g
+            }
+    assert len(gold) > 1400 and not gold & set(ids)
 
 
 def test_search_uses_the_tuned_encoder_and_everything_else_the_shipped_one(tuned, shipped):
