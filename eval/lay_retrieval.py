@@ -5,7 +5,7 @@ eval question has as gold; written by twelve helpers from the abstracts in six s
 search-box terse with typos, a hobbyist's plain words, an engineer's need, a question about one detail,
 a reviewer's paraphrase) are each searched with paperchat's own retriever (hybrid, as ``ask`` searches);
 the paper a description was written for is its one gold paper. Prints recall@1/5/10 and MRR@10 per
-style and for all, or JSON with ``--json``.
+style and for all, or JSON with ``--json`` (with nDCG@10 too).
 
 The figures measure generalization only for a question encoder not trained on these descriptions: the
 shipped one is not (``training/query_encoder.py --lay`` trains on them; eval/generalization/TUNING.md,
@@ -24,23 +24,16 @@ from pathlib import Path
 
 from paperchat.core.settings import load_settings
 from paperchat.engine import Engine
+from paperchat.evaluation.measures import retrieval_scores
 
 QUERIES = Path(__file__).resolve().parents[1] / "training" / "data" / "lay_queries.jsonl"
-#: ranks read per search (a paper ranked below is a miss)
+#: papers retrieved per search (the measures read the top 10)
 DEPTH = 10
 
 
-def measure(ranks: list[int | None]) -> dict[str, float]:
-    """Recall@1/5/10 and MRR@10 of 1-based gold ranks (``None``: not in the top :data:`DEPTH`)."""
-    n = len(ranks)
-    found = [r for r in ranks if r is not None]
-    return {
-        "n": n,
-        "recall@1": round(sum(r <= 1 for r in found) / n, 3),
-        "recall@5": round(sum(r <= 5 for r in found) / n, 3),
-        "recall@10": round(len(found) / n, 3),
-        "mrr@10": round(sum(1 / r for r in found) / n, 3),
-    }
+def mean_scores(rows: list[dict[str, float]]) -> dict[str, float]:
+    """The mean of each measure over per-query :func:`~paperchat.evaluation.measures.retrieval_scores`, and ``n``."""
+    return {"n": len(rows), **{k: round(sum(r[k] for r in rows) / len(rows), 3) for k in rows[0]}}
 
 
 def main() -> None:
@@ -56,13 +49,13 @@ def main() -> None:
         raise SystemExit(
             f"error: {args.store} holds none of the described papers; ingest the ICML 2025 abstracts"
         )
-    ranks: dict[str, list[int | None]] = defaultdict(list)
+    scores: dict[str, list[dict[str, float]]] = defaultdict(list)
     for row in rows:
-        ids = [hit.paper_id for hit in engine.retrieve(row["text"], DEPTH)]
-        rank = ids.index(row["id"]) + 1 if row["id"] in ids else None
-        ranks[row["style"]].append(rank)
-        ranks["all"].append(rank)
-    figures = {style: measure(r) for style, r in sorted(ranks.items())}
+        ranked = [hit.paper_id for hit in engine.retrieve(row["text"], DEPTH)]
+        one = retrieval_scores(ranked, {row["id"]})
+        scores[row["style"]].append(one)
+        scores["all"].append(one)
+    figures = {style: mean_scores(s) for style, s in sorted(scores.items())}
     if args.json:
         print(json.dumps(figures, indent=2))
         return
