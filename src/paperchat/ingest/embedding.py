@@ -191,9 +191,9 @@ class MiniLMOnnxEmbedder(Embedder):
 
     def fingerprint(self) -> str:
         """``minilm-l6-int8:`` and the SHA-256 of the ONNX file and the tokenizer's, the truncation and the
-        pooling (computed once, about 50 ms). A text's vector does not depend on the texts batched with it (measured: bitwise
-        equal alone, in sorted and in shuffled batches), so a vector this fingerprint names is the one
-        :meth:`embed` would make."""
+        pooling (computed once, about 50 ms). A text's vector does not depend on the texts batched with it
+        (measured: bitwise equal alone, in sorted and in shuffled batches), so a vector this fingerprint
+        names is the one :meth:`embed` would make."""
         if self._fingerprint is None:
             import hashlib
 

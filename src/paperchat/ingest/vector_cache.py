@@ -16,7 +16,7 @@ text, so such an ingest runs the model only on sentences it has never seen.
   before.
 * Which models: only those that give a fingerprint of their own weights
   (:meth:`paperchat.ingest.embedding.Embedder.fingerprint`): the offline model does (the SHA-256 of its
-  ONNX file); a remote model, whose weights may change behind its name, does not and is never cached.
+  ONNX file and its tokenizer's); a remote model, whose weights may change behind its name, does not and is never cached.
 * Never in the way: an entry of the wrong size, whose bytes fail their digest, or that is not finite is
   a miss; a write lock another process holds is waited on for :data:`LOCK_WAIT_S` at most; and a cache that cannot be opened, read or
   written (damaged, read-only, a full disk) leaves the ingest to embed without it, with one note.
