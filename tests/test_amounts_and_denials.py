@@ -16,7 +16,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from paperchat.answer.counts import amount_sentences, asks_change, states_change, states_number
+from paperchat.answer.counts import (
+    amount_sentences,
+    asks_change,
+    counting_sentences,
+    given_numbers,
+    states_change,
+    states_number,
+)
 
 
 @pytest.mark.parametrize(
@@ -65,6 +72,23 @@ def test_a_number_inside_a_name_or_a_description_is_no_amount():
     # a LaTeX command that sets text is no math; one that writes math is
     assert not states_number("We test whether it can be \\textit{trained} to do so.")
     assert states_number("It needs \\tilde{O}(D) tasks.")
+
+
+def test_a_number_the_question_gives_answers_nothing():
+    question = "Of the 1,200 prompts in the 3.5-hour study, how many were written by hand?"
+    assert given_numbers(question) == {"1200", "3.5"}
+    total = SimpleNamespace(text="We collect 1,200 prompts from 40 annotators.", role="result")
+    split = SimpleNamespace(text="Of these, 310 prompts are handwritten.", role="result")
+    given = given_numbers(question)
+    # "40 annotators" stands within the window of "prompts", so the first sentence still counts prompts
+    assert counting_sentences([total], "prompts", None, True) == [total]
+    assert counting_sentences([total], "prompts", None, True, given) == [total]
+    only_total = SimpleNamespace(text="The benchmark holds 1,200 prompts.", role="result")
+    assert counting_sentences([only_total, split], "prompts", None, True, given) == [split]
+    assert not states_number("The study took 3.5 hours.", given)
+    assert states_number("The study took 3.5 hours.")
+    assert not states_change("It improves 3.5 points.", frozenset({"3.5"}))
+    assert [c.text for c in amount_sentences([only_total], "How much of the 1,200 prompts?")] == []
 
 
 def test_the_sentences_that_can_answer_an_amount_skip_code_links():
@@ -150,3 +174,20 @@ def test_a_premise_the_abstract_denies_is_named_in_a_note(icml_engine):
         plain = icml_engine.ask(question, mode="extractive")
         assert not plain.abstained and plain.sources[0].paper_id == "Rgd7poMTDp", question
         assert plain.notes == [], question
+
+
+@pytest.mark.slow
+def test_a_count_the_question_itself_gives_is_no_answer(icml_engine):
+    # BaxBench's abstract gives its 392 tasks and MathConstruct's its 127 problems, with no breakdown
+    for question in (
+        "How many of BaxBench's 392 tasks target Python frameworks?",
+        "How many of the 127 MathConstruct problems were taken from the IMO?",
+    ):
+        answer = icml_engine.ask(question, mode="extractive")
+        assert answer.abstained and answer.sources == [], question
+    # a part the abstract does give is answered with its own number
+    answer = icml_engine.ask(
+        "How many of the 500 SafeArena tasks are harmful ones?", mode="extractive"
+    )
+    assert [s.paper_id for s in answer.sources] == ["7TrOBcxSvy"]
+    assert "SafeArena comprises 250 safe and 250 harmful tasks" in answer.answer

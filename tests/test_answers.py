@@ -158,6 +158,10 @@ def test_a_question_with_a_resolution_in_it_is_answered(tmp_path):
         ("For top quark tagging, what fraction of the parameters does EKAN need?", "parameter"),
         ("What share of CTF-like versus real-world defenses does the agent break?", "ctf-like"),
         ("How many papers are about diffusion?", "paper"),
+        # a part of a whole counts the whole's noun, past a number or a possessive
+        ("How many of the 1,200 prompts were written by hand?", "prompt"),
+        ("how many of HoloBench's tasks need a map", "task"),
+        ("How many of them beat the baseline?", None),
         ("What is LIFT?", None),
     ],
 )

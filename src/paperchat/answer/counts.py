@@ -86,15 +86,34 @@ _UNIT_NEXT = re.compile(
 _MATH = re.compile(r"\W*(?:\\(?!text|emph|underline|url|href|cite)[a-z]+\{|O\()")
 
 
-def _number_at(words: list[str], i: int) -> bool:
+#: A number written with digits: "700", "1,000", "6.03", "$3.5$" (the digits are read without commas).
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def given_numbers(question: str) -> frozenset[str]:
+    """The numbers ``question`` writes with digits, commas dropped ("How many of the 1,000 questions ...":
+    ``{"1000"}``). A number the question gives is no answer to what it asks: "how many of MapEval's 700
+    questions are visual?" is not answered by "700 multiple-choice questions"."""
+    return frozenset(m.group().replace(",", "").rstrip(".") for m in _DIGITS.finditer(question))
+
+
+def _given_at(word: str, given: frozenset[str]) -> bool:
+    """Whether every number ``word`` writes with digits is one of ``given`` (and it writes one)."""
+    found = [m.group().replace(",", "").rstrip(".") for m in _DIGITS.finditer(word)]
+    return bool(found) and all(n in given for n in found)
+
+
+def _number_at(words: list[str], i: int, given: frozenset[str] = frozenset()) -> bool:
     """Whether ``words[i]`` states a number (digits, a number word, inline or bare math) that is no part of
-    a name (:data:`_NAMED`) and does not describe (:data:`_DESCRIBING`, itself or the word after it)."""
+    a name (:data:`_NAMED`), does not describe (:data:`_DESCRIBING`, itself or the word after it) and is
+    not one the question gives (``given``, :func:`given_numbers`)."""
     w = words[i]
     return bool(
         ("$" in w or holds_number(w) or _MATH.match(w))
         and not _DESCRIBING.match(w)
         and not _NAMED.match(w)
         and not (i + 1 < len(words) and _DESCRIBING.match(words[i + 1]))
+        and not (given and _given_at(w, given))
     )
 
 
@@ -120,14 +139,17 @@ def _unit_at(words: list[str], i: int, holds_noun) -> bool:
     )
 
 
-def _number_near(text: str, holds_noun, whole: bool = False) -> bool:
+def _number_near(
+    text: str, holds_noun, whole: bool = False, given: frozenset[str] = frozenset()
+) -> bool:
     """Whether a number of ``text`` stands within :data:`COUNT_WINDOW` words of a word ``holds_noun`` accepts;
-    with ``whole``, a ratio (:data:`_RATIO`) is no such number: it counts no things ("how many GPUs")."""
+    with ``whole``, a ratio (:data:`_RATIO`) is no such number: it counts no things ("how many GPUs").
+    A number of ``given`` (the question's own, :func:`given_numbers`) is none."""
     words = text.split()
     numbers = [
         i
         for i in range(len(words))
-        if _number_at(words, i)
+        if _number_at(words, i, given)
         and not (whole and (_ratio_at(words, i) or _unit_at(words, i, holds_noun)))
     ]
     nouns = [i for i, w in enumerate(words) if holds_noun(w)]
@@ -170,10 +192,11 @@ def asks_change(question: str) -> bool:
     return _ASKS_CHANGE.search(question) is not None
 
 
-def states_change(text: str) -> bool:
+def states_change(text: str, given: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` states a change: a ratio or percentage ("153x", "6.5%", "3.04$\\times$"), or a
-    number with digits in a sentence holding a word of change ("improves from 58.8 to 90.0")."""
-    words = text.split()
+    number with digits in a sentence holding a word of change ("improves from 58.8 to 90.0"); a number of
+    ``given`` (the question's own, :func:`given_numbers`) is none."""
+    words = [w for w in text.split() if not (given and _given_at(w, given))]
     if any(
         (_RATIO.match(w) or holds_number(w)) and _ratio_at(words, i) for i, w in enumerate(words)
     ):
@@ -188,13 +211,15 @@ def amount_sentences(cands: list, question: str) -> list:
     """The candidates (objects with ``text`` and ``role``) that can answer "how much / what accuracy ...?"
     about one paper, best first as given: those stating a change (:func:`states_change`) when the question
     asks one (:func:`asks_change`), else those stating a number (:func:`states_number`); a percentage when
-    it asks one ("..., as a percentage?"); code links never."""
+    it asks one ("..., as a percentage?"); code links never. A number the question gives
+    (:func:`given_numbers`) states nothing."""
     fits = states_change if asks_change(question) else states_number
     percent = _ASKS_PERCENT.search(question) is not None  # "..., as a percentage?": a percentage
+    given = given_numbers(question)
     return [
         c
         for c in cands
-        if c.role != "resource" and fits(c.text) and (not percent or _PERCENT.search(c.text))
+        if c.role != "resource" and fits(c.text, given) and (not percent or _PERCENT.search(c.text))
     ]
 
 
@@ -203,14 +228,15 @@ _ASKS_PERCENT = re.compile(r"\b(?:as an? |in |what |which |how many )(?:percent(
 _PERCENT = re.compile(r"\d\$?\s*(?:\\?%|percent\b)|\bpercentage points?\b", re.I)
 
 
-def states_number(text: str) -> bool:
+def states_number(text: str, given: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` states a number that is no part of a name ("A100", "CIFAR-100") and does not describe
     ("3D", "two-dimensional"): digits, a number word or inline math. "How much / how large / what
     accuracy ...?" is answered by a sentence that does. An enumerator ("(1)", "(ii)") and "one" ("one token
-    after another") state no amount."""
+    after another") state no amount, nor does a number of ``given`` (the question's own, :func:`given_numbers`)."""
     words = text.split()
     return any(
-        _number_at(words, i) and not _NO_AMOUNT.fullmatch(words[i]) for i in range(len(words))
+        _number_at(words, i, given) and not _NO_AMOUNT.fullmatch(words[i])
+        for i in range(len(words))
     )
 
 
@@ -218,9 +244,12 @@ def states_number(text: str) -> bool:
 _NO_AMOUNT = re.compile(r"\(?(?:\d|[ivx]+)\)[,:]?|[Oo]ne[,;:.]?", re.I)
 
 
-def counting_sentences(cands: list, noun: str, lexicon, whole: bool = False) -> list:
+def counting_sentences(
+    cands: list, noun: str, lexicon, whole: bool = False, given: frozenset[str] = frozenset()
+) -> list:
     """The candidates (objects with ``text``) that hold ``noun`` with a number (or LaTeX: "$d$ random bits")
-    near it (:func:`_number_near`); ``whole`` for a count of things ("how many X"), which no ratio gives.
+    near it (:func:`_number_near`); ``whole`` for a count of things ("how many X"), which no ratio gives;
+    a number of ``given`` (the question's own, :func:`given_numbers`) counts nothing.
 
     ``lexicon`` is the store's BM25 index (``df``, ``tokenize``, ``respelled``, ``terms_of``), or ``None``
     (then the noun is matched as written only).
@@ -237,7 +266,9 @@ def counting_sentences(cands: list, noun: str, lexicon, whole: bool = False) -> 
             respelled and respelled & lexicon.terms_of(text)
         )
 
-    return [c for c in cands if holds_noun(c.text) and _number_near(c.text, holds_noun, whole)]
+    return [
+        c for c in cands if holds_noun(c.text) and _number_near(c.text, holds_noun, whole, given)
+    ]
 
 
 def value_sentences(cands: list, setting: str, lexicon) -> list:

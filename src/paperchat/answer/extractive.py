@@ -213,7 +213,9 @@ def extract(
     # a comparison's count or value may come from any paper it mentions ("which one embeds more bits?")
     pool = [c for c in cands if c.paper_id in mentioned] if len(mentioned) >= 2 else own
     counted = (
-        counting_sentences(pool, count_noun, lexicon, it.asks_how_many(question))
+        counting_sentences(
+            pool, count_noun, lexicon, it.asks_how_many(question), counts.given_numbers(question)
+        )
         if count_noun
         else []
     )

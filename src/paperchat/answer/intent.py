@@ -366,10 +366,14 @@ def counted_noun(question: str) -> str | None:
     "How many random bits does ..." counts bits: for "how many" (and "what
     percentage / fraction / share / proportion of"), the first plural among
     the next three words, else the first word; for "how much", the last word of the noun phrase that
-    follows (of at most three words: "how much activation memory does ..." asks for memory).
+    follows (of at most three words: "how much activation memory does ..." asks for memory). A part of a
+    whole counts the whole's noun: "how many of the 700 questions are visual?" counts questions (but "how
+    much of the gap ...?" asks a share).
     """
     match = re.search(
         r"\b(?:how (many|much)|what (?:percentage|fraction|share|proportion) of(?: the)?)\s+"
+        # counted out of a whole: "how many of the 700 questions", "how many of MapEval's tasks"
+        r"(?:(?<=many )of\s+(?:(?:the|its|their|these|those)\s+|[\w-]+['’]s\s+)?(?:[\d,.]+\s+)?)?"
         r"((?:[A-Za-z][\w'’-]*\s*){1,3})",
         question,
         re.I,
