@@ -83,3 +83,14 @@ def test_env_switch_embeds_questions_with_the_shipped_encoder(monkeypatch):
     emb = MiniLMOnnxEmbedder()
     question = "which paper compresses the key-value cache?"
     assert np.allclose(emb.embed_query(question), emb.embed([question])[0], atol=1e-6)
+
+
+def test_the_reranker_study_reorders_only_a_first_paper_in_doubt():
+    from training.reranker_study import lay_kept_out, reranked_order
+
+    # the second paper's fused score 0.95 of the first's: in doubt; mixed 1.0 + 0.5 x 0.1 against 0.95 + 0.5 x 0.9
+    assert reranked_order([2.0, 1.9, 1.0], [0.1, 0.9, 1.0], 0.5) == [1, 0, 2]
+    assert reranked_order([2.0, 1.9, 1.0], [0.1, 0.9, 1.0], 0.0) == [0, 1, 2]
+    assert reranked_order([2.0, 1.7], [0.0, 1.0], 0.5) == [0, 1]  # a clear first paper stays first
+    # half the lay descriptions are kept out by their paper id's CRC-32 parity
+    assert (lay_kept_out("hS2Ed5XYRq"), lay_kept_out("7TrOBcxSvy")) == (True, False)
