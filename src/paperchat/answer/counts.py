@@ -90,11 +90,17 @@ _MATH = re.compile(r"\W*(?:\\(?!text|emph|underline|url|href|cite)[a-z]+\{|O\()"
 _DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
+#: Punctuation around a number standing on its own: "(700", "1,000,", "$3.5$", "~400".
+_AROUND = "()[]{},.;:?!$~\"'"
+
+
 def given_numbers(question: str) -> frozenset[str]:
-    """The numbers ``question`` writes with digits, commas dropped ("How many of the 1,000 questions ...":
-    ``{"1000"}``). A number the question gives is no answer to what it asks: "how many of MapEval's 700
+    """The numbers ``question`` writes with digits as words of their own, commas dropped ("How many of the
+    1,000 questions ...": ``{"1000"}``); digits inside a name or with a unit ("GPT-4", "8B", "3.5-hour") are
+    not counted. A number the question gives is no answer to what it asks: "how many of MapEval's 700
     questions are visual?" is not answered by "700 multiple-choice questions"."""
-    return frozenset(m.group().replace(",", "").rstrip(".") for m in _DIGITS.finditer(question))
+    words = (w.strip(_AROUND) for w in question.split())
+    return frozenset(w.replace(",", "") for w in words if _DIGITS.fullmatch(w))
 
 
 def _given_at(word: str, given: frozenset[str]) -> bool:
