@@ -331,6 +331,29 @@ def test_a_reader_holding_the_old_generation_reads_again_from_the_new(tmp_path, 
     assert engine.store.current == old_generation + 1
 
 
+def test_an_error_from_a_collection_dropped_midway_is_a_switch_not_damage(tmp_path):
+    """Caught halfway through a rebuild's drop of the old collections, Chroma answers a read of them with an
+    InternalError ("Missing metadata segment", seen in CI and reproduced with a writer dropping collections
+    under a reader), not "does not exist": when the generation changed meanwhile, that is a switch too, so
+    the engine reads again instead of calling the store damaged."""
+    from chromadb.errors import InternalError
+
+    from paperchat.store.failures import StoreSwitched
+    from paperchat.store.opening import open_store
+
+    store = open_store(tmp_path / "store", create=True)
+    store.write_meta(current=2)
+    store._state = {"current": 1}  # what this reader read before the rebuild switched generations
+    midway = InternalError("Error getting collection: Missing field: [Missing metadata segment]")
+    with pytest.raises(StoreSwitched, match="was rebuilt while this command read it"):
+        store.raise_if_switched(midway)
+    assert store.raise_if_switched(ValueError("not Chroma's")) is None  # not a read of the store
+    store._state = {
+        "current": 2
+    }  # no switch: the same error is the store's own, reported as damage
+    assert store.raise_if_switched(midway) is None
+
+
 def _engine(store: Path):
     from paperchat.core.settings import load_settings
     from paperchat.engine import Engine

@@ -125,11 +125,13 @@ class ChromaStore(ChromaReads, NearestQueries):
             raise store_error(exc, self.local_dir, self.remote) from None
 
     def raise_if_switched(self, exc: BaseException) -> None:
-        """Raise :class:`~paperchat.store.failures.StoreSwitched` when ``exc`` is Chroma's "collection does not
-        exist" because the current generation changed since this store read its state (a rebuild finished
-        in another process and dropped the collections it had opened)."""
-        missing = type(exc).__name__ in ("NotFoundError", "InvalidCollectionException")
-        if not (missing or "does not exist" in str(exc)) or self._state is None:
+        """Raise :class:`~paperchat.store.failures.StoreSwitched` when ``exc`` came while the current generation
+        changed since this store read its state (a rebuild finished in another process and dropped the
+        collections it had opened). Chroma reports a collection dropped under a reader as "does not exist",
+        or, caught halfway through the drop, as an ``InternalError`` ("Missing metadata segment", "Error
+        executing plan"), so any error of Chroma's counts when the generation changed."""
+        chroma = type(exc).__module__.split(".")[0] == "chromadb"
+        if not (chroma or "does not exist" in str(exc)) or self._state is None:
             return
         try:
             now = int(self.read_meta().get("current") or 0)
