@@ -348,9 +348,8 @@ def test_an_error_from_a_collection_dropped_midway_is_a_switch_not_damage(tmp_pa
     with pytest.raises(StoreSwitched, match="was rebuilt while this command read it"):
         store.raise_if_switched(midway)
     assert store.raise_if_switched(ValueError("not Chroma's")) is None  # not a read of the store
-    store._state = {
-        "current": 2
-    }  # no switch: the same error is the store's own, reported as damage
+    # no switch: the same error is the store's own, reported as damage
+    store._state = {"current": 2}
     assert store.raise_if_switched(midway) is None
 
 

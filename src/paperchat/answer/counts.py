@@ -105,7 +105,7 @@ def given_numbers(question: str) -> frozenset[str]:
 
 def _given_at(word: str, given: frozenset[str]) -> bool:
     """Whether every number ``word`` writes with digits is one of ``given`` (and it writes one)."""
-    found = [m.group().replace(",", "").rstrip(".") for m in _DIGITS.finditer(word)]
+    found = [m.group().replace(",", "") for m in _DIGITS.finditer(word)]
     return bool(found) and all(n in given for n in found)
 
 
