@@ -39,6 +39,26 @@ def split_clauses(question: str) -> list[str]:
     return [p for p in CLAUSE.split(question) if p and len(set(terms(p))) >= MIN_CLAUSE_TERMS]
 
 
+#: Where an ask of several questions parts: a sentence end, ";", or a question word after a comma or "and"
+#: ("How many queries does the flipper need, what's added to the fake chats, and how fast is the helper?").
+_ASK_BREAK = re.compile(
+    r"\s*(?:[.?!;](?:\s|$)|(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?=(?:what|which|how|where|when|who|why)\b))\s*",
+    re.I,
+)
+_QUESTION_WORD = re.compile(r"\b(?:what|which|how|where|when|who|whom|whose|why)\b", re.I)
+
+
+def ask_clauses(ask: str, min_terms: int = 2) -> list[str]:
+    """The questions an ask holds: its pieces between sentence ends, ";" and a question word after a comma
+    or "and" (:data:`_ASK_BREAK`) that hold a question word and at least ``min_terms`` content terms
+    ("Two agent-safety benchmarks:" before the ask is none). One ask gives one clause."""
+    return [
+        p
+        for p in _ASK_BREAK.split(ask)
+        if p and _QUESTION_WORD.search(p) and len(set(terms(p))) >= min_terms
+    ]
+
+
 def clause_cover(question: str, *rest) -> list:
     """Each clause's best sentence of one paper, for a question of two clauses or more (:func:`split_clauses`),
     when the picked ones lack it: :func:`parts_cover` of the clauses, with its other arguments."""

@@ -18,6 +18,7 @@ maximal marginal relevance in the spirit of Carbonell & Goldstein 1998):
   (:func:`paperchat.answer.method_span.proposal`); a list that comes down to one paper is answered as that paper;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
   (:mod:`paperchat.answer.clauses`);
+* a comparison's ask of several questions gives each question the sentence of the paper that fits it best;
 * "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
   its proposal and before its evaluation (:mod:`paperchat.answer.method_span`), from X alone;
 * a picked sentence that points back ("the two techniques above") brings the sentences before it.
@@ -52,7 +53,13 @@ from paperchat.answer.candidates import (
     pick,
     score_sentences,
 )
-from paperchat.answer.clauses import MIN_CLAUSE_TERMS, clause_cover, parts_cover, with_antecedents
+from paperchat.answer.clauses import (
+    MIN_CLAUSE_TERMS,
+    ask_clauses,
+    clause_cover,
+    parts_cover,
+    with_antecedents,
+)
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.focus import (
     PaperText,
@@ -106,7 +113,10 @@ def _subject_sentences(
     as a general question). A paper the question describes rather than names also gets the sentence that
     best fits its description, when that is relevant and not yet picked (:func:`paperchat.answer.clauses.parts_cover`),
     and one more for what the question asks of it by label ("what does the latter use ...",
-    :func:`paperchat.answer.labels.labelled_clauses`).
+    :func:`paperchat.answer.labels.labelled_clauses`). An ask of several questions ("how many queries does
+    the flipper need, ..., and how fast is the helper?", :func:`paperchat.answer.clauses.ask_clauses`) gives
+    each question to the paper whose sentence fits it best, which that paper adds when it is relevant, new
+    and the paper has room (:data:`PER_SUBJECT` + 1 sentences).
     """
     mentions = split_mentions(question)
     ask = ask_part(question, mentions)
@@ -133,7 +143,7 @@ def _subject_sentences(
             [clause], picked, own[pid], index.embedder.embed_one, room, ABSTAIN_BELOW, DUPLICATE_COS
         )
 
-    out = []
+    chosen: dict[str, list] = {}
     for pid in subjects:
         picked = pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
         mention = described.get(pid, "")
@@ -143,8 +153,28 @@ def _subject_sentences(
         )  # its own ask, with room
         if how and own[pid]:  # "How does each obtain step-level guidance?": its method move
             picked += method_span(own[pid], picked, PER_SUBJECT + 1)
-        out += picked
-    return out
+        chosen[pid] = picked
+    # "how many queries does the flipper need, ..., and how fast is the helper?": each question of the ask
+    # goes to the paper with the sentence that fits it best (scored as a question of its own kind), which it adds
+    clauses = ask_clauses(ask)
+    for clause in clauses if len(clauses) >= 2 else []:
+        kind = it.read_question(clause).kind
+        fits = score_sentences(
+            clause,
+            index.embedder.embed_one(clause),
+            [p for p in papers if p.paper_id in subjects],
+            index,
+            it.Intent(kind if kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL),
+        )
+        best = next((c for c in fits if c.role != "resource"), None)
+        if best is None or best.base < ABSTAIN_BELOW:
+            continue
+        picked = chosen[best.paper_id]
+        same = [p for p in picked if (p.paper_id, p.position) == (best.paper_id, best.position)]
+        if len(picked) < PER_SUBJECT + 1 and not same:
+            if not any(float(best.vec @ p.vec) > DUPLICATE_COS for p in picked):
+                picked.append(best)
+    return [c for pid in subjects for c in chosen[pid]]
 
 
 def extract(
