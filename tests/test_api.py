@@ -88,7 +88,9 @@ def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
 
     with pytest.raises(
         StoreError,
-        match=rf"^no store at {re.escape(str(tmp_path / 'x'))}; run `paperchat ingest` first$",
+        # the command to run names the store, so it fills this one and not the default
+        match=rf"^no store at {re.escape(str(tmp_path / 'x'))}; run `paperchat --store "
+        rf"{re.escape(str((tmp_path / 'x').resolve()))} ingest` first$",
     ):
         Paperchat(tmp_path / "x").ask("What is ConfPO?")
     assert not (tmp_path / "x").exists()

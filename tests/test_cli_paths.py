@@ -141,7 +141,8 @@ def test_bad_targets_and_files_are_one_line_errors(bundled_store, tmp_path):
     )
     out = invoke(tmp_path / "never-made", "check")
     assert out.exit_code == 1 and str(out.exception) == (
-        f"no store at {tmp_path / 'never-made'}: nothing to check (`paperchat ingest` creates one)"
+        f"no store at {tmp_path / 'never-made'}: nothing to check "
+        f"(`paperchat --store {(tmp_path / 'never-made').resolve()} ingest` creates one)"
     )
     assert not (tmp_path / "never-made").exists()
     store = tmp_path / "store"

@@ -200,7 +200,8 @@ def test_a_store_that_does_not_exist(tmp_path):
             assert err.value.error.code == -32603
             assert (
                 err.value.error.message
-                == f"error: no store at {tmp_path / 'nowhere'}; run `paperchat ingest` first"
+                == f"error: no store at {tmp_path / 'nowhere'}; run "
+                f"`paperchat --store {(tmp_path / 'nowhere').resolve()} ingest` first"
             )
 
     anyio.run(session)

@@ -59,12 +59,13 @@ def invoke(store: Path, *args):
     return CliRunner().invoke(paperchat_cli, ["--store", str(store), *args])
 
 
-def cli(store: Path, *args, timeout: float = 300, **env):
+def cli(store: Path, *args, timeout: float = 300, cwd: Path | None = None, **env):
     return subprocess.run(
         [sys.executable, "-m", "paperchat", "--store", str(store), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
+        cwd=cwd,
         env={**os.environ, **env},
     )
 
@@ -229,7 +230,7 @@ def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bun
     assert check.returncode == 1
     assert (
         f"FAIL  ingest: an ingest of the store at {store} was interrupted (2 papers stored so far): run "
-        f"`paperchat ingest {corpus.resolve()}` again to finish it (it resumes)"
+        f"`paperchat --store {store.resolve()} ingest {corpus.resolve()}` again to finish it (it resumes)"
     ) in check.stdout.splitlines()
     assert "sound" not in check.stdout and "empty" not in check.stdout
     ask = cli(store, "ask", "Which paper studies sparse attention for long documents?", "--json")
@@ -254,11 +255,46 @@ def test_a_first_ingest_interrupted_before_any_paper_is_not_filled_with_the_bund
     assert ask.returncode == 1
     assert ask.stderr.strip() == (
         f"error: an ingest of the store at {store} was interrupted (0 papers stored so far): "
-        f"run `paperchat ingest {corpus.resolve()}` again to finish it (it resumes); until "
+        f"run `paperchat --store {store.resolve()} ingest {corpus.resolve()}` again to finish it "
+        "(it resumes); until "
         "then there is nothing to answer from"
     )
     assert stored(store) == {}
     assert cli(store, "check").returncode == 1
+
+
+def test_a_first_ingest_refused_for_its_ids_leaves_no_interrupted_run(tmp_path):
+    # the id conflict is found once the store is open, before anything is written: nothing to resume, so the
+    # store is not reported as interrupted (a newcomer's report: `ask` told them to rerun the failing command)
+    corpus = write_jsonl(
+        tmp_path / "dup.jsonl",
+        [("d1", "Graph pruning", A_ROWS[0][2]), ("d1", "Tabular transformers", FIVE[-1][2])],
+    )
+    store = tmp_path / "store"
+    out = cli(store, "ingest", str(corpus))
+    assert out.returncode == 1 and "id 'd1' is also used by" in out.stderr
+    check = cli(store, "check")
+    assert check.returncode == 0, check.stdout
+    assert "ok    ingest: no ingest was interrupted" in check.stdout.splitlines()
+    added = cli(store, "ingest", str(write_jsonl(tmp_path / "a.jsonl", A_ROWS)), "--json")
+    assert json.loads(added.stdout)["papers_added"] == len(A_ROWS)
+
+
+def test_the_command_that_resumes_an_ingest_names_its_store_and_absolute_files(
+    tmp_path, monkeypatch
+):
+    # typed from a corpus folder with a relative path, the command must work from anywhere and fill this
+    # store, not the default one
+    write_jsonl(tmp_path / "corpus" / "five.jsonl", FIVE)
+    monkeypatch.chdir(tmp_path / "corpus")
+    store = tmp_path / "store"
+    _interrupted_ingest(store, Path("five.jsonl"), monkeypatch, after_batches=1)
+    check = cli(store, "check", cwd=tmp_path)
+    assert (
+        f"FAIL  ingest: an ingest of the store at {store} was interrupted (2 papers stored so far): run "
+        f"`paperchat --store {store.resolve()} ingest {(tmp_path / 'corpus' / 'five.jsonl').resolve()}` "
+        "again to finish it (it resumes)"
+    ) in check.stdout.splitlines()
 
 
 # -- 5. dropped generations leave no index folders; check reports leftovers ----------------------------------------

@@ -70,7 +70,9 @@ class Paperchat:
             and settings.origins.get("store") != "default"
             and not settings.store_path.exists()
         ):
-            raise StoreError(f"no store at {settings.store_path}; run `paperchat ingest` first")
+            raise StoreError(
+                f"no store at {settings.store_path}; run `{settings.ingest_command()}` first"
+            )
         if not self._seeded:
             if settings.origins.get("store") == "default" and not settings.chroma_url:
                 self.engine.ensure_corpus()

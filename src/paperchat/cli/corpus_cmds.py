@@ -133,7 +133,7 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
     settings = obj.settings
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(  # a mistyped --store: say so rather than make an empty store there
-            f"no store at {settings.store_path}: nothing to list (`paperchat ingest` creates one)"
+            f"no store at {settings.store_path}: nothing to list (`{settings.ingest_command()}` creates one)"
         )
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
@@ -168,7 +168,7 @@ def check(obj: AppContext, as_json):
     where = settings.chroma_url or str(settings.store_path)
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(
-            f"no store at {where}: nothing to check (`paperchat ingest` creates one)"
+            f"no store at {where}: nothing to check (`{settings.ingest_command()}` creates one)"
         )
     findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):

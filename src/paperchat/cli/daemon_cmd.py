@@ -89,7 +89,9 @@ def start(obj: AppContext, foreground):
         click.echo(f"a daemon already serves {info['store']} (pid {info['pid']})")
         return
     if not obj.settings.chroma_url and not (obj.settings.store_path / "chroma").is_dir():
-        raise PaperchatError(f"no store at {obj.settings.store_path}; run `paperchat ingest` first")
+        raise PaperchatError(
+            f"no store at {obj.settings.store_path}; run `{obj.settings.ingest_command()}` first"
+        )
     proc = forward.spawn(obj.settings, files)
     if not forward.wait_for(files, proc):
         raise PaperchatError(f"the daemon did not start; its log is {files.log}")

@@ -129,7 +129,12 @@ def ingest(
     from paperchat.store import open_writer
 
     command = manifest.repeat_command(
-        paths, metadata, encoding, on_error, bundled=key == bundled_run()[0]
+        paths,
+        metadata,
+        encoding,
+        on_error,
+        bundled=key == bundled_run()[0],
+        options=engine.settings.store_options(),
     )
     papers, files, skipped, notes, partial = [], [], [], [], set()
     for path in paths:

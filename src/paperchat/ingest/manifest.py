@@ -68,14 +68,18 @@ def repeat_command(
     encoding: str | None,
     on_error: str,
     bundled: bool = False,
+    options: list[str] | None = None,
 ) -> str:
-    """The ``paperchat ingest`` command that repeats an ingest (``bundled``: of the bundled corpus, the default)."""
+    """The ``paperchat ingest`` command that repeats an ingest, to copy and run from any folder: the global
+    ``options`` that select its store (:meth:`paperchat.core.settings.Settings.store_options`), then the files
+    as absolute paths (``bundled``: none, the bundled corpus is the default)."""
     import shlex
 
+    words = ["paperchat", *(options or []), "ingest"]
     if bundled:
-        return "paperchat ingest"
-    words = ["paperchat", "ingest", *(str(p) for p in paths)]
-    words += ["--metadata", str(metadata)] if metadata is not None else []
+        return shlex.join(words)
+    words += [str(Path(p).resolve()) for p in paths]
+    words += ["--metadata", str(Path(metadata).resolve())] if metadata is not None else []
     words += ["--encoding", encoding] if encoding else []
     words += ["--on-error", on_error] if on_error != "stop" else []
     return shlex.join(words)

@@ -143,6 +143,14 @@ def open_writer(
         writer = StoreWriter(store, current, info, run, runs)
         try:
             yield writer
+        except Exception:
+            # an error before its first write (an id conflict, no key for the embeddings) leaves nothing to
+            # resume; an interrupt (Ctrl-C) stays recorded, so the empty store is not taken for a new one
+            if created and not writer.began:
+                store.write_meta(
+                    writing=encode({k: v for k, v in runs.items() if k != writer.run[0]})
+                )
+            raise
         finally:
             if writer.changed:
                 store.write_meta(revision=_new_revision())
