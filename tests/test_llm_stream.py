@@ -257,3 +257,20 @@ def test_an_error_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store
         f"error: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to access "
         "this resource.\n",
     )
+
+
+def test_escape_sequences_from_the_server_never_reach_the_terminal_or_the_answer():
+    # a newcomer's break-it session: a server's colour codes reached stdout, and the checker then read
+    # "mCROW" as a name the source lacks
+    with StubServer() as server:
+        server.script(Reply("\x1b[31mCROW\x1b[0m removes backdoors [1].\x1b]0;owned\x07"))
+        shown: list[str] = []
+        completion = client_for(server).stream(HI, on_token=shown.append)
+        assert completion.text == "CROW removes backdoors [1]."
+        assert "\x1b" not in "".join(shown) and "CROW" in "".join(shown)
+
+
+def test_a_question_with_escape_sequences_is_read_without_them():
+    from paperchat.core.text import clean_question
+
+    assert clean_question("What is \x1b[1;31mCROW\x1b[0m?") == "What is CROW?"

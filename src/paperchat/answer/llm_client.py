@@ -49,6 +49,7 @@ from paperchat.core.errors import (
     LLMError,
     redact,
 )
+from paperchat.core.text import strip_controls
 
 
 def count_tokens(text: str) -> int:
@@ -237,6 +238,9 @@ class LLMClient:
                 f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)"
             )
         elapsed = time.perf_counter() - t0
+        text = strip_controls(
+            text
+        )  # no escape sequence from the server reaches the reader's terminal
         guard.feed(text)
         guard.close()
         finish = getattr(choice, "finish_reason", None)

@@ -28,6 +28,7 @@ from paperchat.core.errors import (
     LLMTimeout,
     secret_to_mask,
 )
+from paperchat.core.text import strip_controls
 
 
 @dataclass
@@ -168,7 +169,9 @@ def read_stream(
                         if first is None:
                             first = time.perf_counter() - t0
                         pieces.append(piece)
-                        guard.feed(piece)
+                        # no control character from the server reaches the reader's terminal; the answer drops
+                        # whole escape sequences (one may be split across pieces)
+                        guard.feed(strip_controls(piece))
                     if choice.finish_reason:
                         finish = choice.finish_reason
     except openai.OpenAIError as exc:
@@ -213,7 +216,7 @@ def read_stream(
             notes.append("the server's content filter stopped the answer")
     incomplete = broke or finish in ("length", "content_filter")
     return Completion(
-        guard.clean("".join(pieces)),
+        guard.clean(strip_controls("".join(pieces))),
         finish,
         incomplete,
         model,

@@ -14,20 +14,28 @@ import re
 import unicodedata
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: A terminal escape sequence (ANSI CSI: colours, cursor moves; OSC: titles, links), removed whole so no
+#: "[31m" is left in a question and no model's answer can drive the reader's terminal.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def clean_text(text: str) -> str:
-    """NFC-normalize ``text`` and drop lone surrogates and control characters.
+    """NFC-normalize ``text`` and drop lone surrogates, terminal escape sequences and control characters.
 
     Newlines and tabs are kept; leading/trailing white space is stripped.
     """
-    text = _SURROGATE.sub("", text)
-    text = _CONTROL.sub("", text)
+    text = strip_controls(_SURROGATE.sub("", text))
     text = unicodedata.normalize("NFC", text)
     return re.sub(
         r"(?<=\S) {2,}(?=\S)", " ", text
     ).strip()  # what was removed leaves no double space
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without terminal escape sequences (:data:`_ANSI`) and C0 control characters but newline and tab;
+    for what is printed as it streams (no strip, no NFC: a piece of a longer text)."""
+    return _CONTROL.sub("", _ANSI.sub("", text))
 
 
 def normalize_for_id(text: str) -> str:
