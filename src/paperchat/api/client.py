@@ -64,6 +64,8 @@ class Paperchat:
     # -- helpers ------------------------------------------------------------------------
     def _ready(self) -> None:
         """Refuse a store folder that does not exist; ingest the bundled corpus into an empty default store (once)."""
+        from paperchat.core.commands import ingest_command
+
         settings = self.settings
         if (
             not settings.chroma_url
@@ -71,7 +73,7 @@ class Paperchat:
             and not settings.store_path.exists()
         ):
             raise StoreError(
-                f"no store at {settings.store_path}; run `{settings.ingest_command()}` first"
+                f"no store at {settings.store_path}; run `{ingest_command(settings)}` first"
             )
         if not self._seeded:
             if settings.origins.get("store") == "default" and not settings.chroma_url:

@@ -128,12 +128,13 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
 
     forward(obj)
     from paperchat.cli.render import render_papers
+    from paperchat.core.commands import ingest_command
     from paperchat.core.errors import PaperchatError
 
     settings = obj.settings
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(  # a mistyped --store: say so rather than make an empty store there
-            f"no store at {settings.store_path}: nothing to list (`{settings.ingest_command()}` creates one)"
+            f"no store at {settings.store_path}: nothing to list (`{ingest_command(settings)}` creates one)"
         )
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
@@ -161,6 +162,7 @@ def check(obj: AppContext, as_json):
     Example:
       paperchat check
     """
+    from paperchat.core.commands import ingest_command
     from paperchat.core.errors import PaperchatError, ReportedFailure, StoreError
     from paperchat.store.check import Finding, cache_findings, check_store, folder_findings, verdict
 
@@ -168,7 +170,7 @@ def check(obj: AppContext, as_json):
     where = settings.chroma_url or str(settings.store_path)
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(
-            f"no store at {where}: nothing to check (`{settings.ingest_command()}` creates one)"
+            f"no store at {where}: nothing to check (`{ingest_command(settings)}` creates one)"
         )
     findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):

@@ -88,9 +88,11 @@ def start(obj: AppContext, foreground):
     if info is not None:
         click.echo(f"a daemon already serves {info['store']} (pid {info['pid']})")
         return
+    from paperchat.core.commands import ingest_command
+
     if not obj.settings.chroma_url and not (obj.settings.store_path / "chroma").is_dir():
         raise PaperchatError(
-            f"no store at {obj.settings.store_path}; run `{obj.settings.ingest_command()}` first"
+            f"no store at {obj.settings.store_path}; run `{ingest_command(obj.settings)}` first"
         )
     proc = forward.spawn(obj.settings, files)
     if not forward.wait_for(files, proc):

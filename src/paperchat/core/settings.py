@@ -357,23 +357,6 @@ class Settings:
             return Path(self.store).expanduser()
         return user_data_dir() / "store"
 
-    def store_options(self) -> list[str]:
-        """The global flags that select this store in a command to copy (``["--store", "/abs/dir",
-        "--embed-model", "..."]``): the store folder (absolute) or Chroma server, and an embedding model
-        other than the default; empty for the default store and model."""
-        out = ["--chroma-url", self.chroma_url] if self.chroma_url else []
-        if self.store and not self.chroma_url:
-            out += ["--store", str(self.store_path.resolve())]
-        if self.embed_model != _default("embed_model"):
-            out += ["--embed-model", self.embed_model]
-        return out
-
-    def ingest_command(self) -> str:
-        """``paperchat [store options] ingest``: the command that fills this store, to copy (:meth:`store_options`)."""
-        import shlex
-
-        return shlex.join(["paperchat", *self.store_options(), "ingest"])
-
     def values(self) -> dict[str, Any]:
         """Every setting's value by name, in table order."""
         return {s.name: getattr(self, s.name) for s in SETTINGS}

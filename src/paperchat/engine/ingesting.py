@@ -122,6 +122,7 @@ def ingest(
         if repeat is not None:
             repeat.seconds = time.perf_counter() - t0
             return repeat
+    from paperchat.core.commands import store_options
     from paperchat.ingest.corpus import load_file
     from paperchat.ingest.metadata import join_metadata, load_metadata
     from paperchat.ingest.run import run_ingest
@@ -134,7 +135,7 @@ def ingest(
         encoding,
         on_error,
         bundled=key == bundled_run()[0],
-        options=engine.settings.store_options(),
+        options=store_options(engine.settings),
     )
     papers, files, skipped, notes, partial = [], [], [], [], set()
     for path in paths:
