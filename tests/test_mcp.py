@@ -199,8 +199,7 @@ def test_a_store_that_does_not_exist(tmp_path):
                 await client.call_tool("ask", {"question": "What is ConfPO?"})
             assert err.value.error.code == -32603
             assert (
-                err.value.error.message
-                == f"error: no store at {tmp_path / 'nowhere'}; run "
+                err.value.error.message == f"error: no store at {tmp_path / 'nowhere'}; run "
                 f"`paperchat --store {(tmp_path / 'nowhere').resolve()} ingest` first"
             )
 

@@ -165,7 +165,8 @@ def test_an_interrupted_first_ingest_is_readable_partial_and_resumed(tmp_path, i
     assert (
         check.returncode == 1
         and f"run `paperchat --store {store.resolve()} ingest {Path(icml_subset).resolve()}` again to "
-        "finish it" in check.stdout
+        "finish it"
+        in check.stdout
     )
     out = _cli("ingest", str(icml_subset), "--json", store=store)
     assert out.returncode == 0, out.stderr
