@@ -165,6 +165,21 @@ def test_fields_that_are_not_text_are_malformed(tmp_path):
     assert [line for line, _ in report.skipped] == [1, 2]
 
 
+def test_an_id_with_white_space_is_malformed(tmp_path):
+    # the store lists a paper's chunk ids space-joined: "paper 12" was stored, then never retrieved, and
+    # `check` called the store damaged (a newcomer's break-it session)
+    path = tmp_path / "ids.jsonl"
+    path.write_text('{"abstract": "One. Two.", "id": "paper 12"}\n{"abstract": "Three.", "id": "p:2#x"}\n')
+    with pytest.raises(
+        PaperchatError,
+        match=r"ids\.jsonl:1: malformed record \(id 'paper 12' holds white space; a paper id is one word "
+        r"\(e\.g\. 'paper-12'\)\)",
+    ):
+        load_file(path)
+    papers, report = load_file(path, on_error="skip")
+    assert [p.paper_id for p in papers] == ["p:2#x"] and [line for line, _ in report.skipped] == [1]
+
+
 def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
     from paperchat.core.settings import load_settings
 
