@@ -12,7 +12,7 @@ import re
 import latexcodec  # noqa: F401  (registers the "ulatex" codec pybtex's writer encodes with)
 import pytest
 from conftest import SECOND_VENUE
-from pybtex.database import parse_file
+from pybtex.database import parse_file, parse_string
 from test_filters import run, untitled_id
 
 CONFPO = "p-abe9274a3783"
@@ -150,6 +150,23 @@ def test_keys_are_stable_and_unique():
     assert (
         'title = "On the $K^2$ Bound: 100\\% of Cases"' in text
     )  # math kept, the rest LaTeX-encoded
+
+
+def test_a_dollar_that_is_money_is_escaped_and_math_is_kept():
+    # a lone "$" opened math mode in LaTeX (a newcomer's break-it session)
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.records import PaperRecord
+
+    title = "Training for $5 per Model: the $K^2$ Trick Is $2\\times$ Cheaper than $1,000."
+    text = entries(["m"], {"m": PaperRecord("m", title=title, authors=["Ann Lee"], year=2025)})
+    assert (
+        'title = "Training for \\$5 per Model: the $K^2$ Trick Is $2\\times$ Cheaper than \\$1,000."'
+        in text
+    )
+    parsed = parse_string(text, "bibtex").entries["lee2025training"].fields["title"]
+    assert (
+        parsed.count("$") == 6 and parsed.count("\\$") == 2
+    )  # two pairs of math, two escaped signs
 
 
 @pytest.mark.parametrize(

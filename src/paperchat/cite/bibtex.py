@@ -4,8 +4,8 @@ Each paper becomes one entry: ``@inproceedings`` with ``booktitle`` when its
 venue is known, else ``@misc``; ``title`` (a title-less abstract gets its
 label, so every entry names its paper), ``author`` (``Last, First and ...``),
 ``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
-(``100%`` -> ``100\\%``, ``&`` -> ``\\&``) except inline math (``$K^2$``) and
-urls, which are written as they are.
+(``100%`` -> ``100\\%``, ``&`` -> ``\\&``, a lone ``$`` -> ``\\$``) except inline math (``$K^2$``)
+and urls, which are written as they are.
 
 Keys are ``lastname2025firstword``: the first author's last name, the year and
 the first word of the title that is not a stop word, in ASCII lower case
@@ -34,6 +34,11 @@ STOP_WORDS = frozenset(
 #: Fields written without LaTeX encoding.
 VERBATIM_FIELDS = ("url",)
 _MATH = re.compile(r"(\$[^$]+\$)")
+_LONE_DOLLAR = re.compile(r"(?<!\\)\$")
+#: A dollar sign before an amount ("$5 and", "$1,000."), not math ("$2\\times$"): a number, then a space,
+#: punctuation or the end.
+_MONEY = re.compile(r"(?<!\\)\$(?=\d[\d.,]*(?:[\s;:)]|[.,](?:\s|$)|$))")
+_HELD = "\ue000"  # a private-use character holds a money sign's place while the rest is encoded
 
 
 def _ascii_word(text: str) -> str:
@@ -159,10 +164,13 @@ def _writer():
         def _encode(self, text):
             if self._verbatim:
                 return text
+            # a "$" that is money ("costs $5 and ...") or left over outside inline math would open math mode:
+            # written \$
+            text = _MONEY.sub(_HELD, text)
             return "".join(
-                p if i % 2 else super(PaperWriter, self)._encode(p)
+                p if i % 2 else _LONE_DOLLAR.sub(r"\\$", super(PaperWriter, self)._encode(p))
                 for i, p in enumerate(_MATH.split(text))
-            )
+            ).replace(_HELD, "\\$")
 
     return PaperWriter(encoding="UTF-8")
 
