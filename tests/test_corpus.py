@@ -38,6 +38,13 @@ def test_labels_name_the_introduced_method():
     assert derive_label(
         "We study tensor completion through the lens of low-rank tensor decomposition."
     ).startswith("We study tensor completion")
+    # an abstract that opens by defining its name (a newcomer's break-it session); not an opening about
+    # another model, nor a capitalised common word
+    assert derive_label("BOMNet is a parser that handles byte order marks. It is fast.") == "BOMNet"
+    assert derive_label("GPT-4 has shown strong results on many tasks.").startswith(
+        "GPT-4 has shown"
+    )
+    assert derive_label("Zebra is a reinforcement learning agent.").startswith("Zebra is a")
 
 
 def test_ids_do_not_depend_on_order(tmp_path):
@@ -169,7 +176,9 @@ def test_an_id_with_white_space_is_malformed(tmp_path):
     # the store lists a paper's chunk ids space-joined: "paper 12" was stored, then never retrieved, and
     # `check` called the store damaged (a newcomer's break-it session)
     path = tmp_path / "ids.jsonl"
-    path.write_text('{"abstract": "One. Two.", "id": "paper 12"}\n{"abstract": "Three.", "id": "p:2#x"}\n')
+    path.write_text(
+        '{"abstract": "One. Two.", "id": "paper 12"}\n{"abstract": "Three.", "id": "p:2#x"}\n'
+    )
     with pytest.raises(
         PaperchatError,
         match=r"ids\.jsonl:1: malformed record \(id 'paper 12' holds white space; a paper id is one word "

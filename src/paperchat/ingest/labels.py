@@ -3,7 +3,7 @@
 A label is the name of the method, model or benchmark the abstract introduces
 ("ConfPO", "CROW", "GNN+", "LightGTS"), found by the patterns authors use to
 name their contribution: "we introduce/propose/present X", "X, a ...",
-"called/named/dubbed/termed X", "X (Expanded Name)". When no such name is
+"called/named/dubbed/termed X", "X (Expanded Name)", an opening "X is a ...". When no such name is
 found, the label is the abstract's opening words, cut to about 60 characters.
 """
 
@@ -42,6 +42,9 @@ _PROPOSED = re.compile(
 )
 _PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
 _WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
+#: An abstract that opens by defining its name: "BOMNet is a parser that ..." (not "GPT-4 has shown ...": an
+#: opening about another model).
+_OPENS_WITH = re.compile(r"^" + _NAME + r"\s+(?:is|are)\s+(?:a|an)\s")
 
 
 def derive_label(abstract: str, max_chars: int = 60) -> str:
@@ -56,7 +59,7 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
     # Plain-text view: drop Markdown emphasis and LaTeX font commands around names.
     plain = re.sub(r"\\(?:text(?:bf|it|sc|tt)|emph)\{([^}]*)\}", r"\1", text)
     plain = plain.replace("*", "").replace("$", "").replace("^", "")
-    for pattern in (_PROPOSED, _INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE):
+    for pattern in (_PROPOSED, _INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE, _OPENS_WITH):
         for match in pattern.finditer(plain):
             name = match.group("name")
             if _looks_like_name(name):
