@@ -14,6 +14,7 @@ import click
 from paperchat.cli.common import progress
 from paperchat.cli.options import AppContext, setting_option
 from paperchat.core.errors import ReportedFailure
+from paperchat.evaluation.questions import HELD_OUT, TUNED_ON
 
 
 @click.group(
@@ -28,9 +29,9 @@ from paperchat.core.errors import ReportedFailure
     metavar="NAME|FILE",
     help="Eval set: a JSONL file, or a shipped set: bundled (default, eval/questions.jsonl), "
     "conference (eval/conference/dev.jsonl + test.jsonl; needs --corpus with the ICML 2025 "
-    "abstracts), conference-dev, conference-test, scale, generalization (ten independently "
-    "written sets: general-a, -d, -e, -f, -h, -i, -j tuned on, general-b, -c, -g held out; each also "
-    "by its own name; needs --corpus too).",
+    "abstracts), conference-dev, conference-test, scale, generalization "
+    f"({len(TUNED_ON) + len(HELD_OUT)} independently written sets: general-{', -'.join(TUNED_ON)} "
+    f"tuned on, general-{', -'.join(HELD_OUT)} held out; each also by its own name; needs --corpus too).",
 )
 @click.option(
     "--mode",

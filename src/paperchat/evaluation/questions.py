@@ -24,6 +24,11 @@ from typing import Any
 from paperchat.core.errors import PaperchatError
 from paperchat.core.resources import bundled_dir, checkout_root
 
+#: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
+#: set arrived, before any change was made against it.
+TUNED_ON = "adefhijmnoprtw"
+HELD_OUT = "bcgklqsuv"
+
 #: The eval sets that ship with paperchat, by name (files under ``eval/``).
 NAMED_SETS = {
     "bundled": ("questions.jsonl",),
@@ -31,8 +36,7 @@ NAMED_SETS = {
     "conference-dev": ("conference/dev.jsonl",),
     "conference-test": ("conference/test.jsonl",),
     "scale": ("questions_scale.jsonl",),
-    # Sets written independently (eval/generalization/README.md): A, D, E, F, H, I, J, M, N, O, P, R, T are tuned on, B, C,
-    # G, K, L, Q and S held out.
+    # Sets written independently (eval/generalization/README.md): TUNED_ON and HELD_OUT say which are which.
     "generalization": (
         "generalization/a_researcher.jsonl",
         "generalization/b_search.jsonl",
@@ -54,6 +58,9 @@ NAMED_SETS = {
         "generalization/r_teacher.jsonl",
         "generalization/s_examiner.jsonl",
         "generalization/t_panel.jsonl",
+        "generalization/u_scientist.jsonl",
+        "generalization/v_podcast.jsonl",
+        "generalization/w_dictation.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -75,6 +82,9 @@ NAMED_SETS = {
     "general-r": ("generalization/r_teacher.jsonl",),
     "general-s": ("generalization/s_examiner.jsonl",),
     "general-t": ("generalization/t_panel.jsonl",),
+    "general-u": ("generalization/u_scientist.jsonl",),
+    "general-v": ("generalization/v_podcast.jsonl",),
+    "general-w": ("generalization/w_dictation.jsonl",),
 }
 
 
