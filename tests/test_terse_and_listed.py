@@ -59,6 +59,23 @@ def test_two_words_no_abstract_uses_make_a_topic_absent(index, question, expecte
 
 
 @pytest.mark.parametrize(
+    "question, expected",
+    [
+        # the asker's own word, no abstract's ("roundup"): other words may say what the question is about
+        ("roundup?", False),
+        # a name or acronym no abstract uses is an absent thing (issue 17, twenty-fourth round)
+        ("QWERTYNet?", True),
+        ("QWERTYs?", True),
+    ],
+)
+def test_one_word_no_abstract_uses_is_an_absent_thing_only_when_written_as_a_name(
+    index, question, expected
+):
+    assert len(index.rare_terms(question, 2)) == 1  # the one word, held by no paper
+    assert off_topic(question, [_paper("a")], index, OFF_TOPIC_MIN_PAPERS) is expected
+
+
+@pytest.mark.parametrize(
     "question, apart",
     [
         ("What ARI does Spotscape reach on DLPFC?", False),  # one ask about one paper

@@ -163,8 +163,9 @@ VENUE_WORDS = "ICML NeurIPS ICLR conference proceedings"
 
 
 def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) -> bool:
-    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``,
-    or :data:`UNUSED_WORDS` of them occur in no paper of the corpus at all.
+    """Whether none of the question's distinctive words (held by few papers, or by none) occurs in ``papers``
+    (two of them, or one no abstract uses that the question writes as a name: "CVEs"), or
+    :data:`UNUSED_WORDS` of them occur in no paper of the corpus at all.
 
     ``lexicon`` is the store's BM25 index (``rare_terms``, ``terms_of``, ``df``) or ``None``; ``n_papers``
     the corpus size (below :data:`OFF_TOPIC_MIN_PAPERS`: never off-topic). A misspelt word counts as the
@@ -185,9 +186,22 @@ def off_topic(question: str, papers: list[PaperText], lexicon, n_papers: int) ->
         return True  # "handwritten ... manuscripts ... scribe": a topic no abstract is about
     if not rare or set(rare) & held:
         return False
-    return (
-        len(rare) >= 2 or lexicon.df.get(rare[0], 0) == 0
-    )  # one uncommon word alone may be a paraphrase's
+    # one uncommon word alone may be a paraphrase's; one no abstract uses is an absent thing when the asker
+    # writes it as a name ("CVEs"), not a word of their own ("a privacy attack roundup")
+    return len(rare) >= 2 or (
+        lexicon.df.get(rare[0], 0) == 0 and _written_as_name(question, rare[0], lexicon)
+    )
+
+
+def _written_as_name(question: str, term: str, lexicon) -> bool:
+    """Whether a word of ``question`` that gives the BM25 ``term`` has a capital after its first letter or a
+    digit ("CVEs", "K2IE"), as names and acronyms are written."""
+    words = re.findall(r"[\w-]+", question)
+    return any(
+        term in lexicon.tokenize([w])[0]
+        for w in words
+        if any(c.isupper() for c in w[1:]) or any(c.isdigit() for c in w)
+    )
 
 
 #: A "which paper ...?" question whose first retrieved paper leads the second (second's fused score at most
