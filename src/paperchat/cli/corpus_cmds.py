@@ -132,6 +132,8 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
     from paperchat.core.errors import PaperchatError
 
     settings = obj.settings
+    if not settings.chroma_url and settings.store_path.is_file():
+        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(  # a mistyped --store: say so rather than make an empty store there
             f"no store at {settings.store_path}: nothing to list (`{ingest_command(settings)}` creates one)"
@@ -168,6 +170,8 @@ def check(obj: AppContext, as_json):
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
+    if not settings.chroma_url and settings.store_path.is_file():
+        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
     if not settings.chroma_url and not (settings.store_path / "chroma").exists():
         raise PaperchatError(
             f"no store at {where}: nothing to check (`{ingest_command(settings)}` creates one)"

@@ -120,8 +120,15 @@ def filter_options(func: Callable) -> Callable:
 
 def take_filters(kwargs: dict[str, Any]):
     """Move the :func:`filter_options` values out of ``kwargs`` into a :class:`~paperchat.retrieve.filters.Filters`."""
+    from paperchat.core.errors import PaperchatError
     from paperchat.retrieve.filters import Filters
 
+    # an empty value given on the command line (an unset shell variable, say) would quietly filter nothing
+    for flag, value in (("--author", kwargs.get("author")), ("--venue", kwargs.get("venue"))):
+        if value is not None and not value.strip():
+            raise PaperchatError(f"{flag} is empty; leave it out to search every paper")
+    if any(not p.strip() for p in kwargs.get("paper_ids") or ()):
+        raise PaperchatError("--paper is empty; give a paper id (`paperchat papers` lists them)")
     return Filters.of(
         kwargs.pop("author", None),
         kwargs.pop("venue", None),
@@ -134,12 +141,21 @@ def bibtex_option(help_text: str) -> Callable:
     """``--bibtex FILE``: also write papers as BibTeX entries to FILE (replaced)."""
     from pathlib import Path
 
+    def folder_exists(_ctx, _param, value: Path | None) -> Path | None:
+        # checked before the answer, which would otherwise be printed and then fail to save
+        if value is not None and not value.expanduser().parent.is_dir():
+            raise click.BadParameter(
+                f"{value}: its folder {value.expanduser().parent} does not exist"
+            )
+        return value
+
     return click.option(
         "--bibtex",
         "bibtex_path",
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
         metavar="FILE",
+        callback=folder_exists,
         help=help_text,
     )
 

@@ -279,6 +279,10 @@ def load_file(
         papers = _load_csv(path, text, on_error, report)
     else:
         papers = _load_seed(path, text)
+    if not papers and report.skipped:  # --on-error skip dropped every line: say which and why
+        line, why = report.skipped[0]
+        more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
+        raise PaperchatError(f"{path}: no line could be read; line {line}: {why}{more}")
     if not papers:
         raise PaperchatError(f"{path}: holds no abstract")
     source_file = file_key(path)
