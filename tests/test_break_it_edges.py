@@ -59,3 +59,36 @@ def test_an_ingest_whose_every_line_was_skipped_says_which_and_why(tmp_path):
         f"{path}: no line could be read; line 1: malformed record ('year' must be a year such as 2025, "
         "not 'twenty') (and 1 more)"
     )
+
+
+def test_a_config_path_that_is_a_folder_says_so(tmp_path):
+    out = invoke("config", env={"PAPERCHAT_CONFIG": str(tmp_path)})
+    assert out.exit_code == 1
+    assert str(out.exception) == f"config file {tmp_path} is a folder; name a TOML file"
+
+
+def test_history_of_an_unknown_conversation_names_it(tmp_path):
+    from paperchat.chat.history import HistoryLog, history_path
+
+    (tmp_path / "store").mkdir()
+    log = HistoryLog(history_path(tmp_path / "store"))
+    log.log_turn("c1", 1, {"question": "What is ConfPO?", "answer": "A method [1].", "sources": []})
+    log.close()
+    out = invoke("--store", str(tmp_path / "store"), "history", "-c", "nope")
+    assert out.exit_code == 0 and "in conversation 'nope'" in out.output
+
+
+def test_metadata_rows_that_match_no_paper_are_noted(tmp_path):
+    corpus = tmp_path / "m.jsonl"
+    corpus.write_text('{"id": "m1", "abstract": "We prune graphs by saliency. Accuracy holds."}\n')
+    meta = tmp_path / "meta.jsonl"
+    meta.write_text(
+        '{"file": "m.jsonl", "index": 1, "title": "Graph pruning"}\n'
+        '{"file": "other.jsonl", "index": 1, "title": "Elsewhere"}\n'
+    )
+    out = invoke("--store", str(tmp_path / "s"), "ingest", str(corpus), "--metadata", str(meta))
+    assert out.exit_code == 0, out.output
+    assert (
+        f"note: {meta}: 1 of 2 metadata rows matched no paper (a row names its paper by file name "
+        "and position)"
+    ) in out.output

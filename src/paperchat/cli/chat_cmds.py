@@ -176,7 +176,9 @@ def history(obj: AppContext, text, limit, conversation, as_json):
         echo_json(rows)
         return
     if not rows:
-        where = f" matching {text!r}" if text else ""
+        where = (f" matching {text!r}" if text else "") + (
+            f" in conversation {conversation!r}" if conversation else ""
+        )
         click.echo(
             f"No chat turns{where} in {path}."
             if path.exists()

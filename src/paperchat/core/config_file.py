@@ -40,6 +40,8 @@ def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
         if os.environ.get("PAPERCHAT_CONFIG"):
             raise PaperchatError(f"PAPERCHAT_CONFIG names {path}, which does not exist")
         return {}
+    if path.is_dir():
+        raise PaperchatError(f"config file {path} is a folder; name a TOML file")
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -147,7 +147,13 @@ def ingest(
         skipped.extend(f"{path}:{line}: {why}" for line, why in report.skipped)
         notes.extend(report.notes)
     if metadata is not None:
-        join_metadata(papers, load_metadata(metadata))
+        rows = load_metadata(metadata)
+        matched = join_metadata(papers, rows)
+        if matched < len(rows):  # rows for other files, or positions past a file's end
+            notes.append(
+                f"{metadata}: {len(rows) - matched} of {len(rows)} metadata rows matched no paper "
+                "(a row names its paper by file name and position)"
+            )
     # The files are valid: import LlamaIndex's splitter (seconds) and load the model while the store opens.
     _background(_import_chunker, "paperchat-llamaindex-import")
     engine.preload()
