@@ -92,3 +92,15 @@ def test_metadata_rows_that_match_no_paper_are_noted(tmp_path):
         f"note: {meta}: 1 of 2 metadata rows matched no paper (a row names its paper by file name "
         "and position)"
     ) in out.output
+
+
+def test_a_very_long_paper_id_does_not_pad_the_papers_table():
+    from paperchat.cli.render import render_papers
+    from paperchat.ingest.records import PaperRecord
+
+    long_id = "x" * 5000
+    table = render_papers(
+        [PaperRecord(long_id, title="Long", source_path="a.jsonl", source_index=1)]
+    )
+    first_row = table.splitlines()[1]
+    assert first_row.startswith("x" * 39 + "…  Long") and len(first_row) < 80
