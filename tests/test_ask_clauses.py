@@ -74,3 +74,32 @@ def test_each_question_of_a_comparison_ask_gets_the_sentence_that_answers_it(bun
         "We demonstrate practical speedups of 400x on large-scale SCO problems even with a single GPU, and "
         "also demonstrate practical efficacy in other RL environments [2]"
     ) in res.answer
+
+
+def _paper(pid: str, text: str, share: float):
+    from paperchat.answer.focus import PaperText
+
+    return PaperText(pid, "", text, cos=0.3, share=share)
+
+
+def test_a_comparison_read_off_its_count_or_each_covers_that_many_papers():
+    # a run-on question (dictated, no punctuation) whose papers no rule cuts apart: "three ... papers" with
+    # words between still asks for three, "what does each method ..." for several (general-w)
+    from paperchat.answer import intent as it
+    from paperchat.answer.subjects import subject_papers
+
+    papers = [
+        _paper("a", "Continual robust training adapts to new attacks over time.", 1.0),
+        _paper("b", "A wolf pack attack on cooperative multi agent policies.", 0.8),
+        _paper("c", "Ensemble diversity makes adversarial training robust.", 0.6),
+    ]
+    three = (
+        "three adversarial robustness papers the continual training one for new attacks the wolf pack "
+        "multi agent one and the ensemble diversity one whats the idea of each"
+    )
+    assert subject_papers(three, papers, it.read_question(three)) == ["a", "b", "c"]
+    each = "continual robust training for new attacks then the wolf pack one what does each method target"
+    assert subject_papers(each, papers, it.read_question(each)) == ["a", "b"]
+    # "compared with the existing methods" is the paper's own baseline, not a second paper
+    own = "How does continual robust training compare with the existing methods on new attacks?"
+    assert subject_papers(own, papers, it.read_question(own)) == []

@@ -177,7 +177,9 @@ def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
 #: A question about several papers even without their names ("X vs Y", "how do the two papers differ").
 _SEVERAL = re.compile(
     r"\b(?:vs\.?|versus|compare[sd]?|contrast(?:ed|s)?|differ(?:s|ence|ences)?|which of (?:the|them|these)|"
-    r"(?:two|three|both|these|the) (?:papers|works|methods|approaches|studies)|the former|the latter)\b",
+    r"(?:two|three|both|these) (?:[\w-]+ ){0,3}?(?:papers|works|methods|approaches|studies)|"
+    r"the (?:papers|works|methods|approaches|studies)|the former|the latter|"
+    r"each (?:one|paper|work|method|study|approach))\b",
     re.I,
 )
 #: A comparison with the paper's own baseline ("compared with standard pre-training", "vs the FSL
@@ -186,7 +188,8 @@ _OWN_BASELINE = re.compile(
     r"\b(?:compared? (?:with|to)|relative to|vs\.?|versus)\s+" + OWN_BASELINE, re.I
 )
 _THREE = re.compile(
-    r"\b(?:three|3) (?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b", re.I
+    r"\b(?:three|3) (?:[\w-]+ ){0,3}?(?:papers|works|methods|approaches|studies)\b|\bvs\.?\b.*\bvs\.?\b",
+    re.I,
 )
 
 
