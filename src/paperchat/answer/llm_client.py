@@ -238,9 +238,8 @@ class LLMClient:
                 f"the LLM at {self.base_url} sent no Chat Completions chunks (an empty or foreign reply)"
             )
         elapsed = time.perf_counter() - t0
-        text = strip_controls(
-            text
-        )  # no escape sequence from the server reaches the reader's terminal
+        # no escape sequence from the server reaches the reader's terminal
+        text = strip_controls(text)
         guard.feed(text)
         guard.close()
         finish = getattr(choice, "finish_reason", None)

@@ -81,9 +81,8 @@ def render_papers(papers: list[PaperRecord]) -> str:
     header = ("id", "label / title", "chunks", "origin")
     rows = [
         (
-            _fit(
-                p.paper_id, 40
-            ),  # a very long id would pad every row (`papers --json` has it whole)
+            # a very long id would pad every row (`papers --json` has it whole)
+            _fit(p.paper_id, 40),
             _fit(p.title or p.label, 60),
             str(len(p.chunk_ids)),
             f"{p.source_file if len(paths_of[p.source_path]) > 1 and p.source_file else p.source_path}{f' #{p.source_index}' if p.source_index else ''}",

@@ -133,9 +133,8 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int))
     ):
         raise ValueError(f"'id' must be text or a number, not {type(rec['id']).__name__}")
-    if (
-        rec.get("id") is not None and len(str(rec["id"]).split()) > 1
-    ):  # the store lists chunk ids space-joined
+    # the store lists a paper's chunk ids space-joined: an id is one word
+    if rec.get("id") is not None and len(str(rec["id"]).split()) > 1:
         given = str(rec["id"]).strip()
         raise ValueError(
             f"id {given!r} holds white space; a paper id is one word (e.g. {'-'.join(given.split())!r})"

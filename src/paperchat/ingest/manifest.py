@@ -71,7 +71,7 @@ def repeat_command(
     options: list[str] | None = None,
 ) -> str:
     """The ``paperchat ingest`` command that repeats an ingest, to copy and run from any folder: the global
-    ``options`` that select its store (:meth:`paperchat.core.settings.Settings.store_options`), then the files
+    ``options`` that select its store (:func:`paperchat.core.commands.store_options`), then the files
     as absolute paths (``bundled``: none, the bundled corpus is the default)."""
     import shlex
 
