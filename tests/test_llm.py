@@ -328,6 +328,14 @@ def test_hung_server_times_out(server, retrieved, engine):
             "denied access (HTTP 403): You are not allowed to access this resource.",
         ),
         (Fault(404), LLMModelNotFound, "model 'stub-model' not found at"),
+        # a web server that is no OpenAI API (`python -m http.server`): its 404 page names no model (a
+        # newcomer's break-it session: the message told them to change the model)
+        (
+            Fault(404, body="<html>404 File not found</html>", content_type="text/html"),
+            LLMModelNotFound,
+            "has no Chat Completions endpoint (HTTP 404 with no API error): check that --base-url is an "
+            "OpenAI-compatible API (it often ends in /v1)",
+        ),
     ],
 )
 def test_http_errors_are_one_line(server, retrieved, engine, fault, error, text):

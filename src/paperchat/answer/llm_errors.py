@@ -103,6 +103,11 @@ def translate_error(
             f"the LLM at {where} denied access (HTTP 403): {detail or 'permission denied'}"
         )
     if isinstance(exc, openai.NotFoundError):
+        if not isinstance(getattr(exc, "body", None), dict):  # a web page, not an API's JSON error
+            return LLMModelNotFound(
+                f"the server at {where} has no Chat Completions endpoint (HTTP 404 with no API error): check "
+                "that --base-url is an OpenAI-compatible API (it often ends in /v1)"
+            )
         return LLMModelNotFound(
             f"model {model!r} not found at {where} (HTTP 404): set PAPERCHAT_LLM_MODEL to a model the server lists"
         )
