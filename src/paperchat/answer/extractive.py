@@ -103,6 +103,11 @@ class Extract:
     per_paper: bool = False
 
 
+def _sentence_kind(read: it.Intent) -> it.Intent:
+    """The kind of sentence that answers a question read as ``read``: a number, names or a finding, else a general one."""
+    return it.Intent(read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL)
+
+
 def _subject_sentences(
     question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, subjects: list
 ) -> list[Candidate]:
@@ -128,10 +133,9 @@ def _subject_sentences(
     sentence = split_ask(ask).sentence or ask
     read = it.read_question(sentence)
     how = read.how or it.asks_approach(sentence)
-    intent = it.Intent(
-        read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL
-    )
-    cands = score_sentences(ask, avec, [p for p in papers if p.paper_id in subjects], index, intent)
+    intent = _sentence_kind(read)
+    compared = [p for p in papers if p.paper_id in subjects]
+    cands = score_sentences(ask, avec, compared, index, intent)
     own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
     described = {p.paper_id: p.mention for p in papers if p.paper_id in subjects}
 
@@ -158,22 +162,19 @@ def _subject_sentences(
     # goes to the paper with the sentence that fits it best (scored as a question of its own kind), which it adds
     clauses = ask_clauses(ask)
     for clause in clauses if len(clauses) >= 2 else []:
-        kind = it.read_question(clause).kind
+        vec = index.embedder.embed_one(clause)
         fits = score_sentences(
-            clause,
-            index.embedder.embed_one(clause),
-            [p for p in papers if p.paper_id in subjects],
-            index,
-            it.Intent(kind if kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL),
+            clause, vec, compared, index, _sentence_kind(it.read_question(clause))
         )
         best = next((c for c in fits if c.role != "resource"), None)
         if best is None or best.base < ABSTAIN_BELOW:
             continue
         picked = chosen[best.paper_id]
-        same = [p for p in picked if (p.paper_id, p.position) == (best.paper_id, best.position)]
-        if len(picked) < PER_SUBJECT + 1 and not same:
-            if not any(float(best.vec @ p.vec) > DUPLICATE_COS for p in picked):
-                picked.append(best)
+        # a sentence already picked is its own near-duplicate (cosine 1)
+        if len(picked) < PER_SUBJECT + 1 and not any(
+            float(best.vec @ p.vec) > DUPLICATE_COS for p in picked
+        ):
+            picked.append(best)
     return [c for pid in subjects for c in chosen[pid]]
 
 
