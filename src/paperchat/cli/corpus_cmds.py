@@ -128,16 +128,8 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
 
     forward(obj)
     from paperchat.cli.render import render_papers
-    from paperchat.core.commands import ingest_command
-    from paperchat.core.errors import PaperchatError
 
-    settings = obj.settings
-    if not settings.chroma_url and settings.store_path.is_file():
-        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
-    if not settings.chroma_url and not (settings.store_path / "chroma").exists():
-        raise PaperchatError(  # a mistyped --store: say so rather than make an empty store there
-            f"no store at {settings.store_path}: nothing to list (`{ingest_command(settings)}` creates one)"
-        )
+    _refuse_no_store(obj.settings, "nothing to list")
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:
@@ -164,18 +156,12 @@ def check(obj: AppContext, as_json):
     Example:
       paperchat check
     """
-    from paperchat.core.commands import ingest_command
-    from paperchat.core.errors import PaperchatError, ReportedFailure, StoreError
+    from paperchat.core.errors import ReportedFailure, StoreError
     from paperchat.store.check import Finding, cache_findings, check_store, folder_findings, verdict
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
-    if not settings.chroma_url and settings.store_path.is_file():
-        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
-    if not settings.chroma_url and not (settings.store_path / "chroma").exists():
-        raise PaperchatError(
-            f"no store at {where}: nothing to check (`{ingest_command(settings)}` creates one)"
-        )
+    _refuse_no_store(settings, "nothing to check")
     findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):
         try:
@@ -208,3 +194,20 @@ def check(obj: AppContext, as_json):
         click.echo(line)
     if any(f.ok is False for f in findings):
         raise ReportedFailure()  # the lines above say why
+
+
+def _refuse_no_store(settings, nothing: str) -> None:
+    """A one-line :class:`~paperchat.core.errors.PaperchatError` when ``settings`` name an embedded store
+    folder that is a file or holds no store ("no store at ...: nothing to list"), rather than make an empty
+    store where a mistyped ``--store`` points; nothing for a Chroma server."""
+    from paperchat.core.commands import ingest_command
+    from paperchat.core.errors import PaperchatError
+
+    if settings.chroma_url:
+        return
+    if settings.store_path.is_file():
+        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
+    if not (settings.store_path / "chroma").exists():
+        raise PaperchatError(
+            f"no store at {settings.store_path}: {nothing} (`{ingest_command(settings)}` creates one)"
+        )
