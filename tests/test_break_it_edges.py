@@ -104,3 +104,38 @@ def test_a_very_long_paper_id_does_not_pad_the_papers_table():
     )
     first_row = table.splitlines()[1]
     assert first_row.startswith("x" * 39 + "…  Long") and len(first_row) < 80
+
+
+@pytest.mark.parametrize(
+    ("args", "setting"),
+    [
+        (["ask", "What is ConfPO?", "--base-url", ""], "llm_base_url"),
+        (["--chroma-url", "", "ask", "What is ConfPO?"], "chroma_url"),
+    ],
+)
+def test_an_empty_url_flag_is_an_error_not_the_default(tmp_path, args, setting):
+    # `--base-url ""` silently meant "no server" (the offline answer), `--chroma-url ""` the local store
+    out = invoke("--store", str(tmp_path / "s"), *args)
+    assert out.exit_code == 1
+    assert str(out.exception) == (
+        f"setting {setting} from flag: an empty value; leave it out to use the default"
+    )
+
+
+def test_a_chroma_url_whose_host_does_not_resolve_says_so(monkeypatch):
+    # `--chroma-url notaurl` reads as the host "notaurl": the error names the host, not only "could not connect"
+    import socket
+
+    from paperchat.store.failures import StoreUnavailable
+    from paperchat.store.opening import open_store
+
+    def no_such_host(host, *args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+    with pytest.raises(StoreUnavailable) as err:
+        open_store(chroma_url="notaurl")
+    assert str(err.value) == (
+        "cannot reach the Chroma server at notaurl: no host named 'notaurl' (Name or service not known); "
+        "give the server's address as http://HOST:PORT (`chroma run` serves http://localhost:8000)"
+    )

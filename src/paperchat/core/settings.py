@@ -272,6 +272,11 @@ def user_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP, appauthor=False))
 
 
+#: Settings a flag or the config file may not set to an empty string. An empty environment variable counts as
+#: not set (read above), but ``--base-url ""`` silently meant "no server" and ``--chroma-url ""`` the local store.
+_NOT_EMPTY = ("store", "embed_model", "vector_cache", "chroma_url", "llm_base_url", "llm_model")
+
+
 def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     if value is None:
         return None
@@ -299,7 +304,7 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
-    if setting.name in ("store", "embed_model", "vector_cache") and not str(value).strip():
+    if setting.name in _NOT_EMPTY and not str(value).strip():
         raise PaperchatError(
             f"setting {setting.name} from {origin}: an empty value; leave it out to use the default"
         )

@@ -34,6 +34,23 @@ def _parse_url(url: str) -> tuple[str, int, bool]:
     return parsed.hostname, parsed.port or (443 if ssl else 8000), ssl
 
 
+def _unknown_host(host: str, port: int) -> str | None:
+    """Why ``host`` names no machine (the resolver's own words), or None when it resolves.
+
+    Read only after a connection failed: ``--chroma-url notaurl`` reads as the host ``notaurl``, and
+    "no such host" tells the user more than Chroma's "could not connect".
+    """
+    import socket
+
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        return f"no host named {host!r} ({exc.strerror or exc})"
+    except (OSError, UnicodeError):
+        return None
+    return None
+
+
 def _database_damage(store_dir: Path) -> str | None:
     """What is wrong with the store's Chroma database, waiting once for a process that is creating it."""
     chroma = store_dir / "chroma"
@@ -132,6 +149,12 @@ def open_store(
         try:
             return ChromaStore(connect_server, local, remote=chroma_url)
         except Exception as exc:
+            unknown = _unknown_host(host, port)
+            if unknown:
+                raise StoreUnavailable(
+                    f"cannot reach the Chroma server at {chroma_url}: {unknown}; give the server's "
+                    "address as http://HOST:PORT (`chroma run` serves http://localhost:8000)"
+                ) from None
             raise StoreUnavailable(unreachable(chroma_url, exc)) from None
 
     assert store_dir is not None
