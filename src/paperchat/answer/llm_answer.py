@@ -23,7 +23,7 @@ from typing import Any
 
 from paperchat.answer.llm_client import count_message_tokens, get_client
 from paperchat.answer.prompts import load_prompt
-from paperchat.cite.markers import StreamRenumber, renumber, strip_markers
+from paperchat.cite.markers import StreamRenumber, quotable, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
 from paperchat.core.errors import LLMContextOverflow, LLMEmptyAnswer
 from paperchat.core.sentences import split_sentences
@@ -59,8 +59,11 @@ def prompt_sources(hits: list, records: dict[str, PaperRecord]) -> list[PromptSo
 
 
 def format_sources(sources: list[PromptSource]) -> str:
-    """The sources block of the prompt: ``[n] Title`` then the text, a blank line between."""
-    return "\n\n".join(f"[{n}] {s.record.name}\n{s.text}" for n, s in enumerate(sources, 1))
+    """The sources block of the prompt: ``[n] Title`` then the text (:func:`~paperchat.cite.markers.quotable`: the
+    source's own "[5]" would read as source 5), a blank line between."""
+    return "\n\n".join(
+        f"[{n}] {s.record.name}\n{quotable(s.text)}" for n, s in enumerate(sources, 1)
+    )
 
 
 def answer_budget(context_window: int) -> int:

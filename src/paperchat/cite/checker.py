@@ -44,7 +44,7 @@ import numpy as np
 from paperchat.cite.cues import conflict
 from paperchat.cite.evidence import pick_evidence
 from paperchat.cite.facts import flatten_latex, missing_facts, names, numbers  # noqa: F401 - the hard rule
-from paperchat.cite.markers import answer_sentences, find_citations, strip_markers
+from paperchat.cite.markers import answer_sentences, find_citations, quotable, strip_markers
 from paperchat.core.contract import SentenceCheck
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import term_coverage, terms
@@ -74,7 +74,9 @@ def is_quote(claim: str, cited_texts: list[str]) -> bool:
     """Whether ``claim`` (markers stripped) occurs verbatim in one of ``cited_texts`` (case and spacing aside;
     a final period may differ) and has at least :data:`QUOTE_WORDS` words."""
     body = _squash(claim).rstrip(" .")
-    return len(body.split()) >= QUOTE_WORDS and any(body in _squash(t) for t in cited_texts)
+    return len(body.split()) >= QUOTE_WORDS and any(
+        body in _squash(quotable(t)) for t in cited_texts
+    )
 
 
 def _combine(cos: float, overlap: float) -> float:

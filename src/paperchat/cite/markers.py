@@ -51,9 +51,30 @@ def tidy(text: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", text)
 
 
+_MATH = re.compile(r"(\$[^$]*\$)")
+_LATEX_OPTION = re.compile(r"(\\[A-Za-z]+)\[(?=\d)")
+
+
+def quotable(text: str) -> str:
+    """A source's ``text`` as an answer quotes it, so that no number of its own in brackets reads as a citation.
+
+    The source's own references to its bibliography (``"prior work [1]"``, ``"[5, 7]"``), which paperchat
+    cannot resolve, are left out; a bracket in inline math or after a LaTeX command (``$[0,1]$``,
+    ``\\sqrt[3]{n}``) gets a space after it, which LaTeX does not render (``$[ 0,1]$``). Idempotent.
+    """
+    parts = _MATH.split(text)
+    for i, part in enumerate(parts):
+        if i % 2:
+            parts[i] = re.sub(r"\[(?=\d)", "[ ", part)
+        else:
+            parts[i] = _SPACED_MARKER.sub("", _LATEX_OPTION.sub(r"\1[ ", part))
+    return "".join(parts)
+
+
 def cite_sentence(sentence: str, n: int) -> str:
-    """``sentence`` with the marker ``[n]`` before its final punctuation (a period is added if none)."""
-    s = sentence.rstrip()
+    """``sentence`` (:func:`quotable`) with the marker ``[n]`` before its final punctuation (a period is added
+    if none)."""
+    s = quotable(sentence).rstrip()
     end = ""
     if s and s[-1] in ".!?。！？":
         s, end = s[:-1].rstrip(), s[-1]

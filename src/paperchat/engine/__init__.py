@@ -22,6 +22,7 @@ from paperchat.answer.mode import ModeChoice, choose_mode
 from paperchat.core import phases
 from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
+from paperchat.core.errors import StoreError
 from paperchat.core.resolution import Resolution
 from paperchat.core.settings import Settings
 from paperchat.core.terms import terms
@@ -212,6 +213,18 @@ class Engine:
         """The answer mode (``llm`` or ``extractive``) for ``requested``: :meth:`choose_mode`'s."""
         return self.choose_mode(requested).mode
 
+    def require_papers(self) -> None:
+        """Raise :class:`StoreError` when the store holds no papers (a folder nothing was ingested into yet):
+        there is no index to search, and the message says how to fill it."""
+        if not self.store.counts()[0]:
+            from paperchat.core.commands import ingest_command
+
+            command = ingest_command(self.settings)
+            raise StoreError(
+                f"the store at {self.settings.chroma_url or self.settings.store_path} holds no papers; "
+                f"run `{command}` (the bundled corpus) or `{command} FILE` first"
+            )
+
     def retrieve(
         self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None
     ) -> list:
@@ -224,6 +237,7 @@ class Engine:
         from paperchat.answer.subjects import complete_hits
 
         query, k = retrieval_query(question), top_k or self.settings.top_k
+        self.require_papers()
         hits = self.retriever.retrieve(
             query, k, qvec=qvec if query == question else None, paper_ids=paper_ids
         )

@@ -61,6 +61,7 @@ def summarize(
     target = clean_question(target)
     answer_mode = engine.mode(mode)
     engine.store.refresh()
+    engine.require_papers()
     ids = engine.paper_ids(filters)
     paper_id, how = find_paper(
         {p: r for p, r in engine.store.papers(abstracts=False).items() if not ids or p in ids},
