@@ -165,3 +165,87 @@ print("llama_index" in loaded())
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120
     )
     assert out.stdout.splitlines() == ["[]", "[]", "False", "True"], out.stderr
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda pc: pc.ask("What is ConfPO?", top_k=0),
+            "top_k must be a whole number from 1 to 100, not 0",
+        ),
+        (
+            lambda pc: pc.ask("What is ConfPO?", top_k="3"),
+            "top_k must be a whole number from 1 to 100, not '3'",
+        ),
+        (
+            lambda pc: pc.summarize("ConfPO", top_k=2.5),
+            "top_k must be a whole number from 1 to 100, not 2.5",
+        ),
+        (lambda pc: pc.ask(123), "the question must be a string, not int"),
+        (lambda pc: pc.paper(123), "the paper id must be a string, not int"),
+        (
+            lambda pc: pc.search("tokens", author=""),
+            "author is empty; leave it out to search every paper",
+        ),
+        (lambda pc: pc.papers(papers=[]), "papers is empty; leave it out to search every paper"),
+        (
+            lambda pc: pc.papers(papers=123),
+            "papers must be a paper id or a list of paper ids (strings)",
+        ),
+        (lambda pc: pc.papers(year="x"), "year must be a whole number such as 2025, not 'x'"),
+        (
+            lambda pc: pc.bibtex(["p-nope"]),
+            "no paper with id p-nope in the store; `paperchat papers` lists them",
+        ),
+    ],
+)
+def test_wrong_arguments_are_one_line_errors_as_on_the_cli(bundled_store, call, message):
+    # each had been a TypeError from deep inside, or silently meant something else (top_k=0 meant 5,
+    # author="" every paper, a bibtex of an unknown id an empty string)
+    from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
+
+    with pytest.raises(PaperchatError) as err:
+        call(Paperchat(bundled_store))
+    assert str(err.value) == message
+
+
+def test_an_empty_store_argument_is_refused_not_the_current_folder(tmp_path, monkeypatch):
+    from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(
+        PaperchatError, match="^store is empty; leave it out to use the default store$"
+    ):
+        Paperchat("")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bibtex_takes_one_id_papers_and_search_hits_and_keeps_a_file_when_nothing_is_cited(
+    bundled_store, tmp_path
+):
+    from paperchat import Paperchat
+
+    pc = Paperchat(bundled_store)
+    one = pc.bibtex(CONFPO)  # one id, not its characters
+    assert one.startswith("@inproceedings{yoon2025confpo,")
+    assert pc.bibtex(pc.papers(papers=CONFPO)) == one
+    hits = pc.search("preference-critical tokens", top_k=1)
+    assert [h.paper_id for h in hits] == [CONFPO] and pc.bibtex(hits) == one
+    refs = tmp_path / "refs.bib"
+    refs.write_text(one, encoding="utf-8")
+    abstained = pc.ask("What is the boiling point of ethanol?")
+    assert abstained.abstained and pc.write_bibtex(refs, abstained) == 0
+    assert refs.read_text(encoding="utf-8") == one  # left as it was, as `ask --bibtex` does
+
+
+def test_search_and_summarize_use_the_top_k_setting(bundled_store):
+    from paperchat import Paperchat
+
+    pc = Paperchat(bundled_store, top_k=2)
+    assert len(pc.search("language models")) == 2
+    # a topic summary cites the papers of the top-k it is given: all of the default five here
+    assert len(Paperchat(bundled_store).summarize("reinforcement learning").sources) == 5
+    assert len(pc.summarize("reinforcement learning").sources) <= 2

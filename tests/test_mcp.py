@@ -137,6 +137,13 @@ def test_tools_resources_and_errors(two_venue_store):
             assert text(many) == "error: top_k: input should be less than or equal to 50 (got 51)"
             missing = await client.call_tool("ask", {})
             assert text(missing) == "error: question: field required"
+            # a mistyped filter key is refused, not dropped (dropped, the search ran unfiltered)
+            typo = await client.call_tool(
+                "search_papers", {"query": "backdoor", "filters": {"venu": "ICML"}}
+            )
+            assert typo.is_error and text(typo).startswith("error: filters.venu: ")
+            blank = await client.call_tool("ask", {"question": "x", "filters": {"author": ""}})
+            assert text(blank) == "error: author is empty; leave it out to search every paper"
 
             templates = (await client.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["paper://{paper_id}"]

@@ -24,6 +24,23 @@ from paperchat.retrieve.filters import Filters
 PathLike = str | os.PathLike
 
 
+def _text(value: Any, what: str) -> str:
+    """``value`` when it is a string, else :class:`PaperchatError` (the engine says what an empty one means)."""
+    if not isinstance(value, str):
+        raise PaperchatError(f"the {what} must be a string, not {type(value).__name__}")
+    return value
+
+
+def _top_k(value: Any, default: int) -> int:
+    """``value`` (``None``: ``default``) checked as the CLI's ``--top-k`` is: a whole number in its range."""
+    low, high = int(BY_NAME["top_k"].low), int(BY_NAME["top_k"].high)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PaperchatError(f"top_k must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
 class Paperchat:
     """Cited question answering over one paperchat store.
 
@@ -54,6 +71,10 @@ class Paperchat:
             raise PaperchatError(
                 f"unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(BY_NAME))})"
             )
+        if store is not None and not isinstance(store, (str, os.PathLike)):
+            raise PaperchatError(f"store must be a folder path, not {type(store).__name__}")
+        if store is not None and not str(store).strip():  # Path("") is ".", the current folder
+            raise PaperchatError("store is empty; leave it out to use the default store")
         flags = {"store": str(Path(store).expanduser()) if store is not None else None, **settings}
         self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
         from paperchat.engine import Engine
@@ -87,8 +108,26 @@ class Paperchat:
         year: int | None = None,
         papers: Iterable[str] | str | None = None,
     ) -> Filters:
-        """The :class:`~paperchat.retrieve.filters.Filters` for these values (``papers``: one id or several)."""
-        return Filters.of(author, venue, year, [papers] if isinstance(papers, str) else papers)
+        """The :class:`~paperchat.retrieve.filters.Filters` for these values (``papers``: one id or several).
+
+        Raises :class:`PaperchatError` for a value of the wrong type, or one given but empty (``author=""``,
+        ``papers=[]``), which the CLI refuses too rather than search every paper.
+        """
+        for name, value in (("author", author), ("venue", venue)):
+            if value is not None and not isinstance(value, str):
+                raise PaperchatError(f"{name} must be a string, not {type(value).__name__}")
+            if value is not None and not value.strip():
+                raise PaperchatError(f"{name} is empty; leave it out to search every paper")
+        if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+            raise PaperchatError(f"year must be a whole number such as 2025, not {year!r}")
+        ids = [papers] if isinstance(papers, str) else papers
+        if ids is not None:
+            ids = list(ids) if isinstance(ids, Iterable) else None
+            if ids is None or not all(isinstance(p, str) for p in ids):
+                raise PaperchatError("papers must be a paper id or a list of paper ids (strings)")
+            if not any(p.strip() for p in ids):
+                raise PaperchatError("papers is empty; leave it out to search every paper")
+        return Filters.of(author, venue, year, ids)
 
     # -- reading ----------------------------------------------------------------------------
     def ask(
@@ -110,58 +149,58 @@ class Paperchat:
         answer as it streams. Raises :class:`PaperchatError` for an empty
         question, a filter that matches nothing, or an LLM failure.
         """
+        question, top_k = _text(question, "question"), _top_k(top_k, self.settings.top_k)
+        filters = self.filters(author, venue, year, papers)
         self._ready()
-        return Answer.of(
-            self.engine.ask(
-                question, top_k, mode, on_token, filters=self.filters(author, venue, year, papers)
-            )
-        )
+        return Answer.of(self.engine.ask(question, top_k, mode, on_token, filters=filters))
 
     def summarize(
         self,
         target: str,
         *,
-        top_k: int = 5,
+        top_k: int | None = None,
         mode: str | None = None,
         author: str | None = None,
         venue: str | None = None,
         year: int | None = None,
         papers: Iterable[str] | str | None = None,
     ) -> Answer:
-        """A cited summary of ``target``: a paper (id, label, title or words of it), else a topic (``top_k`` papers).
+        """A cited summary of ``target``: a paper (id, label, title or words of it), else a topic (``top_k`` papers;
+        default: the setting, 5).
 
         Raises :class:`PaperchatError` for an empty target, an unknown paper id
         or a filter that matches nothing.
         """
+        target, top_k = _text(target, "summary target"), _top_k(top_k, self.settings.top_k)
+        filters = self.filters(author, venue, year, papers)
         self._ready()
-        return Answer.of(
-            self.engine.summarize(
-                target, top_k=top_k, mode=mode, filters=self.filters(author, venue, year, papers)
-            )
-        )
+        return Answer.of(self.engine.summarize(target, top_k=top_k, mode=mode, filters=filters))
 
     def search(
         self,
         query: str,
         *,
-        top_k: int = 5,
+        top_k: int | None = None,
         author: str | None = None,
         venue: str | None = None,
         year: int | None = None,
         papers: Iterable[str] | str | None = None,
     ) -> list[SearchHit]:
-        """The ``top_k`` papers that best match ``query`` (hybrid retrieval), best first, each with the abstract
-        sentence closest to it. Raises :class:`PaperchatError` for an empty query or a filter that matches nothing."""
+        """The ``top_k`` papers (default: the setting, 5) that best match ``query`` (hybrid retrieval), best first,
+        each with the abstract sentence closest to it. Raises :class:`PaperchatError` for an empty query or a
+        filter that matches nothing."""
         import numpy as np
 
         from paperchat.core.text import clean_question
 
+        query, top_k = _text(query, "query"), _top_k(top_k, self.settings.top_k)
+        filters = self.filters(author, venue, year, papers)
         self._ready()
         engine = self.engine
         query = clean_question(query)
         engine.store.refresh()
         engine.retriever  # the store's settings are checked before anything is embedded  # noqa: B018
-        ids = engine.paper_ids(self.filters(author, venue, year, papers))
+        ids = engine.paper_ids(filters)
         qvec = engine.embedder.embed_one(query)
         hits = engine.retrieve(query, top_k, qvec=qvec, paper_ids=ids)
         records = engine.store.papers([h.paper_id for h in hits])
@@ -213,6 +252,7 @@ class Paperchat:
 
         Raises :class:`PaperchatError` when no stored paper has that id.
         """
+        paper_id = _text(paper_id, "paper id")
         self._ready()
         store = self.engine.store
         store.refresh()
@@ -268,33 +308,63 @@ class Paperchat:
             encoding=encoding,
         )
 
-    def bibtex(self, papers: ContractAnswer | Iterable[str]) -> str:
-        """BibTeX entries (pybtex; :mod:`paperchat.cite.bibtex`) for an answer's cited papers, or for paper ids."""
+    def _cited_ids(self, papers: Any) -> list[str]:
+        """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once)."""
+        if isinstance(papers, ContractAnswer):
+            ids = [s.paper_id for s in papers.sources]
+        else:
+            items = [papers] if isinstance(papers, (str, PaperRecord, SearchHit)) else papers
+            if not isinstance(items, Iterable):
+                raise PaperchatError(
+                    f"papers must be an answer, a paper id or a list of them, not {type(papers).__name__}"
+                )
+            ids = []
+            for item in items:
+                pid = item if isinstance(item, str) else getattr(item, "paper_id", None)
+                if not isinstance(pid, str):
+                    raise PaperchatError(
+                        f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
+                    )
+                ids.append(pid)
+        records, aliases = self.engine.store.papers(abstracts=False), self.engine.store.aliases()
+        ids = [
+            pid if pid in records else aliases.get(pid, pid) for pid in ids
+        ]  # a merged duplicate's id
+        missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
+        if missing:
+            raise PaperchatError(
+                f"no paper with id {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} in the store; "
+                "`paperchat papers` lists them"
+            )
+        return list(dict.fromkeys(ids))
+
+    def bibtex(self, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]) -> str:
+        """BibTeX entries (pybtex; :mod:`paperchat.cite.bibtex`) for an answer's cited papers, one paper id, or
+        several ids, papers (:meth:`papers`) or search hits (:meth:`search`); ``""`` for an answer that cites none.
+
+        Raises :class:`PaperchatError` for an id no stored paper has.
+        """
         from paperchat.cite.bibtex import entries
 
         self._ready()
-        ids = (
-            [s.paper_id for s in papers.sources]
-            if isinstance(papers, ContractAnswer)
-            else list(papers)
-        )
-        return entries(ids, self.engine.store.papers(abstracts=False))
+        return entries(self._cited_ids(papers), self.engine.store.papers(abstracts=False))
 
-    def write_bibtex(self, path: PathLike, papers: ContractAnswer | Iterable[str]) -> int:
-        """Write :meth:`bibtex` of ``papers`` to ``path`` (replaced); returns the number of entries."""
+    def write_bibtex(
+        self, path: PathLike, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]
+    ) -> int:
+        """Write :meth:`bibtex` of ``papers`` to ``path`` (replaced); returns the number of entries. With no paper
+        to cite (an abstention) the file is left as it was and 0 is returned, as ``ask --bibtex`` does."""
         from paperchat.cite.bibtex import write_bibtex
 
         self._ready()
-        ids = (
-            [s.paper_id for s in papers.sources]
-            if isinstance(papers, ContractAnswer)
-            else list(papers)
-        )
+        ids = self._cited_ids(papers)
+        if not ids:
+            return 0
         return write_bibtex(path, ids, self.engine.store.papers(abstracts=False))
 
     def as_retriever(
         self,
-        top_k: int = 5,
+        top_k: int | None = None,
         *,
         author: str | None = None,
         venue: str | None = None,
@@ -308,6 +378,8 @@ class Paperchat:
         """
         from paperchat.retrieve.llama import PaperchatRetriever
 
+        top_k = _top_k(top_k, self.settings.top_k)
+        filters = self.filters(author, venue, year, papers)
         self._ready()
-        ids = self.engine.paper_ids(self.filters(author, venue, year, papers))
+        ids = self.engine.paper_ids(filters)
         return PaperchatRetriever(self.engine.retriever, top_k=top_k, paper_ids=ids)

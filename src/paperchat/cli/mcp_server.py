@@ -30,7 +30,7 @@ from mcp import MCPError
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.types import INTERNAL_ERROR, CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from paperchat import __version__
 from paperchat.api import Paperchat
@@ -51,7 +51,10 @@ INSTRUCTIONS = (
 
 
 class PaperFilters(BaseModel):
-    """Which papers a tool may use; every filter given must match."""
+    """Which papers a tool may use; every filter given must match. An unknown key ("venu") is refused, not
+    dropped: dropped, the search would run unfiltered and the agent would not know."""
+
+    model_config = ConfigDict(extra="forbid")
 
     author: str | None = Field(
         None, description="Part of an author's name, any case (e.g. 'Hinton')."

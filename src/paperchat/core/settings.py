@@ -272,8 +272,6 @@ def user_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP, appauthor=False))
 
 
-#: Settings a flag or the config file may not set to an empty string. An empty environment variable counts as
-#: not set (read above), but ``--base-url ""`` silently meant "no server" and ``--chroma-url ""`` the local store.
 _NOT_EMPTY = ("store", "embed_model", "vector_cache", "chroma_url", "llm_base_url", "llm_model")
 
 
@@ -291,19 +289,16 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             if text in {"0", "false", "no", "off"}:
                 return False
             raise ValueError(value)
-        if isinstance(value, bool) or (
-            kind is int and isinstance(value, float) and not value.is_integer()
-        ):  # a config file's `top_k = 3.7` or `= true` is not silently 3 or 1
-            raise ValueError(value)
-        if kind is str and not isinstance(
-            value, str
-        ):  # `store = []` or `api_key = 12345` in the file
+        # a config file's `top_k = 3.7` or `= true` is not silently 3 or 1, nor `store = []` a path
+        bad_int = kind is int and isinstance(value, float) and not value.is_integer()
+        if isinstance(value, bool) or bad_int or (kind is str and not isinstance(value, str)):
             raise ValueError(value)
         value = kind(value)
     except (TypeError, ValueError) as exc:
         raise PaperchatError(
             f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
         ) from exc
+    # (an empty environment variable counts as unset; an empty flag or file value had silently meant the default)
     if setting.name in _NOT_EMPTY and not str(value).strip():
         raise PaperchatError(
             f"setting {setting.name} from {origin}: an empty value; leave it out to use the default"
