@@ -239,8 +239,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_twenty_three_splits_of_1140_questions():
-    """The twenty-three independently written sets (eval/generalization): fourteen tuned on, nine held out."""
+def test_the_generalization_sets_hold_twenty_four_splits_of_1188_questions():
+    """The twenty-four independently written sets (eval/generalization): fifteen tuned on, nine held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -268,6 +268,7 @@ def test_the_generalization_sets_hold_twenty_three_splits_of_1140_questions():
         "u-heldout": 48,
         "v-heldout": 48,
         "w-tune": 48,
+        "x-tune": 48,
     }
     # the letters the code and `eval --help` name as tuned on and held out are the files' own splits
     assert {s[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-tune")} == set(
@@ -480,4 +481,4 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     assert str(info.value).startswith(
         "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-w; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith("general-w, general-x; or pass --set FILE (JSONL)")

@@ -26,7 +26,7 @@ from paperchat.core.resources import bundled_dir, checkout_root
 
 #: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
 #: set arrived, before any change was made against it.
-TUNED_ON = "adefhijmnoprtw"
+TUNED_ON = "adefhijmnoprtwx"
 HELD_OUT = "bcgklqsuv"
 
 #: The eval sets that ship with paperchat, by name (files under ``eval/``).
@@ -61,6 +61,7 @@ NAMED_SETS = {
         "generalization/u_scientist.jsonl",
         "generalization/v_podcast.jsonl",
         "generalization/w_dictation.jsonl",
+        "generalization/x_replication.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -85,6 +86,7 @@ NAMED_SETS = {
     "general-u": ("generalization/u_scientist.jsonl",),
     "general-v": ("generalization/v_podcast.jsonl",),
     "general-w": ("generalization/w_dictation.jsonl",),
+    "general-x": ("generalization/x_replication.jsonl",),
 }
 
 
