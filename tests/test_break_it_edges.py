@@ -139,3 +139,31 @@ def test_a_chroma_url_whose_host_does_not_resolve_says_so(monkeypatch):
         "cannot reach the Chroma server at notaurl: no host named 'notaurl' (Name or service not known); "
         "give the server's address as http://HOST:PORT (`chroma run` serves http://localhost:8000)"
     )
+
+
+def test_a_store_flag_beats_a_chroma_url_from_the_environment(tmp_path, monkeypatch):
+    # with PAPERCHAT_CHROMA_URL exported, `--store DIR ingest --rebuild` had rebuilt the shared server
+    from paperchat.core.errors import PaperchatError
+    from paperchat.core.settings import load_settings
+
+    monkeypatch.setenv("PAPERCHAT_CHROMA_URL", "http://127.0.0.1:8000")
+    settings = load_settings({"store": str(tmp_path)})
+    assert settings.chroma_url is None and settings.store_path == tmp_path
+    assert settings.origins["chroma_url"] == "ignored: --store beats env:PAPERCHAT_CHROMA_URL"
+    assert load_settings({}).chroma_url == "http://127.0.0.1:8000"
+    with pytest.raises(PaperchatError, match="^--store and --chroma-url name two stores; give one"):
+        load_settings({"store": str(tmp_path), "chroma_url": "http://127.0.0.1:8000"})
+
+
+def test_a_config_file_with_a_bom_and_a_relative_store_path(tmp_path, monkeypatch):
+    # a file saved by Windows Notepad starts with a BOM; a relative store is the file's folder's, not the
+    # folder each command runs in (which gave every folder its own store and its own first-run ingest)
+    from paperchat.core.settings import load_settings
+
+    config = tmp_path / "conf" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('store = "stores/main"\ntop_k = 7\n', encoding="utf-8-sig")
+    monkeypatch.setenv("PAPERCHAT_CONFIG", str(config))
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings({})
+    assert settings.top_k == 7 and settings.store_path == tmp_path / "conf" / "stores" / "main"

@@ -137,8 +137,11 @@ def test_slash_commands_before_and_after_a_question(store):
         "/help",
         "/papers",
         "What does ConfPO use to pick preference-critical tokens?",
+        "/save --force",
     ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    # a bare --force names no file (it had written a file called "--force")
+    assert seen["/save --force"] == "Give a file name, e.g. /save chat.md"
     assert seen["/sources"] == seen["/show 1"] == "No sources yet: ask a question first."
     assert seen["/history"] == "No questions yet in this conversation."
     assert seen["/frobnicate"] == "Unknown command /frobnicate. Type /help for the commands."

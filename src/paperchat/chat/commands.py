@@ -204,10 +204,17 @@ def cmd_reset(session: Session, arg: str, on_token) -> Reply:
     return Reply(text="Conversation reset: follow-ups now start afresh.")
 
 
+def _split_force(arg: str) -> tuple[str, bool]:
+    """``(file name, force)`` of a ``/save`` or ``/export`` argument: "chat.md --force" -> ("chat.md", True);
+    a bare "--force" names no file."""
+    arg = arg.strip()
+    force = arg == "--force" or arg.endswith(" --force")
+    return arg.removesuffix("--force").strip() if force else arg, force
+
+
 def cmd_save(session: Session, arg: str, on_token) -> Reply:
     """/save FILE: write the remembered turns as Markdown (answers and sources as shown)."""
-    force = arg.endswith(" --force")
-    arg = arg.removesuffix(" --force").strip()
+    arg, force = _split_force(arg)
     if not arg:
         return Reply(text="Give a file name, e.g. /save chat.md")
     if not session.turns:
@@ -230,8 +237,7 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
     from paperchat.cite.bibtex import write_bibtex
     from paperchat.core.errors import PaperchatError
 
-    force = arg.endswith(" --force")
-    arg = arg.removesuffix(" --force").strip()
+    arg, force = _split_force(arg)
     if not arg:
         return Reply(text="Give a file name, e.g. /export refs.bib")
     ids = list(dict.fromkeys(s.paper_id for turn in session.turns for s in turn.sources))

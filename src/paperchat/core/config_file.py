@@ -24,6 +24,13 @@ def config_file_path() -> Path:
     return Path(platformdirs.user_config_dir(APP, appauthor=False)) / "config.toml"
 
 
+def user_data_dir() -> Path:
+    """The per-user data folder (``platformdirs.user_data_dir("paperchat")``): the default store."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
 def user_cache_dir() -> Path:
     """The per-user cache folder (``platformdirs.user_cache_dir("paperchat")``): the vector cache, the LLM
     verifier's verdicts, Chroma server clients' local state, the scale bench's base stores."""
@@ -34,7 +41,7 @@ def user_cache_dir() -> Path:
 
 def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
     """The flat ``{key: value}`` of the TOML config file at ``path`` (``{}`` when there is none); ``llm.model``
-    is ``model`` under ``[llm]``. Raises :class:`PaperchatError` when it is not valid TOML, holds a key not in
+    is ``model`` under ``[llm]``; a relative ``store`` path is relative to the file's folder. Raises :class:`PaperchatError` when it is not valid TOML, holds a key not in
     ``known``, or ``$PAPERCHAT_CONFIG`` names a file that does not exist."""
     if not path.exists():
         if os.environ.get("PAPERCHAT_CONFIG"):
@@ -43,7 +50,9 @@ def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
     if path.is_dir():
         raise PaperchatError(f"config file {path} is a folder; name a TOML file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(
+            path.read_text(encoding="utf-8-sig")
+        )  # a BOM (Windows Notepad) is no key
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PaperchatError(f"config file {path} is not valid TOML: {exc}") from exc
     flat: dict[str, Any] = {}
@@ -53,6 +62,10 @@ def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
                 flat[f"{key}.{sub}"] = subval
         else:
             flat[key] = value
+    if (
+        isinstance(flat.get("store"), str) and flat["store"].strip()
+    ):  # not the folder a command runs in
+        flat["store"] = str(path.parent / Path(flat["store"]).expanduser())
     unknown = sorted(set(flat) - known)
     if unknown:
         raise PaperchatError(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from paperchat.core.config_file import APP, config_file_path, read_config_file
+from paperchat.core.config_file import config_file_path, read_config_file, user_data_dir
 from paperchat.core.errors import PaperchatError
 
 # No telemetry and no hub downloads, for this process and its children.
@@ -265,13 +265,6 @@ SETTINGS: tuple[Setting, ...] = (
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
 
-def user_data_dir() -> Path:
-    """The per-user data folder (``platformdirs.user_data_dir("paperchat")``)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP, appauthor=False))
-
-
 _NOT_EMPTY = ("store", "embed_model", "vector_cache", "chroma_url", "llm_base_url", "llm_model")
 
 
@@ -396,4 +389,10 @@ def load_settings(flags: dict[str, Any] | None = None) -> Settings:
             value, origin = setting.default, "default"
         values[name] = _coerce(setting, value, origin)
         origins[name] = origin
+    # a --store flag beats a Chroma URL from the environment or the config file, as any flag would
+    if flags.get("store") is not None and values["chroma_url"]:
+        if origins["chroma_url"] == "flag":
+            raise PaperchatError("--store and --chroma-url name two stores; give one of them")
+        origins["chroma_url"] = f"ignored: --store beats {origins['chroma_url']}"
+        values["chroma_url"] = None
     return Settings(**values, origins=origins)
