@@ -125,6 +125,27 @@ def test_a_paper_ingested_by_another_process_is_answered(bundled_store, runtime,
     )  # both answered by the daemon that was started before the ingest
 
 
+def test_a_store_restored_from_a_backup_is_read_not_the_one_the_daemon_opened(
+    bundled_store, runtime, tmp_path
+):
+    # the daemon had kept serving the deleted files of the store it opened (a restored backup, a store
+    # deleted and ingested again, or moved away): it now hands the command back and exits
+    store, backup = tmp_path / "store", tmp_path / "backup"
+    shutil.copytree(bundled_store, store)
+    shutil.copytree(store / "chroma", backup)
+    assert pc("daemon", "start", runtime=runtime, store=store).returncode == 0
+    old_pid = status(runtime, store)["pid"]
+    corpus = tmp_path / "new.jsonl"
+    corpus.write_text(json.dumps(NEW_PAPER) + "\n", encoding="utf-8")
+    assert pc("ingest", str(corpus), "-q", runtime=runtime, store=store).returncode == 0
+    assert len(json.loads(pc("papers", "--json", runtime=runtime, store=store).stdout)) == 39
+    shutil.rmtree(store / "chroma")
+    shutil.copytree(backup, store / "chroma")
+    listed = json.loads(pc("papers", "--json", runtime=runtime, store=store).stdout)
+    assert len(listed) == 38 and "zebrafold-1" not in [p["paper_id"] for p in listed]
+    wait_until(lambda: status(runtime, store).get("pid") != old_pid, "the old daemon's exit")
+
+
 def test_other_code_runs_in_process_and_auto_starts_a_daemon_for_the_next_command(
     bundled_store, runtime
 ):

@@ -245,6 +245,24 @@ def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bun
     assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
 
 
+def test_every_batch_written_in_place_gives_a_new_revision_so_a_killed_run_leaves_readers_one(
+    tmp_path, monkeypatch
+):
+    # a run killed with SIGKILL never reaches its end: the revision had only changed there, so a daemon's
+    # paper list and the BM25 cache took themselves for current and missed the papers written
+    from paperchat.store.committed import committed_revision
+
+    corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
+    store = tmp_path / "store"
+    monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
+    seen = []
+    engine_for(store).ingest(
+        [corpus], progress=lambda done, total: seen.append(committed_revision(store))
+    )
+    # before the first write, then after each of the three batches (2, 2 and 1 papers): four revisions
+    assert len(set(seen)) == 4 and seen[-1] != seen[-2]
+
+
 def test_a_first_ingest_interrupted_before_any_paper_is_not_filled_with_the_bundled_corpus(
     tmp_path, monkeypatch
 ):

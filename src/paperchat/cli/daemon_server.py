@@ -125,6 +125,14 @@ def warm_up(settings) -> None:
     import paperchat.cli.render  # noqa: F401  (what printing an answer imports)
 
 
+def store_identity(settings) -> tuple[int, int, str] | None:
+    """The identity of the embedded store the daemon serves (:func:`paperchat.store.committed.store_identity`);
+    ``None`` for a Chroma server or when there is no store."""
+    from paperchat.store.committed import store_identity as of_folder
+
+    return None if settings.chroma_url else of_folder(settings.store_path)
+
+
 class Daemon:
     """One store's daemon: its files, its info and the serving loop (see the module docstring)."""
 
@@ -134,6 +142,9 @@ class Daemon:
         self.requests = 0
         self.started = self.last = time.time()
         self.state = "starting"
+        self.identity: tuple[int, int] | None = (
+            None  # of the store it opened (:func:`store_identity`)
+        )
 
     def write_info(self) -> None:
         """Write the info file ``daemon status`` reads (atomically)."""
@@ -192,6 +203,7 @@ class Daemon:
                 # daemon does not linger after the command that failed: it idles out soon
                 print(f"warm-up: {exc}", file=sys.stderr, flush=True)
                 self.idle_s = min(self.idle_s, BROKEN_IDLE_S)
+            self.identity = store_identity(self.settings)
             self._serve()
         finally:
             self._remove_files()
@@ -257,7 +269,15 @@ class Daemon:
                 flush=True,
             )
             return False
+        now = store_identity(self.settings)
+        if self.identity is not None and now != self.identity:
+            # its open files are the old store's: the client runs the command itself, and a new daemon opens
+            # the store that is there now
+            _try_send(conn, b"M", json.dumps("the store was replaced, moved or deleted").encode())
+            print("the store was replaced, moved or deleted: exiting", file=sys.stderr, flush=True)
+            return False
         run_request(conn, request)
+        self.identity = self.identity or store_identity(self.settings)
         self.requests += 1
         self.last = time.time()
         self.write_info()

@@ -7,6 +7,7 @@ write lock and chooses the generation); :func:`paperchat.ingest.run.run_ingest` 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,6 +17,11 @@ from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.chroma import PAGE, ChromaStore
 from paperchat.store.runs import UNKNOWN_COMMAND, encode
+
+
+def new_revision() -> str:
+    """A fresh store revision (:meth:`~paperchat.store.chroma.ChromaStore.revision`): the time in ns, in hex."""
+    return f"{time.time_ns():x}"
 
 
 def _unit_mean(vectors: np.ndarray) -> list[float]:
@@ -49,6 +55,14 @@ class StoreWriter:
         self.manifest: dict[str, dict] = {}
         #: what could not be done after the commit (a file beside the store not written), for the report
         self.notes: list[str] = []
+
+    def _wrote(self) -> None:
+        """Mark the store changed; a write readers see (the current generation) bumps the revision at once, so a
+        run killed before its end (``kill -9``, a server gone) still leaves readers a revision to notice
+        (a daemon's paper list, the BM25 cache); a rebuild's pending generation waits for its switch."""
+        self.changed = True
+        if self.generation == self.store.current:
+            self.store.write_meta(revision=new_revision())
 
     def _col(self, kind: str):
         return self.store.collection(kind, self.generation)
@@ -114,7 +128,7 @@ class StoreWriter:
         if ids:
             self._begin()
             self._delete_ids("chunks", ids)
-            self.changed = True
+            self._wrote()
 
     def delete_papers(self, paper_ids: Sequence[str]) -> int:
         """Remove papers with their chunks and sentence vectors; returns the chunks removed."""
@@ -128,7 +142,8 @@ class StoreWriter:
             removed += len(chunk_ids)
             self._delete_ids("papers", batch)
             self._delete_sentences(batch)
-        self.changed = self.changed or bool(paper_ids)
+        if paper_ids:
+            self._wrote()
         return removed
 
     def update_papers(self, records: Sequence[PaperRecord]) -> None:
@@ -150,7 +165,8 @@ class StoreWriter:
                             metadatas=[{**m, **chunk_meta} for m in got["metadatas"]],
                         )
                 self._col("papers").update(ids=[rec.paper_id], metadatas=[rec.to_meta()])
-        self.changed = self.changed or bool(records)
+        if records:
+            self._wrote()
 
     def write(
         self,
@@ -212,5 +228,5 @@ class StoreWriter:
                 ],
                 metadatas=[r.to_meta() for r in records],
             )
-        self.changed = True
+        self._wrote()
         return len(ids)

@@ -67,3 +67,24 @@ def committed_revision(store_dir: Path | str) -> str | None:
         return "empty"
     revision = meta.get("revision")
     return str(revision) if revision is not None else None
+
+
+def store_identity(store_dir: Path | str) -> tuple[int, int, str] | None:
+    """What tells this embedded store from another one at the same path: ``(device, inode)`` of its Chroma
+    database and the id Chroma gave its ``paperchat_meta`` collection when the store was made. A store
+    deleted and ingested again gets a new collection id (its file may get the old inode back), one restored
+    from a backup a new inode (with the old id). ``None`` when there is no store there to read; never raises.
+    """
+    db = Path(store_dir).expanduser() / "chroma" / "chroma.sqlite3"
+    try:
+        found = db.stat()
+        conn = sqlite3.connect(f"file:{quote(str(db.resolve()))}?mode=ro", uri=True, timeout=0.5)
+    except (OSError, sqlite3.Error):
+        return None
+    try:
+        rows = conn.execute("SELECT id FROM collections WHERE name = ?", (META,)).fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return (found.st_dev, found.st_ino, str(rows[0][0])) if len(rows) == 1 else None

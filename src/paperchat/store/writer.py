@@ -5,7 +5,7 @@ for the generation to write:
 
 * an ingest into a store that has a current generation writes into it (a
   run stopped part-way leaves the papers it finished; the next run embeds
-  only the rest), and bumps the revision;
+  only the rest), and bumps the revision with every batch it writes;
 * the first ingest into an empty store (``--rebuild`` or not) makes a new
   generation current at once, then writes into it: there is no old store
   to keep, and readers see the papers finished so far;
@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import time
 from collections.abc import Iterator, Sequence
 
 from paperchat.core.errors import StoreError
 from paperchat.ingest.records import StoreInfo
-from paperchat.store.batch_writes import StoreWriter
+from paperchat.store.batch_writes import StoreWriter, new_revision
 from paperchat.store.chroma import KINDS, LEGACY, ChromaStore, collection_name
 from paperchat.store.hnsw import HNSW, widen_search
 from paperchat.store.integrity import remove_leftovers
@@ -84,10 +83,6 @@ def _info_or_none(store: ChromaStore, generation: int) -> StoreInfo | None:
         return store.info(generation)
     except StoreError:
         return None
-
-
-def _new_revision() -> str:
-    return f"{time.time_ns():x}"
 
 
 def _tidy(store: ChromaStore) -> None:
@@ -153,7 +148,7 @@ def open_writer(
             raise
         finally:
             if writer.changed:
-                store.write_meta(revision=_new_revision())
+                store.write_meta(revision=new_revision())
                 store.refresh()
         if (
             writer.began or writer.run[0] in runs
@@ -183,7 +178,7 @@ def _first_generation(
     """
     if pending and not rebuild and _info_or_none(store, pending) == info:
         runs = runs_of(meta)
-        store.write_meta(current=pending, pending=0, writing=encode(runs), revision=_new_revision())
+        store.write_meta(current=pending, pending=0, writing=encode(runs), revision=new_revision())
         store.refresh()
         return pending
     if pending:
@@ -197,7 +192,7 @@ def _first_generation(
         pending=0,
         last=generation,
         writing=encode({key: command}),
-        revision=_new_revision(),
+        revision=new_revision(),
     )
     store.refresh()
     return generation
@@ -224,7 +219,7 @@ def _rebuild(
     )
     yield writer  # an exception leaves the pending generation for the next rebuild to drop
     store.write_meta(
-        current=pending, pending=0, writing="", revision=_new_revision()
+        current=pending, pending=0, writing="", revision=new_revision()
     )  # the files, exactly
     _drop_generation(store, current)
     _drop(store, LEGACY)
