@@ -167,3 +167,34 @@ def test_a_config_file_with_a_bom_and_a_relative_store_path(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     settings = load_settings({})
     assert settings.top_k == 7 and settings.store_path == tmp_path / "conf" / "stores" / "main"
+
+
+def test_a_servers_url_spellings_share_one_name_and_a_path_or_bad_port_is_refused():
+    # 127.0.0.1, localhost and a trailing slash were three write locks for one server; a path was dropped
+    from paperchat.core.errors import StoreError
+    from paperchat.store.opening import server_key
+
+    spellings = [
+        "http://127.0.0.1:8000",
+        "http://localhost:8000/",
+        "localhost:8000",
+        "http://[::1]:8000",
+    ]
+    assert {server_key(url) for url in spellings} == {"http://loopback:8000"}
+    assert server_key("https://Chroma.Example.org") == "https://chroma.example.org:443"
+    for url, why in [
+        (
+            "http://127.0.0.1:8000/teamA",
+            "a server holds one paperchat store, reached without a path or credentials",
+        ),
+        (
+            "http://u:pw@127.0.0.1:8000",
+            "a server holds one paperchat store, reached without a path or credentials",
+        ),
+        ("http://127.0.0.1:notaport", "its port is not a number from 1 to 65535"),
+    ]:
+        with pytest.raises(StoreError) as err:
+            server_key(url)
+        assert (
+            str(err.value) == f"--chroma-url {url!r} is not an http(s)://HOST:PORT address: {why}"
+        )

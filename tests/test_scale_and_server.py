@@ -449,3 +449,32 @@ def test_one_ranking_in_ask_chat_eval_and_server_mode(chroma_server, bundled_sto
     }
     for q in RANKING_QUESTIONS:
         assert ranked[q] == embedded[q], q
+
+
+def test_a_writer_on_another_machine_holds_the_servers_write_lease(chroma_server, tmp_path):
+    # the write lock is a file on this machine: a writer on another one (or another user) went unseen, and
+    # a rebuild there dropped this ingest's papers while both reported success (paperchat.store.lease)
+    from paperchat import Paperchat
+    from paperchat.core.errors import StoreError
+    from paperchat.store.opening import open_store
+
+    corpus = tmp_path / "one.jsonl"
+    corpus.write_text(
+        json.dumps({"id": "lease-1", "title": "Leases", "abstract": "We study write leases."})
+        + "\n",
+        encoding="utf-8",
+    )
+    other = open_store(chroma_url=chroma_server.replace("127.0.0.1", "localhost"))
+    other.write_meta(writer_lease=f"theirs|lab-box-2|4242|{time.time() + 300}")
+    pc = Paperchat(chroma_url=chroma_server)
+    with pytest.raises(StoreError) as err:
+        pc.ingest(corpus)
+    assert str(err.value).startswith(
+        f"another paperchat process (pid 4242 on lab-box-2) is writing the store at {chroma_server}; "
+        "try again when it has finished (its lease runs out in "
+    )
+    other.write_meta(
+        writer_lease=f"theirs|lab-box-2|4242|{time.time() - 1}"
+    )  # that writer was killed
+    assert pc.ingest(corpus).papers_added == 1
+    assert other.read_meta()["writer_lease"] == ""  # released at the end

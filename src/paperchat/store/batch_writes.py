@@ -16,6 +16,7 @@ import paperchat.store.chroma_reads as chroma_reads
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.chroma import PAGE, ChromaStore
+from paperchat.store.lease import renew
 from paperchat.store.runs import UNKNOWN_COMMAND, encode
 
 
@@ -63,6 +64,8 @@ class StoreWriter:
         self.changed = True
         if self.generation == self.store.current:
             self.store.write_meta(revision=new_revision())
+        if self.store.lease_token:  # a server's write lease (paperchat.store.lease)
+            renew(self.store, self.store.lease_token)
 
     def _col(self, kind: str):
         return self.store.collection(kind, self.generation)

@@ -96,6 +96,7 @@ class ChromaStore(ChromaReads, NearestQueries):
         self.client = connect()
         self.local_dir = local_dir
         self.remote = remote
+        self.lease_token: str | None = None  # while this process holds a server's write lease
         self._state: dict[str, Any] | None = None
         self._cols: dict[tuple[int, str], Any] = {}
         self._bm25: BM25Index | None = None

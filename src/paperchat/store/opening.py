@@ -25,13 +25,41 @@ def _chroma_settings():
 
 
 def _parse_url(url: str) -> tuple[str, int, bool]:
+    """``(host, port, ssl)`` of a Chroma server's ``http(s)://HOST:PORT`` (an IPv6 host in brackets, as the
+    client needs it). Raises :class:`StoreError` for anything else: a path, credentials or a query, which
+    the client would drop (a server holds one paperchat store), or a port that is no port."""
     from urllib.parse import urlparse
 
     parsed = urlparse(url if "://" in url else f"http://{url}")
+    bad = f"--chroma-url {url!r} is not an http(s)://HOST:PORT address"
     if parsed.scheme not in {"http", "https"} or not parsed.hostname:
-        raise StoreError(f"--chroma-url {url!r} is not an http(s)://HOST:PORT address")
+        raise StoreError(bad)
+    if parsed.path.strip("/") or parsed.query or parsed.username or parsed.password:
+        raise StoreError(
+            f"{bad}: a server holds one paperchat store, reached without a path or credentials"
+        )
+    try:
+        port = parsed.port
+    except ValueError:
+        raise StoreError(f"{bad}: its port is not a number from 1 to 65535") from None
     ssl = parsed.scheme == "https"
-    return parsed.hostname, parsed.port or (443 if ssl else 8000), ssl
+    host = f"[{parsed.hostname}]" if ":" in parsed.hostname else parsed.hostname
+    return host, port or (443 if ssl else 8000), ssl
+
+
+def server_key(url: str) -> str:
+    """One name for a Chroma server however its URL is spelled (``localhost``, ``127.0.0.1``, ``[::1]``, a
+    trailing slash, the host's case): the folder of its local state, and of the write lock the processes of
+    this machine share. Names are not looked up (a name's addresses may change between runs)."""
+    import ipaddress
+
+    host, port, ssl = _parse_url(url)
+    host = host.strip("[]").lower()
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    return f"{'https' if ssl else 'http'}://{'loopback' if loopback else host}:{port}"
 
 
 def _unknown_host(host: str, port: int) -> str | None:
@@ -138,7 +166,7 @@ def open_store(
         host, port, ssl = _parse_url(chroma_url)
         from paperchat.core.config_file import user_cache_dir
 
-        local = user_cache_dir() / "servers" / short_hash(chroma_url, 12)
+        local = user_cache_dir() / "servers" / short_hash(server_key(chroma_url), 12)
         local.mkdir(parents=True, exist_ok=True)
 
         def connect_server():

@@ -44,6 +44,7 @@ from paperchat.store.batch_writes import StoreWriter, new_revision
 from paperchat.store.chroma import KINDS, LEGACY, ChromaStore, collection_name
 from paperchat.store.hnsw import HNSW, widen_search
 from paperchat.store.integrity import remove_leftovers
+from paperchat.store.lease import server_lease
 from paperchat.store.locks import file_lock
 from paperchat.store.runs import UNKNOWN, UNKNOWN_COMMAND, encode, runs_of
 
@@ -115,8 +116,14 @@ def open_writer(
     store is locked, read-only, or (without ``rebuild``) built with other settings.
     """
     busy = f"another paperchat process is writing the store at {store.where()}; try again when it has finished"
-    with file_lock(
-        store.local_dir / "write.lock", LOCK_WAIT_S if wait_s is None else wait_s, busy, wait_note
+    with (
+        file_lock(
+            store.local_dir / "write.lock",
+            LOCK_WAIT_S if wait_s is None else wait_s,
+            busy,
+            wait_note,
+        ),
+        server_lease(store),  # a server's writers on other machines (paperchat.store.lease)
     ):
         store.refresh()
         meta = store.read_meta()

@@ -1,0 +1,75 @@
+"""The write lease of a store on a Chroma server: one writer at a time across machines, best effort.
+
+The write lock (:func:`paperchat.store.locks.file_lock`) is a file on this machine, so two machines (or two
+users) writing one server did not see each other, and a rebuild could drop an ingest's papers while both
+reported success. Chroma has no lock of its own, so a writer also records a lease in the store's state
+(``writer_lease`` in the ``paperchat_meta`` metadata: ``token|host|pid|expiry``), renews it with every
+batch it writes (:meth:`~paperchat.store.batch_writes.StoreWriter._wrote`) and clears it at the end. A
+writer that finds another's unexpired lease is refused with a message naming that writer; a lease left by
+a writer that was killed expires after :data:`LEASE_S`. Taking a lease is a read, a write and a read back
+(the last of two racing writers keeps it, the other backs off), not an atomic compare-and-set: it closes
+the window between writers minutes apart, not one of milliseconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import time
+import uuid
+from collections.abc import Iterator
+
+from paperchat.core.errors import StoreError
+
+#: Seconds a lease lasts without renewal (a batch of 64 papers takes well under this to embed and write).
+LEASE_S = 300.0
+FIELD = "writer_lease"
+
+
+def _parse(value) -> tuple[str, str, str, float] | None:
+    try:
+        token, host, pid, until = str(value).split("|")
+        return token, host, pid, float(until)
+    except ValueError:
+        return None
+
+
+def _refuse_if_held(store, token: str) -> None:
+    held = _parse(store.read_meta().get(FIELD) or "")
+    if held and held[0] != token and held[3] > time.time():
+        _token, host, pid, until = held
+        raise StoreError(
+            f"another paperchat process (pid {pid} on {host}) is writing the store at {store.where()}; try "
+            f"again when it has finished (its lease runs out in {max(1, round(until - time.time()))} s "
+            "if it was stopped)"
+        )
+
+
+def renew(store, token: str) -> None:
+    """Extend this writer's lease by :data:`LEASE_S` (after each batch written)."""
+    store.write_meta(
+        **{FIELD: f"{token}|{socket.gethostname()}|{os.getpid()}|{time.time() + LEASE_S}"}
+    )
+
+
+@contextlib.contextmanager
+def server_lease(store) -> Iterator[str | None]:
+    """Hold the write lease of ``store`` when it is on a server (yields its token; ``None`` for an embedded
+    store, whose file lock suffices). Raises :class:`StoreError` when another writer holds it."""
+    if not store.remote:
+        yield None
+        return
+    token = uuid.uuid4().hex
+    _refuse_if_held(store, token)
+    renew(store, token)
+    _refuse_if_held(store, token)  # read back: a writer that wrote its lease after ours keeps it
+    store.lease_token = token  # what StoreWriter renews
+    try:
+        yield token
+    finally:
+        store.lease_token = None
+        with contextlib.suppress(Exception):  # a server gone now is reported by what failed before
+            held = _parse(store.read_meta().get(FIELD) or "")
+            if held and held[0] == token:
+                store.write_meta(**{FIELD: ""})
