@@ -4,6 +4,8 @@ Each is a one-line error and a non-zero exit, before any work is done."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -198,3 +200,37 @@ def test_a_servers_url_spellings_share_one_name_and_a_path_or_bad_port_is_refuse
         assert (
             str(err.value) == f"--chroma-url {url!r} is not an http(s)://HOST:PORT address: {why}"
         )
+
+
+def test_an_8_bit_encoding_is_for_the_files_that_are_not_utf8(tmp_path):
+    # `ingest --encoding latin-1 FOLDER` had read the folder's UTF-8 files as Latin-1: "RÃ©sumÃ©"
+    from paperchat.ingest.text_files import read_text
+
+    utf8, latin = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    utf8.write_text('{"id": "u1", "abstract": "Résumé parsing, naïvely."}\n', encoding="utf-8")
+    latin.write_text('{"id": "u1", "abstract": "Résumé parsing, naïvely."}\n', encoding="latin-1")
+    assert read_text(utf8, "latin-1") == read_text(latin, "latin-1") == read_text(utf8)
+    assert "Résumé" in read_text(utf8, "latin-1")
+
+
+@pytest.mark.integration
+def test_an_empty_file_in_a_folder_is_skipped_with_on_error_skip(tmp_path):
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text(
+        '{"id": "a1", "abstract": "We count quokkas from drone images with a small detector."}\n',
+        encoding="utf-8",
+    )
+    (folder / "empty.jsonl").write_text("\n", encoding="utf-8")
+    store = str(tmp_path / "store")
+    stopped = invoke("--store", store, "ingest", str(folder))
+    assert (
+        stopped.exit_code == 1
+        and str(stopped.exception) == f"{folder / 'empty.jsonl'}: file is empty"
+    )
+    out = invoke("--store", store, "ingest", str(folder), "--on-error", "skip", "--json")
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["papers_added"] == 1 and report["lines_skipped"] == [
+        f"{folder / 'empty.jsonl'}: file is empty"
+    ]

@@ -139,6 +139,17 @@ def ingest(
     )
     papers, files, skipped, notes, partial = [], [], [], [], set()
     for path in paths:
+        if (
+            on_error == "skip"
+            and len(paths) > 1
+            and path.is_file()
+            and not path.read_bytes().strip()
+        ):
+            # an empty file among others (a folder's): skipped like a file of skipped lines, its papers kept
+            files.append(manifest.file_key(path))
+            partial.add(files[-1])
+            skipped.append(f"{path}: file is empty")
+            continue
         loaded, report = load_file(path, on_error=on_error, encoding=encoding)
         papers.extend(loaded)
         files.append(manifest.file_key(path))

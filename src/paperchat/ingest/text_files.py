@@ -37,9 +37,10 @@ def _wide_guess(head: bytes) -> str | None:
 
 
 def read_text(path: Path, encoding: str | None = None) -> str:
-    """The text of a corpus or metadata file: UTF-8 unless ``encoding`` is given or the file opens with a
-    UTF-16 or UTF-32 byte-order mark (as Windows tools write it); a missing file, a folder or undecodable
-    bytes raise :class:`PaperchatError` with a one-line reason."""
+    """The text of a corpus or metadata file: UTF-8 unless ``encoding`` is given (an 8-bit ``encoding`` is
+    for files that are not valid UTF-8) or the file opens with a UTF-16 or UTF-32 byte-order mark (as
+    Windows tools write it); a missing file, a folder or undecodable bytes raise :class:`PaperchatError`
+    with a one-line reason."""
     if not path.exists():
         raise PaperchatError(f"{path}: no such file")
     if path.is_dir():
@@ -67,6 +68,14 @@ def read_text(path: Path, encoding: str | None = None) -> str:
                 else ""
             )
         )
+    if encoding and not wide and not raw.isascii():
+        # --encoding names the files that are not UTF-8: in a folder of mixed files, a UTF-8 one read as
+        # Latin-1 (which decodes any bytes) was stored garbled ("RÃ©sumÃ©"); text in another 8-bit
+        # encoding is almost never valid UTF-8 as well
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            pass
     try:
         return raw.decode(encoding or "utf-8-sig").removeprefix(
             "\ufeff"
