@@ -256,3 +256,18 @@ def test_an_abstention_leaves_an_existing_bibliography_as_it_was(tmp_path, capsy
     assert export_bibtex(None, refs, []) == 0
     assert refs.read_text() == "@misc{kept, title = {Kept}}\n"
     assert capsys.readouterr().err == f"no paper cited: {refs} left as it was\n"
+
+
+def test_a_caret_and_a_final_backslash_are_escaped_and_keys_fold_letters_nfkd_cannot():
+    # found by a break-it session: "^caret" set a superscript, a title ending in "\" took the quote after
+    # it, and "Ørsted" gave the key "rsted..."
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.records import PaperRecord
+
+    record = PaperRecord(
+        "a", "x", title=r"Approx ^caret with $x^2$ back\ ", authors=["Hans Ørsted", "Łukasz Kaiser"]
+    )
+    text = entries(["a"], {"a": record})
+    assert text.startswith("@misc{orstedapprox,")
+    title = parse_string(text, "bibtex").entries["orstedapprox"].fields["title"]
+    assert title == r"Approx \^{}caret with $x^2$ back\textbackslash{}"

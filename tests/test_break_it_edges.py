@@ -234,3 +234,28 @@ def test_an_empty_file_in_a_folder_is_skipped_with_on_error_skip(tmp_path):
     assert report["papers_added"] == 1 and report["lines_skipped"] == [
         f"{folder / 'empty.jsonl'}: file is empty"
     ]
+
+
+def test_a_semicolon_or_tab_csv_is_read_and_authors_may_be_objects(tmp_path):
+    # European Excel writes ";" (with a BOM and CRLF); OpenAlex and Semantic Scholar give authors as objects
+    from paperchat.ingest.corpus import load_file
+
+    semi = tmp_path / "excel.csv"
+    semi.write_bytes(
+        "\ufeffid;title;authors;abstract\r\nx1;Quokkas;Ann Lee;We count quokkas, from drones.\r\n".encode()
+    )
+    tabs = tmp_path / "unicode.csv"
+    tabs.write_text("id\ttitle\tabstract\r\nx2\tWombats\tWe count wombats.\r\n", encoding="utf-16")
+    objects = tmp_path / "openalex.jsonl"
+    objects.write_text(
+        json.dumps(
+            {"id": "x3", "abstract": "We count koalas.", "authors": [{"display_name": "Bo Chen"}]}
+        ),
+        encoding="utf-8",
+    )
+    got = [p for f in (semi, tabs, objects) for p in load_file(f)[0]]
+    assert [(p.paper_id, p.abstract, p.authors) for p in got] == [
+        ("x1", "We count quokkas, from drones.", ["Ann Lee"]),
+        ("x2", "We count wombats.", []),
+        ("x3", "We count koalas.", ["Bo Chen"]),
+    ]

@@ -232,7 +232,7 @@ def test_ingest_binary_and_csv_errors(tmp_path):
     assert (out.returncode, out.stdout, out.stderr) == (
         1,
         "",
-        f"error: {csvf}: CSV has no 'abstract' column (columns: title)\n",
+        f"error: {csvf}: CSV has no 'abstract' column in its first row, which is read as the header (columns: title)\n",
     )
 
 

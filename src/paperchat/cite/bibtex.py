@@ -4,8 +4,8 @@ Each paper becomes one entry: ``@inproceedings`` with ``booktitle`` when its
 venue is known, else ``@misc``; ``title`` (a title-less abstract gets its
 label, so every entry names its paper), ``author`` (``Last, First and ...``),
 ``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
-(``100%`` -> ``100\\%``, ``&`` -> ``\\&``, a lone ``$`` -> ``\\$``) except inline math (``$K^2$``)
-and urls, which are written as they are.
+(``100%`` -> ``100\\%``, ``&`` -> ``\\&``; then a lone ``$`` -> ``\\$``, ``^`` -> ``\\^{}``, a final backslash ->
+``\\textbackslash{}``) except inline math (``$K^2$``) and urls, which are written as they are.
 
 Keys are ``lastname2025firstword``: the first author's last name, the year and
 the first word of the title that is not a stop word, in ASCII lower case
@@ -43,7 +43,7 @@ _HELD = "\ue000"  # a private-use character holds a money sign's place while the
 
 def _ascii_word(text: str) -> str:
     """``text`` folded to lower-case ASCII letters and digits: "Hasegawa-Johnson" -> "hasegawajohnson"."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     return re.sub(
         r"[^a-z0-9]", "", "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
     )
@@ -150,6 +150,35 @@ def protect_case(title: str) -> str:
     return "".join(out)
 
 
+def _outside_math(encoded: str) -> str:
+    """What pybtex's encoding leaves that LaTeX would misread outside math: a lone ``$`` (opens math), a ``^``
+    (a superscript) and a backslash that ends the text (it would take the character after it)."""
+    encoded = _LONE_DOLLAR.sub(r"\\$", encoded)
+    encoded = re.sub(r"(?<!\\)\^", r"\\^{}", encoded)
+    return re.sub(r"(?<!\\)\\$", r"\\textbackslash{}", encoded)
+
+
+#: Letters Unicode does not decompose into an ASCII letter and a mark (for keys: "Ørsted" -> "orsted").
+_FOLD = str.maketrans(
+    {
+        "Ø": "O",
+        "ø": "o",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "ß": "ss",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+        "Þ": "Th",
+        "þ": "th",
+        "ı": "i",
+    }
+)
+
+
 def _writer():
     """pybtex's BibTeX writer, encoding text outside inline math and leaving urls as they are."""
     from pybtex.database.output.bibtex import Writer
@@ -168,7 +197,7 @@ def _writer():
             # written \$
             text = _MONEY.sub(_HELD, text)
             return "".join(
-                p if i % 2 else _LONE_DOLLAR.sub(r"\\$", super(PaperWriter, self)._encode(p))
+                p if i % 2 else _outside_math(super(PaperWriter, self)._encode(p))
                 for i, p in enumerate(_MATH.split(text))
             ).replace(_HELD, "\\$")
 

@@ -6,7 +6,8 @@ Three formats, chosen by file ending:
   and optional ``id``, ``title``, ``authors`` (list or string), ``url``,
   ``venue`` and ``year`` (:mod:`paperchat.ingest.venue` fills the last two
   when the file does not).
-* ``.csv``: a header row with an ``abstract`` column and the same optional columns.
+* ``.csv``: a header row with an ``abstract`` column and the same optional columns, separated by commas
+  (or semicolons or tabs, as European Excel and its "Unicode Text" write them).
 * anything else (``.txt``): the seed format, a header line, then abstracts
   separated by blank lines, with no titles.
 
@@ -104,13 +105,18 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
 
 
 def author_list(value: Any) -> list[str]:
-    """Authors as a list of cleaned names: a list item by item (text items only: ``None``, numbers and objects
-    are no names); a string split on ``;`` when it holds one, else on BibTeX's `` and `` when every part is
+    """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
+    ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it holds one, else on BibTeX's `` and `` when every part is
     "Last, First" ("Smith, John and Doe, Jane"), else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee")."""
     if value is None:
         return []
-    if isinstance(value, list):
-        return [clean_text(a) for a in value if isinstance(a, str) and a.strip()]
+    if isinstance(
+        value, list
+    ):  # an object's "name" (Semantic Scholar) or "display_name" (OpenAlex)
+        names = [
+            a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
+        ]
+        return [clean_text(a) for a in names if isinstance(a, str) and a.strip()]
     text = clean_text(str(value))
     if not text:
         return []
@@ -183,15 +189,26 @@ def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> lis
     return papers
 
 
+def _delimiter(text: str) -> str:
+    """The CSV's field separator: a comma, or the semicolon or tab of European Excel's and "Unicode Text"
+    exports, when the header names an ``abstract`` column only with it."""
+    header = text.split("\n", 1)[0].lower()
+    for sep in (",", ";", "\t"):
+        if "abstract" in (f.strip().strip('"') for f in header.split(sep)):
+            return sep
+    return ","
+
+
 def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
-    reader = csv.DictReader(
-        io.StringIO(text), strict=True
-    )  # strict: an unterminated quote is an error
+    # strict: an unterminated quote is an error
+    reader = csv.DictReader(io.StringIO(text), strict=True, delimiter=_delimiter(text))
     try:
         fields = [f.strip().lower() for f in (reader.fieldnames or [])]
         if "abstract" not in fields:
+            shown = ", ".join(f if len(f) <= 40 else f[:39] + "…" for f in fields[:8]) or "none"
             raise PaperchatError(
-                f"{path}: CSV has no 'abstract' column (columns: {', '.join(fields) or 'none'})"
+                f"{path}: CSV has no 'abstract' column in its first row, which is read as the header "
+                f"(columns: {shown}{', …' if len(fields) > 8 else ''})"
             )
         return _csv_papers(path, reader, on_error, report)
     except (
