@@ -284,4 +284,9 @@ def value_sentences(cands: list, setting: str, lexicon) -> list:
     if not words:
         return []
     held = counting_sentences(cands, words[-1], lexicon)
-    return [c for c in held if set(words[:-1]) <= set(terms(c.text))]
+    return [c for c in held if set(words[:-1]) <= _with_parts(terms(c.text))]
+
+
+def _with_parts(words: list[str]) -> set[str]:
+    """``words`` and the parts of the hyphenated ones: "win-rate" holds "win" ("what win rate ...")."""
+    return set(words) | {part for w in words if "-" in w for part in w.split("-") if part}

@@ -61,6 +61,7 @@ from paperchat.answer.clauses import (
     with_antecedents,
 )
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
+from paperchat.answer.entity_asks import asked_entity, names_something_new
 from paperchat.answer.focus import (
     PaperText,
     clear_winner,
@@ -78,6 +79,8 @@ from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import subject_papers
 from paperchat.core.terms import terms
 
+#: Setting nouns that also name results ("success rate", "win probability": :func:`~paperchat.answer.intent.setting_noun`).
+RESULT_SETTINGS = frozenset({"rate", "probability"})
 MAX_SENTENCES = 3
 ABSTAIN_BELOW = 0.27
 MAX_PAPERS = 3
@@ -255,12 +258,26 @@ def extract(
     model = None if intent.kind == it.FIND or found_each else asked_model(question)
     if model and not names_a_model(main_paper.full_text, model):
         return Extract([], relevance, True, f"the abstract names no {model}")
+    # one paper's named thing or setting value; a comparison's asks are answered each from its own paper
+    split = split_ask(question)
+    one = intent.kind != it.FIND and len(mentioned) < 2
+    entity = asked_entity(split.sentence) if one else None
+    if (
+        entity
+        and not any(  # the paper it is about, or one the question names ("... does Ex-VAD use?")
+            names_something_new(p.abstract, f"{question}\n{p.title}")
+            for p in focus
+            if p is main_paper or p.mention or (p.label and p.label in intent.names)
+        )
+    ):
+        return Extract([], relevance, True, f"the abstract names no {entity}")
     setting = it.setting_noun(question)
+    if setting and len(mentioned) >= 2 and setting.split()[-1].lower() in RESULT_SETTINGS:
+        setting = None  # "what success rate does the first report": a comparison's result, asked of one paper
     if setting and not value_sentences(pool, setting, lexicon):
         return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
     # a detail the asking sentence names ("which optimizer did they use?"), not one a sentence before it
     # uses to describe the paper ("A paper couples language models with a combinatorial optimizer. Which ...")
-    split = split_ask(question)
     detail = intent.detail if intent.detail and intent.detail in split.sentence.lower() else None
     if detail and not any(it.holds_detail(c.text, detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {detail}")

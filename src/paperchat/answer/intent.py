@@ -301,7 +301,7 @@ def holds_detail(sentence: str, detail: str) -> bool:
 #: Hyperparameters a question asks the value of by name ("what LoRA rank did they use?").
 _SETTING_NOUNS = (
     r"(?:rank|top-k|budget|factor|coefficient|temperature|threshold|weight|ratio|dimension|window|margin|"
-    r"penalty|lambda|alpha|beta|gamma|epsilon|horizon|step size)"
+    r"penalty|lambda|alpha|beta|gamma|epsilon|horizon|step size|probability|rate|constant|tolerance)"
 )
 _SETTING = re.compile(
     r"\bwhat (?:exact |specific |numerical )?values? (?:of|for) (?:the |that |their |its |this )?"

@@ -1,0 +1,74 @@
+"""Questions that ask which named thing a paper used (a dataset, a solver, a checkpoint), and whether its
+abstract names any.
+
+"Which conic solver do they call?" is answered by a name (MOSEK, SCS); "which datasets make up the
+results?" by dataset names (Cora, CIFAR-10). An abstract that names nothing the question and the title do
+not already name cannot answer it, however close its sentences come to the question, so the answerer
+abstains, as :mod:`paperchat.answer.model_names` does for a model asked for by name. Set from general-x
+(a reproducibility engineer's questions), whose undisclosed details mostly ask for such a name.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The kinds of thing a paper names rather than describes ("which dataset", "what solver").
+_KINDS = (
+    r"(datasets?|data sets?|architectures?|checkpoints?|solvers?|simulators?|optimi[sz]ers?|"
+    r"prior famil(?:y|ies)|prior distributions?|(?:noise )?distributions?|librar(?:y|ies)|toolkits?)"
+)
+_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:specific|exact|particular|kind of|type of)\s+)?"
+    r"(?:(?!(?:over|of|for|in|on|to|with|from|by|than)\b)[\w-]+\s+){0,2}?" + _KINDS + r"\b",
+    re.I,
+)
+#: A verb after the ask that makes the thing the paper's own ("which dataset do they introduce?"): its
+#: name is the paper's, in the title.
+_OWN = re.compile(
+    r"\b(?:introduc|propos|releas|construct|build|built|creat|curat|present|develop|design|contribut)\w*",
+    re.I,
+)
+#: A name: capitals or digits inside a word (CIFAR-10, ImageNet, QM9, GPT-4), or a capitalised word that
+#: does not open a sentence (Cora, Gaussian, Atari).
+_NAME = re.compile(r"\b[A-Z][\w-]*[A-Z0-9][\w-]*|(?<=[\w,;:)] )[A-Z][a-z]+(?:-[A-Za-z]+)?\b")
+
+
+def asked_entity(asking: str) -> str | None:
+    """The kind of named thing the asking sentence ``asking`` asks for ("dataset", "solver"), else ``None``;
+    not when it asks for the paper's own contribution ("which benchmark do they release?")."""
+    match = _ASKED.search(asking)
+    if not match or _OWN.search(asking, match.end()):
+        return None
+    return match.group(1).lower()
+
+
+#: An abbreviation the abstract defines, with the capitalised words before it: "Inverse Flow Matching (IFM)".
+_DEFINED = re.compile(r"((?:\b[A-Z][\w-]*\s+){0,6})\(([A-Za-z][\w-]*)s?\)")
+
+
+def _own_terms(text: str) -> set[str]:
+    """The abstract's own terms, in lower case: abbreviations it defines ("(IFM)", "(GNNs)") and the
+    capitalised words of their expansions. These name its concepts, not the things it used."""
+    out: set[str] = set()
+    for lead, short in _DEFINED.findall(text):
+        out |= {short.lower(), short.lower().rstrip("s")} | {w.lower() for w in lead.split()}
+    return out
+
+
+def names_something_new(text: str, known: str) -> bool:
+    """Whether ``text`` (an abstract) holds a name (:data:`_NAME`) that ``known`` (the question and the
+    paper's title) does not, compared in lower case, word by word; the abstract's own defined terms
+    (:func:`_own_terms`), words it also writes in lower case and abbreviations it puts in the plural
+    ("SDEs": a class of things, not one) are no names."""
+    seen = {w.lower() for w in re.findall(r"[\w-]+", known)} | _own_terms(text)
+    # words the abstract also writes in lower case ("Score Matching" beside "score") are common words
+    seen |= {w for w in re.findall(r"\b[a-z][\w-]*", text)}
+    seen |= {part for w in seen for part in w.split("-")}
+    seen |= {w.rstrip("s") for w in seen}
+    plural = {
+        n[:-1] for n in re.findall(r"\b[A-Z]{2,}s\b", text)
+    }  # "SDEs": a class of things, so "SDE" too
+    return any(
+        name.lower().rstrip("s") not in seen and name.rstrip("s") not in plural
+        for name in _NAME.findall(text)
+    )
