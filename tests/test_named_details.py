@@ -94,3 +94,18 @@ def test_a_named_thing_the_abstract_gives_is_quoted(bundled_engine):
     assert [s.paper_id for s in answer.sources] == [GNN_PLUS]
     assert "GCN, GIN, and GatedGCN" in answer.answer
 
+
+def test_the_papers_a_follow_up_refers_to_each_answer_even_when_the_query_quotes_a_title():
+    # "what do the first two propose?" is put in the query by the papers' names; a paper with no label is
+    # named by its title, and a quoted title used to narrow the answer to that one paper, so the second
+    # referred paper was dropped (a break-it session, at conference scale)
+    from paperchat.answer.focus import PaperText, focus_papers
+    from paperchat.answer.intent import read_question
+
+    title = "polybasic Speculative Decoding Through a Theoretical Perspective"
+    first = PaperText("a", title, "We decode.", 0.7, 1.0, mention=title)
+    second = PaperText(
+        "b", "BanditSpec: Adaptive Decoding", "We adapt.", 0.6, 0.0, mention="BanditSpec"
+    )
+    question = f"what do {title} and BanditSpec propose?"
+    assert focus_papers(question, [first, second], read_question(question)) == [first, second]

@@ -84,11 +84,15 @@ def focus_papers(
     about one named paper that asks for a figure under other names (a
     dataset, a metric) the paper does not mention.
     """
+    if sum(bool(p.mention) for p in papers) >= 2:
+        # a comparison's mentioned papers each answer for themselves, as do the papers a chat follow-up
+        # refers to ("what do the first two propose?", put in the query by title)
+        return papers
     quoted = titled(question, {p.paper_id: p.title for p in papers})
     if quoted and not it.COMPARE.search(question):
         return [p for p in papers if p.paper_id in quoted]  # a pasted title names its paper
-    if not intent.names or sum(bool(p.mention) for p in papers) >= 2:
-        return papers  # a comparison's mentioned papers each answer for themselves
+    if not intent.names:
+        return papers
     texts = [p.full_text for p in papers]
     subjects = it.comparison_subjects(question)
     if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
