@@ -198,6 +198,10 @@ print("llama_index" in loaded())
             lambda pc: pc.bibtex(["p-nope"]),
             "no paper with id p-nope in the store; `paperchat papers` lists them",
         ),
+        (  # an agent's 100,000-character id is not echoed whole
+            lambda pc: pc.paper("x" * 100_000),
+            f"no paper with id {'x' * 79}… in the store; `paperchat papers` lists them",
+        ),
     ],
 )
 def test_wrong_arguments_are_one_line_errors_as_on_the_cli(bundled_store, call, message):

@@ -259,3 +259,66 @@ def test_a_semicolon_or_tab_csv_is_read_and_authors_may_be_objects(tmp_path):
         ("x2", "We count wombats.", []),
         ("x3", "We count koalas.", ["Bo Chen"]),
     ]
+
+
+def test_a_chroma_server_that_does_not_answer_is_explained():
+    # a web page from another server, a bare exception name and an https URL to a plain-http server had
+    # been shown as they came ("<!DOCTYPE HTML>", "ValueError", "Could not connect ...")
+    import httpx
+
+    from paperchat.store.failures import unreachable
+
+    page = ValueError("<!DOCTYPE HTML>\n<html>")
+    assert unreachable("http://127.0.0.1:9", page) == (
+        "cannot reach the Chroma server at http://127.0.0.1:9: something answered, but not a Chroma "
+        "server (an HTML page): check the port"
+    )
+    assert unreachable("http://10.255.255.1:8000", ValueError()) == (
+        "cannot reach the Chroma server at http://10.255.255.1:8000: no answer (ValueError)"
+    )
+    assert unreachable("https://127.0.0.1:9", httpx.ConnectError("Could not connect")).endswith(
+        "Could not connect; if the server speaks plain HTTP (as `chroma run` does), write http://"
+    )
+
+
+def test_ids_that_are_no_whole_number_and_abstracts_without_words_are_malformed(tmp_path):
+    from paperchat.core.errors import PaperchatError
+    from paperchat.ingest.corpus import load_file
+
+    for line, why in [
+        (
+            '{"id": 1.5, "abstract": "We count quokkas."}',
+            "'id' must be text or a whole number, not 1.5",
+        ),
+        ('{"id": "p1", "abstract": "..."}', "no words in the abstract '...'"),
+    ]:
+        path = tmp_path / "one.jsonl"
+        path.write_text(line + "\n", encoding="utf-8")
+        with pytest.raises(PaperchatError) as err:
+            load_file(path)
+        assert why in str(err.value)
+
+
+def test_a_tab_separated_txt_with_an_abstract_column_is_a_table_not_one_abstract(tmp_path):
+    # Excel's "Unicode Text" export (UTF-16, tabs) saved as .txt had become one paper of four papers' rows
+    from paperchat.ingest.corpus import load_file
+
+    path = tmp_path / "excel.txt"
+    path.write_text(
+        "id\ttitle\tabstract\r\nx1\tQuokkas\tWe count quokkas.\r\nx2\tWombats\tWe count wombats.\r\n",
+        encoding="utf-16",
+    )
+    assert [(p.paper_id, p.abstract) for p in load_file(path)[0]] == [
+        ("x1", "We count quokkas."),
+        ("x2", "We count wombats."),
+    ]
+
+
+def test_history_of_a_store_that_does_not_exist_says_so(tmp_path):
+    out = invoke("--store", str(tmp_path / "nostore"), "history")
+    assert out.exit_code == 1
+    assert str(out.exception) == (
+        f"no store at {tmp_path / 'nostore'}: no chat history there "
+        f"(`paperchat --store {(tmp_path / 'nostore').resolve()} ingest` creates one)"
+    )
+    assert not (tmp_path / "nostore").exists()

@@ -216,6 +216,8 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
     [
         ("top_k = 3.7", "setting top_k from file:{cfg}: 3.7 is not a valid int"),
         ("top_k = true", "setting top_k from file:{cfg}: True is not a valid int"),
+        # TOML has numbers: a quoted one is text
+        ('top_k = "7"', "setting top_k from file:{cfg}: '7' is not a valid int"),
         ("[llm]\ntimeout = false", "setting timeout from file:{cfg}: False is not a valid float"),
         (
             'store = ""',

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from paperchat.core.errors import PaperchatError
 from paperchat.core.sentences import split_sentences
 from paperchat.ingest.chunking import CHUNK_SIZE, Chunker, ChunkSettings
 
@@ -35,6 +38,9 @@ def test_the_llamaindex_retriever_returns_paperchats_ranking_best_first(bundled_
     response = engine.query(QUESTION)
     assert [n.node.node_id for n in response.source_nodes] == [h.chunk_id for h in hits[:3]]
     assert response.source_nodes[0].node.metadata["source_path"] == "000_215d12c2ee2986f8.txt"
+    # an empty query ranked every paper by nothing and returned top_k nodes (a break-it session)
+    with pytest.raises(PaperchatError, match="^the query is empty"):
+        bundled_engine.llamaindex_retriever(top_k=5).retrieve("  ")
 
 
 def test_chunks_are_whole_sentences_within_the_token_budget(bundled_engine):

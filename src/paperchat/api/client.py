@@ -262,8 +262,11 @@ class Paperchat:
             kept = store.aliases().get(wanted)
             found = store.papers([kept]).get(kept) if kept else None
         if found is None:
+            shown = (
+                wanted if len(wanted) <= 80 else wanted[:79] + "…"
+            )  # an agent may send 100k characters
             raise PaperchatError(
-                f"no paper with id {wanted or '(empty)'} in the store; `paperchat papers` lists them"
+                f"no paper with id {shown or '(empty)'} in the store; `paperchat papers` lists them"
             )
         return found
 

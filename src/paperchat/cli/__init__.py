@@ -101,6 +101,15 @@ def _point_at_group_option(group: click.Group, exc: click.ClickException) -> Non
         exc.possibilities = None
 
 
+def _interrupted(args: list[str]) -> str:
+    """The line for Ctrl-C: an ingest says that running it again resumes it (what it wrote is kept)."""
+    if "ingest" in args and "--rebuild" in args:
+        return "interrupted; the store is as it was before the rebuild: run the same command again to rebuild it"
+    if "ingest" in args:
+        return "interrupted; the papers written so far are kept: run the same command again to finish (it resumes)"
+    return "interrupted"
+
+
 def invoke(group: click.Group, args: list[str], prog_name: str | None = None) -> int:
     """Run ``group`` on ``args`` and return its exit status: every exception becomes a status and one line on
     stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). A :class:`ReportedFailure` (the command said
@@ -111,14 +120,14 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         )  # ctx.exit(n) comes back as n
         status = status if isinstance(status, int) else ExitStatus.OK
     except click.exceptions.Abort:  # Click's form of Ctrl-C
-        click.echo("interrupted", err=True)
+        click.echo(_interrupted(args), err=True)
         status = ExitStatus.INTERRUPTED
     except click.ClickException as exc:
         _point_at_group_option(group, exc)
         exc.show()
         status = exc.exit_code
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        click.echo(_interrupted(args), err=True)
         status = ExitStatus.INTERRUPTED
     except BrokenPipeError:
         status = ExitStatus.OK

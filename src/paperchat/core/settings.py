@@ -282,8 +282,9 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             if text in {"0", "false", "no", "off"}:
                 return False
             raise ValueError(value)
-        # a config file's `top_k = 3.7` or `= true` is not silently 3 or 1, nor `store = []` a path
+        # a config file's `top_k = 3.7`, `= true` or `= "7"` is not silently 3, 1 or 7, nor `store = []` a path
         bad_int = kind is int and isinstance(value, float) and not value.is_integer()
+        bad_int |= kind in (int, float) and origin.startswith("file:") and isinstance(value, str)
         if isinstance(value, bool) or bad_int or (kind is str and not isinstance(value, str)):
             raise ValueError(value)
         value = kind(value)

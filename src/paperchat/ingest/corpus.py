@@ -138,7 +138,7 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
     if rec.get("id") is not None and (
         isinstance(rec["id"], bool) or not isinstance(rec["id"], (str, int))
     ):
-        raise ValueError(f"'id' must be text or a number, not {type(rec['id']).__name__}")
+        raise ValueError(f"'id' must be text or a whole number, not {rec['id']!r}"[:120])
     # the store lists a paper's chunk ids space-joined: an id is one word
     if rec.get("id") is not None and len(str(rec["id"]).split()) > 1:
         given = str(rec["id"]).strip()
@@ -146,8 +146,10 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
             f"id {given!r} holds white space; a paper id is one word (e.g. {'-'.join(given.split())!r})"
         )
     abstract = clean_text(str(rec.get("abstract") or ""))
-    if not abstract:
-        raise ValueError("no abstract")
+    if not any(ch.isalnum() for ch in abstract):  # "..." or "-": nothing to answer from
+        raise ValueError(
+            "no abstract" if not abstract else f"no words in the abstract {abstract[:20]!r}"
+        )
     known = {"id", "title", "authors", "abstract", "url"}
     extra = {k: v for k, v in rec.items() if k not in known and v not in (None, "")}
     return Paper(
@@ -291,7 +293,9 @@ def load_file(
     suffix = path.suffix.lower()
     if suffix in JSONL_SUFFIXES:
         papers = _load_jsonl(path, text, on_error, report)
-    elif suffix in CSV_SUFFIXES:
+    elif suffix in CSV_SUFFIXES or _delimiter(text) == "\t":
+        # a .txt whose first line is a tab-separated header with an abstract column is a table (Excel's
+        # "Unicode Text" export), not seed text to be read as one abstract
         papers = _load_csv(path, text, on_error, report)
     else:
         papers = _load_seed(path, text)

@@ -44,6 +44,10 @@ class PaperchatRetriever(BaseRetriever):
         self._paper_ids = paper_ids
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        if not query_bundle.query_str.strip():  # would rank every paper by nothing
+            from paperchat.core.errors import PaperchatError
+
+            raise PaperchatError("the query is empty; give words to search for")
         hits = self._paperchat.retrieve(
             query_bundle.query_str, self._top_k, paper_ids=self._paper_ids
         )

@@ -84,8 +84,17 @@ def first_line(exc: BaseException, limit: int = 200) -> str:
 
 
 def unreachable(url: str, exc: BaseException) -> str:
-    """The one line for a Chroma server that does not answer (the same at open and mid-command)."""
-    return f"cannot reach the Chroma server at {url}: {first_line(exc, 160)}"
+    """The one line for a Chroma server that does not answer (it starts the same at open and mid-command): the
+    error's own first line, or what it means when that says little (a web page: another server on that
+    port; a bare exception name: no answer at all; an https URL: the server may speak plain http)."""
+    detail = first_line(exc, 160)
+    if detail.lstrip().startswith("<"):
+        detail = "something answered, but not a Chroma server (an HTML page): check the port"
+    elif detail == type(exc).__name__:
+        detail = f"no answer ({detail})"
+    if url.lower().startswith("https:") and is_unreachable(exc):
+        detail += "; if the server speaks plain HTTP (as `chroma run` does), write http://"
+    return f"cannot reach the Chroma server at {url}: {detail}"
 
 
 def is_unreachable(exc: BaseException) -> bool:
