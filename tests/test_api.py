@@ -106,6 +106,8 @@ def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
     with pytest.raises(PaperchatError, match="question is empty"):
         pc.ask("   ")
     assert pc.paper(CONFPO).abstract.startswith("We introduce ConfPO")
+    # an id in another case is that paper, as `summarize` and the README say (get_paper and paper:// too)
+    assert pc.paper(CONFPO.upper()).paper_id == CONFPO
 
 
 def test_ingest_creates_a_store(tmp_path):

@@ -118,6 +118,13 @@ def test_followup_rules_without_a_model():
     assert resolve(FOLLOW_UP, []).kind == STANDALONE
     with pytest.raises(UnresolvedReference):
         resolve("What does the fifth one do?", ctx)
+    # past "tenth", an ordinal was no reference at all and got the plain abstention (a break-it session)
+    for beyond in ("What does the 99th one propose?", "What does the eleventh one propose?"):
+        with pytest.raises(UnresolvedReference) as err:
+            resolve(beyond, ctx)
+        assert str(err.value).endswith(
+            f"the last list shows {len(ctx)} papers; use a number from 1 to {len(ctx)}"
+        )
 
 
 @pytest.mark.parametrize(

@@ -248,7 +248,8 @@ class Paperchat:
         return self.engine.papers(self.filters(author, venue, year, papers))
 
     def paper(self, paper_id: str) -> PaperRecord:
-        """One stored paper with its abstract (a merged duplicate's id names the kept paper).
+        """One stored paper with its abstract (a merged duplicate's id names the kept paper; an id in another case
+        names the paper whose id it is, when only one is).
 
         Raises :class:`PaperchatError` when no stored paper has that id.
         """
@@ -261,6 +262,9 @@ class Paperchat:
         if found is None:
             kept = store.aliases().get(wanted)
             found = store.papers([kept]).get(kept) if kept else None
+        if found is None:  # an id in another case is that paper, as `summarize` reads it
+            same = [p for p in store.papers(abstracts=False) if p.lower() == wanted.lower()]
+            found = store.papers(same).get(same[0]) if len(same) == 1 else None
         if found is None:
             shown = (
                 wanted if len(wanted) <= 80 else wanted[:79] + "…"

@@ -68,7 +68,7 @@ _SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algo
 #: An ordinal that counts sources, "former" and "latter" aside (they point at one of two, never in a list).
 _ORDINAL_WORD = (
     r"(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|"
-    r"tenth|10th|last)"
+    r"tenth|10th|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th)|last)"
 )
 # "the second one", "the last paper", "the latter", "the 2nd method"
 _ORDINAL = re.compile(
@@ -149,6 +149,15 @@ def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") and not name[-2:-1].isupper() else "'s")
 
 
+def _ordinal_value(word: str) -> int:
+    """The 1-based place an ordinal names ("second" 2, "11th" 11, "last" -1): past the list's end, the
+    resolver says how many papers it shows rather than not seeing a reference."""
+    word = word.lower()
+    if word in _ORDINALS:
+        return _ORDINALS[word]
+    return {"eleventh": 11, "twelfth": 12}.get(word) or int(re.match(r"\d+", word).group(0))
+
+
 def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
     """The first back-reference in ``question``: ``(kind, phrase, ordinals)`` or ``None``.
 
@@ -159,7 +168,7 @@ def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
     m = _ORDINAL_LIST.search(question)
     if m:
         words = re.findall(_ORDINAL_WORD, m.group(0), re.I)
-        return "ordinal", m.group(0), tuple(_ORDINALS[w.lower()] for w in words)
+        return "ordinal", m.group(0), tuple(_ordinal_value(w) for w in words)
     m = _FIRST_N.search(question)
     if m:
         count = _COUNTS.get(m.group(2).lower()) or int(m.group(2))
@@ -171,7 +180,7 @@ def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
         return "ordinal", ", ".join(m.group(0) for m in numbered), numbers
     m = _ORDINAL.search(question)
     if m:
-        return "ordinal", m.group(0), (_ORDINALS[m.group(1).lower()],)
+        return "ordinal", m.group(0), (_ordinal_value(m.group(1)),)
     m = _DEMONSTRATIVE.search(question)
     if m:
         return "demonstrative", m.group(0), ()
