@@ -266,9 +266,8 @@ class Paperchat:
             same = [p for p in store.papers(abstracts=False) if p.lower() == wanted.lower()]
             found = store.papers(same).get(same[0]) if len(same) == 1 else None
         if found is None:
-            shown = (
-                wanted if len(wanted) <= 80 else wanted[:79] + "…"
-            )  # an agent may send 100k characters
+            # an agent may send 100k characters
+            shown = wanted if len(wanted) <= 80 else wanted[:79] + "…"
             raise PaperchatError(
                 f"no paper with id {shown or '(empty)'} in the store; `paperchat papers` lists them"
             )
@@ -315,8 +314,9 @@ class Paperchat:
             encoding=encoding,
         )
 
-    def _cited_ids(self, papers: Any) -> list[str]:
-        """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once)."""
+    def _cited_ids(self, papers: Any) -> tuple[list[str], dict[str, PaperRecord]]:
+        """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once), and
+        the stored records (without abstracts) they were checked against."""
         if isinstance(papers, ContractAnswer):
             ids = [s.paper_id for s in papers.sources]
         else:
@@ -333,17 +333,18 @@ class Paperchat:
                         f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
                     )
                 ids.append(pid)
-        records, aliases = self.engine.store.papers(abstracts=False), self.engine.store.aliases()
-        ids = [
-            pid if pid in records else aliases.get(pid, pid) for pid in ids
-        ]  # a merged duplicate's id
+        store = self.engine.store
+        records = store.papers(abstracts=False)
+        if any(pid not in records for pid in ids):  # a merged duplicate's id names the kept paper
+            aliases = store.aliases()
+            ids = [pid if pid in records else aliases.get(pid, pid) for pid in ids]
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
         if missing:
             raise PaperchatError(
                 f"no paper with id {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} in the store; "
                 "`paperchat papers` lists them"
             )
-        return list(dict.fromkeys(ids))
+        return list(dict.fromkeys(ids)), records
 
     def bibtex(self, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]) -> str:
         """BibTeX entries (pybtex; :mod:`paperchat.cite.bibtex`) for an answer's cited papers, one paper id, or
@@ -354,7 +355,7 @@ class Paperchat:
         from paperchat.cite.bibtex import entries
 
         self._ready()
-        return entries(self._cited_ids(papers), self.engine.store.papers(abstracts=False))
+        return entries(*self._cited_ids(papers))
 
     def write_bibtex(
         self, path: PathLike, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]
@@ -364,10 +365,8 @@ class Paperchat:
         from paperchat.cite.bibtex import write_bibtex
 
         self._ready()
-        ids = self._cited_ids(papers)
-        if not ids:
-            return 0
-        return write_bibtex(path, ids, self.engine.store.papers(abstracts=False))
+        ids, records = self._cited_ids(papers)
+        return write_bibtex(path, ids, records) if ids else 0
 
     def as_retriever(
         self,

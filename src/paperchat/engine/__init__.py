@@ -68,6 +68,9 @@ class Engine:
         self._retriever = None
         self._sentences = None
         self._checker = None
+        self._holding: str | None = (
+            None  # the store revision last seen holding papers (require_papers)
+        )
         self._filtered: tuple = (
             None,
             None,
@@ -215,7 +218,11 @@ class Engine:
 
     def require_papers(self) -> None:
         """Raise :class:`StoreError` when the store holds no papers (a folder nothing was ingested into yet):
-        there is no index to search, and the message says how to fill it."""
+        there is no index to search, and the message says how to fill it. Counted once per store revision,
+        not on every question (on a Chroma server a count is a request)."""
+        revision = self.store.revision()
+        if revision == self._holding:
+            return
         if not self.store.counts()[0]:
             from paperchat.core.commands import ingest_command
 
@@ -224,6 +231,7 @@ class Engine:
                 f"the store at {self.settings.chroma_url or self.settings.store_path} holds no papers; "
                 f"run `{command}` (the bundled corpus) or `{command} FILE` first"
             )
+        self._holding = revision
 
     def retrieve(
         self, question: str, top_k: int | None = None, qvec=None, paper_ids: frozenset | None = None

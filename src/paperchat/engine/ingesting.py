@@ -126,6 +126,7 @@ def ingest(
     from paperchat.ingest.corpus import load_file
     from paperchat.ingest.metadata import join_metadata, load_metadata
     from paperchat.ingest.run import run_ingest
+    from paperchat.ingest.text_files import EmptyFile
     from paperchat.ingest.vector_cache import CachedEmbedding, cached
     from paperchat.store import open_writer
 
@@ -139,18 +140,16 @@ def ingest(
     )
     papers, files, skipped, notes, partial = [], [], [], [], set()
     for path in paths:
-        if (
-            on_error == "skip"
-            and len(paths) > 1
-            and path.is_file()
-            and not path.read_bytes().strip()
-        ):
+        try:
+            loaded, report = load_file(path, on_error=on_error, encoding=encoding)
+        except EmptyFile:
+            if on_error != "skip" or len(paths) < 2:
+                raise
             # an empty file among others (a folder's): skipped like a file of skipped lines, its papers kept
             files.append(manifest.file_key(path))
             partial.add(files[-1])
             skipped.append(f"{path}: file is empty")
             continue
-        loaded, report = load_file(path, on_error=on_error, encoding=encoding)
         papers.extend(loaded)
         files.append(manifest.file_key(path))
         if report.skipped:

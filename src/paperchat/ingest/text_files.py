@@ -9,6 +9,11 @@ from pathlib import Path
 from paperchat.core.errors import PaperchatError
 
 
+class EmptyFile(PaperchatError):
+    """A corpus or metadata file with nothing but white space in it (``--on-error skip`` passes over one
+    among several files: :func:`paperchat.engine.ingesting.ingest`)."""
+
+
 def _wide_bom(raw: bytes) -> str | None:
     """``"utf-32"`` or ``"utf-16"`` when ``raw`` opens with that encoding's byte-order mark, else ``None``."""
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
@@ -50,7 +55,7 @@ def read_text(path: Path, encoding: str | None = None) -> str:
     except OSError as exc:
         raise PaperchatError(f"{path}: cannot read ({exc.strerror})") from exc
     if not raw.strip():
-        raise PaperchatError(f"{path}: file is empty")
+        raise EmptyFile(f"{path}: file is empty")
     encoding = encoding or _wide_bom(raw)
     try:
         wide = bool(encoding) and codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))

@@ -16,7 +16,8 @@ import paperchat.store.chroma_reads as chroma_reads
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.chroma import PAGE, ChromaStore
-from paperchat.store.lease import renew
+from paperchat.store.lease import FIELD as LEASE_FIELD
+from paperchat.store.lease import lease_value
 from paperchat.store.runs import UNKNOWN_COMMAND, encode
 
 
@@ -62,10 +63,11 @@ class StoreWriter:
         run killed before its end (``kill -9``, a server gone) still leaves readers a revision to notice
         (a daemon's paper list, the BM25 cache); a rebuild's pending generation waits for its switch."""
         self.changed = True
-        if self.generation == self.store.current:
-            self.store.write_meta(revision=new_revision())
-        if self.store.lease_token:  # a server's write lease (paperchat.store.lease)
-            renew(self.store, self.store.lease_token)
+        changes = {"revision": new_revision()} if self.generation == self.store.current else {}
+        if self.store.lease_token:  # a server's write lease, renewed in the same write
+            changes[LEASE_FIELD] = lease_value(self.store.lease_token)
+        if changes:
+            self.store.write_meta(**changes)
 
     def _col(self, kind: str):
         return self.store.collection(kind, self.generation)
@@ -141,7 +143,7 @@ class StoreWriter:
         for start in range(0, len(paper_ids), 500):
             batch = list(paper_ids[start : start + 500])
             chunk_ids = sorted(self.chunk_ids_of(batch))
-            self.delete_chunks(chunk_ids)
+            self._delete_ids("chunks", chunk_ids)  # one new revision for the whole removal, below
             removed += len(chunk_ids)
             self._delete_ids("papers", batch)
             self._delete_sentences(batch)

@@ -4,7 +4,7 @@ The write lock (:func:`paperchat.store.locks.file_lock`) is a file on this machi
 users) writing one server did not see each other, and a rebuild could drop an ingest's papers while both
 reported success. Chroma has no lock of its own, so a writer also records a lease in the store's state
 (``writer_lease`` in the ``paperchat_meta`` metadata: ``token|host|pid|expiry``), renews it with every
-batch it writes (:meth:`~paperchat.store.batch_writes.StoreWriter._wrote`) and clears it at the end. A
+batch it writes (:meth:`~paperchat.store.batch_writes.StoreWriter._wrote`, with the revision) and clears it at the end. A
 writer that finds another's unexpired lease is refused with a message naming that writer; a lease left by
 a writer that was killed expires after :data:`LEASE_S`. Taking a lease is a read, a write and a read back
 (the last of two racing writers keeps it, the other backs off), not an atomic compare-and-set: it closes
@@ -46,11 +46,9 @@ def _refuse_if_held(store, token: str) -> None:
         )
 
 
-def renew(store, token: str) -> None:
-    """Extend this writer's lease by :data:`LEASE_S` (after each batch written)."""
-    store.write_meta(
-        **{FIELD: f"{token}|{socket.gethostname()}|{os.getpid()}|{time.time() + LEASE_S}"}
-    )
+def lease_value(token: str) -> str:
+    """The lease of this process under ``token``, running :data:`LEASE_S` from now, as stored in ``FIELD``."""
+    return f"{token}|{socket.gethostname()}|{os.getpid()}|{time.time() + LEASE_S}"
 
 
 @contextlib.contextmanager
@@ -62,7 +60,7 @@ def server_lease(store) -> Iterator[str | None]:
         return
     token = uuid.uuid4().hex
     _refuse_if_held(store, token)
-    renew(store, token)
+    store.write_meta(**{FIELD: lease_value(token)})
     _refuse_if_held(store, token)  # read back: a writer that wrote its lease after ours keeps it
     store.lease_token = token  # what StoreWriter renews
     try:
