@@ -58,6 +58,8 @@ _ORDINALS = {
     "9th": 9,
     "tenth": 10,
     "10th": 10,
+    "eleventh": 11,
+    "twelfth": 12,
     "last": -1,
     "former": 1,
     "latter": -1,
@@ -153,9 +155,7 @@ def _ordinal_value(word: str) -> int:
     """The 1-based place an ordinal names ("second" 2, "11th" 11, "last" -1): past the list's end, the
     resolver says how many papers it shows rather than not seeing a reference."""
     word = word.lower()
-    if word in _ORDINALS:
-        return _ORDINALS[word]
-    return {"eleventh": 11, "twelfth": 12}.get(word) or int(re.match(r"\d+", word).group(0))
+    return _ORDINALS.get(word) or int(re.match(r"\d+", word).group(0))
 
 
 def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:

@@ -142,9 +142,8 @@ class Daemon:
         self.requests = 0
         self.started = self.last = time.time()
         self.state = "starting"
-        self.identity: tuple[int, int] | None = (
-            None  # of the store it opened (:func:`store_identity`)
-        )
+        #: the identity of the store it opened (:func:`store_identity`)
+        self.identity: tuple[int, int, str] | None = None
 
     def write_info(self) -> None:
         """Write the info file ``daemon status`` reads (atomically)."""

@@ -41,8 +41,9 @@ def user_cache_dir() -> Path:
 
 def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
     """The flat ``{key: value}`` of the TOML config file at ``path`` (``{}`` when there is none); ``llm.model``
-    is ``model`` under ``[llm]``; a relative ``store`` path is relative to the file's folder. Raises :class:`PaperchatError` when it is not valid TOML, holds a key not in
-    ``known``, or ``$PAPERCHAT_CONFIG`` names a file that does not exist."""
+    is ``model`` under ``[llm]``; a relative ``store`` path is relative to the file's folder. Raises
+    :class:`PaperchatError` when it is not valid TOML, holds a key not in ``known``, or ``$PAPERCHAT_CONFIG``
+    names a file that does not exist."""
     if not path.exists():
         if os.environ.get("PAPERCHAT_CONFIG"):
             raise PaperchatError(f"PAPERCHAT_CONFIG names {path}, which does not exist")
@@ -50,9 +51,8 @@ def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
     if path.is_dir():
         raise PaperchatError(f"config file {path} is a folder; name a TOML file")
     try:
-        raw = tomllib.loads(
-            path.read_text(encoding="utf-8-sig")
-        )  # a BOM (Windows Notepad) is no key
+        # a byte-order mark (Windows Notepad writes one) is no key
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PaperchatError(f"config file {path} is not valid TOML: {exc}") from exc
     flat: dict[str, Any] = {}
@@ -62,9 +62,8 @@ def read_config_file(path: Path, known: set[str]) -> dict[str, Any]:
                 flat[f"{key}.{sub}"] = subval
         else:
             flat[key] = value
-    if (
-        isinstance(flat.get("store"), str) and flat["store"].strip()
-    ):  # not the folder a command runs in
+    # a relative store is the file's folder's, not the folder a command runs in
+    if isinstance(flat.get("store"), str) and flat["store"].strip():
         flat["store"] = str(path.parent / Path(flat["store"]).expanduser())
     unknown = sorted(set(flat) - known)
     if unknown:

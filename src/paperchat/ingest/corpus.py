@@ -106,13 +106,12 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
 
 def author_list(value: Any) -> list[str]:
     """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
-    ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it holds one, else on BibTeX's `` and `` when every part is
-    "Last, First" ("Smith, John and Doe, Jane"), else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee")."""
+    ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
+    holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
+    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee")."""
     if value is None:
         return []
-    if isinstance(
-        value, list
-    ):  # an object's "name" (Semantic Scholar) or "display_name" (OpenAlex)
+    if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
         names = [
             a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
         ]
