@@ -284,6 +284,11 @@ def test_history_search_json_and_continue(bundled_store, tmp_path):
     assert out.returncode == 0, out.stderr
     assert "continuing conversation " + row["conversation_id"] in out.stderr
     assert source_lines(blocks(out.stdout)[0][1]) == [CONFPO_SOURCE]
+    # after /reset, --continue starts afresh: it does not bring back the forgotten conversation
+    assert run_chat(chat_store, ["/reset"], "--continue").returncode == 0
+    out = run_chat(chat_store, ["/history"], "--continue")
+    assert "the last conversation was reset (/reset); starting a new one" in out.stderr
+    assert "continuing conversation" not in out.stderr
     # --no-history logs nothing
     before = len(json.loads(run_cli("history", "--json", "-n", "1000", store=chat_store).stdout))
     out = run_chat(chat_store, [CONFPO_Q], "--no-history")

@@ -99,6 +99,8 @@ def test_jsonl_and_csv_records(tmp_path):
         ("empty.jsonl", b"", "file is empty"),
         ("bin.jsonl", b"\x00\x01\x02binary", "binary"),
         ("bad.csv", b"title,summary\nT,S\n", "no 'abstract' column"),
+        # a spreadsheet with two Title columns: DictReader would keep the last one silently
+        ("twice.csv", b"Title,abstract,title ,,\nA,S,B,,\n", "names the column 'title' twice"),
     ],
 )
 def test_bad_files_fail_with_one_line(tmp_path, name, content, message):

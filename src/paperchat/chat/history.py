@@ -46,6 +46,11 @@ CREATE TABLE IF NOT EXISTS turns (
     sentences TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation_id, turn);
+CREATE TABLE IF NOT EXISTS resets (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    time REAL NOT NULL,
+    conversation_id TEXT NOT NULL
+);
 """
 
 HISTORY_FILE = "history.sqlite3"
@@ -146,6 +151,17 @@ class HistoryLog:
             )
         return int(cur.lastrowid or 0)
 
+    def log_reset(self, conversation_id: str) -> None:
+        """Note that chat's ``/reset`` began ``conversation_id``, so ``--continue`` does not bring back the one
+        it forgot (until the new one has a turn, the last conversation is the empty new one)."""
+        conn = self._connect(create=True)
+        assert conn is not None
+        with conn:
+            conn.execute(
+                "INSERT INTO resets (time, conversation_id) VALUES (?, ?)",
+                (time.time(), conversation_id),
+            )
+
     # -- reading ----------------------------------------------------------
     @staticmethod
     def _row(row: sqlite3.Row) -> dict[str, Any]:
@@ -161,12 +177,16 @@ class HistoryLog:
         return out
 
     def last_conversation_id(self) -> str | None:
-        """The id of the conversation with the most recent turn (``None`` when the log is empty)."""
+        """The id of the conversation with the most recent turn or ``/reset`` (``None`` when the log is empty;
+        a conversation begun by a reset may have no turns)."""
         conn = self._connect(create=False)
         if conn is None:
             return None
-        row = conn.execute("SELECT conversation_id FROM turns ORDER BY id DESC LIMIT 1").fetchone()
-        return row[0] if row else None
+        rows = [
+            conn.execute(f"SELECT time, conversation_id FROM {table} ORDER BY id DESC LIMIT 1").fetchone()
+            for table in ("turns", "resets")
+        ]
+        return max((tuple(r) for r in rows if r), default=(0.0, None))[1]
 
     def conversation(self, conversation_id: str, limit: int | None = None) -> list[dict[str, Any]]:
         """The turns of one conversation, oldest first (the last ``limit`` when given)."""

@@ -132,6 +132,11 @@ class ChatSession:
         self.turns.clear()
         self.turn_count = 0
         self.conversation_id = new_conversation_id()
+        if self.log is not None and not self._log_failed:
+            try:
+                self.log.log_reset(self.conversation_id)
+            except Exception:  # as for a turn (commit): the chat goes on without its log
+                self._log_failed = True
 
     def embed(self, text: str):
         """The query embedding of ``text`` (the last few are cached)."""

@@ -95,11 +95,14 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     )
     if resume and log is not None:
         cid = log.last_conversation_id()
+        rows = log.conversation(cid, limit=MAX_TURNS) if cid else []
         if cid is None:
             click.echo("no earlier conversation to continue; starting a new one", err=True)
+        elif not rows:  # the last thing done was /reset
+            click.echo("the last conversation was reset (/reset); starting a new one", err=True)
         else:
             session.conversation_id = cid
-            session.restore(log.conversation(cid, limit=MAX_TURNS))
+            session.restore(rows)
             click.echo(
                 f"continuing conversation {cid} ({session.turn_count} turns); last question: "
                 f"{session.last.question}",

@@ -211,6 +211,11 @@ def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[
                 f"{path}: CSV has no 'abstract' column in its first row, which is read as the header "
                 f"(columns: {shown}{', …' if len(fields) > 8 else ''})"
             )
+        twice = sorted({f for f in fields if f and fields.count(f) > 1})
+        if twice:  # DictReader would keep the last silently
+            raise PaperchatError(
+                f"{path}: CSV header names the column {twice[0]!r} twice; rename or remove one"
+            )
         return _csv_papers(path, reader, on_error, report)
     except (
         csv.Error
