@@ -255,3 +255,17 @@ def test_search_and_summarize_use_the_top_k_setting(bundled_store):
     # a topic summary cites the papers of the top-k it is given: all of the default five here
     assert len(Paperchat(bundled_store).summarize("reinforcement learning").sources) == 5
     assert len(pc.summarize("reinforcement learning").sources) <= 2
+
+
+def test_the_first_use_ingest_says_what_it_is_doing_on_stderr(tmp_path, capsys):
+    """The default store's first question embeds the bundled corpus (10-20 s): a notebook sees why it waits."""
+    from paperchat.api.client import _FirstRun
+
+    progress = _FirstRun(tmp_path / "store")
+    for done in (0, 40, 97):
+        progress(done, 97)
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        f"paperchat: first use: embedding the bundled corpus into {tmp_path / 'store'} ... done (97 chunks)\n"
+    )

@@ -41,6 +41,28 @@ def _top_k(value: Any, default: int) -> int:
     return value
 
 
+class _FirstRun:
+    """Progress of the first use's bundled-corpus ingest on stderr (10-20 s): one line when it starts, the end
+    of it when done, so a notebook does not sit silent (stdout stays the caller's)."""
+
+    def __init__(self, store: Path):
+        self.store, self.started = store, False
+
+    def __call__(self, done: int, total: int) -> None:
+        import sys
+
+        if not self.started:
+            self.started = True
+            print(
+                f"paperchat: first use: embedding the bundled corpus into {self.store} ...",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        if total and done >= total:
+            print(f" done ({total} chunks)", file=sys.stderr, flush=True)
+
+
 class Paperchat:
     """Cited question answering over one paperchat store.
 
@@ -98,7 +120,7 @@ class Paperchat:
             )
         if not self._seeded:
             if settings.origins.get("store") == "default" and not settings.chroma_url:
-                self.engine.ensure_corpus()
+                self.engine.ensure_corpus(progress=_FirstRun(settings.store_path))
             self._seeded = True
 
     def filters(
