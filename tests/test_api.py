@@ -259,9 +259,9 @@ def test_search_and_summarize_use_the_top_k_setting(bundled_store):
 
 def test_the_first_use_ingest_says_what_it_is_doing_on_stderr(tmp_path, capsys):
     """The default store's first question embeds the bundled corpus (10-20 s): a notebook sees why it waits."""
-    from paperchat.api.client import _FirstRun
+    from paperchat.api.arguments import FirstRun
 
-    progress = _FirstRun(tmp_path / "store")
+    progress = FirstRun(tmp_path / "store")
     for done in (0, 40, 97):
         progress(done, 97)
     out = capsys.readouterr()

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from paperchat.api.arguments import FirstRun, text_arg, top_k_arg
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import PaperchatError, StoreError
@@ -22,45 +23,6 @@ from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
 
 PathLike = str | os.PathLike
-
-
-def _text(value: Any, what: str) -> str:
-    """``value`` when it is a string, else :class:`PaperchatError` (the engine says what an empty one means)."""
-    if not isinstance(value, str):
-        raise PaperchatError(f"the {what} must be a string, not {type(value).__name__}")
-    return value
-
-
-def _top_k(value: Any, default: int) -> int:
-    """``value`` (``None``: ``default``) checked as the CLI's ``--top-k`` is: a whole number in its range."""
-    low, high = int(BY_NAME["top_k"].low), int(BY_NAME["top_k"].high)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise PaperchatError(f"top_k must be a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
-class _FirstRun:
-    """Progress of the first use's bundled-corpus ingest on stderr (10-20 s): one line when it starts, the end
-    of it when done, so a notebook does not sit silent (stdout stays the caller's)."""
-
-    def __init__(self, store: Path):
-        self.store, self.started = store, False
-
-    def __call__(self, done: int, total: int) -> None:
-        import sys
-
-        if not self.started:
-            self.started = True
-            print(
-                f"paperchat: first use: embedding the bundled corpus into {self.store} ...",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-        if total and done >= total:
-            print(f" done ({total} chunks)", file=sys.stderr, flush=True)
 
 
 class Paperchat:
@@ -120,7 +82,7 @@ class Paperchat:
             )
         if not self._seeded:
             if settings.origins.get("store") == "default" and not settings.chroma_url:
-                self.engine.ensure_corpus(progress=_FirstRun(settings.store_path))
+                self.engine.ensure_corpus(progress=FirstRun(settings.store_path))
             self._seeded = True
 
     def filters(
@@ -171,7 +133,7 @@ class Paperchat:
         answer as it streams. Raises :class:`PaperchatError` for an empty
         question, a filter that matches nothing, or an LLM failure.
         """
-        question, top_k = _text(question, "question"), _top_k(top_k, self.settings.top_k)
+        question, top_k = text_arg(question, "question"), top_k_arg(top_k, self.settings.top_k)
         filters = self.filters(author, venue, year, papers)
         self._ready()
         return Answer.of(self.engine.ask(question, top_k, mode, on_token, filters=filters))
@@ -193,7 +155,7 @@ class Paperchat:
         Raises :class:`PaperchatError` for an empty target, an unknown paper id
         or a filter that matches nothing.
         """
-        target, top_k = _text(target, "summary target"), _top_k(top_k, self.settings.top_k)
+        target, top_k = text_arg(target, "summary target"), top_k_arg(top_k, self.settings.top_k)
         filters = self.filters(author, venue, year, papers)
         self._ready()
         return Answer.of(self.engine.summarize(target, top_k=top_k, mode=mode, filters=filters))
@@ -215,7 +177,7 @@ class Paperchat:
 
         from paperchat.core.text import clean_question
 
-        query, top_k = _text(query, "query"), _top_k(top_k, self.settings.top_k)
+        query, top_k = text_arg(query, "query"), top_k_arg(top_k, self.settings.top_k)
         filters = self.filters(author, venue, year, papers)
         self._ready()
         engine = self.engine
@@ -275,7 +237,7 @@ class Paperchat:
 
         Raises :class:`PaperchatError` when no stored paper has that id.
         """
-        paper_id = _text(paper_id, "paper id")
+        paper_id = text_arg(paper_id, "paper id")
         self._ready()
         store = self.engine.store
         store.refresh()
@@ -406,7 +368,7 @@ class Paperchat:
         """
         from paperchat.retrieve.llama import PaperchatRetriever
 
-        top_k = _top_k(top_k, self.settings.top_k)
+        top_k = top_k_arg(top_k, self.settings.top_k)
         filters = self.filters(author, venue, year, papers)
         self._ready()
         ids = self.engine.paper_ids(filters)
