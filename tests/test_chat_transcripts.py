@@ -322,3 +322,28 @@ def test_a_failed_turn_says_why_on_stderr_and_the_transcript_goes_on(store):
     assert out.stdout.startswith(
         f"> {question}\n\n> /papers\nid              label / title"
     ) and out.stdout.endswith("19 papers\n\n")
+
+
+def test_a_thing_the_paper_names_keeps_the_follow_up_on_that_paper(store):
+    """"Does AlpacaEval 2 show a gain for it?" names AlpacaEval, which ConfPO's abstract names: a thing of
+    the paper, not a paper of its own, so "it" is still ConfPO (it had been read as a new question)."""
+    lines = [
+        "What does ConfPO use to pick preference-critical tokens?",
+        "On AlpacaEval 2, what does it show?",
+        "/why",
+    ]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert titles(seen[lines[1]]) == [CONFPO]
+    assert "AlpacaEval 2 and Arena-Hard" in " ".join(seen[lines[1]].split())
+    assert 'follow-up: "it" refers to source [1] of the previous answer' in seen["/why"]
+
+
+def test_after_an_abstained_follow_up_it_still_means_the_paper_before(store):
+    lines = [
+        "What does ConfPO use to pick preference-critical tokens?",
+        "How many GPUs did it need?",  # the abstract does not say: an abstention with no sources
+        "which benchmarks did it use?",
+    ]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert seen[lines[1]] == "The indexed abstracts do not contain an answer to this question."
+    assert titles(seen[lines[2]]) == [CONFPO] and "AlpacaEval 2" in " ".join(seen[lines[2]].split())

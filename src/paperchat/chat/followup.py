@@ -27,6 +27,7 @@ LLM mode may rewrite follow-ups with ``prompts/condense.txt`` instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from paperchat.core.contract import Source
 from paperchat.core.resolution import (  # the resolution type, re-exported for the chat
@@ -238,8 +239,19 @@ def _rewrite(question: str, kind: str, phrase: str, names: list[str]) -> str:
     return question
 
 
-def resolve(question: str, context: list[Source] | None) -> Resolution:
-    """Resolve ``question`` against ``context``, the sources of the previous answer.
+def _in_sources(name: str, context: list[Source], texts: Mapping[str, str]) -> bool:
+    """Whether a source's abstract (``texts`` by paper id, else its cited chunk) names ``name`` (a whole word,
+    any case, a plural allowed): then the question asks about something of that paper ("VRAM",
+    "ImageNet"), not about another paper."""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?:e?s)?(?![\w-])", re.I)
+    return any(pattern.search(texts.get(s.paper_id) or s.text or "") for s in context)
+
+
+def resolve(
+    question: str, context: list[Source] | None, texts: Mapping[str, str] | None = None
+) -> Resolution:
+    """Resolve ``question`` against ``context``, the sources of the previous answer (``texts``: their
+    abstracts by paper id, to tell a thing a paper names from a paper of its own).
 
     Returns a :class:`Resolution`. Raises :class:`UnresolvedReference` for an
     ordinal beyond the previous answer's sources.
@@ -260,7 +272,9 @@ def resolve(question: str, context: list[Source] | None) -> Resolution:
     new_names = [
         n
         for n in names_in_question
-        if n.lower() not in known and not any(n.lower() in k.split() for k in known)
+        if n.lower() not in known
+        and not any(n.lower() in k.split() for k in known)
+        and not _in_sources(n, context, texts or {})  # "How much VRAM does it need?": a thing the paper names, not a paper
     ]
     finds_itself = bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative")
     if finds_itself:

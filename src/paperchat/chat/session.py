@@ -119,6 +119,15 @@ class ChatSession:
             return listed
         return self.context
 
+    def _abstracts(self, context: list[Source]) -> dict[str, str]:
+        """The abstracts of the ``context`` papers by id (read through the retriever's record cache); empty
+        when the store cannot give them (the resolver then reads the cited chunks)."""
+        try:
+            records = self.engine.retriever.records([s.paper_id for s in context])
+        except Exception:  # a follow-up is still resolved without them
+            return {}
+        return {pid: r.full_text for pid, r in records.items()}
+
     def restore(self, rows: list[dict[str, Any]]) -> None:
         """Load earlier turns of this conversation (turn-log rows, oldest first)."""
         for row in rows:
@@ -185,7 +194,7 @@ class ChatSession:
                 "ask with the paper's name, or ask a question first."
             )
         try:
-            res = resolve(question, context)
+            res = resolve(question, context, self._abstracts(context))
         except UnresolvedReference as exc:
             return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
         if self.slow:
@@ -220,9 +229,12 @@ class ChatSession:
                 **{k: v for k, v in answer.timings.items() if k != "total_s"},
             }
         )
-        turn.context = turn.sources or (
-            [s for s in context if s.paper_id in res.target_ids] if res.is_followup else []
-        )
+        if turn.sources:
+            turn.context = turn.sources
+        elif res.is_followup:  # it cited nothing: the papers it referred to
+            turn.context = [s for s in context if s.paper_id in res.target_ids]
+        elif answer.abstained and find_reference(question):  # "it" still means the paper before
+            turn.context = self.context
         reply = Reply(
             answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes]
         )
