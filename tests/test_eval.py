@@ -84,6 +84,8 @@ def test_fact_recall_groups_and_variants():
     assert measures.facts_found(answer, facts) == [True, True, False]
     assert measures.fact_recall(answer, facts) == pytest.approx(2 / 3)
     assert measures.fact_recall(answer, []) is None
+    # white space folded on both sides: a fact typed with doubled spaces, an answer wrapped over lines
+    assert measures.facts_found("masked\n discrete diffusion [1]", [["discrete   diffusion"]]) == [True]
 
 
 def _result(answer, sources):
@@ -230,6 +232,28 @@ def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
     )
     path.write_text('{"min": {"answers.fact_recall": 0.99}}')
     assert er.load_baseline(path) == {"min": {"answers.fact_recall": 0.99}}
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        # checked before the run: a bad value had thrown away a whole answered eval with a ValueError
+        ('{"min": {"answers.fact_recall": "high"}}', 'min.answers.fact_recall must be a number, not "high"'),
+        ('{"max": {"abstention.false_abstention_rate": true}}', "must be a number, not true"),
+        (
+            '{"min": {"answers.fact_recal": 0.8}}',
+            "min: unknown metric 'answers.fact_recal' (did you mean answers.fact_recall?",
+        ),
+        ('{"min": {}, "splits": {"test": {"max": {"recall@5": 1}}}}', "splits.test.max: unknown metric"),
+        ('{"min": {}, "splits": ["test"]}', "'splits' must map each split"),
+    ],
+)
+def test_a_baseline_with_a_bad_bound_is_refused_before_the_run(tmp_path, text, message):
+    path = tmp_path / "baseline.json"
+    path.write_text(text)
+    with pytest.raises(PaperchatError) as err:
+        er.load_baseline(path)
+    assert message in str(err.value) and "\n" not in str(err.value)
 
 
 def test_default_set_and_baseline_exist():

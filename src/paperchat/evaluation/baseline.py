@@ -5,6 +5,7 @@ outside; the CLI exits 1 when there are any.
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,34 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
             f"{path}: expected an object with 'min' and 'max' maps of metric -> value "
             '(or \'splits\': {split: {min, max}}), e.g. {"min": {"answers.fact_recall": 0.8}}'
         )
+    splits = data.get("splits", {})
+    if not isinstance(splits, dict) or not all(isinstance(b, dict) for b in splits.values()):
+        raise PaperchatError(f"{path}: 'splits' must map each split to its {{min, max}} bounds")
+    for where, bounds in [("", data)] + [(f"splits.{k}.", b) for k, b in splits.items()]:
+        _check_bounds(path, where, bounds)
     return data
+
+
+def _check_bounds(path: Path, where: str, bounds: dict[str, Any]) -> None:
+    """Refuse, before any question is asked, a bound that is no number or names no metric (a typo would
+    otherwise read as "not measured" after the whole run)."""
+    known = {name for name, *_ in METRICS}
+    for bound in ("min", "max"):
+        limits = bounds.get(bound, {})
+        if not isinstance(limits, dict):
+            raise PaperchatError(f"{path}: {where}{bound} must map metric names to numbers")
+        for name, limit in limits.items():
+            if name not in known:
+                close = difflib.get_close_matches(str(name), sorted(known), n=1)
+                hint = f"did you mean {close[0]}? " if close else ""
+                raise PaperchatError(
+                    f"{path}: {where}{bound}: unknown metric {name!r} ({hint}the metrics are the "
+                    "keys of results.json's 'overall', e.g. answers.fact_recall)"
+                )
+            if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+                raise PaperchatError(
+                    f"{path}: {where}{bound}.{name} must be a number, not {json.dumps(limit)}"
+                )
 
 
 def _check(

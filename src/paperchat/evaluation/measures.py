@@ -77,9 +77,10 @@ def retrieval_scores(ranked: Sequence[str], gold: set[str]) -> dict[str, float]:
 
 
 def facts_found(answer: str, facts: Sequence[Sequence[str]]) -> list[bool]:
-    """For each fact group (list of variants): whether any variant occurs in ``answer`` (case-insensitive)."""
-    low = answer.lower()
-    return [any(str(v).lower() in low for v in group) for group in facts]
+    """For each fact group (list of variants): whether any variant occurs in ``answer`` (case and runs of white
+    space folded: "discrete   diffusion" is "Discrete diffusion")."""
+    low = " ".join(answer.lower().split())
+    return [any(" ".join(str(v).lower().split()) in low for v in group) for group in facts]
 
 
 def fact_recall(answer: str, facts: Sequence[Sequence[str]]) -> float | None:

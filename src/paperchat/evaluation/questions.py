@@ -179,6 +179,8 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
         if not isinstance(q, dict):
             raise PaperchatError(f"{where}: not a JSON object")
         for key in ("id", "question"):
+            if key in q and not isinstance(q[key], str):  # "id": 14 is there, but no string
+                raise PaperchatError(f"{where}: {key!r} must be a string, not {json.dumps(q[key])}")
             if not isinstance(q.get(key), str) or not q[key].strip():
                 raise PaperchatError(f"{where}: missing or empty {key!r}")
         if q["id"] in seen:

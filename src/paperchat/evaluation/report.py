@@ -138,7 +138,7 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
         lines.append(
             "check: passed"
             if not failures
-            else f"check: {len(failures)} metric(s) fell below the baseline"
+            else f"check: {len(failures)} metric(s) fell outside the baseline"
         )
     return "\n".join(lines)
 
