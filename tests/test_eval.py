@@ -185,6 +185,7 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
             "no",
             "set.jsonl:1: 'answerable' must be true or false",
         ),  # "no" was scored as answerable
+        ("id", 14, "set.jsonl:1: 'id' must be a string, not 14"),  # had said "missing or empty 'id'"
     ],
 )
 def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
