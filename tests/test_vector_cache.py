@@ -206,3 +206,17 @@ def test_an_empty_cache_folder_is_a_one_line_error(tmp_path, five_papers):
         "leave it out to use the default"
     )
     assert not (tmp_path / "s").exists()
+
+
+def test_sentences_from_the_cache_never_outnumber_the_sentences_embedded(tmp_path):
+    """A paper whose long sentence is cut across chunks embeds the cut pieces too: 7 sentences, 10 texts. The
+    report had said "7 sentences embedded (10 of them from the vector cache)"."""
+    path = tmp_path / "one.jsonl"
+    (line,) = [
+        row for row in ICML_JSONL.read_text(encoding="utf-8").splitlines() if '"9B5pBbzCwQ"' in row
+    ]
+    path.write_text(line + "\n", encoding="utf-8")
+    first = _engine(tmp_path / "a", tmp_path / "vc").ingest([path])
+    second = _engine(tmp_path / "b", tmp_path / "vc").ingest([path])
+    assert (first.sentences_embedded, first.sentences_cached) == (7, 0)
+    assert (second.sentences_embedded, second.sentences_cached) == (7, 7)

@@ -223,7 +223,6 @@ def ingest(
         }
     report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
     if isinstance(embedding, CachedEmbedding):  # this run's own: not kept in the manifest
-        report.sentences_cached = embedding.hits
         report.notes += embedding.notes
     if (
         rebuild

@@ -55,7 +55,7 @@ class IngestReport:
     chunks_embedded: int = 0
     chunks_removed: int = 0
     sentences_embedded: int = 0
-    #: of the texts behind ``sentences_embedded``, those whose vectors came from the vector cache
+    #: of ``sentences_embedded``, those whose vectors came from the vector cache
     #: (:mod:`paperchat.ingest.vector_cache`), not the model
     sentences_cached: int = 0
     lines_skipped: list[str] = field(default_factory=list)
@@ -226,6 +226,9 @@ def run_ingest(
                         short_hash(paper.abstract),
                     )
                     report.sentences_embedded += len(sent_vecs)
+                    served = getattr(embedder, "served", None)  # a CachedEmbedding's cache hits
+                    if served:
+                        report.sentences_cached += sum(s in served for s in sentences[paper.paper_id][0])
             records = [_record(p, chunks, info, stored.get(p.paper_id)) for p, chunks in group]
             report.chunks_embedded += writer.write(
                 records,

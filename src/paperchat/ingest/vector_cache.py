@@ -53,8 +53,8 @@ class CachedEmbedding:
     ``embedder`` is a :class:`paperchat.ingest.embedding.Embedder` with a non-``None``
     ``fingerprint()``; ``folder`` the cache folder; ``limit_mib`` its size bound. :meth:`embed`
     returns what ``embedder.embed`` would (``(len(texts), dim)`` float32, unit-norm rows): the cached
-    rows are the bytes that model wrote. ``hits`` and ``misses`` count texts; ``notes`` holds the one
-    line said when the cache could not be used.
+    rows are the bytes that model wrote. ``hits`` and ``misses`` count texts, and ``served`` holds the texts
+    whose vectors came from the cache; ``notes`` holds the one line said when the cache could not be used.
     """
 
     def __init__(self, embedder, folder: Path, limit_mib: int = DEFAULT_LIMIT_MIB):
@@ -63,6 +63,7 @@ class CachedEmbedding:
         self.limit_mib = limit_mib
         self.hits = 0
         self.misses = 0
+        self.served: set[str] = set()
         self.notes: list[str] = []
         self._cache = None
         self._prefix = b""
@@ -127,6 +128,7 @@ class CachedEmbedding:
             out[i] = vec
         self.hits += len(found)
         self.misses += len(todo)
+        self.served.update(texts[i] for i in found)
         return out
 
     def _store(self, texts: list[str], vectors: np.ndarray) -> None:
