@@ -325,7 +325,7 @@ def test_a_failed_turn_says_why_on_stderr_and_the_transcript_goes_on(store):
 
 
 def test_a_thing_the_paper_names_keeps_the_follow_up_on_that_paper(store):
-    """"Does AlpacaEval 2 show a gain for it?" names AlpacaEval, which ConfPO's abstract names: a thing of
+    """ "Does AlpacaEval 2 show a gain for it?" names AlpacaEval, which ConfPO's abstract names: a thing of
     the paper, not a paper of its own, so "it" is still ConfPO (it had been read as a new question)."""
     lines = [
         "What does ConfPO use to pick preference-critical tokens?",

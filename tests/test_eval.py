@@ -85,7 +85,9 @@ def test_fact_recall_groups_and_variants():
     assert measures.fact_recall(answer, facts) == pytest.approx(2 / 3)
     assert measures.fact_recall(answer, []) is None
     # white space folded on both sides: a fact typed with doubled spaces, an answer wrapped over lines
-    assert measures.facts_found("masked\n discrete diffusion [1]", [["discrete   diffusion"]]) == [True]
+    assert measures.facts_found("masked\n discrete diffusion [1]", [["discrete   diffusion"]]) == [
+        True
+    ]
 
 
 def _result(answer, sources):
@@ -185,7 +187,11 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
             "no",
             "set.jsonl:1: 'answerable' must be true or false",
         ),  # "no" was scored as answerable
-        ("id", 14, "set.jsonl:1: 'id' must be a string, not 14"),  # had said "missing or empty 'id'"
+        (
+            "id",
+            14,
+            "set.jsonl:1: 'id' must be a string, not 14",
+        ),  # had said "missing or empty 'id'"
     ],
 )
 def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
@@ -239,13 +245,19 @@ def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
     "text,message",
     [
         # checked before the run: a bad value had thrown away a whole answered eval with a ValueError
-        ('{"min": {"answers.fact_recall": "high"}}', 'min.answers.fact_recall must be a number, not "high"'),
+        (
+            '{"min": {"answers.fact_recall": "high"}}',
+            'min.answers.fact_recall must be a number, not "high"',
+        ),
         ('{"max": {"abstention.false_abstention_rate": true}}', "must be a number, not true"),
         (
             '{"min": {"answers.fact_recal": 0.8}}',
             "min: unknown metric 'answers.fact_recal' (did you mean answers.fact_recall?",
         ),
-        ('{"min": {}, "splits": {"test": {"max": {"recall@5": 1}}}}', "splits.test.max: unknown metric"),
+        (
+            '{"min": {}, "splits": {"test": {"max": {"recall@5": 1}}}}',
+            "splits.test.max: unknown metric",
+        ),
         ('{"min": {}, "splits": ["test"]}', "'splits' must map each split"),
     ],
 )
@@ -507,3 +519,20 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
         "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
     )
     assert str(info.value).endswith("general-w, general-x; or pass --set FILE (JSONL)")
+
+
+def test_an_own_eval_set_on_a_mistyped_store_is_refused_and_seeds_nothing(tmp_path):
+    """A user's set is about the user's papers: a new (mistyped) --store had been filled with the 38 bundled
+    papers before the gold papers were found missing."""
+    from cli_env import run_cli
+
+    own = tmp_path / "mine.jsonl"
+    own.write_text('{"id": "m1", "question": "Which paper?", "gold": ["x1"]}\n', encoding="utf-8")
+    store = tmp_path / "stroe"
+    ran = run_cli("eval", "--set", str(own), "-q", store=store)
+    assert ran.returncode == 1
+    assert ran.stderr == (
+        f"error: no store at {store}: ingest the papers your eval set is about first "
+        f"(`paperchat --store {store} ingest FILE...`), or pass --corpus FILE\n"
+    )
+    assert not store.exists()

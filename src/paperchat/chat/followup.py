@@ -274,7 +274,9 @@ def resolve(
         for n in names_in_question
         if n.lower() not in known
         and not any(n.lower() in k.split() for k in known)
-        and not _in_sources(n, context, texts or {})  # "How much VRAM does it need?": a thing the paper names, not a paper
+        and not _in_sources(
+            n, context, texts or {}
+        )  # "How much VRAM does it need?": a thing the paper names, not a paper
     ]
     finds_itself = bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative")
     if finds_itself:

@@ -183,7 +183,9 @@ class HistoryLog:
         if conn is None:
             return None
         rows = [
-            conn.execute(f"SELECT time, conversation_id FROM {table} ORDER BY id DESC LIMIT 1").fetchone()
+            conn.execute(
+                f"SELECT time, conversation_id FROM {table} ORDER BY id DESC LIMIT 1"
+            ).fetchone()
             for table in ("turns", "resets")
         ]
         return max((tuple(r) for r in rows if r), default=(0.0, None))[1]

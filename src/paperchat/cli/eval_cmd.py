@@ -13,7 +13,7 @@ import click
 
 from paperchat.cli.common import progress
 from paperchat.cli.options import AppContext, setting_option
-from paperchat.core.errors import ReportedFailure
+from paperchat.core.errors import PaperchatError, ReportedFailure
 from paperchat.evaluation.questions import HELD_OUT, TUNED_ON
 
 
@@ -117,8 +117,9 @@ def eval_command(
 ):
     """Run the eval set (default: eval/questions.jsonl of the repository) and report grounding.
 
-    Each question goes through the same pipeline as `paperchat ask` (the bundled
-    corpus is ingested first when the store is empty). Reported overall and per
+    Each question goes through the same pipeline as `paperchat ask` (for a shipped
+    set, the bundled corpus is ingested first when the store is empty; a set of
+    your own needs a store holding its papers, or --corpus). Reported overall and per
     question kind, with bootstrap 95% confidence intervals:
 
     \b
@@ -153,6 +154,20 @@ def eval_command(
         from paperchat.evaluation.html_report import require_matplotlib
 
         require_matplotlib()
+    own = set_path is not None and str(set_path) not in questions.NAMED_SETS
+    settings = obj.settings
+    if (
+        (  # a user's set is about the user's papers: never seed a mistyped store with the bundled ones
+            own and not corpus and not settings.chroma_url
+        )
+        and not (settings.store_path / "chroma").exists()
+    ):
+        from paperchat.core.commands import ingest_command
+
+        raise PaperchatError(
+            f"no store at {settings.store_path}: ingest the papers your eval set is about first "
+            f"(`{ingest_command(settings)} FILE...`), or pass --corpus FILE"
+        )
     baseline = None
     if check:
         baseline = report.load_baseline(baseline_path or questions.default_baseline())
@@ -171,6 +186,7 @@ def eval_command(
         progress=progress("eval", quiet or as_json, unit="question"),
         ingest_progress=progress("embedding the corpus", quiet or as_json),
         corpus=list(corpus),
+        seed_bundled=not own,
     )
     failures = report.check_baseline(results, baseline) if baseline is not None else None
     skipped = report.unmeasured(results, baseline) if baseline is not None else []

@@ -174,6 +174,7 @@ def run_eval(
     progress: Progress | None = None,
     ingest_progress: Progress | None = None,
     corpus: Sequence[Path] = (),
+    seed_bundled: bool = True,
 ) -> dict[str, Any]:
     """Run the eval set through ``engine`` (a :class:`paperchat.engine.Engine`) and measure it.
 
@@ -183,8 +184,9 @@ def run_eval(
     deterministic) or ``llm``; ``baselines`` names the retrievers measured
     side by side; ``check_support`` judges citation support; ``limit`` keeps
     the first N questions; ``progress(done, total)`` is called after each
-    question. The bundled corpus is ingested first when the store is empty,
-    and ``corpus`` files too (e.g. the 2,732 ICML 2025 abstracts).
+    question. The bundled corpus is ingested first when the store is empty
+    (unless ``seed_bundled`` is false: a user's own set), and ``corpus`` files too
+    (e.g. the 2,732 ICML 2025 abstracts).
 
     Returns a JSON-ready dict: ``config``, ``overall`` and ``by_kind``
     (``{metric: {value, ci, n}}``), ``baselines`` and ``baselines_by_kind``,
@@ -203,7 +205,8 @@ def run_eval(
     if limit is not None:
         questions = questions[:limit]
     by_id = {q["id"]: q for q in questions}
-    engine.ensure_corpus(progress=ingest_progress)
+    if seed_bundled:
+        engine.ensure_corpus(progress=ingest_progress)
     if corpus:
         engine.ingest(list(corpus), progress=ingest_progress)
     records = engine.store.papers(abstracts=False)

@@ -228,7 +228,9 @@ def run_ingest(
                     report.sentences_embedded += len(sent_vecs)
                     served = getattr(embedder, "served", None)  # a CachedEmbedding's cache hits
                     if served:
-                        report.sentences_cached += sum(s in served for s in sentences[paper.paper_id][0])
+                        report.sentences_cached += sum(
+                            s in served for s in sentences[paper.paper_id][0]
+                        )
             records = [_record(p, chunks, info, stored.get(p.paper_id)) for p, chunks in group]
             report.chunks_embedded += writer.write(
                 records,
