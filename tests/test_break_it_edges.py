@@ -261,6 +261,21 @@ def test_a_semicolon_or_tab_csv_is_read_and_authors_may_be_objects(tmp_path):
     ]
 
 
+def test_a_csv_authors_cell_holding_a_list_is_read_as_the_list(tmp_path):
+    # df.to_csv writes a list column as JSON or as Python's repr; it had been stored as '["Min Chen"' ...
+    from paperchat.ingest.corpus import load_file
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(
+        "id,authors,abstract\n"
+        'y1,"[""Min Chen"", ""Guansong Pang""]",We count quokkas.\n'
+        "y2,\"['Ann Lee', 'Bo Chen']\",We count wombats.\n",
+        encoding="utf-8",
+    )
+    papers, _ = load_file(sheet)
+    assert [p.authors for p in papers] == [["Min Chen", "Guansong Pang"], ["Ann Lee", "Bo Chen"]]
+
+
 def test_a_chroma_server_that_does_not_answer_is_explained():
     # a web page from another server, a bare exception name and an https URL to a plain-http server had
     # been shown as they came ("<!DOCTYPE HTML>", "ValueError", "Could not connect ...")

@@ -24,6 +24,7 @@ files.
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -108,7 +109,8 @@ def author_list(value: Any) -> list[str]:
     """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
     ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
     holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
-    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee")."""
+    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"). A string that is a JSON or Python list (a
+    spreadsheet cell written by ``df.to_csv``) is read as that list."""
     if value is None:
         return []
     if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
@@ -119,6 +121,14 @@ def author_list(value: Any) -> list[str]:
     text = clean_text(str(value))
     if not text:
         return []
+    if text.startswith("[") and text.endswith("]"):  # a CSV cell holding a list: JSON, or pandas' Python repr
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(text)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, list):
+                return author_list(parsed)
     if ";" in text:
         parts = text.split(";")
     elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
