@@ -337,3 +337,22 @@ def test_history_of_a_store_that_does_not_exist_says_so(tmp_path):
         f"(`paperchat --store {(tmp_path / 'nostore').resolve()} ingest` creates one)"
     )
     assert not (tmp_path / "nostore").exists()
+
+
+def test_a_seed_text_file_without_a_header_keeps_its_first_abstract(tmp_path):
+    # a notes file of abstracts with no header line had lost its first abstract to the header, silently
+    from paperchat.ingest.corpus import load_file
+
+    first = "We study equivariant kernels for vector-valued Gaussian processes. " * 4
+    notes = tmp_path / "notes.txt"
+    notes.write_text(f"{first}\n\nWe prune graphs by saliency.\n", encoding="utf-8")
+    papers, report = load_file(notes)
+    assert [p.abstract for p in papers] == [first.strip(), "We prune graphs by saliency."]
+    assert report.notes == [
+        f"{notes}: the first line ({len(first.strip())} characters) is an abstract, not a header line; "
+        "it is read as the first paper"
+    ]
+    # a title line is still the header, as in the bundled seed files
+    titled = tmp_path / "titled.txt"
+    titled.write_text("My reading list, December\n\nWe prune graphs by saliency.\n", encoding="utf-8")
+    assert [p.abstract for p in load_file(titled)[0]] == ["We prune graphs by saliency."]

@@ -264,9 +264,21 @@ def _csv_papers(
     return papers
 
 
-def _load_seed(path: Path, text: str) -> list[Paper]:
+#: A seed file's header is a title line ("ICML 2025 abstracts"); a first line longer than this that ends a
+#: sentence is an abstract of a file written without one.
+HEADER_MAX_CHARS = 200
+
+
+def _load_seed(path: Path, text: str, report: LoadReport) -> list[Paper]:
     lines = text.splitlines()
-    body = "\n".join(lines[1:])  # first line is the header
+    first = lines[0].strip() if lines else ""
+    headless = len(first) > HEADER_MAX_CHARS and re.search(r"[.!?]\W*$|[.!?]\s", first) is not None
+    if headless:
+        report.notes.append(
+            f"{path}: the first line ({len(first):,} characters) is an abstract, not a header line; "
+            "it is read as the first paper"
+        )
+    body = "\n".join(lines if headless else lines[1:])  # the first line is the header
     papers = []
     blocks = [b for b in (blk.strip() for blk in body.replace("\r", "").split("\n\n")) if b]
     for index, block in enumerate(blocks, 1):
@@ -312,7 +324,7 @@ def load_file(
         # "Unicode Text" export), not seed text to be read as one abstract
         papers = _load_csv(path, text, on_error, report)
     else:
-        papers = _load_seed(path, text)
+        papers = _load_seed(path, text, report)
     if not papers and report.skipped:  # --on-error skip dropped every line: say which and why
         line, why = report.skipped[0]
         more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
