@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openai_stub import Reply, StubServer
+from openai_stub import Fault, Reply, StubServer
 
 from paperchat.answer.llm_verify import LLM_FLAG, parse_verdicts
 
@@ -74,3 +74,20 @@ def test_a_garbled_verdict_leaves_the_offline_checks(bundled_store, tmp_path, mo
             "LLM verifier: judged 0 of 2 sentence(s), flagged 0 the offline check had passed; "
             "2 verdict(s) missing from its reply (the offline verdict stands)"
         )
+        # a garbled reply is not kept: the same answer asks the verifier again, which now answers
+        server.script(Reply(ANSWER), Reply("S1: yes\nS2: no"))
+        again = engine.ask(QUESTION, mode="llm")
+        assert server.count() == 4 and [s.supported for s in again.sentences] == [True, False]
+        assert again.notes[-1].startswith("LLM verifier: judged 2 of 2")
+
+
+def test_a_failed_verifier_request_keeps_the_finished_answer(bundled_store, tmp_path, monkeypatch):
+    """The verifier is a second opinion: an HTTP 500 from it had turned the whole answer into an error."""
+    with StubServer() as server:
+        engine = _engine(bundled_store, server, tmp_path, monkeypatch)
+        server.script(Reply(ANSWER), Fault(500))
+        answer = engine.ask(QUESTION, mode="llm")
+        assert answer.answer == ANSWER and [s.paper_id for s in answer.sources] == ["p-abe9274a3783"]
+        assert [s.supported for s in answer.sentences] == [True, True]
+        assert answer.notes[-1].startswith("LLM verifier: the LLM at ")
+        assert answer.notes[-1].endswith("(the offline verdicts stand)")

@@ -25,7 +25,7 @@ from paperchat.answer.llm_client import count_message_tokens, get_client
 from paperchat.answer.prompts import load_prompt
 from paperchat.cite.markers import StreamRenumber, quotable, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
-from paperchat.core.errors import LLMContextOverflow, LLMEmptyAnswer
+from paperchat.core.errors import LLMContextOverflow, LLMEmptyAnswer, LLMError
 from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord
 
@@ -266,7 +266,10 @@ def complete(
             from paperchat.answer.llm_verify import verify_with_llm
 
             evidence = {i: src.evidence for i, src in enumerate(answer.sources, 1)}
-            answer.sentences, note = verify_with_llm(answer.sentences, evidence, settings)
+            try:
+                answer.sentences, note = verify_with_llm(answer.sentences, evidence, settings)
+            except LLMError as exc:  # a second opinion: its failure must not lose the finished answer
+                note = f"LLM verifier: {exc} (the offline verdicts stand)"
             notes.append(note)
     answer.notes = notes + completion.notes
     answer.timings = _timings(t0, prompt_s, completion, t_verify)

@@ -98,11 +98,12 @@ def llm_verdicts(
             pass  # a damaged cache entry: ask again
     reply = get_client(settings).stream(messages, None, max_tokens=16 * len(judged) + 32)
     verdicts = parse_verdicts(reply.text, len(judged))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(verdicts), encoding="utf-8")
-    except OSError:
-        pass  # a cache that cannot be written only costs a request next time
+    if len(verdicts) == len(judged):  # a reply lacking verdicts is asked again next time, not kept
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(verdicts), encoding="utf-8")
+        except OSError:
+            pass  # a cache that cannot be written only costs a request next time
     return judged, verdicts, False
 
 
