@@ -128,18 +128,18 @@ def test_a_malformed_event_in_the_cli_is_a_partial_answer_then_a_note(bundled_st
         assert "error" not in out.stderr and "JSONDecodeError" not in out.stderr
 
 
-def test_an_error_after_streamed_text_starts_on_a_new_line(bundled_store):
+def test_a_failure_after_streamed_text_starts_on_a_new_line_and_keeps_the_answer(bundled_store):
     with StubServer() as server:
         server.script(
             Reply(ANSWER), Fault(403)
-        )  # the answer streams, then the --verify-llm request fails
+        )  # the answer streams, then the --verify-llm request fails: a note, the answer stays
         out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm", "--verify-llm")
-        assert out.returncode == 1
-        assert out.stdout == ANSWER + "\n"
-        assert out.stderr == (
-            f"error: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to "
-            "access this resource.\n"
-        )
+        assert out.returncode == 0
+        assert out.stdout.startswith(ANSWER + "\n\nSources:\n  [1] ConfPO")
+        assert (
+            f"note: LLM verifier: the LLM at {server.base_url} denied access (HTTP 403): You are not "
+            "allowed to access this resource. (the offline verdicts stand)\n"
+        ) in out.stderr
 
 
 # -- 9: key redaction without a lag ---------------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def test_a_rate_limit_says_how_long_it_waits(bundled_store):
         assert server.count() == 2
 
 
-def test_an_error_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store, tmp_path):
+def test_a_failure_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store, tmp_path):
     import shutil
 
     store = tmp_path / "store"
@@ -250,13 +250,13 @@ def test_an_error_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store
                 "PAPERCHAT_HISTORY": "0",
             },
         )
-    # the streamed line is ended on stdout (the transcript); the error is on stderr
-    assert (result.returncode, result.stdout, result.stderr) == (
-        0,
-        f"> {QUESTION}\n{ANSWER}\n\n",
-        f"error: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to access "
-        "this resource.\n",
-    )
+    # the streamed line is ended on stdout (the transcript), which goes on to the Sources; the note is on stderr
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"> {QUESTION}\n{ANSWER}\n\nSources:\n  [1] ConfPO")
+    assert (
+        f"note: LLM verifier: the LLM at {server.base_url} denied access (HTTP 403): You are not allowed to "
+        "access this resource. (the offline verdicts stand)\n"
+    ) in result.stderr
 
 
 def test_escape_sequences_from_the_server_never_reach_the_terminal_or_the_answer():
@@ -274,3 +274,17 @@ def test_a_question_with_escape_sequences_is_read_without_them():
     from paperchat.core.text import clean_question
 
     assert clean_question("What is \x1b[1;31mCROW\x1b[0m?") == "What is CROW?"
+
+
+def test_a_reply_typed_json_that_is_none_is_one_line_naming_the_server():
+    """HTTP 200, application/json, "{not json at all": it had surfaced as a bare JSONDecodeError (in the CLI,
+    ``error: JSONDecodeError: ...``; from the Python API, not even a PaperchatError)."""
+    from paperchat.core.errors import LLMBadResponse
+
+    with StubServer() as server:
+        server.script(*[Fault(200, body="{not json at all", content_type="application/json")] * 2)
+        with pytest.raises(LLMBadResponse) as info:
+            client_for(server).stream(HI)
+        assert str(info.value).startswith(
+            f"the LLM at {server.base_url} sent a reply that is not a Chat Completions answer (JSONDecodeError: "
+        )

@@ -194,15 +194,22 @@ class LLMClient:
             kwargs["max_tokens"] = int(max_tokens)
         stream = self._open(kwargs)
         guard = KeyGuard(self._key, on_token)
-        completion = read_stream(
-            stream,
-            guard,
-            self.base_url,
-            lambda exc: self.translate(exc, retried=False),
-            self.model,
-            t0,
-        )
-        return completion if completion is not None else self._unstreamed(kwargs, guard, t0)
+        try:
+            completion = read_stream(
+                stream,
+                guard,
+                self.base_url,
+                lambda exc: self.translate(exc, retried=False),
+                self.model,
+                t0,
+            )
+            return completion if completion is not None else self._unstreamed(kwargs, guard, t0)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            # a body typed JSON that is none, a chunk whose content is a number: the server's fault, said so
+            raise LLMBadResponse(
+                f"the LLM at {self.base_url} sent a reply that is not a Chat Completions answer "
+                f"({type(exc).__name__}: {redact(str(exc), self._key)[:80]})"
+            ) from None
 
     def _unstreamed(self, kwargs: dict[str, Any], guard: KeyGuard, t0: float) -> Completion:
         """The same request without streaming, after a stream that ended before its first chunk.
