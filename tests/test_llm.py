@@ -336,6 +336,13 @@ def test_hung_server_times_out(server, retrieved, engine):
             "has no Chat Completions endpoint (HTTP 404 with no API error): check that --base-url is an "
             "OpenAI-compatible API (it often ends in /v1)",
         ),
+        # llama-cpp-python's and vLLM's FastAPI answer a path they do not serve (a --base-url without /v1)
+        # with {"detail": "Not Found"}: it had been read as a wrong model name
+        (
+            Fault(404, body={"detail": "Not Found"}),
+            LLMModelNotFound,
+            "has no Chat Completions endpoint (HTTP 404 with no API error)",
+        ),
     ],
 )
 def test_http_errors_are_one_line(server, retrieved, engine, fault, error, text):

@@ -103,7 +103,10 @@ def translate_error(
             f"the LLM at {where} denied access (HTTP 403): {detail or 'permission denied'}"
         )
     if isinstance(exc, openai.NotFoundError):
-        if not isinstance(getattr(exc, "body", None), dict):  # a web page, not an API's JSON error
+        body = getattr(exc, "body", None)
+        # a web page, or a web framework's {"detail": "Not Found"} (FastAPI: llama-cpp-python, vLLM) for a path
+        # it does not serve, is no API's error about a model
+        if not (isinstance(body, dict) and {"message", "error", "code", "type"} & set(body)):
             return LLMModelNotFound(
                 f"the server at {where} has no Chat Completions endpoint (HTTP 404 with no API error): check "
                 "that --base-url is an OpenAI-compatible API (it often ends in /v1)"
