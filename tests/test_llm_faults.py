@@ -86,6 +86,34 @@ def test_a_refused_connection_in_process_takes_no_retries(monkeypatch):
     assert waits == []  # refused is final: no backoff, no retry
 
 
+def test_a_host_name_that_does_not_resolve_takes_no_retries_and_says_so(monkeypatch):
+    # it had been "connection dropped", retried three times, then "Connection error."
+    import socket
+
+    from paperchat.answer.llm_client import LLMClient
+    from paperchat.core.errors import LLMConnectionError
+    from paperchat.core.settings import load_settings
+
+    def no_dns(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
+    client = LLMClient(
+        load_settings(
+            {"llm_base_url": "http://no-such-host.invalid/v1", "llm_model": "m", "max_retries": 5}
+        )
+    )
+    waits: list[int] = []
+    monkeypatch.setattr(LLMClient, "_wait", lambda self, exc, attempt: waits.append(attempt))
+    with pytest.raises(LLMConnectionError) as info:
+        client.stream([{"role": "user", "content": "hi"}])
+    assert str(info.value) == (
+        "cannot reach the LLM at http://no-such-host.invalid/v1: its host name does not resolve "
+        "(a typo in the URL, or no network)"
+    )
+    assert waits == []
+
+
 def test_a_501_is_not_retried():
     from paperchat.answer.llm_client import LLMClient
     from paperchat.core.errors import LLMServerError

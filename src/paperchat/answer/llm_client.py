@@ -35,6 +35,7 @@ from typing import Any
 from paperchat.answer.llm_errors import (
     RETRY_STATUS,
     refused,
+    unresolved,
     retry_delay,
     retry_notice,
     translate_error,
@@ -139,6 +140,11 @@ class LLMClient:
                     raise LLMConnectionError(
                         f"cannot reach the LLM at {self.base_url}: connection refused "
                         "(is the server running, and is the URL right?)"
+                    ) from None
+                if unresolved(exc):
+                    raise LLMConnectionError(
+                        f"cannot reach the LLM at {self.base_url}: its host name does not resolve "
+                        "(a typo in the URL, or no network)"
                     ) from None
                 if attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None

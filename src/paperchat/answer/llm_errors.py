@@ -9,6 +9,8 @@ subclass with a one-line, key-free message (:func:`translate_error`).
 
 from __future__ import annotations
 
+import socket
+
 from paperchat.core.errors import (
     LLMAuthError,
     LLMConnectionError,
@@ -67,6 +69,28 @@ def refused(exc: BaseException) -> bool:
             isinstance(exc, ConnectionRefusedError)
             or "connection refused" in str(exc).lower()
             or "errno 111" in str(exc).lower()
+        ):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def unresolved(exc: BaseException) -> bool:
+    """Whether a connection error is a host name that does not resolve (a typo, or no network and no DNS:
+    no use retrying)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        text = str(exc).lower()
+        if isinstance(exc, socket.gaierror) or any(
+            clue in text
+            for clue in (
+                "name or service not known",
+                "nodename nor servname",
+                "getaddrinfo failed",
+                "temporary failure in name resolution",
+                "no address associated",
+            )
         ):
             return True
         exc = exc.__cause__ or exc.__context__
