@@ -95,6 +95,20 @@ def test_config_shows_origins_and_probes_without_the_key(bundled_store):
         assert KEY not in out.stdout
 
 
+def test_config_says_a_refused_llm_as_ask_does(bundled_store):
+    # `config` had said "Connection error." where `ask` says "connection refused"
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    out = run_cli("config", "--json", "--base-url", url, store=bundled_store)
+    assert (
+        json.loads(out.stdout)["llm"]
+        == f"does not answer: cannot reach the LLM at {url}: connection refused"
+    )
+
+
 def test_summarize_paper_offline_is_cited(bundled_store):
     out = run_cli("summarize", "ConfPO", "--json", store=bundled_store)
     data = json.loads(out.stdout)

@@ -319,7 +319,10 @@ def probe(settings) -> str:
         ]
     except LLMError as exc:
         return f"not usable: {exc}"
-    except Exception as exc:  # openai errors: translate to the same one-liners
+    except Exception as exc:  # openai errors: translate to the same one-liners `ask` gives
+        if refused(exc) or unresolved(exc):
+            why = "connection refused" if refused(exc) else "its host name does not resolve"
+            return f"does not answer: cannot reach the LLM at {client.base_url}: {why}"
         try:
             return f"does not answer: {client.translate(exc, retried=False)}"
         except Exception:
