@@ -354,5 +354,7 @@ def test_a_seed_text_file_without_a_header_keeps_its_first_abstract(tmp_path):
     ]
     # a title line is still the header, as in the bundled seed files
     titled = tmp_path / "titled.txt"
-    titled.write_text("My reading list, December\n\nWe prune graphs by saliency.\n", encoding="utf-8")
+    titled.write_text(
+        "My reading list, December\n\nWe prune graphs by saliency.\n", encoding="utf-8"
+    )
     assert [p.abstract for p in load_file(titled)[0]] == ["We prune graphs by saliency."]

@@ -288,3 +288,25 @@ def test_a_reply_typed_json_that_is_none_is_one_line_naming_the_server():
         assert str(info.value).startswith(
             f"the LLM at {server.base_url} sent a reply that is not a Chat Completions answer (JSONDecodeError: "
         )
+
+
+@pytest.mark.parametrize("chunk", [1, 5, None])
+def test_the_models_own_list_of_sources_never_shows(bundled_store, chunk):
+    """A small model ends with its own "Sources:" list: the output had held two lists whose [1] named
+    different papers, and the check had read the model's list as a sentence."""
+    own = ANSWER + "\n\n**Sources:**\n  [1] Fake paper — p-000000000000\n  [2] Another — p-1"
+    with StubServer() as server:
+        server.script(Reply(own, chunk_size=chunk))
+        out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm", "--json")
+    data = json.loads(out.stdout)
+    assert data["answer"] == ANSWER
+    assert [s["paper_id"] for s in data["sources"]] == ["p-abe9274a3783"]
+    assert len(data["sentences"]) == 1
+    assert (
+        "the model's own list of sources was left out: the Sources below are paperchat's"
+        in data["notes"]
+    )
+    with StubServer() as server:
+        server.script(Reply(own, chunk_size=chunk))
+        shown = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
+    assert "Fake paper" not in shown.stdout and shown.stdout.count("Sources:") == 1

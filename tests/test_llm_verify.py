@@ -87,7 +87,9 @@ def test_a_failed_verifier_request_keeps_the_finished_answer(bundled_store, tmp_
         engine = _engine(bundled_store, server, tmp_path, monkeypatch)
         server.script(Reply(ANSWER), Fault(500))
         answer = engine.ask(QUESTION, mode="llm")
-        assert answer.answer == ANSWER and [s.paper_id for s in answer.sources] == ["p-abe9274a3783"]
+        assert answer.answer == ANSWER and [s.paper_id for s in answer.sources] == [
+            "p-abe9274a3783"
+        ]
         assert [s.supported for s in answer.sentences] == [True, True]
         assert answer.notes[-1].startswith("LLM verifier: the LLM at ")
         assert answer.notes[-1].endswith("(the offline verdicts stand)")

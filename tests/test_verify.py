@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paperchat.answer.llm_answer import is_abstention
+from paperchat.answer.model_text import is_abstention
 from paperchat.cite.checker import SupportChecker, missing_facts, names, numbers
 from paperchat.cite.markers import StreamRenumber, answer_sentences, renumber
 from paperchat.core.contract import ABSTENTION

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperchat.answer.llm_client import count_message_tokens, get_client
+from paperchat.answer.model_text import OwnSourcesCut, cut_own_sources, is_abstention
 from paperchat.answer.prompts import load_prompt
 from paperchat.cite.markers import StreamRenumber, quotable, renumber, strip_markers
 from paperchat.core.contract import ABSTENTION, LLM, Answer, Source
@@ -122,15 +123,6 @@ def fit_sources(
     )
 
 
-def is_abstention(text: str) -> bool:
-    """True when ``text`` is the abstention sentence (markers, quotes and case ignored)."""
-
-    def norm(s: str) -> str:
-        return re.sub(r"[\s\"'“”.]+", " ", s).strip().lower()
-
-    return norm(strip_markers(text)) == norm(ABSTENTION)
-
-
 def _timings(t0: float, prompt_s: float, completion, t_verify: float) -> dict[str, float | None]:
     first = completion.first_token_s
     return {
@@ -182,6 +174,9 @@ def complete(
         messages, kept = fit_sources(render, sources, window)
         prompt_s = time.perf_counter() - t0
         renum = StreamRenumber(len(kept), on_token) if on_token else None
+        own = (
+            OwnSourcesCut(renum.feed) if renum else None
+        )  # the model's own Sources list never shows
         papers = [(s.record.paper_id, s.record.abstract) for s in kept]
         evidence = [
             Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept
@@ -198,7 +193,7 @@ def complete(
         prefetch.start()
         try:
             completion = client.stream(
-                messages, renum.feed if renum else None, max_tokens=answer_budget(window)
+                messages, own.feed if own else None, max_tokens=answer_budget(window)
             )
         except LLMContextOverflow as exc:
             if len(kept) <= 1:
@@ -216,8 +211,8 @@ def complete(
             continue
         finally:
             prefetch.join()  # never leave onnxruntime running on a thread while the process exits
-        if renum:
-            renum.close()
+        if own and renum:
+            own.close(), renum.close()
         break
     if len(kept) < len(offered):
         notes.append(
@@ -227,7 +222,11 @@ def complete(
         notes.append("the source text was shortened to fit the context window")
 
     t_verify = time.perf_counter()
-    raw = completion.text.strip()
+    raw, cut = cut_own_sources(completion.text.strip())
+    if cut:
+        notes.append(
+            "the model's own list of sources was left out: the Sources below are paperchat's"
+        )
     if not raw:
         raise LLMEmptyAnswer(
             f"the LLM at {client.base_url} returned an empty answer "
@@ -268,7 +267,9 @@ def complete(
             evidence = {i: src.evidence for i, src in enumerate(answer.sources, 1)}
             try:
                 answer.sentences, note = verify_with_llm(answer.sentences, evidence, settings)
-            except LLMError as exc:  # a second opinion: its failure must not lose the finished answer
+            except (
+                LLMError
+            ) as exc:  # a second opinion: its failure must not lose the finished answer
                 note = f"LLM verifier: {exc} (the offline verdicts stand)"
             notes.append(note)
     answer.notes = notes + completion.notes

@@ -35,10 +35,10 @@ from typing import Any
 from paperchat.answer.llm_errors import (
     RETRY_STATUS,
     refused,
-    unresolved,
     retry_delay,
     retry_notice,
     translate_error,
+    unresolved,
 )
 from paperchat.answer.llm_stream import Completion, KeyGuard, read_stream
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
