@@ -235,7 +235,7 @@ def test_a_name_suffix_is_written_as_bibtex_reads_it_and_kept_out_of_the_key():
 
 def test_team_names_and_bibtex_style_author_strings_stay_whole_names():
     from paperchat.cite.bibtex import entries
-    from paperchat.ingest.corpus import author_list
+    from paperchat.ingest.authors import author_list
     from paperchat.ingest.records import PaperRecord
 
     assert author_list("Smith, John and Doe, Jane") == ["Smith, John", "Doe, Jane"]

@@ -24,7 +24,6 @@ files.
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 import json
@@ -37,6 +36,7 @@ from typing import Any
 from paperchat.core.errors import PaperchatError
 from paperchat.core.sentences import split_sentences
 from paperchat.core.text import clean_text, normalize_for_id, short_hash
+from paperchat.ingest.authors import author_list
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
 from paperchat.ingest.text_files import read_text
@@ -103,41 +103,6 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
     if given is not None and str(given).strip():
         return str(given).strip()
     return "p-" + short_hash(normalize_for_id(abstract), 12)
-
-
-def author_list(value: Any) -> list[str]:
-    """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
-    ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
-    holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
-    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"). A string that is a JSON or Python list (a
-    spreadsheet cell written by ``df.to_csv``) is read as that list."""
-    if value is None:
-        return []
-    if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
-        names = [
-            a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
-        ]
-        return [clean_text(a) for a in names if isinstance(a, str) and a.strip()]
-    text = clean_text(str(value))
-    if not text:
-        return []
-    if text.startswith("[") and text.endswith(
-        "]"
-    ):  # a CSV cell holding a list: JSON, or pandas' Python repr
-        for parse in (json.loads, ast.literal_eval):
-            try:
-                parsed = parse(text)
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                continue
-            if isinstance(parsed, list):
-                return author_list(parsed)
-    if ";" in text:
-        parts = text.split(";")
-    elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
-        parts = text.split(" and ")  # BibTeX's "Smith, John and Doe, Jane"
-    else:
-        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)  # "Ann Lee, Bo Chen and Cy Dee"
-    return [a.strip() for a in parts if a.strip()]
 
 
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:

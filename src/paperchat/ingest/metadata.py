@@ -10,7 +10,8 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text
-from paperchat.ingest.corpus import Paper, author_list, read_text
+from paperchat.ingest.authors import author_list
+from paperchat.ingest.corpus import Paper, read_text
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.venue import parse_year
 

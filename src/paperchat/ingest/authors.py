@@ -1,0 +1,47 @@
+"""Authors of a paper as a list of names, from however a file gives them: a list (of names, or of
+Semantic Scholar's and OpenAlex's objects), one string in any of the usual separators, or a spreadsheet
+cell holding a list."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+from paperchat.core.text import clean_text
+
+
+def author_list(value: Any) -> list[str]:
+    """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
+    ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
+    holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
+    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"). A string that is a JSON or Python list (a
+    spreadsheet cell written by ``df.to_csv``) is read as that list."""
+    if value is None:
+        return []
+    if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
+        names = [
+            a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
+        ]
+        return [clean_text(a) for a in names if isinstance(a, str) and a.strip()]
+    text = clean_text(str(value))
+    if not text:
+        return []
+    if text.startswith("[") and text.endswith(
+        "]"
+    ):  # a CSV cell holding a list: JSON, or pandas' Python repr
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(text)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, list):
+                return author_list(parsed)
+    if ";" in text:
+        parts = text.split(";")
+    elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
+        parts = text.split(" and ")  # BibTeX's "Smith, John and Doe, Jane"
+    else:
+        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)  # "Ann Lee, Bo Chen and Cy Dee"
+    return [a.strip() for a in parts if a.strip()]
