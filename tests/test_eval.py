@@ -113,6 +113,11 @@ def test_citation_scores_without_checker():
     assert s["cited"] == ["p1"]
     assert s["cited_gold_share"] == 1.0 and s["gold_cited_share"] == 0.5
     assert s["citation_recall"] is None and s["citation_precision"] is None
+    # an LLM answer's [7] (of 5 sources sent) is removed from its text before it is scored: it still counts
+    llm = _result("A first claim [1].", [("p1", "text")])
+    llm.invalid_citations = [7]
+    s = measures.citation_scores(llm, {"p1"}, None)
+    assert (s["markers"], s["out_of_range"], s["out_of_range_share"]) == (2, 1, 0.5)
 
 
 class _Checker:

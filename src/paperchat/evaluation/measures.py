@@ -118,6 +118,9 @@ def citation_scores(
     gold_cited_share, citation_recall, citation_precision, unsupported:
     [sentence]}``; the gold shares are ``None`` without gold papers, the ALCE
     figures ``None`` without a checker. An answer with no sentences scores 0.
+    ``out_of_range`` counts markers outside the answer's Sources and, for an LLM
+    answer, each number it cited outside the sources sent (removed from the
+    text, kept in ``invalid_citations``) once, so the figure sees what the model wrote.
     """
     sources = {s.n: s for s in answer.sources}
     sentences = answer_sentences(answer.answer)
@@ -162,6 +165,9 @@ def citation_scores(
                     else False
                 )
             relevant += bool(alone or (joint and not rest))
+    dropped = len(getattr(answer, "invalid_citations", None) or [])  # removed before we see the text
+    markers += dropped
+    out_of_range += dropped
     n_sent = len(sentences)
     cited_set = set(cited)
     return {
