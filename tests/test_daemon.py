@@ -208,3 +208,52 @@ def test_a_daemon_whose_store_failed_to_open_does_not_linger(runtime, tmp_path):
         pc(*url, "daemon", "status", "--json", runtime=runtime, store=tmp_path).stdout
     )
     assert info["idle_s"] == 30.0
+
+
+def test_ctrl_c_on_an_llm_ask_frees_the_daemon_at_once(bundled_store, runtime):
+    """A client that hangs up abandons its request, even one waiting on an LLM that has not answered: the
+    daemon had kept waiting (up to the 60 s timeout) while every later command on the store queued."""
+    from openai_stub import Hang, StubServer
+
+    assert pc("daemon", "start", runtime=runtime, store=bundled_store).returncode == 0
+    with StubServer() as server:
+        server.script(Hang(120))  # the LLM never answers within the test
+        env = {
+            **os.environ,
+            "XDG_RUNTIME_DIR": str(runtime),
+            "PAPERCHAT_STORE": str(bundled_store),
+            "PAPERCHAT_DAEMON": "on",
+            "OPENAI_BASE_URL": server.base_url,
+            "PAPERCHAT_LLM_MODEL": "stub-model",
+            "PAPERCHAT_TIMEOUT": "120",
+            "PAPERCHAT_MAX_RETRIES": "0",
+        }
+        asking = subprocess.Popen(
+            [sys.executable, "-m", "paperchat", "ask", QUESTION, "--mode", "llm"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        wait_until(lambda: server.count() >= 1, "the LLM request reached the stub")
+        # while it is busy, another command runs in its own process rather than queue behind it
+        assert status(runtime, bundled_store)["state"] == "busy"
+        meanwhile = subprocess.run(
+            [sys.executable, "-m", "paperchat", "papers", "--json"],
+            env=env,
+            capture_output=True,
+            timeout=60,
+        )
+        assert meanwhile.returncode == 0 and len(json.loads(meanwhile.stdout)) == 38
+        asking.send_signal(signal.SIGINT)
+        assert asking.wait(timeout=60) == 130
+        # the daemon serves the next command; it had still been waiting on the LLM for minutes
+        listed = subprocess.run(
+            [sys.executable, "-m", "paperchat", "papers", "--json"],
+            env=env,
+            capture_output=True,
+            timeout=60,
+        )
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 38
+    assert (
+        status(runtime, bundled_store)["requests"] == 2
+    )  # the ask and this one; not the one run meanwhile

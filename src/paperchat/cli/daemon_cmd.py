@@ -133,7 +133,7 @@ def status(obj: AppContext, as_json):
         click.echo(f"no daemon runs for {_where(obj)}")
     else:
         started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info["started"]))
-        serves = "serves" if info.get("state") == "serving" else "is warming up for"
+        serves = "serves" if info.get("state") in ("serving", "busy") else "is warming up for"
         click.echo(
             f"daemon pid {info['pid']} {serves} {info['store']}\n"
             f"  version {info['version']}, started {started}, {info['requests']} requests served, "

@@ -5,8 +5,10 @@ process, in an :class:`~paperchat.cli.environment.Environment` built from the
 client's variables, working folder and terminal (whether stdout/stderr are
 terminals, their encodings, the width); what the command writes to stdout and
 stderr goes back over the socket as it is written (a streamed LLM answer
-streams), then the exit status. A client that went away (Ctrl-C) makes the
-next write raise :class:`ClientGone`, which abandons the request.
+streams), then the exit status. A client that went away (Ctrl-C) abandons the
+request: a watcher thread sees the socket close and signals the main thread,
+which raises :class:`ClientGone` even while it waits on an LLM (and the next
+write would raise it too).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import fcntl
 import io
 import json
 import os
+import select
 import signal
 import socket
 import sys
+import threading
 import time
 
 from paperchat.cli import daemon_link as link
@@ -84,17 +88,53 @@ def request_environment(sock: socket.socket, request: dict, stdin) -> Environmen
     )
 
 
+#: whether a hang-up signal may cancel what the main thread runs (only while it runs a request)
+_CANCELLABLE = threading.Event()
+#: the signal the watcher sends the main thread when the client hangs up
+HANGUP_SIGNAL = signal.SIGUSR1
+
+
+def _on_hangup(signum, frame) -> None:
+    """The client hung up (Ctrl-C): abandon the request, even one waiting on an LLM, at once."""
+    if _CANCELLABLE.is_set():
+        raise ClientGone()
+
+
+def _watch_hangup(sock: socket.socket, done: threading.Event, main_id: int) -> None:
+    """Until ``done``: when the client closes its end, signal the main thread (a blocked read of the LLM's
+    answer is interrupted by the signal; a hung-up client had kept the daemon busy until the LLM answered)."""
+    while not done.is_set():
+        if not select.select([sock], [], [], 0.2)[0]:
+            continue
+        try:
+            data = sock.recv(1, socket.MSG_PEEK)
+        except OSError:
+            data = b""
+        if data:  # a client sends nothing after its request; something else is no hang-up
+            time.sleep(0.2)
+            continue
+        if not done.is_set():
+            signal.pthread_kill(main_id, HANGUP_SIGNAL)
+        return
+
+
 def run_request(sock: socket.socket, request: dict) -> None:
     """Run one forwarded command line (:func:`paperchat.cli.main`) in the request's environment and folder;
-    send its exit status."""
+    send its exit status. A client that hangs up cancels it (:func:`_watch_hangup`)."""
     from paperchat.cli import main
 
     saved_cwd = os.getcwd()
     stdin = open(os.devnull, encoding="utf-8")
+    done = threading.Event()
     try:
         env = request_environment(sock, request, stdin)
         os.chdir(request["cwd"])
+        watcher = threading.Thread(
+            target=_watch_hangup, args=(sock, done, threading.get_ident()), daemon=True
+        )
         try:
+            _CANCELLABLE.set()
+            watcher.start()
             status = main(request["argv"], env)
         except ClientGone:
             raise
@@ -103,6 +143,9 @@ def run_request(sock: socket.socket, request: dict) -> None:
 
             traceback.print_exception(exc, file=env.stderr)
             status = 1
+        finally:
+            _CANCELLABLE.clear()
+            done.set()
         link.send(sock, b"X", json.dumps(int(status)).encode())
     except (ClientGone, OSError):
         pass  # the client is gone: the request is abandoned
@@ -190,6 +233,7 @@ class Daemon:
                     return 1
                 time.sleep(0.1)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        signal.signal(HANGUP_SIGNAL, _on_hangup)
         try:
             self.write_info()  # "starting": `daemon stop` can stop it while it warms up
             from paperchat.engine.warm import keep_warm
@@ -275,7 +319,12 @@ class Daemon:
             _try_send(conn, b"M", json.dumps("the store was replaced, moved or deleted").encode())
             print("the store was replaced, moved or deleted: exiting", file=sys.stderr, flush=True)
             return False
-        run_request(conn, request)
+        self.state = "busy"  # a client that finds it so runs its command itself
+        self.write_info()
+        try:
+            run_request(conn, request)
+        finally:
+            self.state = "serving"
         self.identity = self.identity or store_identity(self.settings)
         self.requests += 1
         self.last = time.time()

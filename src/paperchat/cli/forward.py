@@ -6,8 +6,9 @@ warm daemon of its store, and prints what comes back as if it had run here.
 It returns when the command should run in this process: the ``daemon``
 setting is ``off``, the store does not exist yet (the first run ingests
 here), no daemon runs (``auto`` then starts one for the next command, after
-this one), or the daemon failed before writing anything (stale socket,
-refused, died, other code). Otherwise it ends the command with the daemon's
+this one), the daemon is busy with another command (it serves one at a time),
+or the daemon failed before writing anything (stale socket, refused, died,
+other code). Otherwise it ends the command with the daemon's
 exit status.
 """
 
@@ -197,6 +198,11 @@ def forward(obj) -> None:
     if files is None:
         _note("no private runtime folder with a short enough path; running here")
         return
+    if _busy(
+        files
+    ):  # it serves one command at a time: this one runs here rather than queue behind it
+        _note("busy with another command; running here")
+        return
     ctx = click.get_current_context()
     status = _try(files, ctx)
     if status is None and settings.daemon == "on" and wait_for(files, spawn(settings, files)):
@@ -207,6 +213,12 @@ def forward(obj) -> None:
         ctx.call_on_close(
             lambda: spawn(settings, files)
         )  # after this command: the next one is fast
+
+
+def _busy(files: link.DaemonFiles) -> bool:
+    """Whether the store's daemon says it is running a command (its info file's ``state``)."""
+    info = files.read_info()
+    return isinstance(info, dict) and info.get("state") == "busy"
 
 
 def _try(files: link.DaemonFiles, ctx: click.Context) -> int | None:

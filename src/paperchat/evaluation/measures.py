@@ -165,7 +165,9 @@ def citation_scores(
                     else False
                 )
             relevant += bool(alone or (joint and not rest))
-    dropped = len(getattr(answer, "invalid_citations", None) or [])  # removed before we see the text
+    dropped = len(
+        getattr(answer, "invalid_citations", None) or []
+    )  # removed before we see the text
     markers += dropped
     out_of_range += dropped
     n_sent = len(sentences)
