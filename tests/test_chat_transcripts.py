@@ -347,3 +347,21 @@ def test_after_an_abstained_follow_up_it_still_means_the_paper_before(store):
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert seen[lines[1]] == "The indexed abstracts do not contain an answer to this question."
     assert titles(seen[lines[2]]) == [CONFPO] and "AlpacaEval 2" in " ".join(seen[lines[2]].split())
+
+
+def test_a_key_pasted_into_a_question_reaches_neither_the_llm_nor_the_history(store, tmp_path):
+    saved = tmp_path / "t.md"
+    question = f"What does ConfPO use to pick tokens, and is {KEY} my key?"
+    with StubServer(require_key=KEY) as server:
+        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]."))
+        chat(
+            store,
+            [question, f"/save {saved}", "/why"],
+            OPENAI_API_KEY=KEY,
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+        )
+        sent = json.dumps(server.requests[0]["body"])
+    assert KEY not in sent and "is *** my key?" in sent
+    assert KEY not in saved.read_text(encoding="utf-8")
+    assert KEY.encode() not in (store / "history.sqlite3").read_bytes()

@@ -114,3 +114,19 @@ def test_summarize_paper_offline_is_cited(bundled_store):
     data = json.loads(out.stdout)
     assert data["mode"] == "extractive" and data["sources"][0]["paper_id"] == "p-abe9274a3783"
     assert data["answer"].startswith("We introduce ConfPO") and data["answer"].count("[1]") >= 2
+
+
+def test_a_password_in_the_base_url_is_masked_in_config_and_messages(bundled_store):
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://bob:hunter2@127.0.0.1:{sock.getsockname()[1]}/v1"
+    out = run_cli("config", "--json", "--base-url", url, store=bundled_store)
+    assert "hunter2" not in out.stdout
+    data = json.loads(out.stdout)
+    assert data["settings"]["llm_base_url"]["value"] == url.replace("hunter2", "***")
+    asked = run_cli(
+        "ask", "What is ConfPO?", "--mode", "llm", "--base-url", url, store=bundled_store
+    )
+    assert asked.returncode == 1 and "hunter2" not in asked.stderr and "bob:***@" in asked.stderr

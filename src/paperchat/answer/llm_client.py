@@ -48,6 +48,7 @@ from paperchat.core.errors import (
     LLMConfigError,
     LLMConnectionError,
     LLMError,
+    hide_password,
     redact,
 )
 from paperchat.core.text import strip_controls
@@ -81,7 +82,8 @@ class LLMClient:
     def __init__(self, settings):
         check_llm_settings(settings)
         self.model: str = settings.llm_model
-        self.base_url: str = settings.llm_base_url or OPENAI_URL
+        self._url: str = settings.llm_base_url or OPENAI_URL  # the client's; messages show base_url
+        self.base_url: str = hide_password(self._url)
         self.temperature: float = float(
             settings.temperature if settings.temperature is not None else 0.0
         )
@@ -103,7 +105,7 @@ class LLMClient:
             import openai
 
             client = openai.OpenAI(  # retries are ours (_open): not for refused connections or 501
-                api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0
+                api_key=self._key, base_url=self._url, timeout=self.timeout, max_retries=0
             )
             client.chat.completions  # imported on first use (0.3 s): here, not on the caller's path  # noqa: B018
             self._client = client

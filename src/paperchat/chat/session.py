@@ -174,7 +174,7 @@ class ChatSession:
         """Answer ``question`` (resolving follow-ups) and remember the turn."""
         t0 = time.perf_counter()
         try:
-            question = clean_question(question)
+            question = clean_question(question, self.engine.settings.llm_api_key)
         except PaperchatError as exc:
             return Reply(stderr=[f"error: {exc} (the question was not answered)"])
         context = self._context_for(question)

@@ -129,6 +129,19 @@ def secret_to_mask(key: str | None) -> str:
     return key if key and key != DUMMY_KEY and len(key) >= MIN_SECRET_LEN else ""
 
 
+def hide_password(url: str) -> str:
+    """``url`` with the password of its user part masked: ``http://bob:***@host/v1`` (for messages; the
+    client keeps the real URL)."""
+    return re.sub(r"^([a-zA-Z][\w+.-]*://[^/@:\s]*):[^/@\s]*@", r"\1:***@", url or "")
+
+
+def shown_setting(setting, value):
+    """A setting's value as displayed: a secret (``setting.secret``) as ``sk-…(set)``, a URL's password masked."""
+    if setting.secret and value:
+        return "sk-…(set)"
+    return hide_password(value) if isinstance(value, str) and "://" in value else value
+
+
 def redact(text: object, secret: str | None = None) -> str:
     """``text`` on one line with ``secret`` and anything shaped like an API key masked (messages, logs, JSON)."""
     text = " ".join(str(text).split())

@@ -356,11 +356,10 @@ class Settings:
         return {s.name: getattr(self, s.name) for s in SETTINGS}
 
     def redacted(self) -> dict[str, Any]:
-        """The values with secrets replaced by a mask (for display and logs)."""
-        return {
-            name: ("sk-…(set)" if BY_NAME[name].secret and value else value)
-            for name, value in self.values().items()
-        }
+        """The values with secrets (and a URL's password) masked, for display and logs."""
+        from paperchat.core.errors import shown_setting
+
+        return {name: shown_setting(BY_NAME[name], v) for name, v in self.values().items()}
 
 
 assert [f.name for f in fields(Settings) if f.name != "origins"] == [s.name for s in SETTINGS]

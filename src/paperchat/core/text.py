@@ -70,15 +70,18 @@ def content_key(text: str) -> str:
 MAX_QUESTION_CHARS = 2000
 
 
-def clean_question(question: str | None) -> str:
-    """The question, cleaned (:func:`clean_text`, white space folded).
+def clean_question(question: str | None, secret: str | None = None) -> str:
+    """The question, cleaned (:func:`clean_text`, white space folded), with ``secret`` (the configured API
+    key, pasted by accident) masked as ``***``: it never reaches the LLM, the history or a transcript.
 
     Raises :class:`~paperchat.core.errors.PaperchatError` when it is empty or
     longer than :data:`MAX_QUESTION_CHARS` characters.
     """
-    from paperchat.core.errors import PaperchatError
+    from paperchat.core.errors import PaperchatError, secret_to_mask
 
     question = " ".join(clean_text(question or "").split())
+    if secret_to_mask(secret):
+        question = question.replace(secret_to_mask(secret), "***")
     if not question:
         raise PaperchatError("the question is empty; ask something about the papers")
     if len(question) > MAX_QUESTION_CHARS:

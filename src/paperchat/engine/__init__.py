@@ -273,7 +273,7 @@ class Engine:
         for an empty or too long question, a filter that matches no paper and LLM errors.
         """
         t0 = time.perf_counter()
-        question = clean_question(question)
+        question = clean_question(question, self.settings.llm_api_key)
         choice = self.choose_mode(mode)
         answer_mode, fallback = choice.mode, choice.fallback
         if answer_mode == LLM:
