@@ -228,6 +228,18 @@ def test_a_rate_limit_says_how_long_it_waits(bundled_store):
         assert server.count() == 2
 
 
+@pytest.mark.parametrize("after", ["3600", "Wed, 21 Oct 2099 07:28:00 GMT"])
+def test_a_server_asking_for_a_long_wait_is_not_hammered(bundled_store, after):
+    # Retry-After: 3600 (or an HTTP date) had been retried after 0.5, 1 and 2 s
+    with StubServer() as server:
+        server.script(Fault(429, headers={"Retry-After": after}), Reply(ANSWER))
+        out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
+        assert out.returncode == 1 and server.count() == 1
+        assert "retrying" not in out.stderr
+        assert out.stderr.startswith(f"error: the LLM at {server.base_url} is rate limiting (HTTP 429)")
+        assert "before another try (Retry-After), so paperchat did not retry" in out.stderr
+
+
 def test_a_failure_after_streamed_text_in_chat_starts_on_a_new_line(bundled_store, tmp_path):
     import shutil
 

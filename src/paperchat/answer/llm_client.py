@@ -33,7 +33,9 @@ from collections.abc import Callable
 from typing import Any
 
 from paperchat.answer.llm_errors import (
+    MAX_ASKED_WAIT_S,
     RETRY_STATUS,
+    asked_wait,
     refused,
     retry_delay,
     retry_notice,
@@ -135,6 +137,15 @@ class LLMClient:
             except openai.APIStatusError as exc:
                 if exc.status_code not in RETRY_STATUS or attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
+                asked = asked_wait(exc)
+                if (
+                    asked is not None and asked > MAX_ASKED_WAIT_S
+                ):  # hammering it sooner would not help
+                    err = self.translate(exc, retried=attempt > 0)
+                    raise type(err)(
+                        f"{err}; it asks to wait {asked:.0f} s before another try (Retry-After), so "
+                        "paperchat did not retry"
+                    ) from None
                 self._wait(exc, attempt)
                 continue
             except openai.APIConnectionError as exc:  # timeouts too

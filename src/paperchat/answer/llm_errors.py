@@ -9,7 +9,9 @@ subclass with a one-line, key-free message (:func:`translate_error`).
 
 from __future__ import annotations
 
+import email.utils
 import socket
+import time
 
 from paperchat.core.errors import (
     LLMAuthError,
@@ -27,16 +29,35 @@ from paperchat.core.errors import (
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 
 
-def retry_delay(exc: BaseException, attempt: int) -> float:
-    """Seconds before retry ``attempt + 1``: the server's ``retry-after-ms`` / ``Retry-After``, else 0.5 s doubling (at most 8 s)."""
+#: the longest wait a server may ask for (``Retry-After``) that paperchat makes; a longer one ends the command
+MAX_ASKED_WAIT_S = 60.0
+
+
+def asked_wait(exc: BaseException) -> float | None:
+    """Seconds the server asks to wait (``retry-after-ms``, ``Retry-After`` in seconds or as an HTTP date),
+    or ``None`` when it asks for nothing."""
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        raw = headers.get(name)
         try:
-            value = float(headers.get(name)) * scale
+            return max(0.0, float(raw) * scale)
         except (TypeError, ValueError):
-            continue
-        if 0 <= value <= 60:
-            return value
+            pass
+        if name == "retry-after" and raw:
+            try:
+                when = email.utils.parsedate_to_datetime(str(raw))
+                return max(0.0, when.timestamp() - time.time())
+            except (TypeError, ValueError, IndexError):
+                pass
+    return None
+
+
+def retry_delay(exc: BaseException, attempt: int) -> float:
+    """Seconds before retry ``attempt + 1``: what the server asks (:func:`asked_wait`, up to
+    :data:`MAX_ASKED_WAIT_S`), else 0.5 s doubling (at most 8 s)."""
+    asked = asked_wait(exc)
+    if asked is not None and asked <= MAX_ASKED_WAIT_S:
+        return asked
     return min(8.0, 0.5 * 2**attempt)
 
 
