@@ -365,3 +365,13 @@ def test_a_key_pasted_into_a_question_reaches_neither_the_llm_nor_the_history(st
     assert KEY not in sent and "is *** my key?" in sent
     assert KEY not in saved.read_text(encoding="utf-8")
     assert KEY.encode() not in (store / "history.sqlite3").read_bytes()
+
+
+def test_the_no_llm_note_is_for_auto_mode_only(store):
+    # with --mode extractive the user chose offline answers: the note had claimed no LLM was configured
+    lines = ["What does ConfPO use to pick preference-critical tokens?"]
+    chosen = chat_run(store, lines, "--mode", "extractive", PAPERCHAT_HISTORY="0")
+    default = chat_run(store, lines, PAPERCHAT_HISTORY="0")
+    assert "no LLM configured" not in chosen.stderr
+    assert default.stderr.startswith("note: no LLM configured")
+    assert chosen.stdout == default.stdout

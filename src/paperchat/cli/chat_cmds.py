@@ -108,7 +108,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
                 f"{session.last.question}",
                 err=True,
             )
-    if mode == "extractive":
+    if mode == "extractive" and (settings.mode or "auto").lower() == "auto":  # not when asked for
         click.echo(NO_LLM_NOTE, err=True)
     try:
         if interactive:
