@@ -171,6 +171,23 @@ def test_a_config_file_with_a_bom_and_a_relative_store_path(tmp_path, monkeypatc
     assert settings.top_k == 7 and settings.store_path == tmp_path / "conf" / "stores" / "main"
 
 
+def test_a_bad_config_file_value_is_said_even_when_the_environment_overrides_it(
+    tmp_path, monkeypatch
+):
+    # "every value is checked the same way wherever it comes from": PAPERCHAT_TOP_K had hidden top_k = 3.7
+    from paperchat.core.errors import PaperchatError
+    from paperchat.core.settings import load_settings
+
+    config = tmp_path / "config.toml"
+    config.write_text("top_k = 3.7\n", encoding="utf-8")
+    monkeypatch.setenv("PAPERCHAT_CONFIG", str(config))
+    monkeypatch.setenv("PAPERCHAT_TOP_K", "4")
+    with pytest.raises(
+        PaperchatError, match=rf"setting top_k from file:{config}: 3.7 is not a valid int"
+    ):
+        load_settings({})
+
+
 def test_a_servers_url_spellings_share_one_name_and_a_path_or_bad_port_is_refused():
     # 127.0.0.1, localhost and a trailing slash were three write locks for one server; a path was dropped
     from paperchat.core.errors import StoreError

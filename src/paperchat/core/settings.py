@@ -387,6 +387,8 @@ def load_settings(flags: dict[str, Any] | None = None) -> Settings:
             value, origin = file_values[setting.key], f"file:{path}"
         else:
             value, origin = setting.default, "default"
+        if setting.key in file_values and not origin.startswith("file:"):  # a bad file value is said anyway
+            _coerce(setting, file_values[setting.key], f"file:{path}")
         values[name] = _coerce(setting, value, origin)
         origins[name] = origin
     # a --store flag beats a Chroma URL from the environment or the config file, as any flag would
