@@ -130,3 +130,10 @@ def test_a_password_in_the_base_url_is_masked_in_config_and_messages(bundled_sto
         "ask", "What is ConfPO?", "--mode", "llm", "--base-url", url, store=bundled_store
     )
     assert asked.returncode == 1 and "hunter2" not in asked.stderr and "bob:***@" in asked.stderr
+
+
+def test_summarize_takes_quiet_as_ask_does(bundled_store):
+    # `summarize -q` had been "No such option '-q'" while `ask -q` works
+    quiet = run_cli("summarize", "ConfPO", "-q", store=bundled_store)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout.startswith("We introduce ConfPO")

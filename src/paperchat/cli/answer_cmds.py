@@ -192,11 +192,12 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     is_flag=True,
     help="Print the summary as JSON (the ask contract, with target).",
 )
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no notes on stderr.")
 @filter_options
 @bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
 @answer_options
 @click.pass_obj
-def summarize(obj: AppContext, target, as_json, bibtex_path, **flags):
+def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
     """Write a cited summary of one paper or of a topic across papers.
 
     TARGET is a paper id, a label or title (or words of it), or a topic. With an
@@ -210,12 +211,15 @@ def summarize(obj: AppContext, target, as_json, bibtex_path, **flags):
       paperchat summarize p-abe9274a3783 --json
       paperchat summarize "diffusion models for control" --year 2025 --bibtex control.bib
     """
+    from paperchat.cli.progress import show_notes
+
     filters = take_filters(flags)
     obj.take(flags)
+    show_notes(not quiet)
     forward(obj)
     engine = obj.engine()
     mode = engine.mode()
-    first_run(obj, as_json)
+    first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
     answer = _answer(
         lambda: engine.summarize(
@@ -224,9 +228,9 @@ def summarize(obj: AppContext, target, as_json, bibtex_path, **flags):
         on_token,
         printed,
     )
-    show_answer(answer, as_json, streamed=bool(printed))
+    show_answer(answer, as_json, streamed=bool(printed), quiet=quiet)
     if bibtex_path is not None:
-        export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources])
+        export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources], quiet)
 
 
 @click.command("config")
