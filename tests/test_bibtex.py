@@ -271,3 +271,10 @@ def test_a_caret_and_a_final_backslash_are_escaped_and_keys_fold_letters_nfkd_ca
     assert text.startswith("@misc{orstedapprox,")
     title = parse_string(text, "bibtex").entries["orstedapprox"].fields["title"]
     assert title == r"Approx \^{}caret with $x^2$ back\textbackslash{}"
+    # a backslash before a space is no command: "\ " had been LaTeX's control space, the backslash gone
+    record = PaperRecord("b", "x", title=r"Paths like C:\ drive and \emph{kept}")
+    title = parse_string(entries(["b"], {"b": record}), "bibtex").entries
+    assert (
+        next(iter(title.values())).fields["title"]
+        == r"Paths like C:\textbackslash{} drive and \emph{kept}"
+    )

@@ -5,7 +5,7 @@ venue is known, else ``@misc``; ``title`` (a title-less abstract gets its
 label, so every entry names its paper), ``author`` (``Last, First and ...``),
 ``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
 (``100%`` -> ``100\\%``, ``&`` -> ``\\&``; then a lone ``$`` -> ``\\$``, ``^`` -> ``\\^{}``, a final backslash ->
-``\\textbackslash{}``) except inline math (``$K^2$``) and urls, which are written as they are.
+``\\textbackslash{}``, as is one before a space or digit) except inline math (``$K^2$``) and urls, which are written as they are.
 
 Keys are ``lastname2025firstword``: the first author's last name, the year and
 the first word of the title that is not a stop word, in ASCII lower case
@@ -152,10 +152,11 @@ def protect_case(title: str) -> str:
 
 def _outside_math(encoded: str) -> str:
     """What pybtex's encoding leaves that LaTeX would misread outside math: a lone ``$`` (opens math), a ``^``
-    (a superscript) and a backslash that ends the text (it would take the character after it)."""
+    (a superscript) and a backslash that starts no command: at the end (it would take the character after
+    it) or before a space or digit ("\\ " is LaTeX's control space: the backslash vanished)."""
     encoded = _LONE_DOLLAR.sub(r"\\$", encoded)
     encoded = re.sub(r"(?<!\\)\^", r"\\^{}", encoded)
-    return re.sub(r"(?<!\\)\\$", r"\\textbackslash{}", encoded)
+    return re.sub(r"(?<!\\)\\(?=[\s\d]|$)", r"\\textbackslash{}", encoded)
 
 
 #: Letters Unicode does not decompose into an ASCII letter and a mark (for keys: "Ørsted" -> "orsted").
