@@ -236,7 +236,9 @@ def test_a_server_asking_for_a_long_wait_is_not_hammered(bundled_store, after):
         out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
         assert out.returncode == 1 and server.count() == 1
         assert "retrying" not in out.stderr
-        assert out.stderr.startswith(f"error: the LLM at {server.base_url} is rate limiting (HTTP 429)")
+        assert out.stderr.startswith(
+            f"error: the LLM at {server.base_url} is rate limiting (HTTP 429)"
+        )
         assert "before another try (Retry-After), so paperchat did not retry" in out.stderr
 
 

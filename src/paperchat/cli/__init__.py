@@ -20,7 +20,7 @@ from paperchat.cli import forward
 from paperchat.cli.answer_cmds import ask, config_cmd, summarize
 from paperchat.cli.bench_cmd import bench
 from paperchat.cli.chat_cmds import chat, history
-from paperchat.cli.corpus_cmds import check, ingest, papers
+from paperchat.cli.corpus_cmds import check, ingest, papers, remove
 from paperchat.cli.daemon_cmd import daemon
 from paperchat.cli.environment import Environment
 from paperchat.cli.eval_cmd import eval_command
@@ -72,6 +72,7 @@ def cli(ctx: click.Context, **flags):
 
 for command in (
     ingest,
+    remove,
     ask,
     summarize,
     config_cmd,

@@ -85,6 +85,15 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         click.echo(f"skipped {line}", err=True)
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
+    folders = [p for p in paths if p.is_dir()]
+    if folders and not report.repeated:  # a repeat found every file it had read: none is gone
+        from paperchat.engine.forgetting import gone_files
+
+        for gone, n in sorted(gone_files(engine, folders).items()):
+            click.echo(
+                f"note: {gone} is gone; its {plural(n, 'paper')} stay until `paperchat remove {gone}`",
+                err=True,
+            )
     dups = report.duplicates_skipped + report.duplicates_merged
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "
@@ -98,6 +107,40 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         )
         + f" in {report.seconds:.1f} s. Store: {plural(report.total_papers, 'paper')}, "
         f"{plural(report.total_chunks, 'chunk')} ({obj.settings.chroma_url or obj.settings.store_path})."  # Chroma not opened
+    )
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_obj
+def remove(obj: AppContext, paths, as_json):
+    """Take out the papers that files (or the files in a folder) gave the store.
+
+    For a file you deleted, moved or no longer want: its papers stay until
+    removed, since a file that is gone cannot be ingested again. A paper
+    another ingested file also holds stays, as that file's. PATHS may be
+    files or folders that no longer exist; `paperchat papers` lists each
+    paper's file.
+
+    \b
+    Examples:
+      paperchat remove old/notes.jsonl
+      paperchat remove drafts/                       # every stored file under it
+    """
+    from paperchat.engine.forgetting import forget
+
+    _refuse_no_store(obj.settings, "nothing to remove")
+    report = forget(obj.engine(), list(paths))
+    if as_json:
+        echo_json(asdict(report))
+        return
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(
+        f"{report.papers_removed} removed in {report.seconds:.1f} s. Store: "
+        f"{plural(report.total_papers, 'paper')}, {plural(report.total_chunks, 'chunk')} "
+        f"({obj.settings.chroma_url or obj.settings.store_path})."
     )
 
 

@@ -387,7 +387,7 @@ def load_settings(flags: dict[str, Any] | None = None) -> Settings:
             value, origin = file_values[setting.key], f"file:{path}"
         else:
             value, origin = setting.default, "default"
-        if setting.key in file_values and not origin.startswith("file:"):  # a bad file value is said anyway
+        if setting.key in file_values and origin[:5] != "file:":  # a bad one is said anyway
             _coerce(setting, file_values[setting.key], f"file:{path}")
         values[name] = _coerce(setting, value, origin)
         origins[name] = origin

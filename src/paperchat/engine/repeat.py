@@ -42,6 +42,6 @@ def unchanged_report(store_dir: Path, wanted: StoreInfo, key: str) -> IngestRepo
     from paperchat.store.opening import check_folder
 
     check_folder(Path(store_dir), create=False)
-    report = IngestReport(**counts)
+    report = IngestReport(**counts, repeated=True)
     report.total_papers, report.total_chunks = saved["counts"]
     return report

@@ -64,6 +64,8 @@ class IngestReport:
     total_papers: int = 0
     total_chunks: int = 0
     seconds: float = 0.0
+    #: answered from the ingest manifest: the same files, unchanged, nothing parsed (:mod:`paperchat.engine.repeat`)
+    repeated: bool = False
 
     @property
     def changed(self) -> bool:

@@ -1,0 +1,73 @@
+"""``paperchat remove``: take out of the store the papers some files gave it, whether or not the files still exist.
+
+Re-ingesting a changed file removes the papers it no longer holds, but a file deleted or moved cannot
+be ingested, so its papers stayed: only ``ingest --rebuild`` with every other file listed took them
+out. Removing a file's papers is ingesting it as if it held none: the same plan
+(:func:`paperchat.ingest.plan.plan_ingest`) removes them, and a paper another file also holds stays,
+owned by that file (``origin.also_in``).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from paperchat.core.errors import PaperchatError
+
+
+def _under(path: str, key: str) -> bool:
+    """Whether the stored file ``path`` is ``key`` or lies in the folder ``key``."""
+    return path == key or path.startswith(key.rstrip(os.sep) + os.sep)
+
+
+def forget(engine, paths: list[Path]):
+    """Remove from ``engine``'s store the papers of the files ``paths`` name (a folder: every stored file in
+    it); returns the :class:`~paperchat.ingest.run.IngestReport` (``papers_removed``; papers kept for
+    another file are in ``notes``). Raises :class:`PaperchatError` when no stored paper came from one of
+    ``paths`` (before anything is written), and what the store raises.
+    """
+    from paperchat.ingest import manifest
+    from paperchat.ingest.chunking import Chunker
+    from paperchat.ingest.run import run_ingest
+    from paperchat.store import open_writer
+
+    t0 = time.perf_counter()
+    keys = [manifest.file_key(p) for p in paths]
+    store = engine.open_store()
+    stored = store.papers(abstracts=False)
+    held = {r.source_file for r in stored.values() if r.source_file}
+    for path, key in zip(paths, keys):
+        if not any(_under(f, key) for f in held):
+            raise PaperchatError(
+                f"no stored paper came from {path} (`paperchat papers` lists each paper's file)"
+            )
+    files = sorted(f for f in held if any(_under(f, key) for key in keys))
+    info = engine.wanted_info()
+    command = "paperchat remove " + " ".join(str(p) for p in paths)
+    with open_writer(store, info, run=("remove:" + "\n".join(files), command)) as writer:
+        report = run_ingest(
+            writer,
+            [],
+            files,
+            info,
+            lambda: Chunker(engine.chunk, engine.embedder.tokenize),
+            engine.embedder,
+        )
+    report.total_papers, report.total_chunks = store.counts()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def gone_files(engine, folders: list[Path]) -> dict[str, int]:
+    """The stored files under ``folders`` that no longer exist, with how many papers each gave the store
+    (for the note a folder ingest gives: their papers stay until ``paperchat remove``)."""
+    from paperchat.ingest import manifest
+
+    keys = [manifest.file_key(f) for f in folders]
+    counts: dict[str, int] = {}
+    for record in engine.store.papers(abstracts=False).values():
+        f = record.source_file
+        if f and any(_under(f, k) for k in keys) and not Path(f).exists():
+            counts[f] = counts.get(f, 0) + 1
+    return counts

@@ -1,0 +1,70 @@
+"""``paperchat remove``: the papers of a file deleted, moved or unwanted leave the store; a folder ingest says
+which of its files are gone (found by a break-it session: a deleted file's papers stayed, cited, with no way
+out but ``ingest --rebuild`` listing every other file)."""
+
+from __future__ import annotations
+
+import json
+
+from cli_env import run_cli
+from conftest import ICML_JSONL
+
+
+def _split(folder, lines: list[str]) -> tuple:
+    folder.mkdir()
+    a, b = folder / "a.jsonl", folder / "b.jsonl"
+    a.write_text("\n".join(lines[:6]) + "\n", encoding="utf-8")
+    b.write_text("\n".join(lines[6:9]) + "\n", encoding="utf-8")
+    return a, b
+
+
+def _ids(store) -> list[str]:
+    return sorted(
+        p["paper_id"] for p in json.loads(run_cli("papers", "--json", store=store).stdout)
+    )
+
+
+def test_a_deleted_files_papers_are_named_by_a_folder_ingest_and_removed(tmp_path):
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()
+    ids = [json.loads(line)["id"] for line in lines[:9]]
+    a, b = _split(tmp_path / "corpus", lines)
+    store = tmp_path / "store"
+    assert run_cli("ingest", str(tmp_path / "corpus"), "-q", store=store).returncode == 0
+    assert _ids(store) == sorted(ids)
+    b.unlink()
+    again = run_cli("ingest", str(tmp_path / "corpus"), store=store)
+    assert again.returncode == 0 and _ids(store) == sorted(ids)  # a file that is gone holds nothing
+    assert f"note: {b} is gone; its 3 papers stay until `paperchat remove {b}`\n" in again.stderr
+    removed = run_cli("remove", str(b), "--json", store=store)
+    assert removed.returncode == 0, removed.stderr
+    assert json.loads(removed.stdout)["papers_removed"] == 3
+    assert _ids(store) == sorted(ids[:6])
+    # nothing of it is left to remove; a path that never gave papers is named, and nothing changes
+    for path in (b, tmp_path / "nope.jsonl"):
+        refused = run_cli("remove", str(path), store=store)
+        assert refused.returncode == 1
+        assert refused.stderr == (
+            f"error: no stored paper came from {path} (`paperchat papers` lists each paper's file)\n"
+        )
+    assert _ids(store) == sorted(ids[:6])
+    assert run_cli("check", store=store).returncode == 0
+
+
+def test_removing_a_folder_keeps_a_paper_another_file_holds(tmp_path):
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()
+    ids = [json.loads(line)["id"] for line in lines[:9]]
+    _split(tmp_path / "corpus", lines)
+    other = tmp_path / "other.jsonl"
+    other.write_text(
+        lines[0] + "\n", encoding="utf-8"
+    )  # the first paper, held by a second file too
+    store = tmp_path / "store"
+    assert (
+        run_cli("ingest", str(tmp_path / "corpus"), str(other), "-q", store=store).returncode == 0
+    )
+    removed = run_cli("remove", str(tmp_path / "corpus"), store=store)
+    assert removed.returncode == 0, removed.stderr
+    assert removed.stdout.startswith("8 removed in ")
+    assert _ids(store) == [ids[0]]
+    (paper,) = json.loads(run_cli("papers", "--json", store=store).stdout)
+    assert paper["origin"]["file"] == str(other.resolve())
