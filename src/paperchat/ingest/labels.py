@@ -34,7 +34,7 @@ _INTRO_ACRONYM = re.compile(
     r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)"
 )
 _BOLD_INTRO = re.compile(
-    r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+(?:\w+\s+){0,3}?\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*"
+    r"\b(?:introduce|introduces|propose|proposes|present|presents)\s+[^.*]{0,80}?(?<!\w)\*\*(?P<name>[A-Z][\w+-]{1,24})\*\*(?!\w)"
 )
 _PROPOSED = re.compile(
     r"\b(?:the proposed|our)\s+(?:method|approach|framework|model|algorithm|system|tool|technique|"
@@ -62,7 +62,12 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
     for pattern in (_PROPOSED, _INTRO_ACRONYM, _CALLED, _INTRO, _WHICH, _APPOSITIVE, _OPENS_WITH):
         for match in pattern.finditer(plain):
             name = match.group("name")
-            if _looks_like_name(name):
+            # a name the abstract used before it "proposes" it names the field ("a method for FL"), not
+            # the paper's coinage
+            if _looks_like_name(name) and (
+                pattern is not _INTRO
+                or not re.search(rf"\b{re.escape(name)}\b", plain[: match.start()])
+            ):
                 return name
     # Else a coined acronym defined in parentheses and used again later.
     for match in _PAREN.finditer(plain):
