@@ -68,3 +68,20 @@ def test_removing_a_folder_keeps_a_paper_another_file_holds(tmp_path):
     assert _ids(store) == [ids[0]]
     (paper,) = json.loads(run_cli("papers", "--json", store=store).stdout)
     assert paper["origin"]["file"] == str(other.resolve())
+
+
+def test_the_python_api_removes_a_files_papers(tmp_path):
+    from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
+
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()
+    a, b = _split(tmp_path / "corpus", lines)
+    pc = Paperchat(tmp_path / "store")
+    pc.ingest([a, b])
+    assert pc.remove(b).papers_removed == 3 and len(pc.papers()) == 6
+    try:
+        pc.remove([])
+    except PaperchatError as exc:
+        assert str(exc) == "name the files or folders whose papers to remove"
+    else:
+        raise AssertionError("an empty list removed nothing silently")

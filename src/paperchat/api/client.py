@@ -298,6 +298,19 @@ class Paperchat:
             encoding=encoding,
         )
 
+    def remove(self, paths: PathLike | Sequence[PathLike]):
+        """Take out the papers that files (or the files under a folder) gave the store, also when the files
+        are gone, as ``paperchat remove`` does; a paper another file holds stays. Returns the
+        :class:`~paperchat.ingest.run.IngestReport` (``papers_removed``). Raises :class:`PaperchatError`
+        when no stored paper came from one of ``paths`` (nothing is removed then)."""
+        from paperchat.engine.forgetting import forget
+
+        files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
+        if not files:
+            raise PaperchatError("name the files or folders whose papers to remove")
+        self._ready()
+        return forget(self.engine, files)
+
     def _cited_ids(self, papers: Any) -> tuple[list[str], dict[str, PaperRecord]]:
         """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once), and
         the stored records (without abstracts) they were checked against."""
