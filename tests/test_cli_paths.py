@@ -217,6 +217,10 @@ def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
         ("a*b*c and 2*3 stay", "a*b*c and 2*3 stay"),
         ("$O(n^*)$ and $x$ stay", "$O(n^*)$ and $x$ stay"),
         ("call `torch.compile` first", "call torch.compile first"),
+        # a number and a symbol in math, and LaTeX's escaped percent, read as the symbols (a conference-scale
+        # user's review: "$\\sim$78.97\\%" on the terminal); other math stays
+        (r"a 9.3$\times$ cut, $\sim$78.97\% ASR, Mixtral-8$\times$7B", "a 9.3× cut, ~78.97% ASR, Mixtral-8×7B"),
+        (r"$\mathcal{O}(n)$ and $\pm$", "$\\mathcal{O}(n)$ and ±"),
     ],
 )
 def test_plain_emphasis(text, shown):

@@ -15,15 +15,20 @@ _EMPHASIS = (
         r"\1",
     ),  # *italic*, not a*b*c
     (re.compile(r"`([^`\n]+)`"), r"\1"),  # `code`
+    (re.compile(r"(?<!\\)\\%"), "%"),  # 4.4\% (LaTeX's escaped percent)
 )
+#: a math span that is only a number and a symbol: "$9.3\times$", "$\sim$78", "$\pm 0.2$"
+_SYMBOL = re.compile(r"\$\s*([\d.,]*)\s*\\(times|sim|approx|pm|leq?|geq?)\s*([\d.,]*)\s*\$")
+_SYMBOLS = {"times": "×", "sim": "~", "approx": "≈", "pm": "±", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥"}
 
 
 def plain_emphasis(text: str) -> str:
     """``text`` without the emphasis markup abstracts carry (Markdown ``**b**``, ``*i*``, backticks; LaTeX
-    ``\\emph{…}``, ``\\textbf{…}``): what the terminal shows. Math (``$…$``) is left as written.
+    ``\\emph{…}``, ``\\textbf{…}``, an escaped ``\\%``): what the terminal shows. A math span that is only a
+    number and a symbol is the symbol (``$9.3\\times$`` -> ``9.3×``); other math is left as written.
 
     Display only: ``--json`` answers and the citation checks keep the abstracts' exact text.
     """
     for pattern, repl in _EMPHASIS:
         text = pattern.sub(repl, text)
-    return text
+    return _SYMBOL.sub(lambda m: f"{m.group(1)}{_SYMBOLS[m.group(2)]}{m.group(3)}", text)
