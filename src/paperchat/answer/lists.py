@@ -10,6 +10,7 @@ listed four. Each listed paper gives its best sentence that is relevant enough.
 from __future__ import annotations
 
 from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText
+from paperchat.answer.roles import background_cue
 
 #: Papers whose retrieval share (0 for the last retrieved, 1 for the first) is at least this are listed
 #: (tuned on conference dev).
@@ -45,6 +46,7 @@ def one_per_paper(
             cand.paper_id in eligible
             and cand.score >= min_score
             and cand.role != "resource"
+            and not (cand.role == "background" and background_cue(cand.text))
             and all(p.paper_id != cand.paper_id for p in picked)
         ):
             picked.append(cand)

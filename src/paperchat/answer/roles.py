@@ -79,6 +79,12 @@ _CUES = (
 )
 
 
+def background_cue(sentence: str) -> bool:
+    """Whether ``sentence`` holds a background cue ("prior work", "existing methods", "However, ..."): a
+    sentence :func:`sentence_role` calls background with one is about others' work, not only first."""
+    return _BACKGROUND.search(sentence) is not None
+
+
 def sentence_role(sentence: str, position: int) -> str:
     """The role of an abstract sentence: ``resource``, ``definition``, ``result``, ``background`` or ``other``.
 
