@@ -86,7 +86,11 @@ def test_a_named_thing_or_value_the_abstract_does_not_give_abstains(
     assert asked in (asked_entity(question), setting_noun(question))
     hits = bundled_engine.retrieve(question, 5)
     assert hits[0].paper_id == paper  # the paper is found: it is the answer that must decline
-    assert bundled_engine.ask(question).abstained
+    answer = bundled_engine.ask(question)
+    assert answer.abstained and answer.sources == []
+    # the reader is told which paper was found and what it lacks (a bare abstention had hidden both)
+    (note,) = [n for n in answer.notes if n.startswith("closest paper: ")]
+    assert f"({paper}); " in note and asked.split()[-1].rstrip("s") in note
 
 
 def test_a_named_thing_the_abstract_gives_is_quoted(bundled_engine):

@@ -104,6 +104,8 @@ class Extract:
     note: str = ""
     #: the sentences answer for the papers a comparison mentions, each in turn
     per_paper: bool = False
+    #: the paper an abstention is about (a detail its abstract does not give), for the reader's pointer
+    paper: str = ""
 
 
 def _sentence_kind(read: it.Intent) -> it.Intent:
@@ -254,10 +256,12 @@ def extract(
         else []
     )
     if count_noun and not counted and not counts.one_ask_of_several(question, len(mentioned)):
-        return Extract([], relevance, True, f"no sentence gives a number of {count_noun}")
+        return Extract(
+            [], relevance, True, f"no sentence gives a number of {count_noun}", paper=main
+        )
     model = None if intent.kind == it.FIND or found_each else asked_model(question)
     if model and not names_a_model(main_paper.full_text, model):
-        return Extract([], relevance, True, f"the abstract names no {model}")
+        return Extract([], relevance, True, f"the abstract names no {model}", paper=main)
     # one paper's named thing or setting value; a comparison's asks are answered each from its own paper
     split = split_ask(question)
     one = intent.kind != it.FIND and len(mentioned) < 2
@@ -270,17 +274,19 @@ def extract(
             if p is main_paper or p.mention or (p.label and p.label in intent.names)
         )
     ):
-        return Extract([], relevance, True, f"the abstract names no {entity}")
+        return Extract([], relevance, True, f"the abstract names no {entity}", paper=main)
     setting = it.setting_noun(question)
     if setting and len(mentioned) >= 2 and setting.split()[-1].lower() in RESULT_SETTINGS:
         setting = None  # "what success rate does the first report": a comparison's result, asked of one paper
     if setting and not value_sentences(pool, setting, lexicon):
-        return Extract([], relevance, True, f"no sentence gives a value of the {setting}")
+        return Extract(
+            [], relevance, True, f"no sentence gives a value of the {setting}", paper=main
+        )
     # a detail the asking sentence names ("which optimizer did they use?"), not one a sentence before it
     # uses to describe the paper ("A paper couples language models with a combinatorial optimizer. Which ...")
     detail = intent.detail if intent.detail and intent.detail in split.sentence.lower() else None
     if detail and not any(it.holds_detail(c.text, detail) for c in own):
-        return Extract([], relevance, True, f"the abstract does not give the {detail}")
+        return Extract([], relevance, True, f"the abstract does not give the {detail}", paper=main)
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
     one_paper = not (subjects or intent.plural)
     # "does it add overhead?" is answered "no" by a denial: it presupposes nothing
@@ -341,7 +347,7 @@ def extract(
         # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer
         amounts = amount_sentences(own, question)
         if not amounts:
-            return Extract([], relevance, True, "the abstract states no such number")
+            return Extract([], relevance, True, "the abstract states no such number", paper=main)
         if not any(c in amounts for c in picked):
             counted = amounts[:1]  # quoted first, as a count is
             picked = counted + picked[: MAX_SENTENCES - 1]

@@ -204,12 +204,16 @@ def offline_answer(
         return metadata_answer(question, record, intent.kind, retrieved)
     result = extract(asked, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
+        notes = [result.note] if result.note else []
+        if (
+            result.paper in records
+        ):  # found the paper, not the detail: say which, so the reader can look
+            about = records[result.paper]
+            notes.append(
+                f"closest paper: {about.title or about.label} ({about.paper_id}); {result.why}"
+            )
         return Answer.abstention(
-            question,
-            EXTRACTIVE,
-            retrieved,
-            evidence=result.relevance,
-            notes=[result.note] if result.note else [],
+            question, EXTRACTIVE, retrieved, evidence=result.relevance, notes=notes
         )
     order: list[str] = []
     parts = []
@@ -225,12 +229,15 @@ def offline_answer(
     )
     shared = {label for label, count in labels.items() if count > 1}
     for sent in result.sentences:
-        text = sent.text
+        text, sep = sent.text, " "
         if sent.paper_id not in order:
             order.append(sent.paper_id)
             if name_papers or result.per_paper:  # which paper(s), a described paper: say which
                 text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
-        parts.append(cite_sentence(text, order.index(sent.paper_id) + 1))
+                sep = (
+                    "\n"  # each named paper on a line of its own (a list had been one wall of text)
+                )
+        parts.append((sep if parts else "") + cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []
     for n, pid in enumerate(order, 1):
         quoted = [s.text for s in result.sentences if s.paper_id == pid]
@@ -238,7 +245,7 @@ def offline_answer(
         sources.append(Source.from_record(n, records[pid], chunk_id, text))
     return Answer(
         question,
-        " ".join(parts),
+        "".join(parts),
         EXTRACTIVE,
         sources=sources,
         retrieved=retrieved,

@@ -19,7 +19,16 @@ _EMPHASIS = (
 )
 #: a math span that is only a number and a symbol: "$9.3\times$", "$\sim$78", "$\pm 0.2$"
 _SYMBOL = re.compile(r"\$\s*([\d.,]*)\s*\\(times|sim|approx|pm|leq?|geq?)\s*([\d.,]*)\s*\$")
-_SYMBOLS = {"times": "×", "sim": "~", "approx": "≈", "pm": "±", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥"}
+_SYMBOLS = {
+    "times": "×",
+    "sim": "~",
+    "approx": "≈",
+    "pm": "±",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+}
 
 
 def plain_emphasis(text: str) -> str:
