@@ -219,7 +219,10 @@ def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
         ("call `torch.compile` first", "call torch.compile first"),
         # a number and a symbol in math, and LaTeX's escaped percent, read as the symbols (a conference-scale
         # user's review: "$\\sim$78.97\\%" on the terminal); other math stays
-        (r"a 9.3$\times$ cut, $\sim$78.97\% ASR, Mixtral-8$\times$7B", "a 9.3× cut, ~78.97% ASR, Mixtral-8×7B"),
+        (
+            r"a 9.3$\times$ cut, $\sim$78.97\% ASR, Mixtral-8$\times$7B",
+            "a 9.3× cut, ~78.97% ASR, Mixtral-8×7B",
+        ),
         (r"$\mathcal{O}(n)$ and $\pm$", "$\\mathcal{O}(n)$ and ±"),
     ],
 )
@@ -258,6 +261,11 @@ def test_papers_that_share_a_label_are_named_by_their_titles(tmp_path):
     answer = json.loads(out.stdout)
     assert {s["paper_id"] for s in answer["sources"]} == {"icl-1", "icl-2"}
     assert all(f"{s['title']}: " in answer["answer"] for s in answer["sources"])
+    # each listed paper on a line of its own, starting with its name
+    lines = answer["answer"].split("\n")
+    assert [any(line.startswith(f"{s['title']}: ") for s in answer["sources"]) for line in lines] == [
+        True
+    ] * len(answer["sources"])
     topic = json.loads(invoke(store, "summarize", "ICL", "--json").stdout)
     assert topic["target"] == "ICL" and {s["paper_id"] for s in topic["sources"]} == {
         "icl-1",
