@@ -263,9 +263,9 @@ def test_papers_that_share_a_label_are_named_by_their_titles(tmp_path):
     assert all(f"{s['title']}: " in answer["answer"] for s in answer["sources"])
     # each listed paper on a line of its own, starting with its name
     lines = answer["answer"].split("\n")
-    assert [any(line.startswith(f"{s['title']}: ") for s in answer["sources"]) for line in lines] == [
-        True
-    ] * len(answer["sources"])
+    assert [
+        any(line.startswith(f"{s['title']}: ") for s in answer["sources"]) for line in lines
+    ] == [True] * len(answer["sources"])
     topic = json.loads(invoke(store, "summarize", "ICL", "--json").stdout)
     assert topic["target"] == "ICL" and {s["paper_id"] for s in topic["sources"]} == {
         "icl-1",

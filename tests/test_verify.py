@@ -236,3 +236,20 @@ def test_bounds_complexities_counts_and_compound_names():
     assert missing_facts("It is tested on five commercial video games.", source) == ["5 commercial"]
     assert missing_facts("It runs on Falcon-7B.", source) == ["Falcon-7B"]
     assert missing_facts("It runs on Llama-2.", source) == []
+
+
+def test_a_second_citation_to_a_paper_that_says_nothing_of_the_sentence_is_flagged(
+    abstracts, checker
+):
+    """ "... unseen moduli [1, 3]" had passed with [3] a paper on something else: every [n] must back it."""
+    confpo, crow = (
+        abstracts[("000_215d12c2ee2986f8.txt", 3)],
+        abstracts[("000_215d12c2ee2986f8.txt", 2)],
+    )
+    claim = "ConfPO identifies preference-critical tokens based on the training policy's confidence"
+    (alone,) = checker.verify_answer(f"{claim} [1].", {1: confpo, 2: crow})
+    (both,) = checker.verify_answer(f"{claim} [1, 2].", {1: confpo, 2: crow})
+    assert alone.supported and alone.conflict is None
+    assert not both.supported and both.conflict.startswith(
+        "source [2] supports nothing in it (score 0."
+    )

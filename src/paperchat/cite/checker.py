@@ -18,7 +18,8 @@ For a sentence with citations, against the text of its cited sources, in order:
    gives P(supported); below ``VERIFIER_THRESHOLD`` the sentence is
    unsupported, with the reason "the learned verifier finds no support".
 
-A sentence without citations is unsupported (score 0). ``score`` stays the
+A sentence without citations is unsupported (score 0), and so is one citing several sources of which
+one scores below ``IDLE_CITATION_BELOW`` alone (the reader would be sent to a paper that says nothing of it). ``score`` stays the
 rules' score (1 for a quote). ``learned=False`` skips layers 1 and 3 (the
 checker as it was, kept to measure against). An optional LLM pass can add
 flags (:mod:`paperchat.answer.llm_verify`).
@@ -38,6 +39,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -54,6 +56,11 @@ SUPPORT_THRESHOLD = 0.6
 #: P(supported) from the learned verifier below which a sentence the rules pass is unsupported (chosen on
 #: eval/claims/dev.jsonl with ``eval/calibrate_checker.py --split dev --curve``)
 VERIFIER_THRESHOLD = 0.01
+#: a sentence citing several sources is unsupported when one of them scores below this alone (the rules'
+#: score against that source's text): the citation would send the reader to a paper that says nothing of
+#: it. Set before measuring, at half of SUPPORT_THRESHOLD; eval/claims cite one source a claim, so no set
+#: has measured it.
+IDLE_CITATION_BELOW = 0.3
 #: cited sentences closest to a claim, where :func:`paperchat.cite.cues.conflict` looks for antonyms
 ALIGNED = 2
 #: words a claim needs before a verbatim occurrence in the cited text counts as a quote
@@ -256,6 +263,21 @@ class SupportChecker:
                 todo.append((i, (sent, cited, [sources[n] for n in known])))
             else:
                 checks[i] = SentenceCheck(sent, cited, False, 0.0, [])
-        for (i, _item), check in zip(todo, self._check([item for _i, item in todo])):
-            checks[i] = check
+        for (i, (sent, cited, texts)), check in zip(todo, self._check([it for _i, it in todo])):
+            known = [n for n in cited if n in sources]
+            idle = self._idle_citation(sent, known, texts) if check.supported else None
+            checks[i] = check if idle is None else replace(check, supported=False, conflict=idle)
         return checks  # type: ignore[return-value]
+
+    def _idle_citation(self, sentence: str, known: list[int], texts: list[str]) -> str | None:
+        """For a sentence citing two sources or more: the reason when one of them alone scores below
+        :data:`IDLE_CITATION_BELOW` ("[2] supports nothing in it"), else ``None``."""
+        if len(known) < 2:
+            return None
+        claim = strip_markers(sentence)
+        vec = self.embedder.embed([claim])[0]
+        for n, text in zip(known, texts):
+            score = _combine(self._match(vec, [text])[0], term_overlap(claim, text))
+            if score < IDLE_CITATION_BELOW:
+                return f"source [{n}] supports nothing in it (score {score:.2f} alone)"
+        return None
