@@ -148,6 +148,7 @@ class StreamRenumber:
         self.renumberer = Renumberer(n_sources)
         self.emit = emit
         self._held = ""
+        self._space = ""  # trailing spaces held back: a dropped marker may leave them before a full stop
 
     @property
     def order(self) -> list[int]:
@@ -177,14 +178,17 @@ class StreamRenumber:
             else:
                 out.append("[")
                 i = j + 1
-        if "".join(out):
-            self.emit("".join(out))
+        text = tidy(self._space + "".join(out))  # as renumber tidies the whole text
+        kept = text.rstrip(" \t")
+        self._space = text[len(kept) :]
+        if kept:
+            self.emit(kept)
 
     def close(self) -> None:
         """Flush held-back text (an unfinished marker at the end of the stream)."""
-        if self._held:
-            self.emit(self._held)
-            self._held = ""
+        if self._held or self._space:
+            self.emit(self._space + self._held)
+            self._held = self._space = ""
 
 
 def link_markers(text: str, link: Callable[[int], str]) -> str:
