@@ -40,7 +40,9 @@ def render_answer(answer: Answer, width: int = 88, streamed: bool = False) -> st
         if block:
             blocks.append(block)
     if streamed:
-        return "\n".join(("\n" + b) if b.startswith("Sources") else b for b in blocks)
+        return "\n".join(
+            ("\n" + b) if b.startswith(("Sources", "Citation checks")) else b for b in blocks
+        )
     return "\n\n".join(blocks)
 
 
