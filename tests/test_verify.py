@@ -254,3 +254,17 @@ def test_a_second_citation_to_a_paper_that_says_nothing_of_the_sentence_is_flagg
     assert not both.supported and both.conflict.startswith(
         "source [2] supports nothing in it (score 0."
     )
+
+
+def test_a_list_items_number_is_no_sentence_of_its_own():
+    # a small model's numbered steps had been flagged "sentence 5 (no citation): 2."
+    assert answer_sentences(
+        "It works in two steps: 1.\nTokenize the input [1].\n2.\nPredict it [2]."
+    ) == [
+        "It works in two steps: 1. Tokenize the input [1].",
+        "2. Predict it [2].",
+    ]
+    assert answer_sentences("Accuracy reached 2. Next claim [1].") == [
+        "Accuracy reached 2.",
+        "Next claim [1].",
+    ]

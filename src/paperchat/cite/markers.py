@@ -81,6 +81,10 @@ def cite_sentence(sentence: str, n: int) -> str:
     return f"{s} [{n}]{end or '.'}"
 
 
+#: a sentence that ends with a list item's number: "2." alone, or "... two main steps: 1."
+_ENUMERATOR_END = re.compile(r"(?:^|:\s*)\(?\d{1,2}[.)]$")
+
+
 def answer_sentences(answer: str) -> list[str]:
     """Split an answer into sentences, keeping each ``[n]`` marker with the sentence it follows.
 
@@ -95,7 +99,15 @@ def answer_sentences(answer: str) -> list[str]:
             sent = sent[m.end() :].strip()
         if sent:
             out.append(sent)
-    return out
+    # a list item's number split off as a sentence of its own ("... two steps: 1." "Tokenize ...") goes
+    # with the item it numbers, not checked alone
+    merged: list[str] = []
+    for sent in out:
+        if merged and _ENUMERATOR_END.search(merged[-1]):
+            merged[-1] = f"{merged[-1]} {sent}"
+        else:
+            merged.append(sent)
+    return merged
 
 
 class Renumberer:
