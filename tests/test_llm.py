@@ -244,6 +244,11 @@ def test_length_finish_reason_is_incomplete(server, retrieved, engine, gnn_n):
         Reply(f"GNN+ integrates six techniques [{gnn_n}]", finish_reason="length"),
     )
     assert r["incomplete"] is True and r["notes"] == ["the answer was cut at the token limit"]
+    # the check marks give the same reason (they had said "the stream broke off")
+    from paperchat.core.contract import Answer
+
+    marks = Answer("q", "a", "llm", incomplete=True, notes=r["notes"]).check_marks()
+    assert marks == ["⚠ the answer is incomplete: it was cut at the token limit"]
 
 
 # -- faults ----------------------------------------------------------------

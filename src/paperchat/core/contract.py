@@ -209,6 +209,13 @@ class SentenceCheck:
         }
 
 
+#: the notes that say why an answer is incomplete, and how the check marks say it
+_CUT_SHORT = (
+    ("token limit", "it was cut at the token limit"),
+    ("content filter", "the server's content filter stopped it"),
+)
+
+
 @dataclass
 class Answer:
     """An answer (or summary) with its citations; see the module docstring for its JSON form."""
@@ -253,8 +260,13 @@ class Answer:
             why += f"; {sent.conflict}" if sent.conflict else ""
             text = sent.text if len(sent.text) <= 90 else sent.text[:89] + "…"
             lines.append(f"⚠ sentence {i} ({cites}, support {sent.score:.2f}{why}): {text}")
-        if self.incomplete:
-            lines.append("⚠ the answer is incomplete: the stream broke off")
+        if (
+            self.incomplete
+        ):  # why, as the notes say it: the token limit, the content filter, or a broken stream
+            why = next(
+                (w for cue, w in _CUT_SHORT for n in self.notes if cue in n), "the stream broke off"
+            )
+            lines.append(f"⚠ the answer is incomplete: {why}")
         return lines
 
     def source(self, n: int) -> Source | None:
