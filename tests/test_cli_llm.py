@@ -137,3 +137,13 @@ def test_summarize_takes_quiet_as_ask_does(bundled_store):
     quiet = run_cli("summarize", "ConfPO", "-q", store=bundled_store)
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout.startswith("We introduce ConfPO")
+
+
+def test_config_under_mode_llm_without_an_llm_says_ask_fails(bundled_store):
+    # it had said "offline extractive answers", which --mode llm never gives
+    out = run_cli(
+        "config", "--json", "--mode", "llm", store=bundled_store, env={"OPENAI_API_KEY": ""}
+    )
+    assert json.loads(out.stdout)["llm"] == (
+        "not configured: with --mode llm, ask fails (set OPENAI_API_KEY or --base-url)"
+    )

@@ -273,6 +273,8 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
             from paperchat.answer.llm_client import probe
 
             status = probe(settings)
+        elif (settings.mode or "auto").lower() == "llm":  # no offline answers then: ask fails
+            status = "not configured: with --mode llm, ask fails (set OPENAI_API_KEY or --base-url)"
         else:
             status = "not configured (offline extractive answers)"
     info = {"config_file": str(config_file_path()), "settings": rows, "llm": status}
