@@ -375,3 +375,25 @@ def test_the_no_llm_note_is_for_auto_mode_only(store):
     assert "no LLM configured" not in chosen.stderr
     assert default.stderr.startswith("note: no LLM configured")
     assert chosen.stdout == default.stdout
+
+
+def test_an_ordinal_after_an_llm_answer_that_cited_nothing_gets_a_question_back(store):
+    # it had searched every paper and abstained: "the first one" needs a list shown, which no LLM rewrite gives
+    with StubServer() as server:
+        server.script(Reply("I cannot say which paper that is."))
+        seen = turns(
+            chat(
+                store,
+                [
+                    "What does ConfPO use to pick preference-critical tokens?",
+                    "what does the first one propose?",
+                ],
+                OPENAI_BASE_URL=server.base_url,
+                PAPERCHAT_LLM_MODEL="stub-model",
+                PAPERCHAT_HISTORY="0",
+            )
+        )
+        assert server.count() == 1  # the ordinal asked the LLM nothing
+    assert seen["what does the first one propose?"].startswith(
+        'Which paper do you mean by "the first one"? No earlier answer showed papers to refer to'
+    )

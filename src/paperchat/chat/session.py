@@ -184,8 +184,8 @@ class ChatSession:
         llm_can_resolve = self.mode == LLM and bool(self.turns)
         if (
             not context
-            and not llm_can_resolve
             and ref is not None
+            and (ref[0] == "ordinal" or not llm_can_resolve)  # "the first one" needs a list shown
             and ref[0] in ("it", "demonstrative", "ordinal")
             and not name_tokens(question)
         ):
