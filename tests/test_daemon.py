@@ -237,22 +237,21 @@ def test_ctrl_c_on_an_llm_ask_frees_the_daemon_at_once(bundled_store, runtime):
         wait_until(lambda: server.count() >= 1, "the LLM request reached the stub")
         # while it is busy, another command runs in its own process rather than queue behind it
         assert status(runtime, bundled_store)["state"] == "busy"
-        meanwhile = subprocess.run(
-            [sys.executable, "-m", "paperchat", "papers", "--json"],
-            env=env,
-            capture_output=True,
-            timeout=60,
-        )
+
+        def papers():
+            return subprocess.run(
+                [sys.executable, "-m", "paperchat", "papers", "--json"],
+                env=env,
+                capture_output=True,
+                timeout=60,
+            )
+
+        meanwhile = papers()
         assert meanwhile.returncode == 0 and len(json.loads(meanwhile.stdout)) == 38
         asking.send_signal(signal.SIGINT)
         assert asking.wait(timeout=60) == 130
         # the daemon serves the next command; it had still been waiting on the LLM for minutes
-        listed = subprocess.run(
-            [sys.executable, "-m", "paperchat", "papers", "--json"],
-            env=env,
-            capture_output=True,
-            timeout=60,
-        )
+        listed = papers()
     assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 38
     assert (
         status(runtime, bundled_store)["requests"] == 2
