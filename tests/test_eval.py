@@ -264,6 +264,12 @@ def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
             "splits.test.max: unknown metric",
         ),
         ('{"min": {}, "splits": ["test"]}', "'splits' must map each split"),
+        # a NaN minimum can never fail, and infinity only fails after the run
+        (
+            '{"min": {"answers.fact_recall": NaN}}',
+            "min.answers.fact_recall must be a number, not NaN",
+        ),
+        ('{"max": {"answers.fact_recall": 1e999}}', "must be a number, not Infinity"),
     ],
 )
 def test_a_baseline_with_a_bad_bound_is_refused_before_the_run(tmp_path, text, message):
@@ -272,6 +278,13 @@ def test_a_baseline_with_a_bad_bound_is_refused_before_the_run(tmp_path, text, m
     with pytest.raises(PaperchatError) as err:
         er.load_baseline(path)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_baseline_that_is_not_utf8_is_named(tmp_path):
+    path = tmp_path / "baseline.json"
+    path.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(PaperchatError, match=r"baseline\.json: not UTF-8 JSON$"):
+        er.load_baseline(path)
 
 
 def test_default_set_and_baseline_exist():

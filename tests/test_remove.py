@@ -85,3 +85,35 @@ def test_the_python_api_removes_a_files_papers(tmp_path):
         assert str(exc) == "name the files or folders whose papers to remove"
     else:
         raise AssertionError("an empty list removed nothing silently")
+
+
+def test_an_empty_path_removes_nothing_and_an_emptied_store_is_not_a_first_run(
+    tmp_path, monkeypatch
+):
+    """remove "" had taken every paper under the working folder; a store `remove` emptied had been filled
+    with the bundled corpus by the next ask, as on a first run."""
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()
+    a, b = _split(tmp_path / "corpus", lines)
+    store = tmp_path / "store"
+    assert run_cli("ingest", str(a), str(b), "-q", store=store).returncode == 0
+    monkeypatch.chdir(tmp_path)
+    empty = run_cli("remove", "", store=store)
+    assert (empty.returncode, empty.stderr) == (
+        1,
+        "error: a path to remove is empty; name the file or folder\n",
+    )
+    assert len(_ids(store)) == 9
+    assert run_cli("remove", str(a), str(b), store=store).returncode == 0
+    asked = run_cli("ask", "Can transformers learn pseudo-random numbers?", store=store)
+    assert asked.returncode == 1 and "`paperchat remove` emptied it" in asked.stderr
+    assert _ids(store) == []
+    from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
+
+    for wrong in (None, 5):
+        try:
+            Paperchat(store).remove(wrong)
+        except PaperchatError as exc:
+            assert str(exc).startswith("paths must be a path or a list of paths, not ")
+        else:
+            raise AssertionError(f"remove({wrong!r}) raised nothing")

@@ -305,9 +305,16 @@ class Paperchat:
         when no stored paper came from one of ``paths`` (nothing is removed then)."""
         from paperchat.engine.forgetting import forget
 
-        files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
-        if not files:
+        items = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+        if not isinstance(items, (list, tuple)) or not all(
+            isinstance(p, (str, os.PathLike)) for p in items
+        ):
+            raise PaperchatError(
+                f"paths must be a path or a list of paths, not {type(paths).__name__}"
+            )
+        if not items:
             raise PaperchatError("name the files or folders whose papers to remove")
+        files = [p if isinstance(p, str) else Path(p) for p in items]  # "" stays "", refused below
         self._ready()
         return forget(self.engine, files)
 

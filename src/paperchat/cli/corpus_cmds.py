@@ -111,7 +111,9 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument(
+    "paths", nargs=-1, required=True
+)  # text: click would read "" as "." (every file here)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_obj
 def remove(obj: AppContext, paths, as_json):
@@ -131,7 +133,7 @@ def remove(obj: AppContext, paths, as_json):
     from paperchat.engine.forgetting import forget
 
     _refuse_no_store(obj.settings, "nothing to remove")
-    report = forget(obj.engine(), list(paths))
+    report = forget(obj.engine(), list(paths))  # forget() refuses an empty one
     if as_json:
         echo_json(asdict(report))
         return

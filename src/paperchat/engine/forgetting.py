@@ -21,7 +21,7 @@ def _under(path: str, key: str) -> bool:
     return path == key or path.startswith(key.rstrip(os.sep) + os.sep)
 
 
-def forget(engine, paths: list[Path]):
+def forget(engine, paths: list[Path | str]):
     """Remove from ``engine``'s store the papers of the files ``paths`` name (a folder: every stored file in
     it); returns the :class:`~paperchat.ingest.run.IngestReport` (``papers_removed``; papers kept for
     another file are in ``notes``). Raises :class:`PaperchatError` when no stored paper came from one of
@@ -33,6 +33,10 @@ def forget(engine, paths: list[Path]):
     from paperchat.store import open_writer
 
     t0 = time.perf_counter()
+    # Path("") is the current folder: every paper under it
+    if any(not str(p).strip() for p in paths):
+        raise PaperchatError("a path to remove is empty; name the file or folder")
+    paths = [Path(p) for p in paths]
     keys = [manifest.file_key(p) for p in paths]
     store = engine.open_store()
     stored = store.papers(abstracts=False)
@@ -54,7 +58,11 @@ def forget(engine, paths: list[Path]):
             lambda: Chunker(engine.chunk, engine.embedder.tokenize),
             engine.embedder,
         )
-    report.total_papers, report.total_chunks = store.counts()
+        report.total_papers, report.total_chunks = store.counts()
+        if (
+            not report.total_papers
+        ):  # emptied on purpose: no first run may fill it with the bundled corpus
+            store.write_meta(emptied=True)
     report.seconds = time.perf_counter() - t0
     return report
 

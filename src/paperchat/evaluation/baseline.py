@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ def load_baseline(path: str | Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PaperchatError(f"cannot read the baseline {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PaperchatError(f"{path}: not UTF-8 JSON") from None
     except json.JSONDecodeError as exc:
         raise PaperchatError(f"{path}: not JSON ({exc.msg})") from None
     if (
@@ -56,7 +59,11 @@ def _check_bounds(path: Path, where: str, bounds: dict[str, Any]) -> None:
                     f"{path}: {where}{bound}: unknown metric {name!r} ({hint}the metrics are the "
                     "keys of results.json's 'overall', e.g. answers.fact_recall)"
                 )
-            if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+            if (
+                isinstance(limit, bool)
+                or not isinstance(limit, (int, float))
+                or not math.isfinite(limit)
+            ):
                 raise PaperchatError(
                     f"{path}: {where}{bound}.{name} must be a number, not {json.dumps(limit)}"
                 )

@@ -94,6 +94,11 @@ def refuse_first_run(store, key: str) -> bool:
 
     runs = store.runs()
     papers = store.counts()[0]
+    if not papers and store.read_meta().get("emptied"):
+        raise StoreError(
+            f"the store at {store.where()} holds no papers: `paperchat remove` emptied it; ingest your "
+            "files, or the bundled corpus with `paperchat ingest`"
+        )
     if set(runs) - {key}:
         if papers:
             return True
