@@ -397,3 +397,14 @@ def test_an_ordinal_after_an_llm_answer_that_cited_nothing_gets_a_question_back(
     assert seen["what does the first one propose?"].startswith(
         'Which paper do you mean by "the first one"? No earlier answer showed papers to refer to'
     )
+
+
+def test_after_an_unrelated_abstention_it_still_means_the_paper_before(store):
+    lines = [
+        "What does ConfPO use to pick preference-critical tokens?",
+        "What is the boiling point of tungsten?",
+        "which benchmarks did it use?",
+    ]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    assert seen[lines[1]] == "The indexed abstracts do not contain an answer to this question."
+    assert titles(seen[lines[2]]) == [CONFPO]

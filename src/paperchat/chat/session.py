@@ -233,7 +233,7 @@ class ChatSession:
             turn.context = turn.sources
         elif res.is_followup:  # it cited nothing: the papers it referred to
             turn.context = [s for s in context if s.paper_id in res.target_ids]
-        elif answer.abstained and find_reference(question):  # "it" still means the paper before
+        elif answer.abstained:  # an abstention changes nothing: "it" still means the paper before
             turn.context = self.context
         reply = Reply(
             answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes]

@@ -85,15 +85,6 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
         click.echo(f"skipped {line}", err=True)
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
-    folders = [p for p in paths if p.is_dir()]
-    if folders and not report.repeated:  # a repeat found every file it had read: none is gone
-        from paperchat.engine.forgetting import gone_files
-
-        for gone, n in sorted(gone_files(engine, folders).items()):
-            click.echo(
-                f"note: {gone} is gone; its {plural(n, 'paper')} stay until `paperchat remove {gone}`",
-                err=True,
-            )
     dups = report.duplicates_skipped + report.duplicates_merged
     click.echo(
         f"{report.papers_added} added, {report.papers_updated} updated, {report.papers_unchanged} unchanged, "

@@ -65,17 +65,3 @@ def forget(engine, paths: list[Path | str]):
             store.write_meta(emptied=True)
     report.seconds = time.perf_counter() - t0
     return report
-
-
-def gone_files(engine, folders: list[Path]) -> dict[str, int]:
-    """The stored files under ``folders`` that no longer exist, with how many papers each gave the store
-    (for the note a folder ingest gives: their papers stay until ``paperchat remove``)."""
-    from paperchat.ingest import manifest
-
-    keys = [manifest.file_key(f) for f in folders]
-    counts: dict[str, int] = {}
-    for record in engine.store.papers(abstracts=False).values():
-        f = record.source_file
-        if f and any(_under(f, k) for k in keys) and not Path(f).exists():
-            counts[f] = counts.get(f, 0) + 1
-    return counts

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -161,6 +162,21 @@ def _within(
     )
 
 
+def _gone_notes(stored: dict[str, PaperRecord], files: list[str]) -> list[str]:
+    """A note for each stored file beside the ingested ones (in one of their folders) that is gone: a file
+    moved or deleted holds nothing, so its papers stay until ``paperchat remove`` takes them out."""
+    folders = {str(Path(f).parent) for f in files}
+    counts: dict[str, int] = {}
+    for record in stored.values():
+        f = record.source_file
+        if f and f not in files and str(Path(f).parent) in folders and not Path(f).exists():
+            counts[f] = counts.get(f, 0) + 1
+    return [
+        f"{f} is gone; its {n} paper{'s' if n != 1 else ''} stay until `paperchat remove {f}`"
+        for f, n in sorted(counts.items())
+    ]
+
+
 def run_ingest(
     writer: Writer,
     papers: list[Paper],
@@ -189,7 +205,9 @@ def run_ingest(
         plan.duplicates_merged,
     )
     report.papers_unchanged = plan.unchanged
-    report.notes += _unsure_notes(plan.kept_unsure, stored) + plan.notes
+    report.notes += (
+        _unsure_notes(plan.kept_unsure, stored) + plan.notes + _gone_notes(stored, files)
+    )
     if plan.removals:
         report.chunks_removed += writer.delete_papers(plan.removals)
         report.papers_removed = len(plan.removals)
