@@ -61,9 +61,8 @@ def test_removing_a_folder_keeps_a_paper_another_file_holds(tmp_path):
     ids = [json.loads(line)["id"] for line in lines[:9]]
     _split(tmp_path / "corpus", lines)
     other = tmp_path / "other.jsonl"
-    other.write_text(
-        lines[0] + "\n", encoding="utf-8"
-    )  # the first paper, held by a second file too
+    # another paper, then the first paper of the corpus: a second file holds it too, second in it
+    other.write_text(lines[20] + "\n" + lines[0] + "\n", encoding="utf-8")
     store = tmp_path / "store"
     assert (
         run_cli("ingest", str(tmp_path / "corpus"), str(other), "-q", store=store).returncode == 0
@@ -71,9 +70,15 @@ def test_removing_a_folder_keeps_a_paper_another_file_holds(tmp_path):
     removed = run_cli("remove", str(tmp_path / "corpus"), store=store)
     assert removed.returncode == 0, removed.stderr
     assert removed.stdout.startswith("8 removed in ")
-    assert _ids(store) == [ids[0]]
-    (paper,) = json.loads(run_cli("papers", "--json", store=store).stdout)
+    assert _ids(store) == sorted([ids[0], json.loads(lines[20])["id"]])
+    (paper,) = [
+        p
+        for p in json.loads(run_cli("papers", "--json", store=store).stdout)
+        if p["paper_id"] == ids[0]
+    ]
     assert paper["origin"]["file"] == str(other.resolve())
+    # its position in the file that took it over (it had been 0 until that file was ingested again)
+    assert (paper["origin"]["path"], paper["origin"]["index"]) == ("other.jsonl", 2)
 
 
 def test_the_python_api_removes_a_files_papers(tmp_path):

@@ -76,7 +76,7 @@ def paper_listing(record: PaperRecord) -> dict[str, Any]:
     authors, aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
 
     ``origin.path`` is the file's name, ``origin.index`` the paper's 1-based position in it (0 when not
-    known: a paper another file took over when its own file dropped it, until that file is ingested),
+    known: a paper another file took over when its own file dropped it, and that file could not be read),
     ``origin.file`` its resolved path
     (``""`` for a paper stored by an earlier paperchat), ``origin.also_in`` the
     resolved paths of other files that hold the same abstract (the paper stays

@@ -227,7 +227,7 @@ def _leaving(
         ) in held:  # its file holds it under a new id: that id replaces it
             plan.removals.append(pid)
             plan.renamed[r.content_key] = replace(r, also_in=others)
-        elif others:  # the position in the other file is not known until that file is ingested (0)
+        elif others:  # its position in the other file (0 here) is read from that file by run_ingest
             plan.rehomed.append(pid)
             rehomed[pid] = replace(
                 r,

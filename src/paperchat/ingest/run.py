@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -162,6 +162,24 @@ def _within(
     )
 
 
+def _place_taken_over(updates: list[PaperRecord]) -> None:
+    """Give each paper another file took over (position 0: :func:`paperchat.ingest.plan.plan_ingest` did not
+    read that file) its 1-based position there, by reading the file, in place; a file that cannot be read
+    leaves 0 until it is ingested."""
+    from paperchat.ingest.corpus import load_file
+
+    files = {r.source_file for r in updates if r.source_index == 0 and r.source_file}
+    for path in files:
+        try:
+            papers, _ = load_file(path, on_error="skip")
+        except Exception:  # PaperchatError, OSError: the file says so when it is ingested
+            continue
+        at = {content_key(p.abstract): p.source_index for p in reversed(papers)}  # the first copy
+        for i, r in enumerate(updates):
+            if r.source_file == path and r.source_index == 0 and r.content_key in at:
+                updates[i] = replace(r, source_index=at[r.content_key])
+
+
 def _gone_notes(stored: dict[str, PaperRecord], files: list[str]) -> list[str]:
     """A note for each stored file beside the ingested ones (in one of their folders) that is gone: a file
     moved or deleted holds nothing, so its papers stay until ``paperchat remove`` takes them out."""
@@ -212,6 +230,7 @@ def run_ingest(
         report.chunks_removed += writer.delete_papers(plan.removals)
         report.papers_removed = len(plan.removals)
     if plan.updates:
+        _place_taken_over(plan.updates)
         writer.update_papers(plan.updates)
         report.papers_updated += len(plan.updates)
     if plan.to_write:
