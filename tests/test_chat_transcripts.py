@@ -408,3 +408,13 @@ def test_after_an_unrelated_abstention_it_still_means_the_paper_before(store):
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert seen[lines[1]] == "The indexed abstracts do not contain an answer to this question."
     assert titles(seen[lines[2]]) == [CONFPO]
+
+
+def test_comparing_the_paper_before_with_a_named_one_names_each_on_its_own_line(store):
+    # "Compare it with CROW" had quoted both papers run together, unnamed, where `ask` names each
+    lines = ["What does ConfPO use to pick preference-critical tokens?", "Compare it with CROW."]
+    seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
+    answer = seen[lines[1]].split("\n\nSources:")[0]
+    assert titles(seen[lines[1]]) == [CONFPO, CROW]
+    assert answer.startswith("ConfPO: Exploiting Policy Model Confidence")  # named, first line
+    assert "\nCROW: Eliminating Backdoors" in answer  # the second paper starts a line of its own

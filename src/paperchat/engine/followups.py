@@ -95,11 +95,13 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         k = top_k or engine.settings.top_k
         seen = {h.paper_id for h in hits}
         ids = engine.paper_ids(filters)
-        more = [
-            h
-            for h in engine.retrieve(res.query, k, qvec=qvec, paper_ids=ids)
-            if h.paper_id not in seen
-        ]
+        found = engine.retrieve(res.query, k, qvec=qvec, paper_ids=ids)
+        # "Compare it with MxMoE" is searched as "Compare FloE with MxMoE": the search marks each paper the
+        # comparison mentions, the referred one too, so each answers for itself, named
+        marked = {h.paper_id: h.mention for h in found if h.mention}
+        for h in hits:
+            h.mention = h.mention or marked.get(h.paper_id, "")
+        more = [h for h in found if h.paper_id not in seen]
         hits += more[: max(0, k - len(hits))]
     records = engine.store.papers([h.paper_id for h in hits])
     if (
