@@ -251,9 +251,11 @@ def test_a_short_placeholder_key_is_not_masked_inside_words(store):
 def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
     with StubServer(require_key=KEY) as server:
         server.script(Reply("ConfPO improves AlpacaEval 2 by 95% [1]."))
+        server.script(Reply("What else does ConfPO do?"))  # the condensed follow-up
+        server.script(Reply("ConfPO picks tokens by confidence [1].", finish_reason="length"))
         chat(
             store,
-            ["What does ConfPO use to pick preference-critical tokens?"],
+            ["What does ConfPO use to pick preference-critical tokens?", "And what else does it do?"],
             OPENAI_API_KEY=KEY,
             OPENAI_BASE_URL=server.base_url,
             PAPERCHAT_LLM_MODEL="stub-model",
@@ -262,14 +264,17 @@ def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
     assert (listed.returncode, listed.stderr) == (0, "")
     stored = json.loads(listed.stdout)
     assert [t["question"] for t in stored] == [
-        "What does ConfPO use to pick preference-critical tokens?"
+        "What does ConfPO use to pick preference-critical tokens?",
+        "And what else does it do?",
     ]
     assert [(s["citations"], s["supported"]) for s in stored[0]["sentences"]] == [([1], False)]
     assert stored[0]["sentences"][0]["missing"] == ["95"]
+    # an answer cut at the token limit is marked so (history had no such flag)
+    assert [t["incomplete"] for t in stored] == [False, True]
     # With history off, nothing more is stored.
     chat(store, ["What does ConfPO use?"], PAPERCHAT_HISTORY="0")
     again = json.loads(run_cli("history", "--json", store=store).stdout)
-    assert len(again) == 1
+    assert len(again) == 2
 
 
 def test_an_unreachable_llm_in_auto_mode_answers_offline_with_a_note(store):

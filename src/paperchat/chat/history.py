@@ -4,7 +4,8 @@ Each row holds the conversation id, the time, the question, the rewritten
 query and how a follow-up was resolved (JSON), the retrieved papers (``[{paper_id, chunk_id, score}]`` as JSON), the
 answer, its citations (the Sources list of the ``ask --json`` contract as
 JSON), the mode (``extractive`` / ``llm``), the model (``None`` offline), the
-timings (JSON) and whether the answer abstained. Only complete turns are
+timings (JSON), whether the answer abstained, and whether it broke off
+(``incomplete``: the stream ended early or hit the token limit). Only complete turns are
 written (a cancelled answer never reaches the log). ``paperchat history``
 lists and searches the rows; ``paperchat chat --continue`` reloads the last
 conversation.
@@ -25,7 +26,7 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -43,7 +44,8 @@ CREATE TABLE IF NOT EXISTS turns (
     mode TEXT,
     model TEXT,
     timings TEXT NOT NULL DEFAULT '{}',
-    sentences TEXT NOT NULL DEFAULT '[]'
+    sentences TEXT NOT NULL DEFAULT '[]',
+    incomplete INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation_id, turn);
 CREATE TABLE IF NOT EXISTS resets (
@@ -92,6 +94,10 @@ class HistoryLog:
                     conn.execute(
                         "ALTER TABLE turns ADD COLUMN sentences TEXT NOT NULL DEFAULT '[]'"
                     )
+                if "incomplete" not in columns:  # before a broken-off answer was marked (version 2)
+                    conn.execute(
+                        "ALTER TABLE turns ADD COLUMN incomplete INTEGER NOT NULL DEFAULT 0"
+                    )
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.OperationalError:
             conn.close()
@@ -122,7 +128,7 @@ class HistoryLog:
 
         ``record`` keys: ``question``, ``query``, ``resolution`` (how a
         follow-up was resolved), ``retrieved``, ``answer``, ``sources``,
-        ``sentences`` (the citation checks), ``abstained``, ``mode``, ``model``, ``timings``, ``kind``
+        ``sentences`` (the citation checks), ``abstained``, ``incomplete``, ``mode``, ``model``, ``timings``, ``kind``
         (``question`` or ``summarize``), ``time`` (epoch seconds, default now).
         """
         conn = self._connect(create=True)
@@ -130,7 +136,8 @@ class HistoryLog:
         with conn:
             cur = conn.execute(
                 "INSERT INTO turns (conversation_id, turn, time, kind, question, query, resolution, retrieved, answer,"
-                " sources, abstained, mode, model, timings, sentences) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " sources, abstained, mode, model, timings, sentences, incomplete)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     conversation_id,
                     int(turn),
@@ -147,6 +154,7 @@ class HistoryLog:
                     record.get("model"),
                     json.dumps(record.get("timings") or {}, ensure_ascii=False),
                     json.dumps(record.get("sentences") or [], ensure_ascii=False),
+                    1 if record.get("incomplete") else 0,
                 ),
             )
         return int(cur.lastrowid or 0)
@@ -173,6 +181,7 @@ class HistoryLog:
             except ValueError:
                 out[key] = empty
         out["abstained"] = bool(out["abstained"])
+        out["incomplete"] = bool(out.get("incomplete"))
         out["time_iso"] = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(out["time"]))
         return out
 

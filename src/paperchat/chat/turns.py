@@ -73,6 +73,7 @@ class Turn:
             "sources": [s.to_json() for s in self.sources],
             "sentences": [c.to_json() for c in self.answer.sentences],
             "abstained": self.answer.abstained,
+            "incomplete": self.answer.incomplete,
             "mode": self.answer.mode,
             "model": self.answer.model,
             "timings": self.timings,
