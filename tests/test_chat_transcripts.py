@@ -255,7 +255,10 @@ def test_chat_history_keeps_the_checks_and_can_be_turned_off(store):
         server.script(Reply("ConfPO picks tokens by confidence [1].", finish_reason="length"))
         chat(
             store,
-            ["What does ConfPO use to pick preference-critical tokens?", "And what else does it do?"],
+            [
+                "What does ConfPO use to pick preference-critical tokens?",
+                "And what else does it do?",
+            ],
             OPENAI_API_KEY=KEY,
             OPENAI_BASE_URL=server.base_url,
             PAPERCHAT_LLM_MODEL="stub-model",

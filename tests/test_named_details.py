@@ -113,3 +113,13 @@ def test_the_papers_a_follow_up_refers_to_each_answer_even_when_the_query_quotes
     )
     question = f"what do {title} and BanditSpec propose?"
     assert focus_papers(question, [first, second], read_question(question)) == [first, second]
+
+
+def test_a_name_the_named_papers_abstract_lacks_is_said_in_the_note(bundled_engine):
+    # "What is the VRAM requirement of MxMoE?" had declined with no pointer: the paper was found by its name
+    answer = bundled_engine.ask("What is the VRAM requirement of ConfPO?")
+    assert answer.abstained
+    assert answer.notes == [
+        "closest paper: ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference "
+        "Optimization (p-abe9274a3783); the abstract does not mention VRAM"
+    ]

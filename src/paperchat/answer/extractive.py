@@ -76,7 +76,7 @@ from paperchat.answer.method_span import asks_how_named, asks_which_one, method_
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import subject_papers
+from paperchat.answer.subjects import missing_names, subject_papers
 from paperchat.core.terms import terms
 
 #: Setting nouns that also name results ("success rate", "win probability": :func:`~paperchat.answer.intent.setting_noun`).
@@ -200,9 +200,19 @@ def extract(
     """
     intent = intent or it.read_question(question)
     focus = focus_papers(question, papers, intent)
-    if focus is None:
+    if (
+        focus is None
+    ):  # a paper the question names by its label is found: say what its abstract lacks
+        holder = next((p for p in papers if p.label and p.label in intent.names), None)
+        lacks = missing_names(question, [holder.full_text]) if holder else []
         return Extract(
-            [], 0.0, True, "the question names something the retrieved papers do not mention"
+            [],
+            0.0,
+            True,
+            f"the abstract does not mention {', '.join(lacks)}"
+            if lacks
+            else "the question names something the retrieved papers do not mention",
+            paper=holder.paper_id if lacks else "",
         )
     if not (
         intent.kind == it.FIND and intent.plural
