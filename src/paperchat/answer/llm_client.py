@@ -35,12 +35,13 @@ from typing import Any
 from paperchat.answer.llm_errors import (
     MAX_ASKED_WAIT_S,
     RETRY_STATUS,
+    UNREACHABLE_HINTS,
     asked_wait,
     refused,
     retry_delay,
     retry_notice,
     translate_error,
-    unresolved,
+    unreachable,
 )
 from paperchat.answer.llm_stream import Completion, KeyGuard, read_stream
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
@@ -149,15 +150,10 @@ class LLMClient:
                 self._wait(exc, attempt)
                 continue
             except openai.APIConnectionError as exc:  # timeouts too
-                if refused(exc):
+                why = unreachable(exc)
+                if why:
                     raise LLMConnectionError(
-                        f"cannot reach the LLM at {self.base_url}: connection refused "
-                        "(is the server running, and is the URL right?)"
-                    ) from None
-                if unresolved(exc):
-                    raise LLMConnectionError(
-                        f"cannot reach the LLM at {self.base_url}: its host name does not resolve "
-                        "(a typo in the URL, or no network)"
+                        f"cannot reach the LLM at {self.base_url}: {why} ({UNREACHABLE_HINTS[why]})"
                     ) from None
                 if attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
@@ -333,8 +329,8 @@ def probe(settings) -> str:
     except LLMError as exc:
         return f"not usable: {exc}"
     except Exception as exc:  # openai errors: translate to the same one-liners `ask` gives
-        if refused(exc) or unresolved(exc):
-            why = "connection refused" if refused(exc) else "its host name does not resolve"
+        why = unreachable(exc)
+        if why:
             return f"does not answer: cannot reach the LLM at {client.base_url}: {why}"
         try:
             return f"does not answer: {client.translate(exc, retried=False)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import email.utils
 import socket
 import time
+from collections.abc import Callable
 
 from paperchat.core.errors import (
     LLMAuthError,
@@ -81,41 +82,64 @@ def retry_notice(
     return f"{what}; retrying in {delay:g} s ({why} from the LLM at {base_url}; retry {attempt + 1} of {retries})"
 
 
-def refused(exc: BaseException) -> bool:
-    """Whether a connection error is a refused connection (nothing listens there: no use retrying)."""
+def _in_chain(exc: BaseException | None, hit: Callable[[BaseException, str], bool]) -> bool:
+    """Whether ``hit(e, lower-cased message)`` holds for ``exc`` or an exception it came from (its cause or
+    context, down the chain)."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if (
-            isinstance(exc, ConnectionRefusedError)
-            or "connection refused" in str(exc).lower()
-            or "errno 111" in str(exc).lower()
-        ):
+        if hit(exc, str(exc).lower()):
             return True
         exc = exc.__cause__ or exc.__context__
     return False
+
+
+def refused(exc: BaseException) -> bool:
+    """Whether a connection error is a refused connection (nothing listens there: no use retrying)."""
+    return _in_chain(
+        exc,
+        lambda e, text: (
+            isinstance(e, ConnectionRefusedError)
+            or "connection refused" in text
+            or "errno 111" in text
+        ),
+    )
+
+
+#: what resolvers say of a host name that does not resolve
+_UNRESOLVED = (
+    "name or service not known",
+    "nodename nor servname",
+    "getaddrinfo failed",
+    "temporary failure in name resolution",
+    "no address associated",
+)
 
 
 def unresolved(exc: BaseException) -> bool:
     """Whether a connection error is a host name that does not resolve (a typo, or no network and no DNS:
     no use retrying)."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        text = str(exc).lower()
-        if isinstance(exc, socket.gaierror) or any(
-            clue in text
-            for clue in (
-                "name or service not known",
-                "nodename nor servname",
-                "getaddrinfo failed",
-                "temporary failure in name resolution",
-                "no address associated",
-            )
-        ):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
+    return _in_chain(
+        exc,
+        lambda e, text: isinstance(e, socket.gaierror) or any(c in text for c in _UNRESOLVED),
+    )
+
+
+#: a connection no retry can make, by why it fails: what to check
+UNREACHABLE_HINTS = {
+    "connection refused": "is the server running, and is the URL right?",
+    "its host name does not resolve": "a typo in the URL, or no network",
+}
+
+
+def unreachable(exc: BaseException) -> str | None:
+    """Why a connection error is final (a key of :data:`UNREACHABLE_HINTS`: refused, or a host name that does
+    not resolve), else ``None`` (it may pass on a retry)."""
+    if refused(exc):
+        return "connection refused"
+    if unresolved(exc):
+        return "its host name does not resolve"
+    return None
 
 
 def translate_error(
