@@ -207,8 +207,12 @@ class SupportChecker:
             [(c, pick_evidence(c, texts)) for c, texts in zip(claims, cited)]
         )
 
-    def _check(self, items: list[tuple[str, list[int], list[str]]]) -> list[SentenceCheck]:
-        """Verdicts of (sentence, citations, cited texts) items, in order: quotes, rules, then one verifier pass."""
+    def _check(
+        self, items: list[tuple[str, list[int], list[str]]], known: list[list[int]] | None = None
+    ) -> list[SentenceCheck]:
+        """Verdicts of (sentence, citations, cited texts) items, in order: quotes, rules, then one verifier pass;
+        with ``known`` (each item's citation numbers, one per cited text), a sentence citing a source that
+        supports nothing in it is flagged too (:meth:`_flag_idle_citations`)."""
         out: list[SentenceCheck | None] = [None] * len(items)
         ruled = []
         for i, (sent, citations, texts) in enumerate(items):
@@ -236,7 +240,27 @@ class SupportChecker:
                     [],  # type: ignore[union-attr]
                     f"the learned verifier finds no support (P={p:.3f})",
                 )
+        if known:
+            self._flag_idle_citations(items, known, out, dict(zip(ruled, vecs)))
         return out  # type: ignore[return-value]
+
+    def _flag_idle_citations(self, items, known, out, claim_vecs: dict) -> None:
+        """Mark unsupported, in ``out``, each supported sentence citing two sources or more of which one alone
+        scores below :data:`IDLE_CITATION_BELOW` ("source [2] supports nothing in it"). The claims' vectors are
+        the rules' (``claim_vecs`` by item); only a quote, which the rules did not embed, is embedded here."""
+        multi = [i for i, ns in enumerate(known) if len(ns) >= 2 and out[i].supported]
+        quoted = [i for i in multi if i not in claim_vecs]
+        if quoted:
+            embedded = self.embedder.embed([strip_markers(items[i][0]) for i in quoted])
+            claim_vecs.update(zip(quoted, embedded))
+        for i in multi:
+            claim, texts = strip_markers(items[i][0]), items[i][2]
+            for n, text in zip(known[i], texts):
+                score = _combine(self._match(claim_vecs[i], [text])[0], term_overlap(claim, text))
+                if score < IDLE_CITATION_BELOW:
+                    reason = f"source [{n}] supports nothing in it (score {score:.2f} alone)"
+                    out[i] = replace(out[i], supported=False, conflict=reason)
+                    break
 
     def check_sentence(self, sentence: str, cited_texts: list[str]) -> SentenceCheck:
         """Check one answer sentence (with its markers) against the texts of the sources it cites."""
@@ -255,29 +279,15 @@ class SupportChecker:
         """
         sents = answer_sentences(answer)
         checks: list[SentenceCheck | None] = [None] * len(sents)
-        todo = []
+        todo, known_numbers = [], []
         for i, sent in enumerate(sents):
             cited = list(dict.fromkeys(find_citations(sent)))
             known = [n for n in cited if n in sources]
             if known:
                 todo.append((i, (sent, cited, [sources[n] for n in known])))
+                known_numbers.append(known)
             else:
                 checks[i] = SentenceCheck(sent, cited, False, 0.0, [])
-        for (i, (sent, cited, texts)), check in zip(todo, self._check([it for _i, it in todo])):
-            known = [n for n in cited if n in sources]
-            idle = self._idle_citation(sent, known, texts) if check.supported else None
-            checks[i] = check if idle is None else replace(check, supported=False, conflict=idle)
+        for (i, _item), check in zip(todo, self._check([it for _i, it in todo], known_numbers)):
+            checks[i] = check
         return checks  # type: ignore[return-value]
-
-    def _idle_citation(self, sentence: str, known: list[int], texts: list[str]) -> str | None:
-        """For a sentence citing two sources or more: the reason when one of them alone scores below
-        :data:`IDLE_CITATION_BELOW` ("[2] supports nothing in it"), else ``None``."""
-        if len(known) < 2:
-            return None
-        claim = strip_markers(sentence)
-        vec = self.embedder.embed([claim])[0]
-        for n, text in zip(known, texts):
-            score = _combine(self._match(vec, [text])[0], term_overlap(claim, text))
-            if score < IDLE_CITATION_BELOW:
-                return f"source [{n}] supports nothing in it (score {score:.2f} alone)"
-        return None
