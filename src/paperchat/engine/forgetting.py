@@ -27,8 +27,8 @@ def forget(engine, paths: list[Path | str]):
     another file are in ``notes``). Raises :class:`PaperchatError` when no stored paper came from one of
     ``paths`` (before anything is written), and what the store raises.
     """
+    from paperchat.engine.ingesting import chunker_factory
     from paperchat.ingest import manifest
-    from paperchat.ingest.chunking import Chunker
     from paperchat.ingest.run import run_ingest
     from paperchat.store import open_writer
 
@@ -55,13 +55,12 @@ def forget(engine, paths: list[Path | str]):
             [],
             files,
             info,
-            lambda: Chunker(engine.chunk, engine.embedder.tokenize),
+            chunker_factory(engine),
             engine.embedder,
         )
         report.total_papers, report.total_chunks = store.counts()
-        if (
-            not report.total_papers
-        ):  # emptied on purpose: no first run may fill it with the bundled corpus
+        # emptied on purpose: no first run may fill it with the bundled corpus
+        if not report.total_papers:
             store.write_meta(emptied=True)
     report.seconds = time.perf_counter() - t0
     return report

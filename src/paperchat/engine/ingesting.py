@@ -31,6 +31,18 @@ def _import_chunker() -> None:
     importlib.import_module("llama_index.core.node_parser")
 
 
+def chunker_factory(engine):
+    """What :func:`paperchat.ingest.run.run_ingest` calls for a :class:`~paperchat.ingest.chunking.Chunker` with
+    ``engine``'s chunk settings and tokenizer (made only when something must be chunked)."""
+
+    def chunker():
+        from paperchat.ingest.chunking import Chunker
+
+        return Chunker(engine.chunk, engine.embedder.tokenize)
+
+    return chunker
+
+
 def bundled_run() -> tuple[str, list[Path], Path]:
     """``(run key, files, metadata file)`` of ingesting the bundled corpus."""
     from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
@@ -181,11 +193,6 @@ def ingest(
         else None
     )
 
-    def chunker():
-        from paperchat.ingest.chunking import Chunker
-
-        return Chunker(engine.chunk, engine.embedder.tokenize)
-
     with open_writer(
         store, info, rebuild=rebuild, wait_s=wait, wait_note=note, run=(key, command)
     ) as writer:
@@ -196,7 +203,15 @@ def ingest(
         )
         try:
             report = run_ingest(
-                writer, papers, files, info, chunker, embedding, on_error, progress, partial
+                writer,
+                papers,
+                files,
+                info,
+                chunker_factory(engine),
+                embedding,
+                on_error,
+                progress,
+                partial,
             )
         finally:
             if isinstance(embedding, CachedEmbedding):
