@@ -168,9 +168,9 @@ def history(obj: AppContext, text, limit, conversation, as_json):
     from paperchat.core.text import clean_text
 
     if not obj.settings.chroma_url and not obj.settings.store_path.is_dir():  # a mistyped --store
-        from paperchat.cli.corpus_cmds import _refuse_no_store
+        from paperchat.cli.common import refuse_no_store
 
-        _refuse_no_store(obj.settings, "no chat history there")
+        refuse_no_store(obj.settings, "no chat history there")
     path = history_path(obj.settings.store_path)
     log = HistoryLog(path)
     try:

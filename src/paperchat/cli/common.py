@@ -55,3 +55,20 @@ def first_run(obj: AppContext, quiet: bool) -> None:
             f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks",
             err=True,
         )
+
+
+def refuse_no_store(settings, nothing: str) -> None:
+    """A one-line :class:`~paperchat.core.errors.PaperchatError` when ``settings`` name an embedded store
+    folder that is a file or holds no store ("no store at ...: nothing to list"), rather than make an empty
+    store where a mistyped ``--store`` points; nothing for a Chroma server."""
+    from paperchat.core.commands import ingest_command
+    from paperchat.core.errors import PaperchatError
+
+    if settings.chroma_url:
+        return
+    if settings.store_path.is_file():
+        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
+    if not (settings.store_path / "chroma").exists():
+        raise PaperchatError(
+            f"no store at {settings.store_path}: {nothing} (`{ingest_command(settings)}` creates one)"
+        )

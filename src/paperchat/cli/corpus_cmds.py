@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.common import echo_json, export_bibtex, plural, progress
+from paperchat.cli.common import echo_json, export_bibtex, plural, progress, refuse_no_store
 from paperchat.cli.options import AppContext, bibtex_option, filter_options, take_filters
 
 
@@ -123,7 +123,7 @@ def remove(obj: AppContext, paths, as_json):
     """
     from paperchat.engine.forgetting import forget
 
-    _refuse_no_store(obj.settings, "nothing to remove")
+    refuse_no_store(obj.settings, "nothing to remove")
     report = forget(obj.engine(), list(paths))  # forget() refuses an empty one
     if as_json:
         echo_json(asdict(report))
@@ -165,7 +165,7 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
     forward(obj)
     from paperchat.cli.render import render_papers
 
-    _refuse_no_store(obj.settings, "nothing to list")
+    refuse_no_store(obj.settings, "nothing to list")
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:
@@ -197,7 +197,7 @@ def check(obj: AppContext, as_json):
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
-    _refuse_no_store(settings, "nothing to check")
+    refuse_no_store(settings, "nothing to check")
     findings = [] if settings.chroma_url else folder_findings(settings.store_path)
     if all(f.ok is not False for f in findings):
         try:
@@ -230,20 +230,3 @@ def check(obj: AppContext, as_json):
         click.echo(line)
     if any(f.ok is False for f in findings):
         raise ReportedFailure()  # the lines above say why
-
-
-def _refuse_no_store(settings, nothing: str) -> None:
-    """A one-line :class:`~paperchat.core.errors.PaperchatError` when ``settings`` name an embedded store
-    folder that is a file or holds no store ("no store at ...: nothing to list"), rather than make an empty
-    store where a mistyped ``--store`` points; nothing for a Chroma server."""
-    from paperchat.core.commands import ingest_command
-    from paperchat.core.errors import PaperchatError
-
-    if settings.chroma_url:
-        return
-    if settings.store_path.is_file():
-        raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
-    if not (settings.store_path / "chroma").exists():
-        raise PaperchatError(
-            f"no store at {settings.store_path}: {nothing} (`{ingest_command(settings)}` creates one)"
-        )
