@@ -200,9 +200,8 @@ def extract(
     """
     intent = intent or it.read_question(question)
     focus = focus_papers(question, papers, intent)
-    if (
-        focus is None
-    ):  # a paper the question names by its label is found: say what its abstract lacks
+    if focus is None:
+        # a paper the question names by its label is found: say what its abstract lacks
         holder = next((p for p in papers if p.label and p.label in intent.names), None)
         lacks = missing_names(question, [holder.full_text]) if holder else []
         return Extract(

@@ -174,9 +174,8 @@ def complete(
         messages, kept = fit_sources(render, sources, window)
         prompt_s = time.perf_counter() - t0
         renum = StreamRenumber(len(kept), on_token) if on_token else None
-        own = (
-            OwnSourcesCut(renum.feed) if renum else None
-        )  # the model's own Sources list never shows
+        # the model's own Sources list never shows
+        own = OwnSourcesCut(renum.feed) if renum else None
         papers = [(s.record.paper_id, s.record.abstract) for s in kept]
         evidence = [
             Source.from_record(0, s.record, s.chunk_id, s.text).evidence for s in kept
@@ -212,7 +211,8 @@ def complete(
         finally:
             prefetch.join()  # never leave onnxruntime running on a thread while the process exits
         if own and renum:
-            own.close(), renum.close()
+            own.close()
+            renum.close()
         break
     if len(kept) < len(offered):
         notes.append(
@@ -267,9 +267,8 @@ def complete(
             evidence = {i: src.evidence for i, src in enumerate(answer.sources, 1)}
             try:
                 answer.sentences, note = verify_with_llm(answer.sentences, evidence, settings)
-            except (
-                LLMError
-            ) as exc:  # a second opinion: its failure must not lose the finished answer
+            except LLMError as exc:
+                # a second opinion: its failure must not lose the finished answer
                 note = f"LLM verifier: {exc} (the offline verdicts stand)"
             notes.append(note)
     answer.notes = notes + completion.notes

@@ -139,9 +139,7 @@ class LLMClient:
                 if exc.status_code not in RETRY_STATUS or attempt == self.max_retries:
                     raise self.translate(exc, retried=attempt > 0) from None
                 asked = asked_wait(exc)
-                if (
-                    asked is not None and asked > MAX_ASKED_WAIT_S
-                ):  # hammering it sooner would not help
+                if asked is not None and asked > MAX_ASKED_WAIT_S:  # sooner would not help
                     err = self.translate(exc, retried=attempt > 0)
                     raise type(err)(
                         f"{err}; it asks to wait {asked:.0f} s before another try (Retry-After), so "

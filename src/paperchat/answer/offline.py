@@ -205,9 +205,8 @@ def offline_answer(
     result = extract(asked, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
         notes = [result.note] if result.note else []
-        if (
-            result.paper in records
-        ):  # found the paper, not the detail: say which, so the reader can look
+        # found the paper, not the detail: say which, so the reader can look
+        if result.paper in records:
             about = records[result.paper]
             notes.append(
                 f"closest paper: {about.title or about.label} ({about.paper_id}); {result.why}"
@@ -234,9 +233,8 @@ def offline_answer(
             order.append(sent.paper_id)
             if name_papers or result.per_paper:  # which paper(s), a described paper: say which
                 text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
-                sep = (
-                    "\n"  # each named paper on a line of its own (a list had been one wall of text)
-                )
+                # each named paper on a line of its own (a list had been one wall of text)
+                sep = "\n"
         parts.append((sep if parts else "") + cite_sentence(text, order.index(sent.paper_id) + 1))
     sources = []
     for n, pid in enumerate(order, 1):

@@ -274,9 +274,8 @@ def resolve(
         for n in names_in_question
         if n.lower() not in known
         and not any(n.lower() in k.split() for k in known)
-        and not _in_sources(
-            n, context, texts or {}
-        )  # "How much VRAM does it need?": a thing the paper names, not a paper
+        # "How much VRAM does it need?": a thing the referred paper names, not a paper of its own
+        and not _in_sources(n, context, texts or {})
     ]
     finds_itself = bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative")
     if finds_itself:

@@ -160,9 +160,8 @@ class StreamRenumber:
         self.renumberer = Renumberer(n_sources)
         self.emit = emit
         self._held = ""
-        self._space = (
-            ""  # trailing spaces held back: a dropped marker may leave them before a full stop
-        )
+        #: trailing spaces held back: a dropped marker may leave them before a full stop
+        self._space = ""
 
     @property
     def order(self) -> list[int]:

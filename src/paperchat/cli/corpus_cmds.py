@@ -102,9 +102,8 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 
 
 @click.command()
-@click.argument(
-    "paths", nargs=-1, required=True
-)  # text: click would read "" as "." (every file here)
+# text, not click.Path: click would read "" as "." (every file here)
+@click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_obj
 def remove(obj: AppContext, paths, as_json):

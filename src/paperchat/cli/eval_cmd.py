@@ -156,12 +156,9 @@ def eval_command(
         require_matplotlib()
     own = set_path is not None and str(set_path) not in questions.NAMED_SETS
     settings = obj.settings
-    if (
-        (  # a user's set is about the user's papers: never seed a mistyped store with the bundled ones
-            own and not corpus and not settings.chroma_url
-        )
-        and not (settings.store_path / "chroma").exists()
-    ):
+    # a user's set is about the user's papers: never seed a mistyped store with the bundled ones
+    needs_store = not corpus and not settings.chroma_url  # no --corpus to fill it, no server
+    if own and needs_store and not (settings.store_path / "chroma").exists():
         from paperchat.core.commands import ingest_command
 
         raise PaperchatError(

@@ -198,9 +198,8 @@ def forward(obj) -> None:
     if files is None:
         _note("no private runtime folder with a short enough path; running here")
         return
-    if _busy(
-        files
-    ):  # it serves one command at a time: this one runs here rather than queue behind it
+    # it serves one command at a time: this one runs here rather than queue behind it
+    if _busy(files):
         _note("busy with another command; running here")
         return
     ctx = click.get_current_context()

@@ -260,9 +260,8 @@ class Answer:
             why += f"; {sent.conflict}" if sent.conflict else ""
             text = sent.text if len(sent.text) <= 90 else sent.text[:89] + "…"
             lines.append(f"⚠ sentence {i} ({cites}, support {sent.score:.2f}{why}): {text}")
-        if (
-            self.incomplete
-        ):  # why, as the notes say it: the token limit, the content filter, or a broken stream
+        if self.incomplete:
+            # why, as the notes say it: the token limit, the content filter, or a broken stream
             why = next(
                 (w for cue, w in _CUT_SHORT for n in self.notes if cue in n), "the stream broke off"
             )

@@ -68,9 +68,8 @@ class Engine:
         self._retriever = None
         self._sentences = None
         self._checker = None
-        self._holding: str | None = (
-            None  # the store revision last seen holding papers (require_papers)
-        )
+        #: the store revision last seen holding papers (require_papers)
+        self._holding: str | None = None
         self._filtered: tuple = (
             None,
             None,

@@ -165,9 +165,8 @@ def citation_scores(
                     else False
                 )
             relevant += bool(alone or (joint and not rest))
-    dropped = len(
-        getattr(answer, "invalid_citations", None) or []
-    )  # removed before we see the text
+    # an LLM answer's citations outside its sources, removed before we see the text
+    dropped = len(getattr(answer, "invalid_citations", None) or [])
     markers += dropped
     out_of_range += dropped
     n_sent = len(sentences)

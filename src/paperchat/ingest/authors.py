@@ -28,9 +28,8 @@ def author_list(value: Any) -> list[str]:
     text = clean_text(str(value))
     if not text:
         return []
-    if text.startswith("[") and text.endswith(
-        "]"
-    ):  # a CSV cell holding a list: JSON, or pandas' Python repr
+    # a CSV cell holding a list: JSON, or pandas' Python repr
+    if text.startswith("[") and text.endswith("]"):
         for parse in (json.loads, ast.literal_eval):
             try:
                 parsed = parse(text)
