@@ -18,6 +18,7 @@ from the stored sentence vectors.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -183,12 +184,15 @@ def _place_taken_over(updates: list[PaperRecord]) -> None:
 def _gone_notes(stored: dict[str, PaperRecord], files: list[str]) -> list[str]:
     """A note for each stored file beside the ingested ones (in one of their folders) that is gone: a file
     moved or deleted holds nothing, so its papers stay until ``paperchat remove`` takes them out."""
-    folders = {str(Path(f).parent) for f in files}
-    counts: dict[str, int] = {}
-    for record in stored.values():
-        f = record.source_file
-        if f and f not in files and str(Path(f).parent) in folders and not Path(f).exists():
-            counts[f] = counts.get(f, 0) + 1
+    folders, ingested = {str(Path(f).parent) for f in files}, set(files)
+    beside = Counter(
+        r.source_file
+        for r in stored.values()
+        if r.source_file
+        and r.source_file not in ingested
+        and str(Path(r.source_file).parent) in folders
+    )
+    counts = {f: n for f, n in beside.items() if not Path(f).exists()}  # one look at each file
     return [
         f"{f} is gone; its {n} paper{'s' if n != 1 else ''} stay until `paperchat remove {f}`"
         for f, n in sorted(counts.items())
