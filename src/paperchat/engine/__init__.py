@@ -177,9 +177,11 @@ class Engine:
 
         return ingest(self, paths, metadata, rebuild, on_error, progress, only_if_empty, encoding)
 
+    @again_after_rebuild
     def ensure_corpus(self, progress: Progress | None = None) -> IngestReport | None:
         """Ingest the bundled corpus when the store is empty (an interrupted first run is resumed); else
-        ``None`` (:func:`paperchat.engine.ingesting.ensure_corpus`)."""
+        ``None`` (:func:`paperchat.engine.ingesting.ensure_corpus`). Its count of the store's papers is read
+        again, once, when a rebuild in another process switches generations under it, as the answer's is."""
         from paperchat.engine.ingesting import ensure_corpus
 
         return ensure_corpus(self, progress)
