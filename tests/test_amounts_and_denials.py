@@ -20,10 +20,14 @@ from paperchat.answer.counts import (
     amount_sentences,
     asks_change,
     counting_sentences,
+    defined_abbreviations,
     given_numbers,
     states_change,
     states_number,
 )
+
+#: ConfPO (bundled corpus, ``SEED_000`` #3) as the 2,740-paper store holds it
+CONFPO = "p-abe9274a3783"
 
 
 @pytest.mark.parametrize(
@@ -92,6 +96,21 @@ def test_a_number_the_question_gives_answers_nothing():
     assert states_number("The study took 3.5 hours.")
     assert not states_change("It improves 3.5 points.", frozenset({"3.5"}))
     assert [c.text for c in amount_sentences([only_total], "How much of the 1,200 prompts?")] == []
+
+
+def test_an_abbreviation_the_abstract_defines_counts_its_noun():
+    abstract = (
+        "Can a pre-trained large multimodal model (LMM) be ranked without labels? "
+        "We evaluate 47 state-of-the-art LMMs across 9 benchmarks."
+    )
+    aliases = defined_abbreviations(abstract, "model")
+    assert aliases == {"LMM", "LMMs"}
+    assert defined_abbreviations(abstract, "benchmark") == frozenset()
+    # initials that do not spell the abbreviation define nothing
+    assert defined_abbreviations("a simple model (LMM) here", "model") == frozenset()
+    evaluated = SimpleNamespace(text="We evaluate 47 state-of-the-art LMMs across 9 benchmarks.")
+    assert counting_sentences([evaluated], "model", None, True) == []
+    assert counting_sentences([evaluated], "model", None, True, aliases=aliases) == [evaluated]
 
 
 def test_the_sentences_that_can_answer_an_amount_skip_code_links():
@@ -194,3 +213,13 @@ def test_a_count_the_question_itself_gives_is_no_answer(icml_engine):
     )
     assert [s.paper_id for s in answer.sources] == ["7TrOBcxSvy"]
     assert "SafeArena comprises 250 safe and 250 harmful tasks" in answer.answer
+
+
+@pytest.mark.slow
+def test_a_technique_asked_of_one_named_paper_is_answered_from_that_paper(icml_engine):
+    # ConfPO's abstract never mentions LoRA; papers on LoRA adapters must not answer for it
+    answer = icml_engine.ask("Does ConfPO use LoRA adapters?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+    answer = icml_engine.ask("Does ConfPO rely on a Bradley-Terry reward model?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+    assert "model-free" in answer.answer

@@ -251,11 +251,17 @@ _NO_AMOUNT = re.compile(r"\(?(?:\d|[ivx]+)\)[,:]?|[Oo]ne[,;:.]?", re.I)
 
 
 def counting_sentences(
-    cands: list, noun: str, lexicon, whole: bool = False, given: frozenset[str] = frozenset()
+    cands: list,
+    noun: str,
+    lexicon,
+    whole: bool = False,
+    given: frozenset[str] = frozenset(),
+    aliases: frozenset[str] = frozenset(),
 ) -> list:
     """The candidates (objects with ``text``) that hold ``noun`` with a number (or LaTeX: "$d$ random bits")
     near it (:func:`_number_near`); ``whole`` for a count of things ("how many X"), which no ratio gives;
-    a number of ``given`` (the question's own, :func:`given_numbers`) counts nothing.
+    a number of ``given`` (the question's own, :func:`given_numbers`) counts nothing. A word of ``aliases``
+    (abbreviations the papers define for the noun, :func:`defined_abbreviations`) holds the noun too.
 
     ``lexicon`` is the store's BM25 index (``df``, ``tokenize``, ``respelled``, ``terms_of``), or ``None``
     (then the noun is matched as written only).
@@ -268,13 +274,36 @@ def counting_sentences(
     respelled = {r for t in unknown for r in lexicon.respelled(t)}  # "activaton" -> "activ"
 
     def holds_noun(text: str) -> bool:
-        return names_noun(text, noun, bool(unknown)) or bool(
-            respelled and respelled & lexicon.terms_of(text)
+        return (
+            names_noun(text, noun, bool(unknown))
+            or bool(respelled and respelled & lexicon.terms_of(text))
+            or bool(aliases and aliases & {w.strip(".,;:()") for w in text.split()})
         )
 
     return [
         c for c in cands if holds_noun(c.text) and _number_near(c.text, holds_noun, whole, given)
     ]
+
+
+#: An abbreviation defined in running text: the words before it, then "(LMM)" or "(LMMs)".
+_DEFINITION = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,6})\((?P<short>[A-Z][A-Za-z0-9]{1,9}?)s?\)")
+
+
+def defined_abbreviations(abstract: str, noun: str) -> frozenset[str]:
+    """The abbreviations ``abstract`` defines for a phrase ending in ``noun`` (by stem), singular and plural:
+    "a pre-trained large multimodal model (LMM)" gives ``{"LMM", "LMMs"}`` for "model", so "47 LMMs"
+    counts models. The phrase's last words must begin with the abbreviation's letters, as definitions
+    are written (Schwartz & Hearst 2003 match initials the same way)."""
+    key = stem(noun)
+    out: set[str] = set()
+    for match in _DEFINITION.finditer(abstract):
+        short, words = match.group("short"), match.group(1).split()
+        if stem(words[-1].lower()) != key or len(short) > len(words):
+            continue
+        initials = "".join(w[0] for w in words[-len(short) :]).lower()
+        if initials == short.lower():
+            out |= {short, short + "s"}
+    return frozenset(out)
 
 
 def value_sentences(cands: list, setting: str, lexicon) -> list:

@@ -259,7 +259,14 @@ def extract(
     pool = [c for c in cands if c.paper_id in mentioned] if len(mentioned) >= 2 else own
     counted = (
         counting_sentences(
-            pool, count_noun, lexicon, it.asks_how_many(question), counts.given_numbers(question)
+            pool,
+            count_noun,
+            lexicon,
+            it.asks_how_many(question),
+            counts.given_numbers(question),
+            frozenset().union(
+                *(counts.defined_abbreviations(p.abstract, count_noun) for p in focus)
+            ),
         )
         if count_noun
         else []

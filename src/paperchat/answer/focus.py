@@ -141,7 +141,25 @@ def focus_papers(
         return (
             None  # "What ARI does Spotscape reach on DLPFC?": Spotscape's abstract names no DLPFC
         )
+    if (
+        subject
+        and not several
+        and _asks_yes_no_of(question, intent.subject or "")
+        and not any(label_named(question, p) for p in papers if p not in subject)
+    ):
+        # "Does ConfPO use LoRA adapters?": ConfPO answers, not a paper on LoRA (a name no other retrieved
+        # paper is labelled by is the asker's word for a technique)
+        return subject
     return papers
+
+
+def _asks_yes_no_of(question: str, name: str) -> bool:
+    """Whether ``question`` asks yes or no with ``name`` as its grammatical subject ("Does ConfPO use ...?")."""
+    aux = r"(?:does|did|do|is|was|are|can|could|will|would|has|have)\s+"
+    return (
+        bool(name)
+        and re.match(aux + re.escape(name) + r"(?![\w-])", question.strip(), re.I) is not None
+    )
 
 
 def names_apart(question: str, names: tuple[str, ...]) -> bool:
