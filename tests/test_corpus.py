@@ -45,6 +45,11 @@ def test_labels_name_the_introduced_method():
         "GPT-4 has shown"
     )
     assert derive_label("Zebra is a reinforcement learning agent.").startswith("Zebra is a")
+    # a coined acronym defined and used again names the paper; a plural one names what it studies
+    coined = "We study a flow (FINOLA) for images. FINOLA is fast. FINOLA is simple."
+    assert derive_label(coined) == "FINOLA"
+    studied = "We study attention heads (AHs) under attack. AHs change. Some AHs do not."
+    assert derive_label(studied).startswith("We study attention heads")
 
 
 def test_ids_do_not_depend_on_order(tmp_path):

@@ -42,6 +42,8 @@ _PROPOSED = re.compile(
 )
 _PAREN = re.compile(r"\((?P<name>[A-Z][A-Za-z0-9+\-]{1,14})\)")
 _WHICH = re.compile(r",\s+" + _NAME + r",\s+(?:which|that)\s")
+#: An acronym in the plural: capitals, then a lower-case "s" ("SAEs", "LVLMs", "MPNNs").
+_PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9-]*[A-Z]s")
 #: An abstract that opens by defining its name: "BOMNet is a parser that ..." (not "GPT-4 has shown ...": an
 #: opening about another model).
 _OPENS_WITH = re.compile(r"^" + _NAME + r"\s+(?:is|are)\s+(?:a|an)\s")
@@ -69,10 +71,15 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
                 or not re.search(rf"\b{re.escape(name)}\b", plain[: match.start()])
             ):
                 return name
-    # Else a coined acronym defined in parentheses and used again later.
+    # Else a coined acronym defined in parentheses and used again later; a plural one ("attention heads
+    # (AHs)", "sparse autoencoders (SAEs)") names the things the paper studies, not the paper
     for match in _PAREN.finditer(plain):
         name = match.group("name")
-        if _looks_like_name(name) and plain.count(name) >= 3:
+        if (
+            _looks_like_name(name)
+            and plain.count(name) >= 3
+            and not _PLURAL_ACRONYM.fullmatch(name)
+        ):
             return name
     words = text.split()
     label = ""
