@@ -142,6 +142,18 @@ def test_tools_resources_and_errors(two_venue_store):
                 "search_papers", {"query": "backdoor", "filters": {"venu": "ICML"}}
             )
             assert typo.is_error and text(typo).startswith("error: filters.venu: ")
+            # so is a filter given beside "filters", and a number given as text or a boolean (a newcomer's
+            # break-it session: both ran, unfiltered and coerced)
+            beside = await client.call_tool("search_papers", {"query": "graphs", "venue": "ACL"})
+            assert text(beside) == (
+                "error: venue: not an argument of this tool (its arguments: query, top_k, filters)"
+            )
+            loose = await client.call_tool("ask", {"question": "x", "top_k": "3"})
+            assert text(loose) == 'error: top_k: input should be a whole number (got "3")'
+            flag = await client.call_tool("search_papers", {"query": "x", "top_k": True})
+            assert text(flag) == "error: top_k: input should be a whole number (got true)"
+            year = await client.call_tool("list_papers", {"filters": {"year": "2025"}})
+            assert year.is_error and text(year).startswith("error: filters.year: ")
             blank = await client.call_tool("ask", {"question": "x", "filters": {"author": ""}})
             assert text(blank) == "error: author is empty; leave it out to search every paper"
 

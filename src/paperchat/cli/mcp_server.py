@@ -54,7 +54,7 @@ class PaperFilters(BaseModel):
     """Which papers a tool may use; every filter given must match. An unknown key ("venu") is refused, not
     dropped: dropped, the search would run unfiltered and the agent would not know."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # strict: a year is a number, not "2025"
 
     author: str | None = Field(
         None, description="Part of an author's name, any case (e.g. 'Hinton')."
@@ -174,12 +174,32 @@ class _Server(MCPServer):
     several-line report."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and (refused := loose_arguments(tool.parameters, arguments or {})):
+            raise ToolError(refused)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if not isinstance(exc.__cause__, ValidationError):
                 raise
             raise ToolError(argument_errors(exc.__cause__)) from exc.__cause__
+
+
+def loose_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """The one-line error for arguments a tool's JSON ``schema`` does not take, or ``""``: a name it does not
+    have (``{"venue": "ACL"}`` beside ``filters``; dropped, the call would run unfiltered) and a whole number
+    given as text or a boolean (``"top_k": "3"``, ``true``), which pydantic's lax mode would coerce."""
+    props = schema.get("properties", {})
+    parts = [
+        f"{key}: not an argument of this tool (its arguments: {', '.join(props)})"
+        for key in arguments
+        if key not in props
+    ]
+    for key, value in arguments.items():
+        kinds = {o.get("type") for o in props.get(key, {}).get("anyOf", [props.get(key, {})])}
+        if "integer" in kinds and isinstance(value, (bool, str)):
+            parts.append(f"{key}: input should be a whole number (got {json.dumps(value)[:40]})")
+    return "error: " + "; ".join(parts) if parts else ""
 
 
 def argument_errors(exc: ValidationError) -> str:
