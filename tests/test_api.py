@@ -97,6 +97,7 @@ def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
     with pytest.raises(PaperchatError, match=r"^unknown setting\(s\) colour "):
         Paperchat(bundled_store, colour="red")
     pc = Paperchat(bundled_store)
+    assert repr(pc) == f"Paperchat(store={str(bundled_store)!r}, mode='auto')"
     with pytest.raises(
         PaperchatError, match=r"^no paper matches --venue \"NeurIPS\" \(stored venues: ICML\)$"
     ):
@@ -233,10 +234,14 @@ def test_bibtex_takes_one_id_papers_and_search_hits_and_keeps_a_file_when_nothin
     bundled_store, tmp_path
 ):
     from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
 
     pc = Paperchat(bundled_store)
     one = pc.bibtex(CONFPO)  # one id, not its characters
     assert one.startswith("@inproceedings{yoon2025confpo,")
+    assert pc.bibtex(CONFPO.upper()) == one  # an id in another case, as paper() takes it
+    with pytest.raises(PaperchatError, match="^papers must be an answer, a paper id or a list"):
+        pc.bibtex({CONFPO: 1})  # a dict is not a list of its keys
     assert pc.bibtex(pc.papers(papers=CONFPO)) == one
     hits = pc.search("preference-critical tokens", top_k=1)
     assert [h.paper_id for h in hits] == [CONFPO] and pc.bibtex(hits) == one

@@ -10,7 +10,7 @@ thread-safe: use one object per thread, or a lock.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,9 @@ class Paperchat:
         self.engine = Engine(self.settings)
         self._seeded = False
 
-    # -- helpers ------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"Paperchat(store={str(self.settings.store_path)!r}, mode={self.settings.mode!r})"
+
     def _ready(self) -> None:
         """Refuse a store folder that does not exist; ingest the bundled corpus into an empty default store (once)."""
         from paperchat.core.commands import ingest_command
@@ -325,7 +327,7 @@ class Paperchat:
             ids = [s.paper_id for s in papers.sources]
         else:
             items = [papers] if isinstance(papers, (str, PaperRecord, SearchHit)) else papers
-            if not isinstance(items, Iterable):
+            if not isinstance(items, Iterable) or isinstance(items, Mapping):
                 raise PaperchatError(
                     f"papers must be an answer, a paper id or a list of them, not {type(papers).__name__}"
                 )
@@ -342,6 +344,9 @@ class Paperchat:
         if any(pid not in records for pid in ids):  # a merged duplicate's id names the kept paper
             aliases = store.aliases()
             ids = [pid if pid in records else aliases.get(pid, pid) for pid in ids]
+            for i, pid in enumerate(ids):  # an id in another case names its paper, as for paper()
+                same = [] if pid in records else [r for r in records if r.lower() == pid.lower()]
+                ids[i] = same[0] if len(same) == 1 else pid
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
         if missing:
             raise PaperchatError(
