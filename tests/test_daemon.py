@@ -178,6 +178,14 @@ def test_other_code_runs_in_process_and_auto_starts_a_daemon_for_the_next_comman
         os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
+def test_a_refused_command_starts_no_daemon(bundled_store, runtime):
+    # a newcomer's break-it session: `ask ""` said why and then left a 470 MB daemon for 15 idle minutes
+    refused = pc("ask", "", runtime=runtime, store=bundled_store, daemon="auto")
+    assert refused.returncode != 0 and b"question is empty" in refused.stderr
+    # starting one takes its lock file first, before this process exits: none was taken
+    assert list(runtime.glob("paperchat/*.lock")) == [] and status(runtime, bundled_store) == {}
+
+
 def test_stop_status_and_idle_exit(bundled_store, runtime):
     where = str(bundled_store.resolve())
     none = pc("daemon", "stop", runtime=runtime, store=bundled_store)

@@ -208,10 +208,8 @@ def forward(obj) -> None:
         status = _try(files, ctx)
     if status is not None:
         ctx.exit(status)
-    if settings.daemon == "auto":
-        ctx.call_on_close(
-            lambda: spawn(settings, files)
-        )  # after this command: the next one is fast
+    if settings.daemon == "auto":  # after this command, the next one is fast; not after a refused one
+        ctx.call_on_close(lambda: None if sys.exc_info()[0] else spawn(settings, files))
 
 
 def _busy(files: link.DaemonFiles) -> bool:
