@@ -38,6 +38,9 @@ def test_authors_come_from_the_stored_metadata(icml_engine):
     )
     assert not res.abstained and res.sources[0].text.startswith("Title: ")
     assert "Baijiong Lin" in res.answer and res.answer.endswith("[1].")
+    # a label that another abstract writes in another case ("DisCo") names the paper it labels (break-it)
+    res = icml_engine.ask("Who are the authors of DISCO?")
+    assert [s.paper_id for s in res.sources] == ["6EZ3MDDf6p"] and "Rudy Morel" in res.answer
 
 
 def test_a_described_paper_is_answered_by_the_sentence_that_fits_the_ask(icml_engine):

@@ -32,6 +32,7 @@ from paperchat.answer.asks import asks_for_name, plain_question, split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.sentences import SentenceIndex
+from paperchat.answer.subjects import label_named
 from paperchat.answer.summaries import extractive_paper_summary
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
@@ -192,6 +193,8 @@ def offline_answer(
         focus = focus_papers(asked, papers, intent)
         if focus is None:
             return Answer.abstention(question, EXTRACTIVE, retrieved)
+        # "Who wrote DISCO?": the paper labelled DISCO, before one whose abstract mentions a "DisCo"
+        focus = sorted(focus, key=lambda p: not label_named(asked, p))
         if not intent.names and not _named_in(
             asked, focus[0]
         ):  # nothing names the paper: it must be relevant
