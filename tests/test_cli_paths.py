@@ -224,6 +224,11 @@ def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
             "a 9.3× cut, ~78.97% ASR, Mixtral-8×7B",
         ),
         (r"$\mathcal{O}(n)$ and $\pm$", "$\\mathcal{O}(n)$ and ±"),
+        # an escaped dollar before an amount, however many backslashes the data carries (break-it session)
+        (
+            r"valued at \\\$1 million, from \$50 fixes; $K$ stays",
+            "valued at $1 million, from $50 fixes; $K$ stays",
+        ),
     ],
 )
 def test_plain_emphasis(text, shown):

@@ -16,6 +16,7 @@ _EMPHASIS = (
     ),  # *italic*, not a*b*c
     (re.compile(r"`([^`\n]+)`"), r"\1"),  # `code`
     (re.compile(r"(?<!\\)\\%"), "%"),  # 4.4\% (LaTeX's escaped percent)
+    (re.compile(r"\\+\$(?=\d)"), "$"),  # \$1 million, \\\$50 (an escaped dollar before an amount)
 )
 #: a math span that is only a number and a symbol: "$9.3\times$", "$\sim$78", "$\pm 0.2$"
 _SYMBOL = re.compile(r"\$\s*([\d.,]*)\s*\\(times|sim|approx|pm|leq?|geq?)\s*([\d.,]*)\s*\$")
@@ -33,8 +34,9 @@ _SYMBOLS = {
 
 def plain_emphasis(text: str) -> str:
     """``text`` without the emphasis markup abstracts carry (Markdown ``**b**``, ``*i*``, backticks; LaTeX
-    ``\\emph{…}``, ``\\textbf{…}``, an escaped ``\\%``): what the terminal shows. A math span that is only a
-    number and a symbol is the symbol (``$9.3\\times$`` -> ``9.3×``); other math is left as written.
+    ``\\emph{…}``, ``\\textbf{…}``, an escaped ``\\%``, or ``\\$`` before an amount): what the terminal
+    shows. A math span that is only a number and a symbol is the symbol (``$9.3\\times$`` -> ``9.3×``);
+    other math is left as written.
 
     Display only: ``--json`` answers and the citation checks keep the abstracts' exact text.
     """
