@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from paperchat.retrieve.titles import titled
+from paperchat.retrieve.titles import head_names, named_by_head, titled
 
 TITLES = {
     "qzM37nOy3N": "Inverse problems with experiment-guided AlphaFold",
@@ -49,3 +51,33 @@ def test_a_pasted_title_ranks_its_paper_first(icml_engine, question, paper_id):
     assert hits[0].paper_id == paper_id
     answer = icml_engine.ask(question, mode="extractive")
     assert answer.sources and answer.sources[0].paper_id == paper_id
+
+
+def test_the_names_a_question_may_give_a_paper_by_its_titles_opening():
+    assert head_names("What is WATCH? Compare it with R.I.P.") == ["WATCH", "R.I.P.", "R.I.P"]
+    # a sentence's capitalised first word is a question word, unless it looks coined
+    assert head_names("How does Minerva work?") == ["Minerva"]
+    assert head_names("DISCO vs WATCH.") == ["DISCO", "WATCH.", "WATCH"]
+    records = {
+        "w": SimpleNamespace(label="WATCH", title="WATCH: Adaptive Monitoring for AI Deployments"),
+        "v": SimpleNamespace(label="VAE", title="Be a Goldfish: Forgetting Bad Conditioning"),
+        "s1": SimpleNamespace(label="SAM", title="SAM: one paper"),
+        "s2": SimpleNamespace(label="SAM", title="SAM: another paper"),
+    }
+    # a label the title does not open with (one derived from the abstract) and a shared one name no paper
+    assert named_by_head(["VAE", "SAM", "WATCH"], records) == ["w"]
+
+
+@pytest.mark.slow
+def test_a_paper_named_by_its_titles_opening_is_found_though_its_abstract_never_says_it(
+    icml_engine,
+):
+    # WATCH's abstract never writes "WATCH"; a paper on watch-time predictions ranked first before, and
+    # "DISCO" took a paper whose abstract mentions a "DisCo" (a newcomer's break-it session)
+    watch, disco = "GMjkK2CKx5", "6EZ3MDDf6p"
+    assert icml_engine.retrieve("What is WATCH?", top_k=5)[0].paper_id == watch
+    answer = icml_engine.ask("What is WATCH?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [watch]
+    for question in ("How do DISCO and WATCH differ?", "Compare DISCO and WATCH."):
+        answer = icml_engine.ask(question, mode="extractive")
+        assert [s.paper_id for s in answer.sources] == [disco, watch], question

@@ -37,7 +37,7 @@ import numpy as np
 from paperchat.core.contract import Retrieved
 from paperchat.ingest.chunking import paper_of
 from paperchat.retrieve import fusion
-from paperchat.retrieve.titles import titled
+from paperchat.retrieve.titles import head_names, named_by_head, titled
 
 RETRIEVERS = ("hybrid", "dense", "bm25")
 #: weights of (chunk cosine, sentence cosine, BM25 / its upper bound) in weighted fusion
@@ -210,6 +210,7 @@ class HybridRetriever:
         else:
             fused = self._fuse(question, [dense, sentence_best, bm25])
         ranked = sorted(fused.items(), key=lambda kv: -kv[1])[: top_k * 2]
+        ranked = self._head_named_first(question, ranked, paper_ids)
         t = time.perf_counter()
         if search is qvec or np.array_equal(
             search, qvec
@@ -232,6 +233,20 @@ class HybridRetriever:
                 break
         self.last_timings = timings
         return hits
+
+    def _head_named_first(
+        self, question: str, ranked: list[tuple[str, float]], paper_ids: frozenset[str] | None
+    ) -> list[tuple[str, float]]:
+        """``ranked`` with the papers the question names by their title's opening name
+        (:func:`paperchat.retrieve.titles.named_by_head`) first, given the best score so far, found by
+        label in the store when the searches missed them ("What is WATCH?": the abstract never says it)."""
+        names = head_names(question)
+        named = named_by_head(names, self.store.labelled(names)) if names else []
+        named = [pid for pid in named if paper_ids is None or pid in paper_ids]
+        if not named:
+            return ranked
+        top = ranked[0][1] if ranked else 1.0
+        return [(pid, top) for pid in named] + [(p, s) for p, s in ranked if p not in named]
 
     def _title_first(
         self, question: str, ranked: list[tuple[str, float]], chunks: dict[str, tuple[str, Any]]

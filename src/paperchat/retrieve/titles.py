@@ -10,12 +10,18 @@ matches when its words occur in the question as one run (any case, any
 punctuation between words). Titles of two or three words ("Flow Q-Learning",
 "Graph World Model") are common phrases too, so they match only in the
 title's own capitalisation.
+
+A question may also name a paper by the name its title opens with ("What is WATCH?" for "WATCH:
+Adaptive Monitoring for AI Deployments via ..."), which its abstract need not repeat
+(:func:`head_names`, :func:`named_by_head`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from paperchat.core.terms import looks_like_name
 
 #: titles with fewer words match only in their own capitalisation
 MIN_WORDS_ANY_CASE = 4
@@ -61,3 +67,47 @@ def bare_title(question: str, titles: Mapping[str, str]) -> str | None:
     """
     whole = _run(question).lower()
     return next((pid for pid, t in titles.items() if _run(t).lower() == whole), None)
+
+
+#: A word of a question as a name is written: no white space, quotes, brackets or closing punctuation.
+_NAME_WORD = re.compile(r"[^\s,;:!?()\[\]\"'“”‘’]+")
+
+
+def head_names(question: str) -> list[str]:
+    """Words of ``question`` that may be a paper's short name, in order: those with a capital letter (a
+    sentence's first word only when it looks like a coined name, not a capitalised question word), each
+    also without a closing full stop ("WATCH." and "R.I.P.").
+
+    >>> head_names("What is WATCH? Compare it with R.I.P.")
+    ['WATCH', 'R.I.P.', 'R.I.P']
+    """
+    out: dict[str, None] = {}
+    for match in _NAME_WORD.finditer(question):
+        word = match.group()
+        opens = (
+            not question[: match.start()].strip() or question[: match.start()].rstrip()[-1] in ".?!"
+        )
+        if any(c.isupper() for c in word) and (not opens or looks_like_name(word.rstrip("."))):
+            out.update(dict.fromkeys(w for w in (word, word.rstrip(".")) if w))
+    return list(out)
+
+
+def head_label(record) -> str:
+    """``record``'s label when its title opens with it ("WATCH: Adaptive ..."), else ``""``."""
+    head, colon, _ = (getattr(record, "title", "") or "").partition(":")
+    label = getattr(record, "label", "") or ""
+    return label if colon and head.strip() == label else ""
+
+
+def named_by_head(names: list[str], records: Mapping) -> list[str]:
+    """Ids of ``records`` (``{paper id: record}`` with ``label`` and ``title``) named by one of ``names``: the
+    record's label is the name its title opens with ("WATCH: ..."), and no other record has that label.
+    In the order of ``names``."""
+    by_label: dict[str, list[str]] = {}
+    for pid, rec in records.items():
+        by_label.setdefault(rec.label, []).append(pid)
+    return [
+        ids[0]
+        for name in names
+        if len(ids := by_label.get(name, [])) == 1 and head_label(records[ids[0]]) == name
+    ]
