@@ -76,13 +76,15 @@ from paperchat.answer.method_span import asks_how_named, asks_which_one, method_
 from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import missing_names, subject_papers
+from paperchat.answer.subjects import label_named, missing_names, subject_papers
 from paperchat.core.terms import terms
 
 #: Setting nouns that also name results ("success rate", "win probability": :func:`~paperchat.answer.intent.setting_noun`).
 RESULT_SETTINGS = frozenset({"rate", "probability"})
 MAX_SENTENCES = 3
 ABSTAIN_BELOW = 0.27
+#: Words of a question that asks only to compare the papers it names.
+_COMPARING_WORDS = frozenset("compare contrast differ difference vs versus both".split())
 MAX_PAPERS = 3
 PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
@@ -221,7 +223,13 @@ def extract(
     if not cands:
         return Extract([], 0.0, True, "no sentence to quote")
     relevance = max(c.base for c in cands)
-    if relevance < ABSTAIN_BELOW and not asks_how_named(intent, focus[0]):
+    named_each = sum(bool(p.mention) for p in focus) >= 2
+    # the one paper a question names by label ("What is WATCH?") is relevant, as are the papers a question
+    # that asks only to compare them names ("Compare DISCO and WATCH."), each found by its own search
+    by_label = len(focus) == 1 and label_named(question, focus[0])
+    mentioned = {t for p in focus if p.mention for t in terms(p.mention)}
+    bare = named_each and not set(terms(question)) - mentioned - _COMPARING_WORDS
+    if relevance < ABSTAIN_BELOW and not (asks_how_named(intent, focus[0]) or bare or by_label):
         return Extract([], relevance, True, "nothing retrieved is relevant enough")
     main = focus_paper(cands, focus)
     main_paper = next(p for p in focus if p.paper_id == main)
@@ -229,9 +237,8 @@ def extract(
     # their own search are on topic by construction
     comparing = it.COMPARE.search(question) is not None
     compared = focus[:MAX_PAPERS] if comparing else [main_paper]
-    found_each = sum(bool(p.mention) for p in focus) >= 2
     if (
-        not found_each
+        not named_each
         and not clear_winner(intent, papers, question)
         and max(c.cos for c in cands) < OFF_TOPIC_COS
         and off_topic(question, compared, lexicon, n_papers)
@@ -240,7 +247,7 @@ def extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
         )
     # a comparison's names are spread over the papers its mentions found, each by its own search
-    named_in = [p for p in focus if p.mention] if found_each else [main_paper]
+    named_in = [p for p in focus if p.mention] if named_each else [main_paper]
     if intent.kind in (it.QUANTITY, it.ENTITY) and partial_proper_nouns(question, named_in):
         return Extract(
             [],
@@ -275,7 +282,7 @@ def extract(
         return Extract(
             [], relevance, True, f"no sentence gives a number of {count_noun}", paper=main
         )
-    model = None if intent.kind == it.FIND or found_each else asked_model(question)
+    model = None if intent.kind == it.FIND or named_each else asked_model(question)
     if model and not names_a_model(main_paper.full_text, model):
         return Extract([], relevance, True, f"the abstract names no {model}", paper=main)
     # one paper's named thing or setting value; a comparison's asks are answered each from its own paper

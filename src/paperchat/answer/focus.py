@@ -15,7 +15,7 @@ from paperchat.answer.asks import asks_which_paper
 from paperchat.answer.clauses import split_clauses
 from paperchat.answer.subjects import label_named, mentions, missing_names, plain
 from paperchat.core.terms import terms
-from paperchat.retrieve.titles import titled
+from paperchat.retrieve.titles import head_names, named_by_head, titled
 
 #: Content terms (besides the missing names) from which a question describes its paper well enough that a name no
 #: retrieved paper holds is incidental, not the subject (tuned on general-a and conference dev: 24+ vs at most 16).
@@ -91,6 +91,13 @@ def focus_papers(
     quoted = titled(question, {p.paper_id: p.title for p in papers})
     if quoted and not it.COMPARE.search(question):
         return [p for p in papers if p.paper_id in quoted]  # a pasted title names its paper
+    # "What is WATCH?": the paper whose title opens with the name, though its abstract may not say it
+    labelled = named_by_head(head_names(question), {p.paper_id: p for p in papers})
+    one = (
+        next((p for p in papers if p.paper_id == labelled[0]), None) if len(labelled) == 1 else None
+    )
+    if one and set(intent.names) <= {one.label} and not it.COMPARE.search(question):
+        return [one]
     if not intent.names:
         return papers
     texts = [p.full_text for p in papers]

@@ -22,15 +22,15 @@ from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.mention_lists import Mention
 from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
 from paperchat.core.terms import name_tokens, terms
+from paperchat.retrieve.titles import head_label
 
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I
 )
 #: Papers searched per named or described subject (a name takes the first that mentions it).
 SUBJECT_TOP_K = 5
-COVER_MIN_NEW = (
-    0.1  # share of a comparison's terms a second, unnamed paper must add (tuned on general-a)
-)
+#: Share of a comparison's terms a second, unnamed paper must add (tuned on general-a).
+COVER_MIN_NEW = 0.1
 
 
 def plain(text: str) -> str:
@@ -102,18 +102,7 @@ def spelled_out(name: str, text: str) -> bool:
 
 #: Prefixes a compound word starts with ("Autoencoder", "Hypernetwork", "Multiagent"): its second part's
 #: initial counts as a letter of an abbreviation too.
-_COMPOUND_PREFIXES = (
-    "auto",
-    "hyper",
-    "multi",
-    "self",
-    "cross",
-    "inter",
-    "super",
-    "semi",
-    "meta",
-    "over",
-)
+_COMPOUND_PREFIXES = tuple("auto hyper multi self cross inter super semi meta over".split())
 
 
 def _initial(word: str, ch: str, last_two: str) -> bool:
@@ -234,26 +223,35 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
-def _named_paper(question, mention, hits, retrieve, read, texts):
+def _named_paper(question, mention, hits, retrieve, read, texts, labels):
     """The paper a named mention means: the first that mentions its name, or ``None``.
 
     A name that also describes its paper ("the 'price of freedom' one that compares ...") is searched
     with its description first. Otherwise the first hit that mentions it; else the first of
     :data:`SUBJECT_TOP_K` papers searched for the name alone, then for its clause, that mentions it.
-    (Preferring a paper whose title holds the name, over a hit whose abstract cites it, was tried in
-    the eleventh round and dropped: eval/generalization/TUNING.md.)
+    A paper whose title opens with the name ("WATCH: Adaptive ...") comes before one that mentions it
+    in another case ("watch-time"), looked for in one more search if need be. (Preferring a paper whose
+    title holds the name over a hit whose abstract cites it was dropped in the eleventh round: TUNING.md.)
     """
     held = [] if mention.text != mention.name else hits
     queries = [mention.text] if mention.text != mention.name else []
     queries += [mention.name, clause_of(question, mention.name)]
+    first = None
     for found in [held] + [None] * len(queries):
         if found is None:
             found = retrieve(queries.pop(0), SUBJECT_TOP_K)
             read(found)
-        holder = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
-        if holder is not None:
-            return holder
-    return None
+        labelled = next((h for h in found if labels.get(h.paper_id) == mention.name), None)
+        if labelled is not None:
+            return labelled
+        if first is not None:  # one more search found no paper labelled by the name
+            return first
+        first = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
+        if first is not None and re.search(
+            rf"(?<![\w-]){re.escape(mention.name)}(?![\w-])", texts[first.paper_id]
+        ):
+            return first  # it writes the name as the question does: no search for a paper labelled by it
+    return first
 
 
 #: A relative clause set off after a name, led by a noun of its own: "LaCache, the paper that chops ...".
@@ -353,17 +351,19 @@ def complete_hits(
     if not found:
         return hits
     texts: dict[str, str] = {}
+    labels: dict[str, str] = {}
 
     def read(more: list) -> None:  # the papers' texts, one store read for all that are not read yet
         new = [h.paper_id for h in more if h.paper_id not in texts]
         records = read_papers(new) if new else {}
         texts.update({pid: r.full_text if (r := records.get(pid)) else "" for pid in new})
+        labels.update({pid: head_label(records[pid]) if pid in records else "" for pid in new})
 
     read(hits)
     shared = topic(question, found)
     resolved: list[tuple[Mention, object]] = []  # each mention, and the paper its name names
     for m in found:
-        holder = _named_paper(question, m, hits, retrieve, read, texts) if m.name else None
+        holder = _named_paper(question, m, hits, retrieve, read, texts, labels) if m.name else None
         parts = _set_off(m, holder, retrieve, shared)
         resolved += [(parts[0], holder)] + [(part, None) for part in parts[1:]]
     found = [m for m, _ in resolved]
