@@ -113,6 +113,13 @@ def test_an_abbreviation_the_abstract_defines_counts_its_noun():
     assert counting_sentences([evaluated], "model", None, True, aliases=aliases) == [evaluated]
 
 
+def test_a_currency_states_an_amount_of_money():
+    payouts = SimpleNamespace(text=r"1400 tasks, valued at \\\$1 million USD total in payouts.")
+    assert counting_sentences([payouts], "money", None) == [payouts]
+    assert counting_sentences([payouts], "dollars", None) == [payouts]
+    assert counting_sentences([SimpleNamespace(text="We use 5 datasets.")], "money", None) == []
+
+
 def test_the_sentences_that_can_answer_an_amount_skip_code_links():
     cands = [
         SimpleNamespace(text="Code is at https://github.com/x/y2.", role="resource"),

@@ -27,14 +27,21 @@ _COMPUTE_UNIT = re.compile(
     r"\(?(?:[GT]PUs?|FLOPs?)(?:-(?:hours?|days?))?[.,;:)]*|PF-?days?[.,;:)]*", re.I
 )
 
+#: Nouns of an amount of money (by Snowball stem), and what states one: a currency sign before a number or
+#: a currency word ("$1 million", "\\$5", "1M USD", "300 dollars", "€20").
+_MONEY_NOUNS = frozenset({"money", "dollar", "usd", "payout", "earn", "revenu", "fund"})
+_CURRENCY = re.compile(r"[$€£]\s?\d|\b(?:USD|EUR|GBP|dollars?|euros?)\b")
+
 
 def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
     """Whether ``text`` holds the content term ``noun`` or a word of its Snowball stem ("compute":
     "computational"), or, for an ``abbreviation`` (a word no paper of the corpus uses, such as "mem" or
     "params"), a longer word it starts ("memory", "parameters"). A hyphenated term's parts count: a
-    "25M-parameter transformer" names its parameters; and a unit of compute (:data:`_COMPUTE_UNIT`) names
-    "compute"."""
+    "25M-parameter transformer" names its parameters; a unit of compute (:data:`_COMPUTE_UNIT`) names
+    "compute", and a currency (:data:`_CURRENCY`) money."""
     if stem(noun) == "comput" and any(_COMPUTE_UNIT.fullmatch(w) for w in text.split()):
+        return True
+    if stem(noun) in _MONEY_NOUNS and _CURRENCY.search(text):  # "\\$1 million USD" is money
         return True
     held = terms(text)
     held += [part for t in held if "-" in t for part in t.split("-") if part]
