@@ -208,7 +208,8 @@ def forward(obj) -> None:
         status = _try(files, ctx)
     if status is not None:
         ctx.exit(status)
-    if settings.daemon == "auto":  # after this command, the next one is fast; not after a refused one
+    # after this command, so the next one is fast; not after a refused one
+    if settings.daemon == "auto":
         ctx.call_on_close(lambda: None if sys.exc_info()[0] else spawn(settings, files))
 
 
