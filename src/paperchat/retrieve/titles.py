@@ -81,13 +81,26 @@ def head_names(question: str) -> list[str]:
     >>> head_names("What is WATCH? Compare it with R.I.P.")
     ['WATCH', 'R.I.P.', 'R.I.P']
     """
-    out: dict[str, None] = {}
-    for match in _NAME_WORD.finditer(question):
-        word = match.group()
-        opens = (
-            not question[: match.start()].strip() or question[: match.start()].rstrip()[-1] in ".?!"
+    words = [
+        (
+            m.group(),
+            not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".?!",
+            m,
         )
-        if any(c.isupper() for c in word) and (not opens or looks_like_name(word.rstrip("."))):
+        for m in _NAME_WORD.finditer(question)
+    ]
+    capital = [
+        any(c.isupper() for c in w) and (not opens or looks_like_name(w)) for w, opens, _ in words
+    ]
+
+    def joined(a: int, b: int) -> bool:  # two name words with only spaces between: one longer name
+        gap = question[words[a][2].end() : words[b][2].start()]
+        return capital[a] and capital[b] and gap.strip() == "" and not words[a][0].endswith(".")
+
+    out: dict[str, None] = {}
+    for i, (word, _opens, _m) in enumerate(words):
+        longer = i + 1 < len(words) and joined(i, i + 1) or i > 0 and joined(i - 1, i)
+        if capital[i] and not longer:  # "CAT Merging" names neither "CAT" nor "Merging"
             out.update(dict.fromkeys(w for w in (word, word.rstrip(".")) if w))
     return list(out)
 
@@ -101,13 +114,9 @@ def head_label(record) -> str:
 
 def named_by_head(names: list[str], records: Mapping) -> list[str]:
     """Ids of ``records`` (``{paper id: record}`` with ``label`` and ``title``) named by one of ``names``: the
-    record's label is the name its title opens with ("WATCH: ..."), and no other record has that label.
-    In the order of ``names``."""
-    by_label: dict[str, list[str]] = {}
+    record's label is the name its title opens with ("WATCH: ..."), and no other title opens with that
+    label (a label derived from another abstract does not count). In the order of ``names``."""
+    by_head: dict[str, list[str]] = {}
     for pid, rec in records.items():
-        by_label.setdefault(rec.label, []).append(pid)
-    return [
-        ids[0]
-        for name in names
-        if len(ids := by_label.get(name, [])) == 1 and head_label(records[ids[0]]) == name
-    ]
+        by_head.setdefault(head_label(rec), []).append(pid)
+    return [ids[0] for name in names if name and len(ids := by_head.get(name, [])) == 1]
