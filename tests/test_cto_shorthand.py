@@ -39,6 +39,14 @@ def test_lm_is_a_generic_abbreviation_not_a_name():
     assert missing_names(question, ["We add a number-aware loss to language models."]) == []
 
 
+def test_a_name_typed_without_its_accent_is_the_name():
+    # a user's test at conference scale: "PokeChamp" was declined as a name no paper mentions
+    abstract = ["We introduce PokéChamp, a minimax agent for Pokémon battles."]
+    assert missing_names("What win rate does PokeChamp achieve?", abstract) == []
+    assert missing_names("What win rate does PokéChamp achieve?", abstract) == []
+    assert missing_names("What win rate does PokeChimp achieve?", abstract) == ["PokeChimp"]
+
+
 def test_a_counted_noun_matches_a_word_of_its_stem():
     assert (
         it.counted_noun("how much compute does it actually save when picking a model?") == "compute"

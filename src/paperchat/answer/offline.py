@@ -38,7 +38,7 @@ from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
 from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord
-from paperchat.retrieve.titles import bare_title
+from paperchat.retrieve.titles import bare_title, head_names
 
 
 def evidence_chunk(
@@ -194,7 +194,8 @@ def offline_answer(
         if focus is None:
             return Answer.abstention(question, EXTRACTIVE, retrieved)
         # "Who wrote DISCO?": the paper labelled DISCO, before one whose abstract mentions a "DisCo"
-        focus = sorted(focus, key=lambda p: not label_named(asked, p))
+        names = head_names(asked)  # not "CAT" in "CAT Merging"
+        focus = sorted(focus, key=lambda p: not (p.label in names and label_named(asked, p)))
         if not intent.names and not _named_in(
             asked, focus[0]
         ):  # nothing names the paper: it must be relevant

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable
 
 from paperchat.answer import intent as it
@@ -34,8 +35,12 @@ COVER_MIN_NEW = 0.1
 
 
 def plain(text: str) -> str:
-    """``text`` lower-cased without the markup that splits names in abstracts (``$``, ``^``, ``*``)."""
-    return text.replace("$", "").replace("^", "").replace("*", "").lower()
+    """``text`` lower-cased without accents ("PokéChamp": "pokechamp") or the markup splitting names ($ ^ *)."""
+    return _unaccented(text.replace("$", "").replace("^", "").replace("*", "")).lower()
+
+
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def _squash(text: str) -> str:
@@ -59,7 +64,7 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
     for name in name_tokens(question):
         # singular or plural: "GFlowNet" is in "GFlowNets", and "GFlowNets" in "GFlowNet"
         tail = r"(?:e?s)?(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
-        key = name[:-1] if len(name) > 3 and name.endswith("s") else name
+        key = _unaccented(name[:-1] if len(name) > 3 and name.endswith("s") else name)
         pattern = r"(?<![a-z0-9-])" + re.escape(key.lower()) + tail
         loose = r"(?<![a-z0-9])" + re.escape(_squash(key)) + r"(?:e?s)?(?![a-z0-9+])"
         if (
