@@ -11,7 +11,7 @@ from paperchat.core.errors import PaperchatError
 from paperchat.core.sentences import split_sentences
 from paperchat.core.text import clean_text
 from paperchat.ingest.corpus import bundled_corpus_files, load_file, paper_id_for
-from paperchat.ingest.labels import derive_label
+from paperchat.ingest.labels import derive_label, short_label
 from paperchat.ingest.metadata import join_metadata, load_metadata
 
 
@@ -50,6 +50,13 @@ def test_labels_name_the_introduced_method():
     assert derive_label(coined) == "FINOLA"
     studied = "We study attention heads (AHs) under attack. AHs change. Some AHs do not."
     assert derive_label(studied).startswith("We study attention heads")
+    # one capitalised word before a title's colon is the paper's name, unless it says the paper's kind
+    otter = "We introduce TDD-Bench-Verified, a benchmark, and Otter, a test generator."
+    assert (
+        short_label("Otter: Generating Tests from Issues to Validate SWE Patches", otter) == "Otter"
+    )
+    position = "Benchmarks age. We propose BenchGuard, a checklist for keeping them honest."
+    assert short_label("Position: Benchmarks Should Change", position) == "BenchGuard"
 
 
 def test_ids_do_not_depend_on_order(tmp_path):

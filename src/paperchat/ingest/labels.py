@@ -90,17 +90,27 @@ def derive_label(abstract: str, max_chars: int = 60) -> str:
     return label
 
 
+#: One-word title heads that say what kind of paper it is, not its name.
+_GENERIC_HEADS = frozenset(
+    "position survey review tutorial benchmarking revisiting rethinking towards understanding "
+    "perspective overview commentary abstract introduction".split()
+)
+
+
 def short_label(title: str, abstract: str) -> str:
     """A paper's short name, for a title "Name: subtitle" or an abstract that introduces a name.
 
-    In order: a coined name heading the title ("ConfPO: Exploiting ..." ->
-    "ConfPO"); the name the abstract introduces ("Habi"); a short title head
-    (up to four words before a colon); the title; the abstract's opening words
-    (:func:`derive_label`).
+    In order: a coined name heading the title ("ConfPO: Exploiting ..." -> "ConfPO"), or one capitalised
+    word heading it ("Otter: ..."); the name the abstract introduces ("Habi"); a short title head (up to
+    four words before a colon); the title; the abstract's opening words (:func:`derive_label`).
     """
     title = " ".join(title.replace("$", "").replace("^", "").split())
     head = title.split(":", 1)[0].strip() if ":" in title else ""
     if head and len(head.split()) <= 2 and all(_looks_like_name(w) for w in head.split()):
+        return head
+    # one capitalised word before the colon names the paper too ("Otter: Generating Tests ...", "Sundial: ..."),
+    # unless it says what kind of paper it is ("Position: ...", "Survey: ...")
+    if re.fullmatch(r"[A-Z][\w-]+", head) and head.lower() not in _GENERIC_HEADS:
         return head
     derived = derive_label(abstract) if abstract else ""
     opening = " ".join(abstract.split())
