@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from paperchat.core.sentences import split_sentences
-from paperchat.ingest.records import PaperRecord
+from paperchat.ingest.records import PaperRecord, id_in_any_case
 
 
 def find_paper(
@@ -41,9 +41,9 @@ def find_paper(
     for pid, rec in records.items():
         if target in rec.aliases:
             return pid, "id"
-    folded = [pid for pid in records if pid.lower() == target.lower()]
-    if len(folded) == 1:  # an id typed in the wrong case ("PO9bBEPNWY" for "PO9bBEPNWy")
-        return folded[0], "id"
+    folded = id_in_any_case(target, records)
+    if folded:  # an id typed in the wrong case ("PO9bBEPNWY" for "PO9bBEPNWy")
+        return folded, "id"
     low = target.lower()
     for how in ("label", "title"):
         named = [pid for pid, rec in records.items() if low == getattr(rec, how).lower()]

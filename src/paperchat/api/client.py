@@ -19,7 +19,7 @@ from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import PaperchatError, StoreError
 from paperchat.core.settings import BY_NAME, load_settings
-from paperchat.ingest.records import PaperRecord
+from paperchat.ingest.records import PaperRecord, id_in_any_case
 from paperchat.retrieve.filters import Filters
 
 PathLike = str | os.PathLike
@@ -249,8 +249,8 @@ class Paperchat:
             kept = store.aliases().get(wanted)
             found = store.papers([kept]).get(kept) if kept else None
         if found is None:  # an id in another case is that paper, as `summarize` reads it
-            same = [p for p in store.papers(abstracts=False) if p.lower() == wanted.lower()]
-            found = store.papers(same).get(same[0]) if len(same) == 1 else None
+            same = id_in_any_case(wanted, store.papers(abstracts=False))
+            found = store.papers([same]).get(same) if same else None
         if found is None:
             # an agent may send 100k characters
             shown = wanted if len(wanted) <= 80 else wanted[:79] + "…"
@@ -344,9 +344,8 @@ class Paperchat:
         if any(pid not in records for pid in ids):  # a merged duplicate's id names the kept paper
             aliases = store.aliases()
             ids = [pid if pid in records else aliases.get(pid, pid) for pid in ids]
-            for i, pid in enumerate(ids):  # an id in another case names its paper, as for paper()
-                same = [] if pid in records else [r for r in records if r.lower() == pid.lower()]
-                ids[i] = same[0] if len(same) == 1 else pid
+            # an id in another case names its paper, as for paper()
+            ids = [pid if pid in records else id_in_any_case(pid, records) or pid for pid in ids]
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
         if missing:
             raise PaperchatError(

@@ -8,6 +8,7 @@ chunk ids with spaces.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,3 +219,10 @@ class StoreInfo:
                 f"an earlier paperchat (store format {self.schema}; this version uses {wanted.schema})"
             )
         return diffs, choosable
+
+
+def id_in_any_case(wanted: str, ids: Iterable[str]) -> str | None:
+    """The one id of ``ids`` that is ``wanted`` in another case ("PO9bBEPNWY" for "PO9bBEPNWy"), or ``None``
+    when no id or several are (an id typed in the wrong case names its paper only when it can name one)."""
+    same = [pid for pid in ids if pid.lower() == wanted.lower()]
+    return same[0] if len(same) == 1 else None
