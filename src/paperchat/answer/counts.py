@@ -39,15 +39,15 @@ def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
     "params"), a longer word it starts ("memory", "parameters"). A hyphenated term's parts count: a
     "25M-parameter transformer" names its parameters; a unit of compute (:data:`_COMPUTE_UNIT`) names
     "compute", and a currency (:data:`_CURRENCY`) money."""
-    if stem(noun) == "comput" and any(_COMPUTE_UNIT.fullmatch(w) for w in text.split()):
+    key = stem(noun)
+    if key == "comput" and any(_COMPUTE_UNIT.fullmatch(w) for w in text.split()):
         return True
-    if stem(noun) in _MONEY_NOUNS and _CURRENCY.search(text):  # "\\$1 million USD" is money
+    if key in _MONEY_NOUNS and _CURRENCY.search(text):  # "\\$1 million USD" is money
         return True
     held = terms(text)
     held += [part for t in held if "-" in t for part in t.split("-") if part]
     if noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held):
         return True
-    key = stem(noun)
     return any(stem(t) == key for t in held)
 
 

@@ -92,10 +92,9 @@ def focus_papers(
     if quoted and not it.COMPARE.search(question):
         return [p for p in papers if p.paper_id in quoted]  # a pasted title names its paper
     # "What is WATCH?": the paper whose title opens with the name, though its abstract may not say it
-    labelled = named_by_head(head_names(question), {p.paper_id: p for p in papers})
-    one = (
-        next((p for p in papers if p.paper_id == labelled[0]), None) if len(labelled) == 1 else None
-    )
+    by_id = {p.paper_id: p for p in papers}
+    labelled = named_by_head(head_names(question), by_id)
+    one = by_id[labelled[0]] if len(labelled) == 1 else None
     if one and set(intent.names) <= {one.label} and not it.COMPARE.search(question):
         return [one]
     if not intent.names:

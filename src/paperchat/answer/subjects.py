@@ -138,11 +138,12 @@ def mentions(text: str, name: str) -> bool:
 def label_named(question: str, paper) -> bool:
     """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
     label = paper.label.strip()
-    return (
-        3 <= len(label) <= 40
-        and not label.endswith("…")
-        and re.search(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", question) is not None
-    )
+    return 3 <= len(label) <= 40 and not label.endswith("…") and written(label, question)
+
+
+def written(name: str, text: str) -> bool:
+    """Whether ``text`` writes ``name`` as it is written, a whole word (not inside "pre-CROW" or "CROWs")."""
+    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
 
 
 def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:
@@ -228,7 +229,7 @@ def clause_of(question: str, name: str) -> str:
     return question[start:end].strip() or name
 
 
-def _named_paper(question, mention, hits, retrieve, read, texts, labels):
+def _named_paper(question, mention, hits, retrieve, read, texts, heads):
     """The paper a named mention means: the first that mentions its name, or ``None``.
 
     A name that also describes its paper ("the 'price of freedom' one that compares ...") is searched
@@ -246,15 +247,13 @@ def _named_paper(question, mention, hits, retrieve, read, texts, labels):
         if found is None:
             found = retrieve(queries.pop(0), SUBJECT_TOP_K)
             read(found)
-        labelled = next((h for h in found if labels.get(h.paper_id) == mention.name), None)
+        labelled = next((h for h in found if heads.get(h.paper_id) == mention.name), None)
         if labelled is not None:
             return labelled
         if first is not None:  # one more search found no paper labelled by the name
             return first
         first = next((h for h in found if mentions(texts[h.paper_id], mention.name)), None)
-        if first is not None and re.search(
-            rf"(?<![\w-]){re.escape(mention.name)}(?![\w-])", texts[first.paper_id]
-        ):
+        if first is not None and written(mention.name, texts[first.paper_id]):
             return first  # it writes the name as the question does: no search for a paper labelled by it
     return first
 
@@ -356,19 +355,19 @@ def complete_hits(
     if not found:
         return hits
     texts: dict[str, str] = {}
-    labels: dict[str, str] = {}
+    heads: dict[str, str] = {}  # each read paper's label when its title opens with it (head_label)
 
     def read(more: list) -> None:  # the papers' texts, one store read for all that are not read yet
         new = [h.paper_id for h in more if h.paper_id not in texts]
         records = read_papers(new) if new else {}
         texts.update({pid: r.full_text if (r := records.get(pid)) else "" for pid in new})
-        labels.update({pid: head_label(records[pid]) if pid in records else "" for pid in new})
+        heads.update({pid: head_label(records[pid]) if pid in records else "" for pid in new})
 
     read(hits)
     shared = topic(question, found)
     resolved: list[tuple[Mention, object]] = []  # each mention, and the paper its name names
     for m in found:
-        holder = _named_paper(question, m, hits, retrieve, read, texts, labels) if m.name else None
+        holder = _named_paper(question, m, hits, retrieve, read, texts, heads) if m.name else None
         parts = _set_off(m, holder, retrieve, shared)
         resolved += [(parts[0], holder)] + [(part, None) for part in parts[1:]]
     found = [m for m, _ in resolved]

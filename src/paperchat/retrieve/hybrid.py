@@ -243,10 +243,7 @@ class HybridRetriever:
         names = head_names(question)
         named = named_by_head(names, self.store.labelled(names)) if names else []
         named = [pid for pid in named if paper_ids is None or pid in paper_ids]
-        if not named:
-            return ranked
-        top = ranked[0][1] if ranked else 1.0
-        return [(pid, top) for pid in named] + [(p, s) for p, s in ranked if p not in named]
+        return _to_front(ranked, named) if named else ranked
 
     def _title_first(
         self, question: str, ranked: list[tuple[str, float]], chunks: dict[str, tuple[str, Any]]
@@ -261,8 +258,7 @@ class HybridRetriever:
         first = titled(question, titles)
         if not first or first[0] == ranked[0][0]:
             return ranked
-        top = ranked[0][1]
-        return [(pid, top) for pid in first] + [(p, s) for p, s in ranked if p not in first]
+        return _to_front(ranked, first)
 
     def score_papers(self, paper_ids: list[str], qvec: np.ndarray) -> list[Hit]:
         """Hits for the given papers only, each scored by the cosine of its best chunk to ``qvec``, best first.
@@ -289,3 +285,10 @@ class HybridRetriever:
             if pid in records and pid not in best:
                 best[pid] = Hit(pid, "", 0.0, records[pid].abstract, {}, dense=0.0)
         return sorted(best.values(), key=lambda h: -h.score)
+
+
+def _to_front(ranked: list[tuple[str, float]], first: list[str]) -> list[tuple[str, float]]:
+    """``ranked`` (``(paper id, score)``, best first) with the papers ``first`` ahead, in its order, each given
+    the best score so far, so the scores stay in order."""
+    top = ranked[0][1] if ranked else 1.0
+    return [(pid, top) for pid in first] + [(p, s) for p, s in ranked if p not in first]
