@@ -19,11 +19,11 @@ others get ``b``, ``c``, ... in id order.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from paperchat.core.errors import PaperchatError
+from paperchat.core.text import fold
 from paperchat.ingest.records import PaperRecord
 
 #: Title words a key skips ("(How) Can Transformers Predict ..." -> "transformers").
@@ -43,10 +43,7 @@ _HELD = "\ue000"  # a private-use character holds a money sign's place while the
 
 def _ascii_word(text: str) -> str:
     """``text`` folded to lower-case ASCII letters and digits: "Hasegawa-Johnson" -> "hasegawajohnson"."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    return re.sub(
-        r"[^a-z0-9]", "", "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
-    )
+    return re.sub(r"[^a-z0-9]", "", fold(text))
 
 
 #: Name suffixes ("John Smith Jr."): BibTeX writes them ``Smith, Jr., John`` (the "von Last, Jr, First" form).
@@ -157,27 +154,6 @@ def _outside_math(encoded: str) -> str:
     encoded = _LONE_DOLLAR.sub(r"\\$", encoded)
     encoded = re.sub(r"(?<!\\)\^", r"\\^{}", encoded)
     return re.sub(r"(?<!\\)\\(?=[\s\d]|$)", r"\\textbackslash{}", encoded)
-
-
-#: Letters Unicode does not decompose into an ASCII letter and a mark (for keys: "Ørsted" -> "orsted").
-_FOLD = str.maketrans(
-    {
-        "Ø": "O",
-        "ø": "o",
-        "Æ": "AE",
-        "æ": "ae",
-        "Œ": "OE",
-        "œ": "oe",
-        "ß": "ss",
-        "Ł": "L",
-        "ł": "l",
-        "Đ": "D",
-        "đ": "d",
-        "Þ": "Th",
-        "þ": "th",
-        "ı": "i",
-    }
-)
 
 
 def _writer():

@@ -18,6 +18,34 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: "[31m" is left in a question and no model's answer can drive the reader's terminal.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: Letters Unicode does not decompose into an ASCII letter and a mark ("Ørsted", the dotless "ı" of "Rodrı́guez").
+_LETTERS = str.maketrans(
+    {
+        "Ø": "O",
+        "ø": "o",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "ß": "ss",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+        "Þ": "Th",
+        "þ": "th",
+        "ı": "i",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """``text`` as names are compared: case-folded, accents dropped, letters without a decomposition spelt
+    in ASCII, spaces single ("Sébastien  Bubeck" -> "sebastien bubeck", "Rodrı́guez" -> "rodriguez")."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS))
+    return " ".join(
+        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().split()
+    )
 
 
 def clean_text(text: str) -> str:

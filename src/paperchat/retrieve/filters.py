@@ -21,20 +21,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from paperchat.core.errors import PaperchatError
+from paperchat.core.text import fold
 from paperchat.ingest.records import PaperRecord
-
-
-def _fold(text: str) -> str:
-    """``text`` case-folded, accents dropped, spaces single: "Sébastien  Bubeck" -> "sebastien bubeck"."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return " ".join(
-        "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().split()
-    )
 
 
 @dataclass(frozen=True)
@@ -96,13 +88,13 @@ class Filters:
 def _venue_matches(wanted: str, venue: str) -> bool:
     return (
         bool(venue)
-        and re.search(r"(?<!\w)" + re.escape(_fold(wanted)) + r"(?!\w)", _fold(venue)) is not None
+        and re.search(r"(?<!\w)" + re.escape(fold(wanted)) + r"(?!\w)", fold(venue)) is not None
     )
 
 
 def _author_matches(wanted: str, authors: list[str]) -> bool:
-    needle = _fold(wanted)
-    return any(needle in _fold(a) for a in authors)
+    needle = fold(wanted)
+    return any(needle in fold(a) for a in authors)
 
 
 def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozenset[str]:
