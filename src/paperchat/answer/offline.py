@@ -29,6 +29,7 @@ import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import asks_for_name, plain_question, split_ask
+from paperchat.answer.authorship import metadata_source
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.sentences import SentenceIndex
@@ -80,26 +81,48 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+#: "When was ConfPO published?", "At which conference did X appear?": where and when it appeared, answered
+#: from the stored venue and year.
+_PUBLISHED = re.compile(
+    r"^\s*(?:when|where|(?:at |in )?(?:what|which) (?:year|venue|conference)|at what|in what)\b[^?]*?"
+    r"\b(?:was|were|did|is)\b[^?]*?\b(?:published|appear|appeared|presented|accepted)"
+    r"(?:\s+(?:at|in|on))?\s*\??\s*$"
+    r"|\b(?:venue|publication year|year of publication) (?:of|for)\b",
+    re.I,
+)
+#: The kind of a question :data:`_PUBLISHED` reads (its paper is found as a title question's is).
+VENUE = "venue"
+
+
 def metadata_answer(
     question: str, record: PaperRecord, kind: str, retrieved: list[Retrieved]
 ) -> Answer:
-    """Who wrote a paper, or its title, from the stored metadata (the abstention when it is not stored)."""
-    if kind == it.AUTHORS and not record.authors or not record.title:
+    """Who wrote a paper, its title, or where and when it appeared (``kind``: :data:`it.AUTHORS
+    <paperchat.answer.intent.AUTHORS>`, :data:`it.TITLE <paperchat.answer.intent.TITLE>` or :data:`VENUE`),
+    from the stored metadata; the abstention, with a note, when the metadata does not give it."""
+    where = " ".join(x for x in (record.venue, str(record.year) if record.year else "") if x)
+    if kind == it.AUTHORS and not record.authors or kind == VENUE and not where or not record.title:
         return Answer.abstention(
             question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"]
         )
     if kind == it.AUTHORS:
         text = f'"{record.title}" is by {_join(record.authors)}.'
+    elif kind == VENUE:
+        text = (
+            f'"{record.title}" appeared at {where}.'
+            if record.venue
+            else f'"{record.title}" appeared in {where}.'
+        )
     else:
         text = f'The paper is "{record.title}"' + (
             f" by {_join(record.authors)}." if record.authors else "."
         )
-    evidence = f"Title: {record.title}" + (
-        f"\nAuthors: {', '.join(record.authors)}" if record.authors else ""
-    )
-    source = Source.from_record(1, record, "", evidence)
     return Answer(
-        question, cite_sentence(text, 1), EXTRACTIVE, sources=[source], retrieved=retrieved
+        question,
+        cite_sentence(text, 1),
+        EXTRACTIVE,
+        sources=[metadata_source(1, record, venue=kind == VENUE)],
+        retrieved=retrieved,
     )
 
 
@@ -189,6 +212,15 @@ def offline_answer(
     retrieved = [h.retrieved() for h in hits]
     if bare_title(asked, {p.paper_id: p.title for p in papers}):
         intent = it.Intent(it.SUMMARY)  # a pasted title alone asks what the paper is about
+    kind = (
+        VENUE
+        if _PUBLISHED.search(asked) and intent.kind not in (it.FIND, it.AUTHORS)
+        else intent.kind
+    )
+    if kind == VENUE:
+        intent = it.Intent(
+            it.TITLE, names=intent.names, subject=intent.subject
+        )  # its paper, as a title's
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
         focus = focus_papers(asked, papers, intent)
         if focus is None:
@@ -205,7 +237,7 @@ def offline_answer(
         record = records[focus[0].paper_id]
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
-        return metadata_answer(question, record, intent.kind, retrieved)
+        return metadata_answer(question, record, kind, retrieved)
     result = extract(asked, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
         notes = [result.note] if result.note else []

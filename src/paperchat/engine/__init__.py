@@ -6,6 +6,7 @@ the chat session, the eval and the benchmark share. Every answer is an
 :class:`~paperchat.core.contract.Answer`; the answer mode is decided once
 per request (:func:`paperchat.answer.mode.choose_mode`). The jobs live in
 modules beside it: :mod:`~paperchat.engine.ingesting` (ingest orchestration),
+:mod:`~paperchat.engine.asking` (one question over the store),
 :mod:`~paperchat.engine.answering` (answering from hits),
 :mod:`~paperchat.engine.followups` (chat follow-ups) and
 :mod:`~paperchat.engine.summaries`.
@@ -13,7 +14,6 @@ modules beside it: :mod:`~paperchat.engine.ingesting` (ingest orchestration),
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,8 +25,6 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import StoreError
 from paperchat.core.resolution import Resolution
 from paperchat.core.settings import Settings
-from paperchat.core.terms import terms
-from paperchat.core.text import clean_question
 from paperchat.engine.rebuilds import again_after_rebuild
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
@@ -38,10 +36,6 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
-
-#: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller and
-#: was not chosen by the user (left at its default).
-PLURAL_TOP_K = 10
 
 
 class Engine:
@@ -75,6 +69,7 @@ class Engine:
             None,
             None,
         )  # (store revision, filters, matching ids) of the last filter
+        self._authors: tuple = (None, None)  # (store revision, AuthorIndex)
 
     # -- parts ----------------------------------------------------------------
     def open_store(self, allow_damaged: bool = False):
@@ -207,6 +202,16 @@ class Engine:
             self._filtered = (revision, filters, None if len(ids) == len(records) else ids)
         return self._filtered[2]
 
+    def author_index(self):
+        """The stored authors by name (:class:`~paperchat.answer.authorship.AuthorIndex`), built once per
+        store revision from the paper records."""
+        revision = self.store.revision()
+        if self._authors[0] != revision:
+            from paperchat.answer.authorship import AuthorIndex
+
+            self._authors = (revision, AuthorIndex(self.store.papers(abstracts=False)))
+        return self._authors[1]
+
     # -- answering ------------------------------------------------------------------
     def choose_mode(self, requested: str | None = None) -> ModeChoice:
         """The answer mode for ``requested`` (``auto``/``llm``/``extractive``; default: the setting) and
@@ -273,52 +278,9 @@ class Engine:
         answer streams to ``on_token(piece)``. Raises :class:`PaperchatError`
         for an empty or too long question, a filter that matches no paper and LLM errors.
         """
-        t0 = time.perf_counter()
-        question = clean_question(question, self.settings.llm_api_key)
-        choice = self.choose_mode(mode)
-        answer_mode, fallback = choice.mode, choice.fallback
-        if answer_mode == LLM:
-            from paperchat.answer.llm_client import get_client
+        from paperchat.engine.asking import ask
 
-            get_client(self.settings)  # starts importing openai while we retrieve
-        self.store.refresh()
-        from paperchat.answer.intent import FIND, read_question
-
-        self.retriever  # the store's settings are checked before anything is embedded  # noqa: B018
-        paper_ids = self.paper_ids(filters)
-        phases.mark("store opened")
-        qvec = self.embedder.embed_one(question)
-        phases.mark("question embedded")
-        k = top_k or self.settings.top_k
-        intent = read_question(question)
-        chosen = (
-            self.settings.origins.get("top_k", "default") != "default" or k != self.settings.top_k
-        )
-        if intent.kind == FIND and intent.plural and not chosen:
-            # "which papers ...": every paper above the bar, not only the first five (a top-k the user
-            # chose, by flag, environment, file or argument, is kept)
-            k = max(k, PLURAL_TOP_K)
-        hits = self.retrieve(question, k, qvec=qvec, paper_ids=paper_ids)
-        phases.mark("retrieved")
-        answer = self.answer_from_hits(
-            question, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
-        )
-        if (
-            answer.abstained
-            and answer.mode == EXTRACTIVE
-            and paper_ids
-            and len(paper_ids) == 1
-            and not terms(question)
-        ):  # "What does it propose?" --paper ID: no content word, one paper
-            answer = self.summarize_record(
-                self.store.papers(list(paper_ids))[next(iter(paper_ids))]
-            )
-            answer.question, answer.notes = (
-                question,
-                ["the filters let one paper through: its summary"],
-            )
-        phases.mark("answered")
-        return answer
+        return ask(self, question, top_k, mode, on_token, filters)
 
     def answer_from_hits(
         self,

@@ -40,7 +40,8 @@ def forget(engine, paths: list[Path | str]):
     keys = [manifest.file_key(p) for p in paths]
     store = engine.open_store()
     stored = store.papers(abstracts=False)
-    held = {r.source_file for r in stored.values() if r.source_file}
+    # a file whose papers were all merged into another file's copies holds them too (origin.also_in)
+    held = {f for r in stored.values() for f in (r.source_file, *r.also_in) if f}
     for path, key in zip(paths, keys):
         if not any(_under(f, key) for f in held):
             raise PaperchatError(

@@ -1,0 +1,169 @@
+"""Questions answered from the stored metadata, on the real bundled store: an author's papers ("Which papers did
+Raman Arora write?"), or a topic answered from that author's papers only, and where and when a paper appeared
+("When was ConfPO published?"); and the author-name matching on its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.authorship import AuthorIndex, author_in_question
+from paperchat.ingest.records import PaperRecord
+from paperchat.retrieve.filters import Filters
+
+ARORA = "p-3c67db56192f"  # "Backdoor Attacks in Token Selection of Attention Mechanism" (Yunjuan Wang, Raman Arora)
+LIGHTGTS = "p-34c64e0fe1f8"  # Peng Chen among 8 authors (and Chenjuan Guo, not a Chen)
+QUADRUPLE = "p-923eb9661ca3"  # Yicong Chen among 6
+RELGNN = "p-1d90af2b1c95"  # Tianlang Chen, Charilaos Kanatsoulis, Jure Leskovec
+CONSENSUS = "p-688ba385e77f"  # Álvaro Rodrı́guez Abella, João Pedro Silvestre, Paulo Tabuada
+
+
+def _index() -> AuthorIndex:
+    return AuthorIndex(
+        {
+            "a": PaperRecord("a", authors=["Yoshua Bengio", "Ada Lovelace"]),
+            "b": PaperRecord("b", authors=["Emmanuel Bengio"]),
+            "c": PaperRecord("c", authors=["Mihaela Van Der Schaar", "Sébastien Bubeck"]),
+            "d": PaperRecord("d", authors=["Chenjuan Guo", "Adam Smith"]),
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "typed", "ids", "rest", "listing"),
+    [
+        (
+            "Which papers were written by Yoshua Bengio?",
+            "Yoshua Bengio",
+            {"a"},
+            "Which papers were written?",
+            True,
+        ),
+        ("What did Y. Bengio publish?", "Y. Bengio", {"a"}, "What did publish?", True),
+        ("Bengio's papers on GFlowNets", "Bengio", {"a", "b"}, "papers on GFlowNets", False),
+        (
+            "papers by sebastien bubeck about bandits",
+            "sebastien bubeck",
+            {"c"},
+            "papers about bandits",
+            False,
+        ),
+        ("What papers are by Emmanuel Bengio?", "Emmanuel Bengio", {"b"}, "What papers are?", True),
+        (
+            "List papers with Mihaela van der Schaar as an author",
+            "Mihaela van der Schaar",
+            {"c"},
+            "List papers with as an author",
+            True,
+        ),
+    ],
+)
+def test_the_author_a_question_asks_for(question, typed, ids, rest, listing):
+    ask = author_in_question(question, _index())
+    assert (ask.typed, set(ask.ids), ask.rest, ask.listing) == (typed, ids, rest, listing)
+
+
+def test_names_that_are_not_an_authors():
+    index = _index()
+    # a word of a longer name is not the name ("Chen" is not "Chenjuan"); "by Adam" is not "papers by"
+    assert author_in_question("Which papers were written by Chen?", index).ids == frozenset()
+    assert author_in_question("Which papers improve training by Adam?", index) is None
+    assert author_in_question("What did the authors publish about bandits?", index) is None
+    # a word in capitals is not a name ("has AI write tests" is not an author "Ai Han")
+    assert (
+        author_in_question(
+            "a paper that has AI write tests",
+            AuthorIndex({"e": PaperRecord("e", authors=["Ai Han"])}),
+        )
+        is None
+    )
+    # a capitalised name no author has, asked for nothing but its papers: an ask without papers
+    google = author_in_question("Which papers were written by Google DeepMind?", index)
+    assert (google.typed, google.ids, google.listing) == ("Google DeepMind", frozenset(), True)
+    # ... while a topic after it stays a topic question
+    assert author_in_question("papers by Google on protein folding", index) is None
+
+
+def test_an_authors_papers_are_listed_from_the_metadata(bundled_engine):
+    answer = bundled_engine.ask("Which papers did Raman Arora write?", mode="extractive")
+    assert answer.answer == (
+        '"Backdoor Attacks in Token Selection of Attention Mechanism" is by Raman Arora and 1 co-author [1].'
+    )
+    assert [s.paper_id for s in answer.sources] == [ARORA]
+    assert answer.sources[0].text == (
+        "Title: Backdoor Attacks in Token Selection of Attention Mechanism\nAuthors: Yunjuan Wang, Raman Arora"
+    )
+    assert answer.notes == ['1 stored paper by an author named "Raman Arora" (Raman Arora)']
+
+
+def test_a_surname_lists_every_author_of_that_name(bundled_engine):
+    answer = bundled_engine.ask("Chen's papers", mode="extractive")
+    assert {s.paper_id for s in answer.sources} == {LIGHTGTS, QUADRUPLE, RELGNN}
+    assert "is by Tianlang Chen and 2 co-authors [" in answer.answer
+    assert answer.notes[0].startswith('3 stored papers by an author named "Chen" (')
+    # accents typed or not
+    plain = bundled_engine.ask("What did Alvaro Rodriguez Abella publish?", mode="extractive")
+    assert [s.paper_id for s in plain.sources] == [CONSENSUS]
+
+
+def test_a_topic_is_answered_from_the_authors_papers_only(bundled_engine):
+    answer = bundled_engine.ask(
+        "What has Jure Leskovec written about relational databases?", mode="extractive"
+    )
+    assert not answer.abstained
+    assert {s.paper_id for s in answer.sources} == {RELGNN}
+    assert answer.question == "What has Jure Leskovec written about relational databases?"
+    assert (
+        'answered from the 1 stored paper by an author named "Jure Leskovec" (Jure Leskovec)'
+        in answer.notes
+    )
+
+
+def test_no_such_author_or_none_through_the_filters(bundled_engine):
+    nobody = bundled_engine.ask("Which papers were written by DeepMind?", mode="extractive")
+    assert nobody.abstained and nobody.sources == []
+    assert nobody.notes == [
+        'no stored paper has an author named "DeepMind" (authors are stored by name, without affiliations)'
+    ]
+    filtered = bundled_engine.ask(
+        "Which papers did Raman Arora write?", mode="extractive", filters=Filters(author="Leskovec")
+    )
+    assert filtered.abstained
+    assert filtered.notes == ['no paper by an author named "Raman Arora" passes the filters']
+
+
+CONFPO = "p-abe9274a3783"
+CONFPO_TITLE = "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When was ConfPO published?",
+        "Which conference did ConfPO appear in?",
+        "What is the venue of ConfPO?",
+    ],
+)
+def test_where_and_when_a_paper_appeared(bundled_engine, question):
+    answer = bundled_engine.ask(question, mode="extractive")
+    assert answer.answer == f'"{CONFPO_TITLE}" appeared at ICML 2025 [1].'
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+    assert answer.sources[0].text.endswith("\nVenue: ICML 2025")
+
+
+def test_presented_in_another_sense_is_not_a_venue_question(bundled_engine):
+    answer = bundled_engine.ask(
+        "When ConfPO is presented with preference data, which tokens does it optimize?",
+        mode="extractive",
+    )
+    assert "appeared at" not in answer.answer
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+
+
+def test_did_an_author_write_a_paper_is_answered_by_who_wrote_it(bundled_engine):
+    for who in ("Hee Suk Yoon", "Raman Arora"):  # an author of it, and one who is not
+        answer = bundled_engine.ask(f"Did {who} write ConfPO?", mode="extractive")
+        assert answer.answer == (
+            f'"{CONFPO_TITLE}" is by Hee Suk Yoon, Eunseop Yoon, Mark A. Hasegawa-Johnson, Sungwoong Kim and '
+            "Chang D. Yoo [1]."
+        )
+        assert [s.paper_id for s in answer.sources] == [CONFPO]
