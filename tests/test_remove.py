@@ -128,3 +128,28 @@ def test_an_empty_path_removes_nothing_and_an_emptied_store_is_not_a_first_run(
             assert str(exc).startswith("paths must be a path or a list of paths, not ")
         else:
             raise AssertionError(f"remove({wrong!r}) raised nothing")
+
+
+def test_a_file_whose_only_paper_was_merged_into_another_copy_is_removed(tmp_path):
+    """Found by a break-it session: a file whose one paper was a near-duplicate, merged into the copy another
+    file holds, could never be removed ("no stored paper came from it"), and naming it beside other files
+    made the whole `remove` fail."""
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()
+    first, other = json.loads(lines[0]), json.loads(lines[1])
+    base, copy, mine = tmp_path / "base.jsonl", tmp_path / "copy.jsonl", tmp_path / "mine.jsonl"
+    base.write_text(lines[0] + "\n", encoding="utf-8")
+    copy.write_text(
+        json.dumps({**first, "id": "my-copy", "abstract": first["abstract"].upper()}) + "\n",
+        encoding="utf-8",
+    )
+    mine.write_text(lines[1] + "\n", encoding="utf-8")
+    store = tmp_path / "store"
+    for path in (base, copy, mine):
+        assert run_cli("ingest", str(path), "-q", store=store).returncode == 0
+    assert _ids(store) == sorted([first["id"], other["id"]])  # the copy merged into the first paper
+    removed = run_cli("remove", str(copy), str(mine), "--json", store=store)
+    assert removed.returncode == 0, removed.stderr
+    assert json.loads(removed.stdout)["papers_removed"] == 1  # mine's paper; the merged paper stays
+    (kept,) = json.loads(run_cli("papers", "--json", store=store).stdout)
+    assert kept["paper_id"] == first["id"] and kept["origin"]["also_in"] == []
+    assert run_cli("check", store=store).returncode == 0
