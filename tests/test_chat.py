@@ -160,6 +160,30 @@ def test_a_followup_may_point_at_several_earlier_papers(question, targets, query
         resolve("compare the second and the fifth", ctx)
 
 
+@pytest.mark.parametrize(
+    ("question", "query"),
+    [
+        ("compare it with the first", "compare CROW with LightGTS"),
+        ("how does it compare to the first one?", "how does CROW compare to LightGTS?"),
+        ("compare this paper with the third one", "compare CROW with KEA"),
+        ("does its method beat the first one?", "does CROW's method beat LightGTS?"),
+    ],
+)
+def test_it_beside_an_ordinal_is_the_paper_just_discussed(question, query):
+    # a break-it session: after "the second one", "compare it with the first" was "compare RSD with RSD"
+    ctx = [
+        Source(i, f"p-{i}", "", label, "", "a.txt", i, f"p-{i}:0:x", "")
+        for i, label in enumerate(["LightGTS", "CROW", "KEA"], start=1)
+    ]
+    r = resolve(question, ctx, current=[ctx[1]])
+    ordinal = 3 if "third" in question else 1
+    assert (r.kind, r.target_ids, r.query) == (RESTRICT, ["p-2", f"p-{ordinal}"], query)
+    assert "to the paper the answer before was about (CROW)" in r.note
+    # the paper just discussed is the ordinal's own: one paper, as before
+    same = resolve("compare it with the first", ctx, current=[ctx[0]])
+    assert (same.target_ids, same.query) == (["p-1"], "compare LightGTS with LightGTS")
+
+
 def test_them_after_an_answer_about_one_paper_of_the_list_is_the_list(bundled_engine):
     # a newcomer's conversation: "compare them" had been read as "compare CROW" and cited CROW alone
     from paperchat.chat.session import ChatSession

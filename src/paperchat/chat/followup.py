@@ -247,11 +247,34 @@ def _in_sources(name: str, context: list[Source], texts: Mapping[str, str]) -> b
     return any(pattern.search(texts.get(s.paper_id) or s.text or "") for s in context)
 
 
+def _beside(
+    question: str, phrase: str, targets: list[Source], current: list[Source] | None
+) -> tuple[re.Pattern, Source, str] | None:
+    """``(pattern, paper, word)`` when ``question`` says "it"/"its" or "this paper" besides the ordinal
+    ``phrase`` and the previous answer (``current``) was about one paper other than ``targets``;
+    else ``None``."""
+    if not current or len(current) != 1 or current[0].paper_id in {t.paper_id for t in targets}:
+        return None
+    rest = question.replace(phrase, " ")
+    impersonal = [m.span() for m in _IMPERSONAL.finditer(rest)]
+    for pattern in (_DEMONSTRATIVE, _IT):
+        for m in pattern.finditer(rest):
+            if not any(a <= m.start() < b for a, b in impersonal):
+                return re.compile(pattern.pattern, pattern.flags), current[0], m.group(0)
+    return None
+
+
 def resolve(
-    question: str, context: list[Source] | None, texts: Mapping[str, str] | None = None
+    question: str,
+    context: list[Source] | None,
+    texts: Mapping[str, str] | None = None,
+    current: list[Source] | None = None,
 ) -> Resolution:
     """Resolve ``question`` against ``context``, the sources of the previous answer (``texts``: their
-    abstracts by paper id, to tell a thing a paper names from a paper of its own).
+    abstracts by paper id, to tell a thing a paper names from a paper of its own). For an ordinal,
+    ``context`` is the list it counts and ``current`` the previous answer's sources: when that answer was
+    about one other paper, an "it" or "this paper" beside the ordinal is that paper ("compare it with the
+    first": the paper just discussed and the list's first).
 
     Returns a :class:`Resolution`. Raises :class:`UnresolvedReference` for an
     ordinal beyond the previous answer's sources.
@@ -318,9 +341,17 @@ def resolve(
     else:
         targets = [context[0]]
         where = "source [1]"
+    pronoun = _beside(question, phrase, targets, current) if kind == "ordinal" else None
+    if pronoun:
+        targets = [pronoun[1], *targets]
     labels = [t.name for t in targets]
     qnames = [q for q in (query_label(t) for t in targets) if q]
-    if kind == "ordinal" and len(targets) > 1 and _NUMBERED.match(phrase):
+    if pronoun and len(qnames) == 2:
+        query = re.sub(re.escape(phrase), qnames[1], question, count=1)
+        query = pronoun[0].sub(
+            lambda m: _possessive(qnames[0]) if m.group(0).lower() == "its" else qnames[0], query
+        )
+    elif kind == "ordinal" and len(targets) > 1 and _NUMBERED.match(phrase):
         # "How does [1] compare with [3]?": each number in place, by its own source's name
         by_number = {n: q for n, q in zip(numbers, (query_label(t) for t in targets)) if q}
         query = _NUMBERED.sub(
@@ -336,7 +367,11 @@ def resolve(
         if mode == RESTRICT
         else f"over all papers (for {', '.join(new_names)}) with first"
     )
-    note = f'follow-up: "{phrase}" refers to {where} of the previous answer ({"; ".join(labels)}); retrieval {how} {"that paper" if len(targets) == 1 else "those papers"}'
+    shown = labels[1:] if pronoun else labels
+    note = f'follow-up: "{phrase}" refers to {where} of the previous answer ({"; ".join(shown)})'
+    if pronoun:
+        note += f'; "{pronoun[2]}" to the paper the answer before was about ({labels[0]})'
+    note += f"; retrieval {how} {'that paper' if len(targets) == 1 else 'those papers'}"
     return Resolution(
         question,
         query,

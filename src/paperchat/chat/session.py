@@ -194,7 +194,7 @@ class ChatSession:
                 "ask with the paper's name, or ask a question first."
             )
         try:
-            res = resolve(question, context, self._abstracts(context))
+            res = resolve(question, context, self._abstracts(context), current=self.context)
         except UnresolvedReference as exc:
             return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
         if self.slow:
