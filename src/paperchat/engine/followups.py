@@ -8,6 +8,7 @@ a :class:`~paperchat.core.resolution.Resolution`) and keeps the turns;
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,7 +110,11 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
     ):  # "compare the first and the third": each referred paper answers for itself
         for h in targets:
             if h.paper_id in records:
-                h.mention = records[h.paper_id].name
+                # by the name the rewritten query gives it ("compare ALKN and IRM"), so a question that
+                # only asks to compare them is one (it had been declined as not relevant enough)
+                label = records[h.paper_id].label
+                named = label and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", res.query)
+                h.mention = label if named else records[h.paper_id].name
     question = res.query
     abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
     if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):

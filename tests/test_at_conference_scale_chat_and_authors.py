@@ -1,0 +1,42 @@
+"""At conference scale (the 2,740-paper ``icml_store``): a chat comparison of two papers of a list, and questions
+answered from the stored metadata (an author's papers). Found by a newcomer's break-it session at 2,732 papers."""
+
+from __future__ import annotations
+
+LEVINE = {
+    "9qzpNSTUYp", "FLPFPYJeVU", "KVf2SFL1pi", "beeNgQEfe2", "bivU8fTTDo", "dYur3yabMj",
+    "hmGhP5DO2W", "lNVHg9npif", "perpuTFEF7", "tlLkY9E2bZ", "uCkwqAG0uS",
+}  # fmt: skip
+FLOW_Q_LEARNING = "KVf2SFL1pi"  # Seohong Park, Qiyang Li, Sergey Levine
+
+
+def test_compare_two_papers_of_a_list_answers_from_each(icml_engine):
+    # "compare the second and the fourth" was declined ("nothing retrieved is relevant enough"): the
+    # rewritten query named them by label, the papers were marked by title, so it was not read as a bare
+    # comparison of named papers
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    listed = chat.handle("Which papers study machine unlearning for LLMs?").answer.sources
+    assert len(listed) >= 4
+    answer = chat.handle("compare the second and the fourth").answer
+    assert not answer.abstained
+    assert {s.paper_id for s in answer.sources} == {listed[1].paper_id, listed[3].paper_id}
+
+
+def test_an_authors_papers_at_conference_scale(icml_engine):
+    answer = icml_engine.ask("Which papers did Sergey Levine write?", mode="extractive")
+    assert {s.paper_id for s in answer.sources} == LEVINE
+    assert answer.notes == ['11 stored papers by an author named "Sergey Levine" (Sergey Levine)']
+    line = '"Flow Q-Learning" is by Sergey Levine and 2 co-authors ['
+    assert line in answer.answer
+    topic = icml_engine.ask(
+        "What has Sergey Levine written about offline reinforcement learning?", mode="extractive"
+    )
+    assert [s.paper_id for s in topic.sources] == [FLOW_Q_LEARNING]
+    # a surname many authors share: 20 listed, the rest counted in a note
+    chen = icml_engine.ask("Which papers were written by Chen?", mode="extractive")
+    assert len(chen.sources) == 20
+    assert chen.notes[1].endswith(
+        'more not listed: `paperchat papers --author "Chen"` lists them all'
+    )
