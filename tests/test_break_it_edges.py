@@ -239,6 +239,8 @@ def test_an_empty_file_in_a_folder_is_skipped_with_on_error_skip(tmp_path):
         encoding="utf-8",
     )
     (folder / "empty.jsonl").write_text("\n", encoding="utf-8")
+    # and a file none of whose lines can be read (it had stopped the whole folder under --on-error skip)
+    (folder / "lists.jsonl").write_text('[1, 2]\n"x"\n', encoding="utf-8")
     store = str(tmp_path / "store")
     stopped = invoke("--store", store, "ingest", str(folder))
     assert (
@@ -249,7 +251,9 @@ def test_an_empty_file_in_a_folder_is_skipped_with_on_error_skip(tmp_path):
     assert out.exit_code == 0, out.output
     report = json.loads(out.stdout)
     assert report["papers_added"] == 1 and report["lines_skipped"] == [
-        f"{folder / 'empty.jsonl'}: file is empty"
+        f"{folder / 'empty.jsonl'}: file is empty",
+        f"{folder / 'lists.jsonl'}: no line could be read; line 1: malformed record (not a JSON object) "
+        "(and 1 more)",
     ]
 
 

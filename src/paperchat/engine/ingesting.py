@@ -138,7 +138,7 @@ def ingest(
     from paperchat.ingest.corpus import load_file
     from paperchat.ingest.metadata import join_metadata, load_metadata
     from paperchat.ingest.run import run_ingest
-    from paperchat.ingest.text_files import EmptyFile
+    from paperchat.ingest.text_files import EmptyFile, NothingReadable
     from paperchat.ingest.vector_cache import CachedEmbedding, cached
     from paperchat.store import open_writer
 
@@ -154,13 +154,14 @@ def ingest(
     for path in paths:
         try:
             loaded, report = load_file(path, on_error=on_error, encoding=encoding)
-        except EmptyFile:
+        except (EmptyFile, NothingReadable) as exc:
             if on_error != "skip" or len(paths) < 2:
                 raise
-            # an empty file among others (a folder's): skipped like a file of skipped lines, its papers kept
+            # an empty or unreadable file among others (a folder's): skipped like a file of skipped lines,
+            # its papers kept
             files.append(manifest.file_key(path))
             partial.add(files[-1])
-            skipped.append(f"{path}: file is empty")
+            skipped.append(f"{path}: file is empty" if isinstance(exc, EmptyFile) else str(exc))
             continue
         papers.extend(loaded)
         files.append(manifest.file_key(path))

@@ -39,7 +39,7 @@ from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.authors import author_list
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
-from paperchat.ingest.text_files import read_text
+from paperchat.ingest.text_files import NothingReadable, read_text
 from paperchat.ingest.venue import parse_year
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
@@ -295,7 +295,7 @@ def load_file(
     if not papers and report.skipped:  # --on-error skip dropped every line: say which and why
         line, why = report.skipped[0]
         more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
-        raise PaperchatError(f"{path}: no line could be read; line {line}: {why}{more}")
+        raise NothingReadable(f"{path}: no line could be read; line {line}: {why}{more}")
     if not papers:
         raise PaperchatError(f"{path}: holds no abstract")
     source_file = file_key(path)

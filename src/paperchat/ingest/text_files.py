@@ -14,6 +14,11 @@ class EmptyFile(PaperchatError):
     among several files: :func:`paperchat.engine.ingesting.ingest`)."""
 
 
+class NothingReadable(PaperchatError):
+    """A corpus file none of whose lines could be read (every one malformed, under ``--on-error skip``);
+    ``--on-error skip`` passes over one among several files, as over an :class:`EmptyFile`."""
+
+
 def _wide_bom(raw: bytes) -> str | None:
     """``"utf-32"`` or ``"utf-16"`` when ``raw`` opens with that encoding's byte-order mark, else ``None``."""
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
