@@ -69,7 +69,11 @@ class Engine:
             None,
             None,
         )  # (store revision, filters, matching ids) of the last filter
-        self._authors: tuple = (None, None)  # (store revision, AuthorIndex)
+        self._catalog: tuple = (
+            None,
+            {},
+            {},
+        )  # (store revision, records, what is derived from them)
 
     # -- parts ----------------------------------------------------------------
     def open_store(self, allow_damaged: bool = False):
@@ -197,20 +201,28 @@ class Engine:
             return None
         revision = self.store.revision()
         if self._filtered[:2] != (revision, filters):
-            records = self.store.papers(abstracts=False)
+            records = self.catalog()
             ids = matching_ids(filters, records)
             self._filtered = (revision, filters, None if len(ids) == len(records) else ids)
         return self._filtered[2]
 
+    def catalog(self) -> dict[str, PaperRecord]:
+        """Every stored paper's record without its abstract (paper id -> record), read once per store
+        revision (about 0.25 s at 2,740 papers); filters, author questions and "did you mean" read it."""
+        revision = self.store.revision()
+        if self._catalog[0] != revision:
+            self._catalog = (revision, self.store.papers(abstracts=False), {})
+        return self._catalog[1]
+
     def author_index(self):
         """The stored authors by name (:class:`~paperchat.answer.authorship.AuthorIndex`), built once per
-        store revision from the paper records."""
-        revision = self.store.revision()
-        if self._authors[0] != revision:
-            from paperchat.answer.authorship import AuthorIndex
+        store revision from :meth:`catalog`."""
+        from paperchat.answer.authorship import AuthorIndex
 
-            self._authors = (revision, AuthorIndex(self.store.papers(abstracts=False)))
-        return self._authors[1]
+        records = self.catalog()
+        if "authors" not in self._catalog[2]:
+            self._catalog[2]["authors"] = AuthorIndex(records)
+        return self._catalog[2]["authors"]
 
     # -- answering ------------------------------------------------------------------
     def choose_mode(self, requested: str | None = None) -> ModeChoice:

@@ -38,10 +38,10 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     engine.retriever  # the store's settings are checked before anything is embedded  # noqa: B018
     paper_ids = engine.paper_ids(filters)
     phases.mark("store opened")
-    asked, author = question, None
     engine.require_papers()  # an empty store says how to fill it before anything is read
-    if asks_for_author(question):
-        author = author_in_question(question, engine.author_index())
+    asked, author = question, None
+    if asks_for_author(asked):
+        author = author_in_question(asked, engine.author_index())
         if author:
             # "Which papers did Yoshua Bengio write?": their papers, from the stored metadata
             ids = author.ids if paper_ids is None else author.ids & paper_ids
@@ -70,8 +70,10 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     answer = engine.answer_from_hits(
         asked, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
     )
+    answer.question = question
+    if answer.abstained and answer.mode == EXTRACTIVE:
+        answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
     if author:
-        answer.question = question
         answer.notes.append(
             f"answered from the {len(paper_ids)} stored paper{'s' if len(paper_ids) != 1 else ''} "
             f'by an author named "{author.typed}" ({", ".join(author.authors[:6])})'
@@ -89,3 +91,26 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         answer.question, answer.notes = question, ["the filters let one paper through: its summary"]
     phases.mark("answered")
     return answer
+
+
+def _did_you_mean(engine, question: str) -> list[str]:
+    """For an abstention: the note that offers the stored labels spelled like a coined name of ``question``
+    that no stored paper writes ('no stored paper writes "BanditSpc"; did you mean BanditSpec?', as
+    ``summarize`` offers them: :func:`paperchat.answer.summaries.close_names`), or none. The name is not
+    read as the label: a near name is as often a paper that is not stored ("What pass rate does
+    ProofAugur achieve?" is not ProofAug's), whose figures the near paper's would misstate."""
+    from paperchat.answer.summaries import close_names
+    from paperchat.core.terms import name_tokens
+
+    names = [n for n in name_tokens(question) if len(n) >= 5]
+    if not names:
+        return []
+    bm25 = engine.store.bm25()
+    notes = []
+    for name in names:
+        if any(bm25.df.get(term, 0) for term in bm25.terms_of(name)):
+            continue  # a paper writes it
+        close = [c for c in close_names(engine.catalog(), name) if c.lower() != name.lower()]
+        if close:
+            notes.append(f'no stored paper writes "{name}"; did you mean {" or ".join(close)}?')
+    return notes
