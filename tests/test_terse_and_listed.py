@@ -27,6 +27,22 @@ def index():
     return BM25Index.build(list(DOCS), list(DOCS.values()), "test")
 
 
+def test_papers_holding_every_term(index):
+    assert index.holding({"train"}) == 2  # a and b
+    assert index.holding({"train", "memori"}) == 1
+    assert index.holding({"train", "translat"}) == 0
+    assert index.holding({"train", "nosuchterm"}) == 0 and index.holding(set()) == 0
+
+
+def test_a_topic_of_two_common_words_lists_every_paper_holding_both(icml_engine):
+    # "differential privacy": neither word is rare (156 and 108 of 2,740 papers), both together are (43);
+    # the topic summary had cited the three papers above the retrieval-share cut of the ten retrieved
+    answer = icml_engine.summarize("differential privacy", mode="extractive")
+    records = icml_engine.store.papers([s.paper_id for s in answer.sources])
+    assert len(answer.sources) == 10
+    assert all("privacy" in r.full_text.lower() for r in records.values())
+
+
 def test_a_misspelt_word_is_read_as_the_word_it_misspells(index):
     assert index.respelled("trainng") == ["train"]  # one letter dropped
     (stem,) = index.tokenize(["rematerialization"])[0]  # "remateri": terms are stemmed

@@ -2,7 +2,8 @@
 
 A retrieved paper is listed when its retrieval share (its fused score min-max scaled over the retrieved
 papers, :class:`paperchat.answer.focus.PaperText`) is at least :data:`MULTI_SHARE`, or when it holds every
-distinctive term of the question (:func:`topical`): "Which papers propose methods for model merging?"
+distinctive term of the question, or all of its few terms when together they are distinctive
+(:func:`topical`): "Which papers propose methods for model merging?"
 retrieved ten papers on model merging, whose scores spread from 1.10 to 0.80, and the share cut alone
 listed four. Each listed paper gives its best sentence that is relevant enough.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText
 from paperchat.answer.roles import background_cue
+from paperchat.core.terms import terms
+from paperchat.store.bm25 import CONVERSATIONAL
 
 #: Papers whose retrieval share (0 for the last retrieved, 1 for the first) is at least this are listed
 #: (tuned on conference dev).
@@ -18,6 +21,9 @@ MULTI_SHARE = 0.35
 #: A list also holds each retrieved paper with every question term this rare (share of the corpus's papers;
 #: not tuned: set before measuring, ninth round).
 LIST_TERM_SHARE = 0.03
+#: When no term of the question is that rare, up to this many of its content terms together may be (not
+#: tuned: set before measuring, from a break-it session's "summarize differential privacy").
+MAX_TOGETHER = 3
 
 
 def topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> set[str]:
@@ -29,7 +35,14 @@ def topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> s
     """
     if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
         return set()
-    rare = set(lexicon.rare_terms(question, int(n_papers * LIST_TERM_SHARE)))
+    cap = int(n_papers * LIST_TERM_SHARE)
+    rare = set(lexicon.rare_terms(question, cap))
+    if not rare:
+        # no one term is distinctive, but together they may be: "differential privacy" (156 and 108 of 2,740
+        # papers, 43 both); the list had held the three papers above the share cut
+        together = lexicon.terms_of(" ".join(terms(question))) - CONVERSATIONAL
+        if 2 <= len(together) <= MAX_TOGETHER and lexicon.holding(together) <= cap:
+            rare = together
     return {p.paper_id for p in papers if rare and rare <= lexicon.terms_of(p.full_text)}
 
 
