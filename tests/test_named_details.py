@@ -123,3 +123,31 @@ def test_a_name_the_named_papers_abstract_lacks_is_said_in_the_note(bundled_engi
         "closest paper: ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference "
         "Optimization (p-abe9274a3783); the abstract does not mention VRAM"
     ]
+
+
+def test_a_benchmark_ask_quotes_the_sentence_that_names_them():
+    # a break-it session: "Which benchmarks does Flow Q-Learning evaluate on?" quoted the opening sentence
+    from types import SimpleNamespace as C
+
+    from paperchat.answer.entity_asks import asked_entity, named_first
+
+    abstract = (
+        "We present flow Q-learning (FQL), a simple offline reinforcement learning (RL) method. "
+        "We experimentally show that FQL leads to strong performance across 73 OGBench and D4RL tasks."
+    )
+    opening = C(
+        text="We present flow Q-learning (FQL), a simple offline reinforcement learning (RL) method.",
+        score=0.6,
+    )
+    named = C(
+        text="We experimentally show that FQL leads to strong performance across 73 OGBench and D4RL tasks.",
+        score=0.4,
+    )
+    question = "Which benchmarks does Flow Q-Learning evaluate on?"
+    assert asked_entity(question) == "benchmarks"
+    assert named_first(
+        [opening], [opening, named], abstract, f"{question}\nFlow Q-Learning", 3
+    ) == [named, opening]
+    assert named_first([named], [opening, named], abstract, question, 3) == [
+        named
+    ]  # already quoted

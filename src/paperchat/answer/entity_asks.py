@@ -14,7 +14,7 @@ import re
 
 #: The kinds of thing a paper names rather than describes ("which dataset", "what solver").
 _KINDS = (
-    r"(datasets?|data sets?|architectures?|checkpoints?|solvers?|simulators?|optimi[sz]ers?|"
+    r"(datasets?|data sets?|benchmarks?|architectures?|checkpoints?|solvers?|simulators?|optimi[sz]ers?|"
     r"prior famil(?:y|ies)|prior distributions?|(?:noise )?distributions?|librar(?:y|ies)|toolkits?)"
 )
 _ASKED = re.compile(
@@ -55,9 +55,9 @@ def _own_terms(text: str) -> set[str]:
     return out
 
 
-def names_something_new(text: str, known: str) -> bool:
-    """Whether ``text`` (an abstract) holds a name (:data:`_NAME`) that ``known`` (the question and the
-    paper's title) does not, compared in lower case, word by word; the abstract's own defined terms
+def new_names(text: str, known: str) -> set[str]:
+    """The names (:data:`_NAME`) ``text`` (an abstract) holds that ``known`` (the question and the paper's
+    title) does not, compared in lower case, word by word; the abstract's own defined terms
     (:func:`_own_terms`), words it also writes in lower case and abbreviations it puts in the plural
     ("SDEs": a class of things, not one) are no names."""
     seen = {w.lower() for w in re.findall(r"[\w-]+", known)} | _own_terms(text)
@@ -68,7 +68,36 @@ def names_something_new(text: str, known: str) -> bool:
     plural = {
         n[:-1] for n in re.findall(r"\b[A-Z]{2,}s\b", text)
     }  # "SDEs": a class of things, so "SDE" too
-    return any(
-        name.lower().rstrip("s") not in seen and name.rstrip("s") not in plural
+    return {
+        name
         for name in _NAME.findall(text)
+        if name.lower().rstrip("s") not in seen and name.rstrip("s") not in plural
+    }
+
+
+def names_something_new(text: str, known: str) -> bool:
+    """Whether ``text`` (an abstract) holds a name that ``known`` does not (:func:`new_names`)."""
+    return bool(new_names(text, known))
+
+
+#: Words that place a name among a paper's data or evaluation ("on OGBench and D4RL tasks").
+_EVALUATED = re.compile(
+    r"\b(?:datasets?|data|benchmarks?|tasks?|corpus|corpora|suites?|evaluat\w*|experiments?)\b",
+    re.I,
+)
+
+
+def named_first(picked: list, own: list, abstract: str, known: str, limit: int) -> list:
+    """``picked`` (candidate sentences with ``text`` and ``score``) led by the best sentence of ``own`` (the
+    paper's) that holds a :func:`new_names` name, one that also says it is data or evaluation
+    (:data:`_EVALUATED`) first, when none of ``picked`` holds one; at most ``limit`` sentences. "Which
+    benchmarks does Flow Q-Learning evaluate on?" had quoted the opening sentence, not "... on 73 OGBench
+    and D4RL tasks"."""
+    names = new_names(abstract, known)
+    if not names or any(any(n in c.text for n in names) for c in picked):
+        return picked
+    holding = [c for c in own if any(n in c.text for n in names)]
+    holding.sort(key=lambda c: (_EVALUATED.search(c.text) is None, -c.score))
+    return (
+        holding[:1] + [c for c in picked if c is not holding[0]][: limit - 1] if holding else picked
     )

@@ -61,7 +61,7 @@ from paperchat.answer.clauses import (
     with_antecedents,
 )
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
-from paperchat.answer.entity_asks import asked_entity, names_something_new
+from paperchat.answer.entity_asks import asked_entity, named_first, names_something_new
 from paperchat.answer.focus import (
     PaperText,
     clear_winner,
@@ -379,14 +379,13 @@ def extract(
     for cand in picked:
         if cand.paper_id not in paper_order:
             paper_order.append(cand.paper_id)
-    if intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING):
-        picked.sort(
-            key=lambda c: (paper_order.index(c.paper_id), -c.score)
-        )  # the asked-for detail first
-    else:
-        picked.sort(
-            key=lambda c: (paper_order.index(c.paper_id), c.position)
-        )  # the abstract's order
+    # the asked-for detail first, else the abstract's order
+    by_score = intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING)
+    picked.sort(key=lambda c: (paper_order.index(c.paper_id), -c.score if by_score else c.position))
+    if entity:  # "which benchmarks does it evaluate on?": a sentence that names one, first
+        picked = named_first(
+            picked, own, main_paper.abstract, f"{question}\n{main_paper.title}", MAX_SENTENCES
+        )
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]
