@@ -101,3 +101,23 @@ def test_an_id_in_the_wrong_case_is_that_paper():
         for pid, title in (("PO9bBEPNWy", "SliM-LLM"), ("tJmhOPkWCj", "any4"))
     }
     assert find_paper(records, "PO9bBEPNWY") == ("PO9bBEPNWy", "id")
+
+
+def test_a_summary_of_several_papers_summarizes_each(bundled_engine):
+    # a break-it session: "summarize the first two" and "summarize them" summarized only the first paper
+    from paperchat.chat.session import ChatSession
+
+    confpo, crow, arora = "p-abe9274a3783", "p-f951bc7f7256", "p-3c67db56192f"
+    named = bundled_engine.ask("Summarize ConfPO and CROW", mode="extractive")
+    assert [s.paper_id for s in named.sources] == [confpo, crow]
+    lines = named.answer.split("\n")
+    assert lines[0].startswith("ConfPO: Exploiting Policy Model Confidence") and lines[0].endswith(
+        "[1]."
+    )
+    assert lines[1].startswith("CROW: Eliminating Backdoors") and lines[1].endswith("[2].")
+    chat = ChatSession(bundled_engine)
+    listed = chat.handle("Which papers study backdoor attacks?").answer
+    assert [s.paper_id for s in listed.sources] == [arora, crow]
+    both = chat.handle("summarize them").answer
+    assert [s.paper_id for s in both.sources] == [arora, crow]
+    assert both.answer.count("\n") == 1  # one line per paper

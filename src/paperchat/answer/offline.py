@@ -4,7 +4,8 @@
 
 * a summary request with the paper's problem, method and result sentences
   (:func:`paperchat.answer.summaries.extractive_paper_summary`), in the
-  abstract's order;
+  abstract's order; one that names or refers to several papers with each
+  one's, named (:func:`summaries_answer`);
 * an authors or title question from the paper's stored metadata (the source's
   text is then that metadata, so the citation can be checked); without it,
   the answerer abstains;
@@ -143,6 +144,31 @@ def summary_answer(
     )
 
 
+def summaries_answer(
+    question: str,
+    records: list[PaperRecord],
+    retrieved: list[Retrieved],
+    chunk_texts: Callable,
+) -> Answer:
+    """Several papers' offline summaries, each paper named on a line of its own and cited by its own
+    number (:func:`summary_answer`'s sentences for two or three papers; past three, each one's method and
+    result sentences)."""
+    brief = len(records) > 3
+    lines, sources = [], []
+    for record in records:
+        sents = extractive_paper_summary(record.abstract, brief=brief)
+        if not sents:
+            continue
+        n = len(sources) + 1
+        cited = " ".join(cite_sentence(s, n) for s in sents)
+        lines.append(f"{_paper_name(record)}: {cited}")
+        chunk_id, text = evidence_chunk(record, sents, [], chunk_texts)
+        sources.append(Source.from_record(n, record, chunk_id, text))
+    if not sources:
+        return Answer.abstention(question, EXTRACTIVE, retrieved)
+    return Answer(question, "\n".join(lines), EXTRACTIVE, sources=sources, retrieved=retrieved)
+
+
 def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> str:
     """How an answer names a paper: its title, with its short label after it when the title lacks it.
 
@@ -221,6 +247,12 @@ def offline_answer(
         intent = it.Intent(
             it.TITLE, names=intent.names, subject=intent.subject
         )  # its paper, as a title's
+    marked = [records[p.paper_id] for p in papers if p.mention]
+    if intent.kind == it.SUMMARY and len(intent.names) >= 2 and len(marked) < 2:
+        # "Summarize ConfPO and CROW": the papers the question names by label
+        marked = [records[p.paper_id] for p in papers if p.label and label_named(asked, p)]
+    if intent.kind == it.SUMMARY and len(marked) >= 2:  # "summarize the first two": each of them
+        return summaries_answer(question, marked, retrieved, chunk_texts)
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
         focus = focus_papers(asked, papers, intent)
         if focus is None:

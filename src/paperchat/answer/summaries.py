@@ -113,7 +113,9 @@ _RESULT = re.compile(
 )
 
 
-def extractive_paper_summary(abstract: str, max_sentences: int = 5) -> list[str]:
+def extractive_paper_summary(
+    abstract: str, max_sentences: int = 5, brief: bool = False
+) -> list[str]:
     """An extractive summary of an abstract: its problem, method and result sentences, in the abstract's order.
 
     The first sentence (the problem); the first later one that says what is
@@ -122,7 +124,8 @@ def extractive_paper_summary(abstract: str, max_sentences: int = 5) -> list[str]
     then, up to half the abstract (at least three sentences, at most
     ``max_sentences``), the other method and result sentences, earliest
     first. A sentence that only points to code or a project page is never
-    picked; short abstracts give fewer sentences.
+    picked; short abstracts give fewer sentences. ``brief``: only the method sentence (the first
+    sentence without one) and the result sentence, for a summary of several papers.
     """
     from paperchat.answer.roles import sentence_role
 
@@ -146,6 +149,9 @@ def extractive_paper_summary(abstract: str, max_sentences: int = 5) -> list[str]
         ),
         None,
     )
+    if brief:
+        lead = method if method is not None else keep[0]
+        return [all_sents[i] for i in sorted({lead} | ({result} if result is not None else set()))]
     picked += [i for i in (method, result) if i is not None]
     for role in ("definition", "result", "other", "background"):
         for i in keep:
