@@ -25,6 +25,7 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
     from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
     from paperchat.answer.intent import FIND, read_question
+    from paperchat.answer.paper_counts import count_line
 
     t0 = time.perf_counter()
     question = clean_question(question, engine.settings.llm_api_key)
@@ -54,6 +55,14 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
                 asked, author = author.rest, None
             else:  # "... on GFlowNets": answered from their papers only
                 asked, paper_ids = author.rest, frozenset(ids)
+    count = _counted(
+        engine, asked, paper_ids
+    )  # "How many papers are about X?": the papers holding X
+    if count is not None and not count[1]:
+        note = f'no stored paper has every word of "{count[0]}" in its title or abstract'
+        return Answer.abstention(question, answer_mode, notes=[note])
+    if count is not None:
+        asked, paper_ids = f"Which papers are about {count[0]}?", count[1]
     qvec = engine.embedder.embed_one(asked)
     phases.mark("question embedded")
     k = top_k or engine.settings.top_k
@@ -71,6 +80,8 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         asked, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
     )
     answer.question = question
+    if count is not None and not answer.abstained:
+        answer.answer = count_line(len(count[1]), count[0]) + "\n" + answer.answer
     if answer.abstained and answer.mode == EXTRACTIVE:
         answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
     if author:
@@ -114,3 +125,19 @@ def _did_you_mean(engine, question: str) -> list[str]:
         if close:
             notes.append(f'no stored paper writes "{name}"; did you mean {" or ".join(close)}?')
     return notes
+
+
+def _counted(engine, question: str, paper_ids) -> tuple[str, frozenset[str]] | None:
+    """For "How many papers are about X?": X and the ids of the stored papers (of ``paper_ids`` when the
+    filters give some) whose title or abstract holds every word of X
+    (:mod:`paperchat.answer.paper_counts`), none when no paper holds it; ``None`` for another question."""
+    from paperchat.answer.paper_counts import counted_topic
+
+    topic = counted_topic(question)
+    if topic is None:
+        return None
+    bm25 = engine.store.bm25()
+    held = bm25.holders(bm25.terms_of(topic))
+    if paper_ids is not None:
+        held &= paper_ids
+    return topic, frozenset(held)

@@ -185,20 +185,25 @@ class BM25Index:
         """The stemmed terms of ``text`` as the index reads them."""
         return set(self.tokenize([text])[0])
 
-    def holding(self, terms: set[str]) -> int:
-        """How many papers hold every one of ``terms`` (stemmed, as :meth:`terms_of` gives them); read from
-        bm25s's term-by-paper score matrix (its CSC arrays: a term's papers are its column's row indices)."""
+    def holders(self, terms: set[str]) -> set[str]:
+        """The ids of the papers that hold every one of ``terms`` (stemmed, as :meth:`terms_of` gives them);
+        read from bm25s's term-by-paper score matrix (its CSC arrays: a term's papers are its column's row
+        indices)."""
         scores = getattr(self.retriever, "scores", None)
         vocab = getattr(self.retriever, "vocab_dict", None) or {}
         if not terms or not scores or any(t not in vocab for t in terms):
-            return 0
+            return set()
         indptr, indices = scores["indptr"], scores["indices"]
         held: set[int] | None = None
         for t in sorted(terms, key=lambda t: self.df.get(t, 0)):  # the rarest first
             i = vocab[t]
             papers = set(indices[indptr[i] : indptr[i + 1]].tolist())
             held = papers if held is None else held & papers
-        return len(held or ())
+        return {self.ids[i] for i in held or ()}
+
+    def holding(self, terms: set[str]) -> int:
+        """How many papers hold every one of ``terms`` (:meth:`holders`)."""
+        return len(self.holders(terms))
 
     def respelled(self, term: str) -> list[str]:
         """The indexed terms an unknown ``term`` (no paper holds it) stands for, or ``[]``.

@@ -1,0 +1,47 @@
+"""How many stored papers are on a topic: "How many papers are about speculative decoding?".
+
+A question about the corpus, not about one paper: no abstract states the number. :func:`counted_topic`
+reads the topic such a question asks about; the engine counts the stored papers whose title or
+abstract holds every word of it (:meth:`paperchat.store.bm25.BM25Index.holders`, stemmed words, so
+"decoding" counts "decode") and answers with that count, then lists the most relevant of those papers
+as a "which papers" question does (:func:`count_line`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_HOW_MANY = re.compile(
+    r"^\s*how many (?:of the |stored |indexed |accepted )?(?:icml(?: 2025)? )?"
+    r"(?:papers|works|articles|submissions|abstracts|studies)\b\s*(?P<rest>[^?]*)\??\s*$",
+    re.I,
+)
+#: The words between "how many papers" and the topic ("are there on", "study", "focus on").
+_LEAD = re.compile(
+    r"^(?:(?:are|were|is|do|does)\b\s*)?(?:there\b\s*)?(?:in the (?:corpus|store)\s+|at icml(?: 2025)?\s+)?"
+    r"(?:(?:about|on|regarding|concerning|that|which)\s+)?"
+    r"(?:(?:study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
+    r"address|addresses|tackle|tackles|deal with|deals with|focus on|focuses on|discuss|discusses|"
+    r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about)\s+)?"
+    r"(?:(?:about|on)\s+)?",
+    re.I,
+)
+
+
+def counted_topic(question: str) -> str | None:
+    """The topic "How many papers ... X?" asks about ("speculative decoding"), or ``None`` for another
+    question (or one that names no topic: "How many papers are there?")."""
+    m = _HOW_MANY.match(question)
+    if not m:
+        return None
+    topic = _LEAD.sub("", m.group("rest").strip(), count=1).strip(" ,.;:")
+    return topic or None
+
+
+def count_line(count: int, topic: str) -> str:
+    """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
+    abstract; the most relevant:'."""
+    papers = "paper has" if count == 1 else "papers have"
+    return f'{count} stored {papers} every word of "{topic}" in their title or abstract' + (
+        "; the most relevant:" if count > 1 else ":"
+    )

@@ -1,0 +1,43 @@
+"""'How many papers are about X?': the stored papers whose title or abstract holds every word of X, counted,
+then the most relevant listed (a break-it session: it had abstained, or answered with a paper's own count)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.paper_counts import count_line, counted_topic
+
+ARORA = "p-3c67db56192f"
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("How many papers are about speculative decoding?", "speculative decoding"),
+        ("How many papers use diffusion models?", "diffusion models"),
+        ("How many papers are there on federated learning?", "federated learning"),
+        ("how many ICML papers focus on graph neural networks?", "graph neural networks"),
+        ("How many papers are there?", None),  # no topic
+        ("How many parameters does ConfPO use?", None),  # a paper's own count
+        ("How many tokens does ConfPO select per sequence?", None),
+    ],
+)
+def test_the_topic_a_count_of_papers_asks_about(question, topic):
+    assert counted_topic(question) == topic
+
+
+def test_papers_on_a_topic_are_counted_and_listed(bundled_engine):
+    answer = bundled_engine.ask("How many papers are about backdoor attacks?", mode="extractive")
+    first, *rest = answer.answer.split("\n")
+    assert first == count_line(2, "backdoor attacks")
+    assert first == (
+        '2 stored papers have every word of "backdoor attacks" in their title or abstract; the most relevant:'
+    )
+    # the list is the "which papers" answer over those two: the papers its relevance cut keeps
+    assert [s.paper_id for s in answer.sources] == [ARORA]
+    assert rest[0].startswith("Backdoor Attacks in Token Selection of Attention Mechanism: ")
+    assert rest[0].endswith("[1].")
+    none = bundled_engine.ask("How many papers are about quokka counting?", mode="extractive")
+    assert none.abstained and none.notes == [
+        'no stored paper has every word of "quokka counting" in its title or abstract'
+    ]
