@@ -2,14 +2,15 @@
 
 The question is cleaned, the answer mode chosen, the filters resolved to paper ids, the question
 embedded and retrieved (with more papers for a "which papers" list), and the hits answered
-(:func:`paperchat.engine.answering.answer_from_hits`). A question that asks for an author's papers
-(:mod:`paperchat.answer.authorship`) is answered from the stored metadata, or from that author's
-papers only.
+(:func:`paperchat.engine.answering.answer_from_hits`). Before that, a question is read for what the
+stored metadata answers (:func:`_read`): an author's papers, or how many papers are on a topic. An
+offline abstention offers the stored labels spelled like a name no paper writes (:func:`_did_you_mean`).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 from paperchat.core import phases
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
@@ -21,11 +22,63 @@ from paperchat.core.text import clean_question
 PLURAL_TOP_K = 10
 
 
+@dataclass
+class _Reading:
+    """What is retrieved and answered for a question (see :func:`_read`)."""
+
+    text: str  # the question as answered ("Which papers are about speculative decoding?")
+    paper_ids: frozenset[str] | None  # the papers it may be answered from (None: every paper)
+    notes: list[str] = field(
+        default_factory=list
+    )  # said of the answer, when it is not the abstention
+    lead: str = ""  # the answer's first line ("12 stored papers have every word of ...")
+    answer: Answer | None = None  # answered already, from the stored metadata
+
+
+def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
+    """The :class:`_Reading` of ``question``: an author's papers listed from the stored metadata
+    (:mod:`paperchat.answer.authorship`), a topic answered from that author's papers only, "Did X write Y?"
+    asked as "Who wrote Y?", a count of the papers on a topic (:mod:`paperchat.answer.paper_counts`), or
+    the question itself over ``paper_ids``."""
+    from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
+    from paperchat.answer.paper_counts import count_line, counted_topic
+
+    reading = _Reading(question, paper_ids)
+    author = (
+        author_in_question(question, engine.author_index()) if asks_for_author(question) else None
+    )
+    if author:
+        ids = author.ids if paper_ids is None else author.ids & paper_ids
+        if author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
+            records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
+            reading.answer = author_listing(question, author, records)
+            return reading
+        if author.whose:  # "Did X write Flow Q-Learning?": who wrote that paper
+            reading.text = author.rest
+        else:  # "... on GFlowNets": answered from their papers only
+            reading.text, reading.paper_ids = author.rest, frozenset(ids)
+            s = "s" if len(ids) != 1 else ""
+            reading.notes.append(
+                f'answered from the {len(ids)} stored paper{s} by an author named "{author.typed}" '
+                f"({', '.join(author.authors[:6])})"
+            )
+    topic = counted_topic(reading.text)
+    if topic is not None:  # "How many papers are about X?": the papers holding every word of X
+        bm25 = engine.store.bm25()
+        held = bm25.holders(bm25.terms_of(topic))
+        held &= reading.paper_ids if reading.paper_ids is not None else held
+        if not held:
+            note = f'no stored paper has every word of "{topic}" in its title or abstract'
+            reading.answer = Answer.abstention(question, mode, notes=[note])
+            return reading
+        reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
+        reading.lead = count_line(len(held), topic)
+    return reading
+
+
 def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=None) -> Answer:
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
-    from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
     from paperchat.answer.intent import FIND, read_question
-    from paperchat.answer.paper_counts import count_line
 
     t0 = time.perf_counter()
     question = clean_question(question, engine.settings.llm_api_key)
@@ -40,29 +93,11 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     paper_ids = engine.paper_ids(filters)
     phases.mark("store opened")
     engine.require_papers()  # an empty store says how to fill it before anything is read
-    asked, author = question, None
-    if asks_for_author(asked):
-        author = author_in_question(asked, engine.author_index())
-        if author:
-            # "Which papers did Yoshua Bengio write?": their papers, from the stored metadata
-            ids = author.ids if paper_ids is None else author.ids & paper_ids
-            if author.listing or not ids:
-                records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
-                answer = author_listing(question, author, records)
-                answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
-                return answer
-            if author.whose:  # "Did X write Flow Q-Learning?": who wrote that paper
-                asked, author = author.rest, None
-            else:  # "... on GFlowNets": answered from their papers only
-                asked, paper_ids = author.rest, frozenset(ids)
-    count = _counted(
-        engine, asked, paper_ids
-    )  # "How many papers are about X?": the papers holding X
-    if count is not None and not count[1]:
-        note = f'no stored paper has every word of "{count[0]}" in its title or abstract'
-        return Answer.abstention(question, answer_mode, notes=[note])
-    if count is not None:
-        asked, paper_ids = f"Which papers are about {count[0]}?", count[1]
+    reading = _read(engine, question, paper_ids, answer_mode)
+    if reading.answer is not None:
+        reading.answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+        return reading.answer
+    asked, paper_ids = reading.text, reading.paper_ids
     qvec = engine.embedder.embed_one(asked)
     phases.mark("question embedded")
     k = top_k or engine.settings.top_k
@@ -80,15 +115,11 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         asked, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
     )
     answer.question = question
-    if count is not None and not answer.abstained:
-        answer.answer = count_line(len(count[1]), count[0]) + "\n" + answer.answer
+    if reading.lead and not answer.abstained:
+        answer.answer = reading.lead + "\n" + answer.answer
+    answer.notes += reading.notes
     if answer.abstained and answer.mode == EXTRACTIVE:
         answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
-    if author:
-        answer.notes.append(
-            f"answered from the {len(paper_ids)} stored paper{'s' if len(paper_ids) != 1 else ''} "
-            f'by an author named "{author.typed}" ({", ".join(author.authors[:6])})'
-        )
     if (
         answer.abstained
         and answer.mode == EXTRACTIVE
@@ -125,19 +156,3 @@ def _did_you_mean(engine, question: str) -> list[str]:
         if close:
             notes.append(f'no stored paper writes "{name}"; did you mean {" or ".join(close)}?')
     return notes
-
-
-def _counted(engine, question: str, paper_ids) -> tuple[str, frozenset[str]] | None:
-    """For "How many papers are about X?": X and the ids of the stored papers (of ``paper_ids`` when the
-    filters give some) whose title or abstract holds every word of X
-    (:mod:`paperchat.answer.paper_counts`), none when no paper holds it; ``None`` for another question."""
-    from paperchat.answer.paper_counts import counted_topic
-
-    topic = counted_topic(question)
-    if topic is None:
-        return None
-    bm25 = engine.store.bm25()
-    held = bm25.holders(bm25.terms_of(topic))
-    if paper_ids is not None:
-        held &= paper_ids
-    return topic, frozenset(held)
