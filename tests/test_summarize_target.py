@@ -121,3 +121,28 @@ def test_a_summary_of_several_papers_summarizes_each(bundled_engine):
     both = chat.handle("summarize them").answer
     assert [s.paper_id for s in both.sources] == [arora, crow]
     assert both.answer.count("\n") == 1  # one line per paper
+
+
+def test_a_papers_summary_quotes_the_sentence_naming_its_method_and_its_result():
+    # a break-it session: "summarize BanditSpec" never named BanditSpec; "summarize Flow Q-Learning" left out
+    # its result ("We experimentally show ... 73 ... tasks")
+    from paperchat.answer.summaries import extractive_paper_summary
+
+    abstract = (
+        "Speculative decoding has emerged as a popular method to accelerate inference. "
+        "Previous methods adopt a fixed configuration. "
+        "This paper proposes a training-free online learning framework to choose the configuration. "
+        "We formulate this as a bandit problem and provide a general framework BanditSpec. "
+        "We upper bound the regret. "
+        "We experimentally show that BanditSpec leads to strong performance across 73 tasks."
+    )
+    sentences = extractive_paper_summary(abstract, label="BanditSpec")
+    assert sentences[0].startswith("Speculative decoding has emerged")
+    assert (
+        "We formulate this as a bandit problem and provide a general framework BanditSpec."
+        in sentences
+    )
+    assert sentences[-1].startswith("We experimentally show")
+    assert "We formulate this as a bandit problem" not in " ".join(
+        extractive_paper_summary(abstract)[:2]
+    )

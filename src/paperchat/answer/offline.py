@@ -131,7 +131,7 @@ def summary_answer(
     question: str, record: PaperRecord, retrieved: list[Retrieved], chunk_texts: Callable
 ) -> Answer:
     """A paper's offline summary: its own problem, method and result sentences, each cited [1]."""
-    sents = extractive_paper_summary(record.abstract)
+    sents = extractive_paper_summary(record.abstract, label=record.label)
     if not sents:
         return Answer.abstention(question, EXTRACTIVE, retrieved)
     chunk_id, text = evidence_chunk(record, sents, [], chunk_texts)
@@ -156,7 +156,7 @@ def summaries_answer(
     brief = len(records) > 3
     lines, sources = [], []
     for record in records:
-        sents = extractive_paper_summary(record.abstract, brief=brief)
+        sents = extractive_paper_summary(record.abstract, brief=brief, label=record.label)
         if not sents:
             continue
         n = len(sources) + 1

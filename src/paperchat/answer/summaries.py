@@ -107,14 +107,15 @@ _METHOD = re.compile(
     re.I,
 )
 _RESULT = re.compile(
-    r"\b(?:outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|experiments?|empirical\w*|results?|demonstrat\w*|"
+    r"\b(?:outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|experiments?|experimental\w*|empirical\w*|"
+    r"results?|demonstrat\w*|"
     r"significant\w*|surpass\w*|speed-?ups?|faster|reduc\w*|gains?|accuracy|benchmarks?)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)",
     re.I,
 )
 
 
 def extractive_paper_summary(
-    abstract: str, max_sentences: int = 5, brief: bool = False
+    abstract: str, max_sentences: int = 5, brief: bool = False, label: str = ""
 ) -> list[str]:
     """An extractive summary of an abstract: its problem, method and result sentences, in the abstract's order.
 
@@ -125,7 +126,9 @@ def extractive_paper_summary(
     ``max_sentences``), the other method and result sentences, earliest
     first. A sentence that only points to code or a project page is never
     picked; short abstracts give fewer sentences. ``brief``: only the method sentence (the first
-    sentence without one) and the result sentence, for a summary of several papers.
+    sentence without one) and the result sentence, for a summary of several papers. ``label``: the
+    paper's short name; a later method sentence that names it ("... a general speculative decoding
+    framework BanditSpec") is its method sentence.
     """
     from paperchat.answer.roles import sentence_role
 
@@ -138,9 +141,11 @@ def extractive_paper_summary(
         return []
     want = min(max_sentences, len(keep), max(3, -(-len(keep) // 2)))
     picked = [keep[0]]
-    method = next(
-        (i for i in keep[1:] if roles[i] == "definition" or _METHOD.search(all_sents[i])), None
-    )
+    methods = [i for i in keep[1:] if roles[i] == "definition" or _METHOD.search(all_sents[i])]
+    named = [
+        i for i in methods if label and re.search(rf"(?<!\w){re.escape(label)}(?!\w)", all_sents[i])
+    ]
+    method = (named or methods or [None])[0]
     result = next(
         (
             i

@@ -141,7 +141,9 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     Without one, the answer quotes the abstracts. The first ask on an empty
     store ingests the bundled corpus (with a progress bar). QUESTION "-" (or
     none, with stdin piped) reads the question from stdin. --author, --venue,
-    --year and --paper answer from the matching papers only.
+    --year and --paper answer from the matching papers only. Who wrote what,
+    where and when a paper appeared, and how many papers are on a topic are
+    answered from the stored metadata.
 
     \b
     Examples:
@@ -149,6 +151,8 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
       echo "Which papers study backdoor attacks?" | paperchat ask -
       paperchat ask "Which papers study exploration in reinforcement learning?" --top-k 8 --json
       paperchat ask "Which papers study backdoor attacks?" --venue ICML --bibtex refs.bib
+      paperchat ask "Which papers did Sergey Levine write?"
+      paperchat ask "How many papers are about speculative decoding?"
       paperchat ask "How does CROW remove backdoors?" --base-url http://127.0.0.1:8000/v1 --model qwen2.5
       paperchat --store ~/icml2025 ask "Which papers study backdoor attacks?"   (--store goes first)
     """
