@@ -20,7 +20,7 @@ _HOW_MANY = re.compile(
 _LEAD = re.compile(
     r"^(?:(?:are|were|is|do|does)\b\s*)?(?:there\b\s*)?(?:in the (?:corpus|store)\s+|at icml(?: 2025)?\s+)?"
     r"(?:(?:about|on|regarding|concerning|that|which)\s+)?"
-    r"(?:(?:study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
+    r"(?:(?:published|appeared|presented|accepted|study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
     r"address|addresses|tackle|tackles|deal with|deals with|focus on|focuses on|discuss|discusses|"
     r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about)\s+)?"
     r"(?:(?:about|on)\s+)?",

@@ -38,10 +38,11 @@ class _Reading:
 def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
     """The :class:`_Reading` of ``question``: an author's papers listed from the stored metadata
     (:mod:`paperchat.answer.authorship`), a topic answered from that author's papers only, "Did X write Y?"
-    asked as "Who wrote Y?", a count of the papers on a topic (:mod:`paperchat.answer.paper_counts`), or
-    the question itself over ``paper_ids``."""
+    asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`), a count of the
+    papers on a topic (:mod:`paperchat.answer.paper_counts`), or the question itself over ``paper_ids``."""
     from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
     from paperchat.answer.paper_counts import count_line, counted_topic
+    from paperchat.answer.year_asks import asked_year, year_note
 
     reading = _Reading(question, paper_ids)
     author = (
@@ -62,6 +63,19 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
                 f'answered from the {len(ids)} stored paper{s} by an author named "{author.typed}" '
                 f"({', '.join(author.authors[:6])})"
             )
+    when = asked_year(reading.text)
+    if when:  # "Which papers were published in 2024?": that year's stored papers
+        catalog = engine.catalog()
+        held = {pid for pid, r in catalog.items() if r.year == when.year}
+        held &= reading.paper_ids if reading.paper_ids is not None else held
+        if not held:
+            note = year_note(when.year, [r.year for r in catalog.values()])
+            reading.answer = Answer.abstention(question, mode, notes=[note])
+            return reading
+        reading.text, reading.paper_ids = when.rest, frozenset(held)
+        reading.notes.append(
+            f"answered from the {len(held):,} stored papers that appeared in {when.year}"
+        )
     topic = counted_topic(reading.text)
     if topic is not None:  # "How many papers are about X?": the papers holding every word of X
         bm25 = engine.store.bm25()
