@@ -38,5 +38,17 @@ def test_an_authors_papers_at_conference_scale(icml_engine):
     chen = icml_engine.ask("Which papers were written by Chen?", mode="extractive")
     assert len(chen.sources) == 20
     assert chen.notes[1].endswith(
-        'more not listed: `paperchat papers --author "Chen"` lists them all'
+        'more not listed (`paperchat papers --author "Chen"` lists the papers of every author whose name '
+        'contains "Chen")'
     )
+    # a second helper's break-it session: a name that matched no author fell back to its first word
+    # ("papers by Michael Jordan on ..." answered from 75 papers by authors named Michael)
+    jordan = icml_engine.ask("Which papers did Michael Jordan write?", mode="extractive")
+    assert len(jordan.sources) == 3
+    assert jordan.notes == [
+        '3 stored papers by an author named "Michael Jordan" (Michael I. Jordan)'
+    ]
+    hinton = icml_engine.ask("Which papers did Geoffrey Hinton write?", mode="extractive")
+    assert hinton.abstained and hinton.notes == [
+        'no stored paper has an author named "Geoffrey Hinton"'
+    ]

@@ -62,6 +62,28 @@ def test_the_author_a_question_asks_for(question, typed, ids, rest, listing):
     assert (ask.typed, set(ask.ids), ask.rest, ask.listing) == (typed, ids, rest, listing)
 
 
+def test_a_name_of_several_words_is_one_person():
+    # a second break-it session: "Michael Jordan" had matched every Michael, "Mihaela Schaar" every Mihaela
+    index = AuthorIndex(
+        {
+            "j": PaperRecord("j", authors=["Michael I. Jordan"]),
+            "b": PaperRecord("b", authors=["Michael M. Bronstein", "Li Shen"]),
+            "s": PaperRecord("s", authors=["Mihaela Van Der Schaar", "Bo Li"]),
+            "h": PaperRecord("h", authors=["José Miguel Hernández-Lobato", "Timothy J. O’Donnell"]),
+        }
+    )
+    for question, ids in [
+        ("papers by Michael Jordan on conformal prediction", {"j"}),
+        ("papers by Mihaela Schaar", {"s"}),
+        ("papers by José Miguel Hernández Lobato", {"h"}),
+        ("papers by Timothy O'Donnell", {"h"}),
+        ("Li's papers", {"s"}),  # a surname: Bo Li, not Li Shen
+        ("papers by Michael Smith", set()),  # no such person, not every Michael
+        ("Which papers did Sergey Brin write?", set()),
+    ]:
+        assert set(author_in_question(question, index).ids) == ids, question
+
+
 def test_names_that_are_not_an_authors():
     index = _index()
     # a word of a longer name is not the name ("Chen" is not "Chenjuan"); "by Adam" is not "papers by"
@@ -167,3 +189,46 @@ def test_did_an_author_write_a_paper_is_answered_by_who_wrote_it(bundled_engine)
             "Chang D. Yoo [1]."
         )
         assert [s.paper_id for s in answer.sources] == [CONFPO]
+        verdict = "one of its authors" if who == "Hee Suk Yoon" else "not among its authors"
+        assert answer.notes == [f"{who} is {verdict}"]
+
+
+def test_the_venue_of_a_paper_no_title_names_abstains(bundled_engine):
+    # a second break-it session: "When was BERT published?" gave a paper that mentions BERT as appearing at
+    # ICML; "When was this published?" gave some retrieved paper
+    for question in ("When was BERT published?", "When was this published?"):
+        answer = bundled_engine.ask(question, mode="extractive")
+        assert answer.abstained and answer.sources == []
+    assert answer.notes == ["no stored paper's title or label names the paper asked about"]
+
+
+@pytest.mark.parametrize(
+    ("question", "year", "rest"),
+    [
+        ("Which papers were published in 2024?", 2024, "Which papers were published?"),
+        ("Which papers from 2023 study diffusion?", 2023, "Which papers study diffusion?"),
+        ("List 2025 papers on graph neural networks", 2025, "List papers on graph neural networks"),
+    ],
+)
+def test_the_year_a_question_restricts_its_papers_to(question, year, rest):
+    from paperchat.answer.year_asks import asked_year
+
+    asked = asked_year(question)
+    assert (asked.year, asked.rest) == (year, rest)
+
+
+def test_a_year_in_the_topic_is_not_one_of_appearance():
+    from paperchat.answer.year_asks import asked_year
+
+    assert asked_year("What did the 2024 election show?") is None
+
+
+def test_papers_of_a_year_come_from_the_stored_years(bundled_engine):
+    # a break-it session: "Which papers were published in 2024?" listed papers whose abstracts wrote "2024"
+    none = bundled_engine.ask("Which papers were published in 2024?", mode="extractive")
+    assert none.abstained and none.notes == [
+        "no stored paper appeared in 2024 (stored years: 2025)"
+    ]
+    some = bundled_engine.ask("Which papers from 2025 study backdoor attacks?", mode="extractive")
+    assert ARORA in {s.paper_id for s in some.sources}
+    assert "answered from the 38 stored papers that appeared in 2025" in some.notes

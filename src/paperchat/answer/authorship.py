@@ -65,20 +65,41 @@ _LISTING = frozenset(
 
 
 def _words(name: str) -> list[str]:
-    """A name's words, folded, without dots: "Y. Bengio" -> ["y", "bengio"]."""
-    return [w for w in re.split(r"[\s.]+", fold(name)) if w]
+    """A name's words, folded, without dots or hyphens, one apostrophe: "Y. Bengio" -> ["y", "bengio"],
+    "Hernández-Lobato" -> ["hernandez", "lobato"], "O’Donnell" -> ["o'donnell"]."""
+    return [w for w in re.split(r"[\s.-]+", fold(name).replace("’", "'")) if w]
 
 
 def _matches(typed: list[str], author: list[str]) -> bool:
-    """Whether the ``typed`` words occur in order, adjacent, in the ``author``'s words (a one-letter word
-    is an initial: any word starting with it); the last typed word must be a whole word."""
+    """Whether the ``typed`` words name the ``author`` (both :func:`_words`): one typed word is one of the
+    author's words ("Bengio"); several are the author's words in order, the last one the author's last
+    word, so a middle name, initial or particle may be left out ("Michael Jordan" for "Michael I. Jordan",
+    "Mihaela Schaar" for "Mihaela Van Der Schaar") but another person sharing a first name is not
+    ("Sergey Brin" is not "Sergey Levine"). A one-letter typed word is an initial (any word starting
+    with it); the last typed word must be a whole word."""
     if not typed or len(typed[-1]) < 2:
         return False
-    for start in range(len(author) - len(typed) + 1):
-        pairs = zip(typed, author[start : start + len(typed)], strict=True)
-        if all(w == a or (len(w) == 1 and a.startswith(w)) for w, a in pairs):
-            return True
-    return False
+    if len(typed) == 1:  # a surname: not the first of several words ("Li" is Bo Li, not Li Shen)
+        return typed[0] in author[1:] or author == typed
+    if typed[-1] != author[-1]:
+        return False
+    at = 0
+    for w in typed[:-1]:
+        at = next(
+            (
+                i + 1
+                for i in range(at, len(author) - 1)
+                if w == author[i] or (len(w) == 1 and author[i].startswith(w))
+            ),
+            -1,
+        )
+        if at < 0:
+            return False
+    return True
+
+
+#: A word written as a person's name: capitalised then lower case ("Jordan", "O'Donnell"), or an initial.
+_PERSON_WORD = re.compile(r"(?:[^\W\d_](?<=[A-ZÀ-ÞĀ-ſ])[^\W\d_A-Z]*(?:['’-][^\W\d_]+)*|[A-Z]\.?)$")
 
 
 @dataclass(frozen=True)
@@ -151,6 +172,8 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
         for m in pattern.finditer(question):
             words = m.group("name").split()
             for n in range(len(words), 0, -1):  # the longest run of words that names an author
+                if n < len(words) and _PERSON_WORD.match(words[n].strip(".,;:!?")):
+                    continue  # "Michael Jordan": not "Michael" alone, with "Jordan" left over as a topic
                 typed = " ".join(words[:n]).strip(".,;:!?'’")
                 folded = _words(typed)
                 if (
@@ -175,16 +198,25 @@ def _name_like(typed: str, pattern: re.Pattern) -> bool:
     return pattern in (_ASKS[0], _ASKS[3]) or words[0][0].isupper()
 
 
+def _person(typed: str) -> bool:
+    """Whether ``typed`` is written as a person's name of two words or more ("Michael Jordan")."""
+    return len(typed.split()) >= 2 and all(_PERSON_WORD.match(w) for w in typed.split())
+
+
 def _nobody(question: str) -> AuthorAsk | None:
-    """ "Which papers were written by Google?": a capitalised name no stored author has, asked for
-    nothing but its papers (an :class:`AuthorAsk` without papers); ``None`` for anything else."""
-    for m in _ASKS[0].finditer(question):
+    """ "Which papers were written by Google?", "papers by Michael Jordan on conformal prediction": a
+    capitalised name no stored author has (an :class:`AuthorAsk` without papers), asked for nothing but
+    its papers, or written as a person's name of two words or more; ``None`` for anything else ("papers
+    by Google on protein folding" stays a topic question)."""
+    for m in (m for pattern in _ASKS for m in pattern.finditer(question)):
+        if m.re is not _ASKS[0] and not _person(m.group("name")):
+            continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         words = m.group("name").split()
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
         typed = " ".join(words[:n]).strip(".,;:!?'’")
         if typed and not all(w in _NOT_NAMES for w in _words(typed)):
             ask = _ask(question, m, typed, {})
-            if ask.listing:
+            if ask.listing or _person(typed):
                 return ask
     return None
 
@@ -227,12 +259,11 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
     matched and how many papers were left out. The abstention when none of them is among ``records``."""
     chosen = [records[pid] for pid in sorted(ask.ids) if pid in records]
     if not chosen:
-        why = (
-            f'no paper by an author named "{ask.typed}" passes the filters'
-            if ask.ids
-            else f'no stored paper has an author named "{ask.typed}" (authors are stored by name, '
-            "without affiliations)"
+        why = f'no stored paper has an author named "{ask.typed}"' + (
+            "" if _person(ask.typed) else " (authors are stored by name, without affiliations)"
         )
+        if ask.ids:
+            why = f'no paper by an author named "{ask.typed}" passes the filters'
         return Answer.abstention(question, EXTRACTIVE, notes=[why])
     rank = {a: i for i, a in enumerate(ask.authors)}
 
@@ -252,8 +283,13 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
     ]
     if len(chosen) > MAX_LISTED:
         notes.append(
-            f'{len(chosen) - MAX_LISTED} more not listed: `paperchat papers --author "{ask.typed}"` lists them all'
+            f"{len(chosen) - MAX_LISTED} more not listed "
+            f'(`paperchat papers --author "{ask.typed}"` lists the papers of every author whose name '
+            f'contains "{ask.typed}")'
         )
+    if re.match(r"\s*how many\b", question, re.I):  # "How many papers did Sergey Levine write?"
+        s = "s" if len(chosen) != 1 else ""
+        lines.insert(0, f'{len(chosen)} stored paper{s} by an author named "{ask.typed}":')
     retrieved = [Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0) for r in chosen]
     return Answer(
         question, "\n".join(lines), EXTRACTIVE, sources=sources, retrieved=retrieved, notes=notes

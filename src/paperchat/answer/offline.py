@@ -203,6 +203,25 @@ def _named_in(question: str, paper: PaperText) -> bool:
     return bool(words) and all(w.lower() in text for w in words)
 
 
+#: Capitalised words of a question that name no paper ("When was X published at ICML?").
+_NOT_TITLE_WORDS = frozenset(
+    "when where which what who how the a an in on at was were did is does icml neurips iclr conference "
+    "paper work published appear appeared presented venue year".split()
+)
+
+
+def _titled(question: str, paper: PaperText) -> bool:
+    """Whether the question names ``paper`` by its title or label: its capitalised words (the words of
+    what it asks about) all occur in that title or label, and there is one."""
+    words = {
+        w.lower()
+        for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question))
+        if w[0].isupper() and w.lower() not in _NOT_TITLE_WORDS
+    }
+    named = {w.lower() for w in re.findall(r"[\w+-]+", f"{paper.title} {paper.label}")}
+    return bool(words) and words <= named
+
+
 def offline_answer(
     question: str,
     qvec: np.ndarray,
@@ -267,6 +286,10 @@ def offline_answer(
             if check.abstained:
                 return Answer.abstention(question, EXTRACTIVE, retrieved)
         record = records[focus[0].paper_id]
+        if kind == VENUE and not _titled(asked, focus[0]):
+            # "When was BERT published?": a paper that mentions BERT did not appear for it
+            note = "no stored paper's title or label names the paper asked about"
+            return Answer.abstention(question, EXTRACTIVE, retrieved, notes=[note])
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
         return metadata_answer(question, record, kind, retrieved)

@@ -20,7 +20,7 @@ _HOW_MANY = re.compile(
 _LEAD = re.compile(
     r"^(?:(?:are|were|is|do|does)\b\s*)?(?:there\b\s*)?(?:in the (?:corpus|store)\s+|at icml(?: 2025)?\s+)?"
     r"(?:(?:about|on|regarding|concerning|that|which)\s+)?"
-    r"(?:(?:published|appeared|presented|accepted|study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
+    r"(?:(?:published|appeared|presented|accepted|written|authored|study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
     r"address|addresses|tackle|tackles|deal with|deals with|focus on|focuses on|discuss|discusses|"
     r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about)\s+)?"
     r"(?:(?:about|on)\s+)?",
@@ -28,11 +28,16 @@ _LEAD = re.compile(
 )
 
 
+#: "How many papers do agents replicate in PaperBench?", "... must they ...": papers counted inside one
+#: paper, not on a topic.
+_DOES = re.compile(r"(?:do|does|did|must|can|could|should|will|would|have to)\b", re.I)
+
+
 def counted_topic(question: str) -> str | None:
     """The topic "How many papers ... X?" asks about ("speculative decoding"), or ``None`` for another
     question (or one that names no topic: "How many papers are there?")."""
     m = _HOW_MANY.match(question)
-    if not m:
+    if not m or _DOES.match(m.group("rest")):
         return None
     topic = _LEAD.sub("", m.group("rest").strip(), count=1).strip(" ,.;:")
     return topic or None
@@ -41,7 +46,9 @@ def counted_topic(question: str) -> str | None:
 def count_line(count: int, topic: str) -> str:
     """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
     abstract; the most relevant:'."""
-    papers = "paper has" if count == 1 else "papers have"
-    return f'{count} stored {papers} every word of "{topic}" in their title or abstract' + (
-        "; the most relevant:" if count > 1 else ":"
+    if count == 1:
+        return f'1 stored paper has every word of "{topic}" in its title or abstract:'
+    return (
+        f'{count} stored papers have every word of "{topic}" in their title or abstract; '
+        "the most relevant:"
     )

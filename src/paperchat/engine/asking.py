@@ -33,6 +33,7 @@ class _Reading:
     )  # said of the answer, when it is not the abstention
     lead: str = ""  # the answer's first line ("12 stored papers have every word of ...")
     answer: Answer | None = None  # answered already, from the stored metadata
+    whose: tuple[str, frozenset[str]] | None = None  # "Did X write Y?": X and X's papers
 
 
 def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
@@ -55,7 +56,7 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
             reading.answer = author_listing(question, author, records)
             return reading
         if author.whose:  # "Did X write Flow Q-Learning?": who wrote that paper
-            reading.text = author.rest
+            reading.text, reading.whose = author.rest, (author.typed, ids)
         else:  # "... on GFlowNets": answered from their papers only
             reading.text, reading.paper_ids = author.rest, frozenset(ids)
             s = "s" if len(ids) != 1 else ""
@@ -132,6 +133,12 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     if reading.lead and not answer.abstained:
         answer.answer = reading.lead + "\n" + answer.answer
     answer.notes += reading.notes
+    if (
+        reading.whose and answer.sources
+    ):  # "Did Sergey Levine write ConfPO?": say whether, in a note
+        name, ids = reading.whose
+        yes = answer.sources[0].paper_id in ids
+        answer.notes.append(f"{name} is {'one of its authors' if yes else 'not among its authors'}")
     if answer.abstained and answer.mode == EXTRACTIVE:
         answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
     if (
