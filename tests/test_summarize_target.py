@@ -115,6 +115,12 @@ def test_a_summary_of_several_papers_summarizes_each(bundled_engine):
         "[1]."
     )
     assert lines[1].startswith("CROW: Eliminating Backdoors") and lines[1].endswith("[2].")
+    # a paper named by its title's words (no label of its own in the question) counts too (a second
+    # break-it session: "Summarize Flow Q-Learning and Sundial" had summarized one paper)
+    titled = bundled_engine.ask(
+        "Summarize LightGTS and Flexible Tails for Normalizing Flows", mode="extractive"
+    )
+    assert {s.paper_id for s in titled.sources} == {"p-34c64e0fe1f8", "p-8a70d0aef62e"}
     chat = ChatSession(bundled_engine)
     listed = chat.handle("Which papers study backdoor attacks?").answer
     assert [s.paper_id for s in listed.sources] == [arora, crow]

@@ -210,6 +210,16 @@ _NOT_TITLE_WORDS = frozenset(
 )
 
 
+def _head_written(question: str, title: str) -> bool:
+    """Whether ``question`` writes ``title``'s words before its colon (the whole title without one), any
+    case, when they are a short name (six words at most): "Flow Q-Learning", "Sundial"."""
+    head = title.split(":")[0].strip()
+    return (
+        0 < len(head.split()) <= 6
+        and re.search(rf"(?<!\w){re.escape(head)}(?!\w)", question, re.I) is not None
+    )
+
+
 def _titled(question: str, paper: PaperText) -> bool:
     """Whether the question names ``paper`` by its title or label: its capitalised words (the words of
     what it asks about) all occur in that title or label, and there is one."""
@@ -267,9 +277,14 @@ def offline_answer(
             it.TITLE, names=intent.names, subject=intent.subject
         )  # its paper, as a title's
     marked = [records[p.paper_id] for p in papers if p.mention]
-    if intent.kind == it.SUMMARY and len(intent.names) >= 2 and len(marked) < 2:
-        # "Summarize ConfPO and CROW": the papers the question names by label
-        marked = [records[p.paper_id] for p in papers if p.label and label_named(asked, p)]
+    if intent.kind == it.SUMMARY and len(marked) < 2:
+        # "Summarize ConfPO and CROW", "Summarize Flow Q-Learning and Sundial": the papers the question
+        # names by label or by the title's words before its colon
+        marked = [
+            records[p.paper_id]
+            for p in papers
+            if p.label and label_named(asked, p) or _head_written(asked, p.title)
+        ]
     if intent.kind == it.SUMMARY and len(marked) >= 2:  # "summarize the first two": each of them
         return summaries_answer(question, marked, retrieved, chunk_texts)
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
