@@ -152,3 +152,19 @@ def test_a_papers_summary_quotes_the_sentence_naming_its_method_and_its_result()
     assert "We formulate this as a bandit problem" not in " ".join(
         extractive_paper_summary(abstract)[:2]
     )
+
+
+def test_a_paper_the_filters_leave_out_is_named_as_such(bundled_engine):
+    # a second break-it session: "summarize ConfPO --paper X" said "no paper with id or label 'ConfPO' ...;
+    # did you mean ConfPO?"
+    import pytest
+
+    from paperchat.core.errors import PaperchatError
+    from paperchat.retrieve.filters import Filters
+
+    with pytest.raises(PaperchatError) as caught:
+        bundled_engine.summarize("ConfPO", filters=Filters(papers=("p-3c67db56192f",)))
+    assert (
+        str(caught.value)
+        == "'ConfPO' names a stored paper that the filters (--paper p-3c67db56192f) leave out"
+    )

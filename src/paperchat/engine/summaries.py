@@ -72,6 +72,11 @@ def summarize(
             if not ids or p in ids
         ],
     )
+    if paper_id is None and ids and find_paper(engine.catalog(), target, lambda t: [])[0]:
+        # "summarize ConfPO --paper KVf2SFL1pi": a stored paper, kept out by the filters
+        raise PaperchatError(
+            f"{target!r} names a stored paper that the filters ({filters.describe()}) leave out"
+        )
     if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
         raise PaperchatError(
             f"no paper with id {target} in the store; `paperchat papers` lists them"
