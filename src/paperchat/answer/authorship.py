@@ -2,9 +2,11 @@
 
 :func:`author_in_question` finds an author that a question names in a phrase asking for that author's
 papers ("papers by NAME", "written by NAME", "NAME's papers", "What did NAME publish?", "with NAME as
-an author") and that the stored metadata holds: the name's words in order inside an author's name, any
-case and accents, an initial standing for a word ("Y. Bengio"). A name no stored author has is not an
-author ("papers by Google" stays a topic question). The engine then either lists that author's papers
+an author") and that the stored metadata holds (:func:`_matches`: one word is a surname, several are
+one person, any case and accents, an initial standing for a word). A person's name no stored author
+has, or a capitalised name asked for nothing but its papers, is an ask without papers, which the
+engine answers with the abstention (:func:`_nobody`); "papers by Google on protein folding" stays a
+topic question. The engine then either lists that author's papers
 from the stored metadata (:func:`author_listing`, each title cited, its evidence the title and author
 list) when the question asks for nothing else, or answers the rest of the question from their papers
 only (:attr:`AuthorAsk.rest`, retrieval restricted to :attr:`AuthorAsk.ids`).
@@ -234,9 +236,7 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
     tail = question[m.end() :].strip()
     if m.re is _ASKS[1] and not question[: m.start()].strip() and re.match(r"[\"'“‘A-Z]", tail):
         # "Did Sergey Levine write Flow Q-Learning?": who wrote that paper, whoever it was
-        return AuthorAsk(
-            typed, authors, ids, "Who wrote " + question[m.end() :].strip(), False, True
-        )
+        return AuthorAsk(typed, authors, ids, "Who wrote " + tail, False, True)
     return AuthorAsk(typed, authors, ids, rest, listing)
 
 
@@ -246,9 +246,8 @@ def metadata_source(n: int, record: PaperRecord, venue: bool = False) -> Source:
     evidence = f"Title: {record.title}" + (
         f"\nAuthors: {', '.join(record.authors)}" if record.authors else ""
     )
-    where = " ".join(x for x in (record.venue, str(record.year) if record.year else "") if x)
-    if venue and where:
-        evidence += f"\nVenue: {where}"
+    if venue and record.appeared:
+        evidence += f"\nVenue: {record.appeared}"
     return Source.from_record(n, record, "", evidence)
 
 

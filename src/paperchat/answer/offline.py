@@ -101,7 +101,7 @@ def metadata_answer(
     """Who wrote a paper, its title, or where and when it appeared (``kind``: :data:`it.AUTHORS
     <paperchat.answer.intent.AUTHORS>`, :data:`it.TITLE <paperchat.answer.intent.TITLE>` or :data:`VENUE`),
     from the stored metadata; the abstention, with a note, when the metadata does not give it."""
-    where = " ".join(x for x in (record.venue, str(record.year) if record.year else "") if x)
+    where = record.appeared
     if kind == it.AUTHORS and not record.authors or kind == VENUE and not where or not record.title:
         return Answer.abstention(
             question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"]

@@ -159,9 +159,8 @@ def paper_markdown(record) -> str:
     lines = [f"# {record.name}", ""]
     if record.authors:
         lines.append("Authors: " + ", ".join(record.authors))
-    when = " ".join(p for p in (record.venue, str(record.year) if record.year else "") if p)
-    if when:
-        lines.append(f"Venue: {when}")
+    if record.appeared:
+        lines.append(f"Venue: {record.appeared}")
     if record.url:
         lines.append(f"URL: {record.url}")
     lines += [f"Paper id: {record.paper_id}", "", record.abstract]

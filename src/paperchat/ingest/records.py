@@ -77,6 +77,11 @@ class PaperRecord:
         return f"{self.title}\n{self.abstract}"
 
     @property
+    def appeared(self) -> str:
+        """Where and when the paper appeared, as known: "ICML 2025", "ICML", "2025", or ``""``."""
+        return " ".join(x for x in (self.venue, str(self.year) if self.year else "") if x)
+
+    @property
     def name(self) -> str:
         """The title, else the label, else the paper id."""
         return display_name(self.title, self.label, self.paper_id)
