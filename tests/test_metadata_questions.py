@@ -181,16 +181,26 @@ def test_presented_in_another_sense_is_not_a_venue_question(bundled_engine):
     assert [s.paper_id for s in answer.sources] == [CONFPO]
 
 
-def test_did_an_author_write_a_paper_is_answered_by_who_wrote_it(bundled_engine):
-    for who in ("Hee Suk Yoon", "Raman Arora"):  # an author of it, and one who is not
-        answer = bundled_engine.ask(f"Did {who} write ConfPO?", mode="extractive")
-        assert answer.answer == (
-            f'"{CONFPO_TITLE}" is by Hee Suk Yoon, Eunseop Yoon, Mark A. Hasegawa-Johnson, Sungwoong Kim and '
-            "Chang D. Yoo [1]."
-        )
-        assert [s.paper_id for s in answer.sources] == [CONFPO]
-        verdict = "one of its authors" if who == "Hee Suk Yoon" else "not among its authors"
-        assert answer.notes == [f"{who} is {verdict}"]
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Did {who} write ConfPO?",
+        "Was ConfPO written by {who}?",  # had been answered from the person's papers
+        "Is ConfPO by {who}?",
+        "Is {who} an author of ConfPO?",  # answered without saying whether
+    ],
+)
+@pytest.mark.parametrize("who", ["Hee Suk Yoon", "Raman Arora", "Geoffrey Hinton"])
+def test_did_an_author_write_a_paper_is_answered_by_who_wrote_it(bundled_engine, asked, who):
+    # an author of it, an author of another paper, and a name no stored author has (which had abstained)
+    answer = bundled_engine.ask(asked.format(who=who), mode="extractive")
+    assert answer.answer == (
+        f'"{CONFPO_TITLE}" is by Hee Suk Yoon, Eunseop Yoon, Mark A. Hasegawa-Johnson, Sungwoong Kim and '
+        "Chang D. Yoo [1]."
+    )
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+    verdict = "one of its authors" if who == "Hee Suk Yoon" else "not among its authors"
+    assert answer.notes == [f"{who} is {verdict}"]
 
 
 def test_the_venue_of_a_paper_no_title_names_abstains(bundled_engine):

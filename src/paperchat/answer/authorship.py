@@ -52,6 +52,19 @@ _ASKS = (
         re.I,
     ),
 )
+#: Yes/no questions whether someone wrote a paper named by its title (capitalised or quoted), answered by
+#: who wrote it: "Was Flow Q-Learning written by Sergey Levine?", "Is Sergey Levine an author of ConfPO?".
+_WHOSE = (
+    re.compile(
+        r"^\s*(?:[Ii]s|[Ww]as)\s+(?P<title>[\"'“‘A-Z].*?)\s+(?:(?:co-?)?(?:written|authored)\s+)?by\s+"
+        rf"{_NAME}\s*[?.!]*\s*$"
+    ),
+    re.compile(
+        rf"^\s*(?:is|was)\s+{_NAME_LAZY}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+)?(?:co-?|first\s+|last\s+)?"
+        r"authors?\s+(?:of|on)\s+(?P<title>(?-i:[\"'“‘A-Z]).*?)\s*[?.!]*\s*$",
+        re.I,
+    ),
+)
 #: Words of an author phrase that are never a name (the lazy patterns stop before them).
 _NOT_NAMES = frozenset(
     "the a an this that these those their its his her they he she it which what who any all other others "
@@ -162,7 +175,7 @@ def asks_for_author(question: str) -> bool:
     the :class:`AuthorIndex` only then)."""
     return any(
         not all(w in _NOT_NAMES for w in _words(m.group("name")))
-        for pattern in _ASKS
+        for pattern in _WHOSE + _ASKS
         for m in pattern.finditer(question)
     )
 
@@ -170,7 +183,7 @@ def asks_for_author(question: str) -> bool:
 def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     """The author ``question`` asks for the papers of, found in ``index``; ``None`` when no phrase asks
     for an author's papers or no stored author has the name (see the module docstring)."""
-    for pattern in _ASKS:
+    for pattern in _WHOSE + _ASKS:
         for m in pattern.finditer(question):
             words = m.group("name").split()
             for n in range(len(words), 0, -1):  # the longest run of words that names an author
@@ -210,7 +223,7 @@ def _nobody(question: str) -> AuthorAsk | None:
     capitalised name no stored author has (an :class:`AuthorAsk` without papers), asked for nothing but
     its papers, or written as a person's name of two words or more; ``None`` for anything else ("papers
     by Google on protein folding" stays a topic question)."""
-    for m in (m for pattern in _ASKS for m in pattern.finditer(question)):
+    for m in (m for pattern in _WHOSE + _ASKS for m in pattern.finditer(question)):
         if m.re is not _ASKS[0] and not _person(m.group("name")):
             continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         words = m.group("name").split()
@@ -234,6 +247,8 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
     authors = tuple(sorted(found, key=lambda a: (-len(found[a]), a)))
     ids = frozenset(pid for pids in found.values() for pid in pids)
     tail = question[m.end() :].strip()
+    if m.re in _WHOSE:  # "Was Flow Q-Learning written by Sergey Levine?"
+        return AuthorAsk(typed, authors, ids, f"Who wrote {m.group('title')}?", False, True)
     if m.re is _ASKS[1] and not question[: m.start()].strip() and re.match(r"[\"'“‘A-Z]", tail):
         # "Did Sergey Levine write Flow Q-Learning?": who wrote that paper, whoever it was
         return AuthorAsk(typed, authors, ids, "Who wrote " + tail, False, True)

@@ -51,12 +51,12 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
     )
     if author:
         ids = author.ids if paper_ids is None else author.ids & paper_ids
-        if author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
+        if author.whose:  # "Did X write Flow Q-Learning?": who wrote it, even when X wrote nothing
+            reading.text, reading.whose = author.rest, (author.typed, ids)
+        elif author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
             records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
             reading.answer = author_listing(question, author, records)
             return reading
-        if author.whose:  # "Did X write Flow Q-Learning?": who wrote that paper
-            reading.text, reading.whose = author.rest, (author.typed, ids)
         else:  # "... on GFlowNets": answered from their papers only
             reading.text, reading.paper_ids = author.rest, frozenset(ids)
             s = "s" if len(ids) != 1 else ""
