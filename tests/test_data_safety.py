@@ -285,6 +285,15 @@ def test_acronym_names_get_labels_and_summarize_finds_the_paper(bundled_engine):
     ]
 
 
+def test_a_mistyped_title_offers_the_title_it_is_spelled_like(bundled_engine):
+    # a newcomer's `summarize "Flow Q-Lerning"` abstained with no suggestion
+    summary = bundled_engine.summarize("Isolatd Casual Efects of Natral Langage", mode="extractive")
+    assert summary.abstained and summary.notes == [
+        "no paper's title matches 'Isolatd Casual Efects of Natral Langage' and no stored paper is on "
+        "that topic; did you mean 'Isolated Causal Effects of Natural Language'?"
+    ]
+
+
 @pytest.mark.parametrize(
     "text,expected",
     [

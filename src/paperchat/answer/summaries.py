@@ -62,14 +62,19 @@ def find_paper(
     return matches[0], "title words"
 
 
-def close_names(records: dict[str, PaperRecord], target: str, n: int = 3) -> list[str]:
+def close_names(
+    records: dict[str, PaperRecord], target: str, n: int = 3, titles: bool = False
+) -> list[str]:
     """Up to ``n`` ids or labels of ``records`` spelled like TARGET (:func:`difflib.get_close_matches`, ratio
-    0.75 and up, any case), best first: what "did you mean" offers for a mistyped id or label."""
+    0.75 and up, any case), best first: what "did you mean" offers for a mistyped id or label; with
+    ``titles``, their titles too ("Flow Q-Lerning": "Flow Q-Learning")."""
     names: dict[str, str] = {}
     for pid, rec in records.items():
         names.setdefault(pid.lower(), pid)
         if rec.label:
             names.setdefault(rec.label.lower(), rec.label)
+        if titles and rec.title:
+            names[" ".join(rec.title.lower().split())] = f"'{rec.title}'"  # quoted, even as a label
     found = difflib.get_close_matches(target.lower(), list(names), n=n, cutoff=0.75)
     return [names[f] for f in found]
 

@@ -115,8 +115,10 @@ def summarize(
                 f"{hint}`paperchat papers` lists them"
             )
         if answer.abstained:  # say what was looked for, not that a question went unanswered
+            close = close_names(engine.catalog(), " ".join(target.split()), titles=True)
             answer.notes.append(
                 f"no paper's title matches {target!r} and no stored paper is on that topic"
+                + (f"; did you mean {' or '.join(close)}?" if close else "")
             )
     answer.target = target
     return answer
