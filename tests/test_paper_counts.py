@@ -41,3 +41,29 @@ def test_papers_on_a_topic_are_counted_and_listed(bundled_engine):
     assert none.abstained and none.notes == [
         'no stored paper has every word of "quokka counting" in its title or abstract'
     ]
+
+
+@pytest.mark.parametrize(
+    ("topic", "forms"),
+    [
+        ("LLMs", ["LLMs", "LLM"]),
+        ("GNN for molecules", ["GNN for molecules", "GNNs for molecules"]),
+        ("ViTs and CNNs", ["ViTs and CNNs", "ViT and CNNs", "ViTs and CNN", "ViT and CNN"]),
+        ("GPT-4 agents", ["GPT-4 agents"]),  # not a whole word
+        ("Transformers", ["Transformers"]),  # one capital: the stemmer reads it
+    ],
+)
+def test_acronyms_are_counted_in_both_numbers(topic, forms):
+    from paperchat.answer.paper_counts import topic_forms
+
+    assert topic_forms(topic) == forms
+
+
+def test_a_count_of_an_acronym_counts_its_plural_too(bundled_engine):
+    # a break-it session: "LLMs" counted 452 papers at 2,740 and "LLM" 310, the stemmer keeping "llms"
+    answer = bundled_engine.ask("How many papers are about VLM?", mode="extractive")
+    assert answer.answer.split("\n")[0] == (
+        '2 stored papers have every word of "VLM" (also as "VLMs") in their title or abstract; '
+        "the most relevant:"
+    )
+    assert {s.paper_id for s in answer.sources} <= {"p-d4cbb5d25faa", "p-f45cf8f7c2fb"}

@@ -2,7 +2,7 @@
 
 A question about the corpus, not about one paper: no abstract states the number. :func:`counted_topic`
 reads the topic such a question asks about; the engine counts the stored papers whose title or
-abstract holds every word of it (:meth:`paperchat.store.bm25.BM25Index.holders`, stemmed words, so
+abstract holds every word of it, or of it with its acronyms in the other number (:func:`topic_forms`) (:meth:`paperchat.store.bm25.BM25Index.holders`, stemmed words, so
 "decoding" counts "decode") and answers with that count, then lists the most relevant of those papers
 as a "which papers" question does (:func:`count_line`).
 """
@@ -43,12 +43,40 @@ def counted_topic(question: str) -> str | None:
     return topic or None
 
 
-def count_line(count: int, topic: str) -> str:
+#: An acronym, singular or plural, as a whole word: "LLM", "LLMs", "GNNs", "ViTs", "MoE" (not "GPT-4").
+_ACRONYM = re.compile(r"([A-Z][A-Za-z0-9]*?[A-Z][A-Za-z0-9]*?)(s?)")
+
+
+def topic_forms(topic: str) -> list[str]:
+    """``topic`` as written, then with its acronyms in the other number ("LLMs" -> ["LLMs", "LLM"]): the stemmer
+    leaves "llms" as it is, so a count of the papers holding "LLMs" would miss those writing "LLM" only.
+    An acronym is a whole word with two capitals or more; the first two such words vary."""
+    forms = [[]]
+    varied = 0
+    for word in topic.split():
+        m = _ACRONYM.fullmatch(word)
+        if m and varied < 2:
+            varied += 1
+            other = m.group(1) if m.group(2) else m.group(1) + "s"
+            forms = [f + [word] for f in forms] + [f + [other] for f in forms]
+        else:
+            forms = [f + [word] for f in forms]
+    return [" ".join(f) for f in forms]
+
+
+def count_line(count: int, topic: str, forms: list[str] | None = None) -> str:
     """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
-    abstract; the most relevant:'."""
+    abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")')."""
+    written = topic.split()
+    others = list(
+        dict.fromkeys(w for f in (forms or [])[1:] for w in f.split() if w not in written)
+    )
+    what = f'"{topic}"' + (
+        " (also as " + ", ".join(f'"{w}"' for w in others) + ")" if others else ""
+    )
     if count == 1:
-        return f'1 stored paper has every word of "{topic}" in its title or abstract:'
+        return f"1 stored paper has every word of {what} in its title or abstract:"
     return (
-        f'{count} stored papers have every word of "{topic}" in their title or abstract; '
+        f"{count:,} stored papers have every word of {what} in their title or abstract; "
         "the most relevant:"
     )

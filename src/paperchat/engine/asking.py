@@ -42,7 +42,7 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
     asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`), a count of the
     papers on a topic (:mod:`paperchat.answer.paper_counts`), or the question itself over ``paper_ids``."""
     from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
-    from paperchat.answer.paper_counts import count_line, counted_topic
+    from paperchat.answer.paper_counts import count_line, counted_topic, topic_forms
     from paperchat.answer.year_asks import asked_year, year_note
 
     reading = _Reading(question, paper_ids)
@@ -79,15 +79,17 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
         )
     topic = counted_topic(reading.text)
     if topic is not None:  # "How many papers are about X?": the papers holding every word of X
-        bm25 = engine.store.bm25()
-        held = bm25.holders(bm25.terms_of(topic))
+        bm25, held, forms = engine.store.bm25(), set(), []
+        for form in topic_forms(topic):  # "LLMs", and "LLM" when some paper writes it
+            found = bm25.holders(bm25.terms_of(form))
+            held, forms = held | found, forms + [form] * bool(found or not forms)
         held &= reading.paper_ids if reading.paper_ids is not None else held
         if not held:
             note = f'no stored paper has every word of "{topic}" in its title or abstract'
             reading.answer = Answer.abstention(question, mode, notes=[note])
             return reading
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
-        reading.lead = count_line(len(held), topic)
+        reading.lead = count_line(len(held), topic, forms)
     return reading
 
 
