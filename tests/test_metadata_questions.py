@@ -122,6 +122,11 @@ def test_a_surname_lists_every_author_of_that_name(bundled_engine):
     assert {s.paper_id for s in answer.sources} == {LIGHTGTS, QUADRUPLE, RELGNN}
     assert "is by Tianlang Chen and 2 co-authors [" in answer.answer
     assert answer.notes[0].startswith('3 stored papers by an author named "Chen" (')
+    assert answer.count is None and "count" not in answer.to_json()
+    # how many: the count leads, and --json gives it as a number
+    many = bundled_engine.ask("How many papers did Chen write?", mode="extractive")
+    assert many.answer.split("\n")[0] == '3 stored papers by an author named "Chen":'
+    assert many.count == 3 and many.to_json()["count"] == 3
     # accents typed or not
     plain = bundled_engine.ask("What did Alvaro Rodriguez Abella publish?", mode="extractive")
     assert [s.paper_id for s in plain.sources] == [CONSENSUS]

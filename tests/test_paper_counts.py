@@ -35,6 +35,7 @@ def test_papers_on_a_topic_are_counted_and_listed(bundled_engine):
     )
     # the list is the "which papers" answer over those two: the papers its relevance cut keeps
     assert [s.paper_id for s in answer.sources] == [ARORA]
+    assert answer.to_json()["count"] == 2  # for scripts: the number the first line states
     assert rest[0].startswith("Backdoor Attacks in Token Selection of Attention Mechanism: ")
     assert rest[0].endswith("[1].")
     none = bundled_engine.ask("How many papers are about quokka counting?", mode="extractive")

@@ -301,10 +301,17 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
             f'(`paperchat papers --author "{ask.typed}"` lists the papers of every author whose name '
             f'contains "{ask.typed}")'
         )
-    if re.match(r"\s*how many\b", question, re.I):  # "How many papers did Sergey Levine write?"
+    how_many = re.match(r"\s*how many\b", question, re.I)
+    if how_many:  # "How many papers did Sergey Levine write?"
         s = "s" if len(chosen) != 1 else ""
         lines.insert(0, f'{len(chosen)} stored paper{s} by an author named "{ask.typed}":')
     retrieved = [Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0) for r in chosen]
     return Answer(
-        question, "\n".join(lines), EXTRACTIVE, sources=sources, retrieved=retrieved, notes=notes
+        question,
+        "\n".join(lines),
+        EXTRACTIVE,
+        sources=sources,
+        retrieved=retrieved,
+        notes=notes,
+        count=len(chosen) if how_many else None,
     )

@@ -20,6 +20,10 @@ keys and their order are written::
       "model": str
     }
 
+A question that asks how many papers ("How many papers are about LLMs?", "How many papers did
+Sergey Levine write?") adds ``count``: the number of stored papers counted, which the answer's
+first line states.
+
 A *source* is one cited paper; ``n`` is its number in the Sources list
 (1-based, in order of first use in the answer). ``origin.path`` is the
 corpus file's name and ``origin.index`` the paper's 1-based position in it.
@@ -235,6 +239,7 @@ class Answer:
     target: str | None = None
     timings: dict[str, float | None] = field(default_factory=dict)
     evidence: float | None = None
+    count: int | None = None  # papers counted, for "How many papers ...?"
 
     @classmethod
     def abstention(
@@ -300,6 +305,8 @@ class Answer:
             )
         elif self.notes:
             out["notes"] = list(self.notes)
+        if self.count is not None:
+            out["count"] = self.count
         if self.mode != LLM and self.evidence is not None:
             out["evidence"] = round(float(self.evidence), 4)
         if timings:

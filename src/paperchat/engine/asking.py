@@ -32,6 +32,7 @@ class _Reading:
         default_factory=list
     )  # said of the answer, when it is not the abstention
     lead: str = ""  # the answer's first line ("12 stored papers have every word of ...")
+    count: int | None = None  # the papers counted, when the question asks how many
     answer: Answer | None = None  # answered already, from the stored metadata
     whose: tuple[str, frozenset[str]] | None = None  # "Did X write Y?": X and X's papers
 
@@ -89,7 +90,7 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
             reading.answer = Answer.abstention(question, mode, notes=[note])
             return reading
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
-        reading.lead = count_line(len(held), topic, forms)
+        reading.lead, reading.count = count_line(len(held), topic, forms), len(held)
     return reading
 
 
@@ -133,7 +134,7 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     )
     answer.question = question
     if reading.lead and not answer.abstained:
-        answer.answer = reading.lead + "\n" + answer.answer
+        answer.answer, answer.count = reading.lead + "\n" + answer.answer, reading.count
     answer.notes += reading.notes
     if (
         reading.whose and answer.sources
