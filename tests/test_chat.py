@@ -201,6 +201,25 @@ def test_them_after_an_answer_about_one_paper_of_the_list_is_the_list(bundled_en
     assert set(answer_markers(compared.answer)) == {"[1]", "[2]"}
 
 
+def test_whether_someone_wrote_the_paper_discussed_is_answered_from_the_metadata(bundled_engine):
+    # a break-it session: "did Yoshua Bengio write it?" was answered from the abstract, which abstained
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(bundled_engine)
+    chat.handle("What does ConfPO use to pick preference-critical tokens?")
+    for question, verdict in [
+        ("did Hee Suk Yoon write it?", "one of its authors"),
+        ("was it written by Raman Arora?", "not among its authors"),
+    ]:
+        answer = chat.handle(question).answer
+        assert answer.answer.startswith(
+            '"ConfPO: Exploiting Policy Model Confidence'
+        ) and answer.answer.endswith("Chang D. Yoo [1].")
+        assert [s.paper_id for s in answer.sources] == ["p-abe9274a3783"]
+        assert answer.notes[-1].endswith(verdict)
+        assert "answered from the stored metadata" in chat.last.resolution.note
+
+
 def test_a_detail_the_referred_papers_do_not_give_is_declined_not_searched_for(bundled_engine):
     # a reader's "what GPU did they use?" after a two-paper answer had been answered as a new question,
     # from two papers about GPUs that had nothing to do with the conversation

@@ -65,6 +65,13 @@ def ask_followup(
             res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
             res.note += ", retrieval over all papers with the referred ones first"
     engine.store.refresh()
+    from paperchat.answer.authorship import asks_for_author
+
+    if res.kind != STANDALONE and asks_for_author(res.query):
+        # "did Sergey Levine write it?" asked as "did Sergey Levine write Flow Q-Learning?": the stored
+        # metadata answers who wrote it (the referred abstract does not say)
+        res.kind = STANDALONE
+        res.note += "; an authorship question, answered from the stored metadata"
     if res.kind == STANDALONE:
         return _as_new_question(engine, res, mode, top_k, fallback, on_token, filters)
     return _referred(engine, res, mode, top_k, fallback, on_token, filters)
