@@ -84,6 +84,21 @@ def test_a_name_of_several_words_is_one_person():
         assert set(author_in_question(question, index).ids) == ids, question
 
 
+def test_et_al_names_a_first_author():
+    # "Song et al." is the papers whose first author is Song, not every paper with a Song among its authors
+    index = _index()
+    for question, typed, ids, rest in [
+        ("What did Bengio et al. propose?", "Bengio", {"a", "b"}, "What did propose?"),
+        ("Yoshua Bengio et al.'s paper on GFlowNets", "Yoshua Bengio", {"a"}, "paper on GFlowNets"),
+        ("Did Bubeck et al. study bandits?", "Bubeck", set(), "Did study bandits?"),  # not first
+    ]:
+        ask = author_in_question(question, index)
+        assert (ask.typed, set(ask.ids), ask.rest, ask.first) == (typed, ids, rest, True), question
+    assert author_in_question("What did Lovelace et al. find?", index).who == (
+        'a first author named "Lovelace"'
+    )
+
+
 def test_names_that_are_not_an_authors():
     index = _index()
     # a word of a longer name is not the name ("Chen" is not "Chenjuan"); "by Adam" is not "papers by"
@@ -247,3 +262,14 @@ def test_papers_of_a_year_come_from_the_stored_years(bundled_engine):
     some = bundled_engine.ask("Which papers from 2025 study backdoor attacks?", mode="extractive")
     assert ARORA in {s.paper_id for s in some.sources}
     assert "answered from the 38 stored papers that appeared in 2025" in some.notes
+
+
+def test_et_al_lists_the_first_authors_papers_or_says_there_is_none(bundled_engine):
+    listed = bundled_engine.ask("Yunjuan Wang et al.'s papers", mode="extractive")
+    assert [s.paper_id for s in listed.sources] == [ARORA]
+    assert listed.notes == ['1 stored paper by a first author named "Yunjuan Wang" (Yunjuan Wang)']
+    none = bundled_engine.ask("Which papers did Arora et al. write?", mode="extractive")
+    assert none.abstained and none.notes == [
+        'no stored paper has a first author named "Arora" ("Arora et al." names a first author; '
+        '"papers by Arora" lists the papers of every author of that name)'
+    ]

@@ -2,7 +2,7 @@
 
 :func:`author_in_question` finds an author that a question names in a phrase asking for that author's
 papers ("papers by NAME", "written by NAME", "NAME's papers", "What did NAME publish?", "with NAME as
-an author") and that the stored metadata holds (:func:`_matches`: one word is a surname, several are
+an author", "NAME et al.", which names a first author) and that the stored metadata holds (:func:`_matches`: one word is a surname, several are
 one person, any case and accents, an initial standing for a word). A person's name no stored author
 has, or a capitalised name asked for nothing but its papers, is an ask without papers, which the
 engine answers with the abstention (:func:`_nobody`); "papers by Google on protein folding" stays a
@@ -11,6 +11,8 @@ from the stored metadata (:func:`author_listing`, each title cited, its evidence
 list) when the question asks for nothing else, or answers the rest of the question from their papers
 only (:attr:`AuthorAsk.rest`, retrieval restricted to :attr:`AuthorAsk.ids`).
 
+"Did NAME write X?", "Was X written by NAME?" and "Is NAME an author of X?" are asked as "Who wrote X?"
+(:attr:`AuthorAsk.whose`), the engine saying in a note whether NAME is among its authors.
 The same metadata evidence (:func:`metadata_source`) backs "Who wrote X?" answers
 (:func:`paperchat.answer.offline.metadata_answer`).
 """
@@ -51,6 +53,12 @@ _ASKS = (
         rf"(?<![\w'’]){_NAME_LAZY}['’]s\s+(?:\w+\s+){{0,2}}?(?:papers?|works?|publications?|submissions?|research)\b",
         re.I,
     ),
+)
+#: "Song et al.", "Yang Song et al.'s paper": the papers whose first author has that name.
+_ET_AL = re.compile(
+    r"(?P<name>(?:(?!(?:Did|Does|Do|Is|Are|Was|Were|Has|Have|Had|Can|Could|Would|Should|What|Which|How|Why|"
+    r"When|Where|Who|In|On|By|From|For|The|A|An|And|Or|Compare|Summarize|Show|List|Find|Per)\b)"
+    r"[A-Z][\w'’-]*\s+)?[A-Z][\w'’-]*)\s+et\s+al\b\.?(?:['’]s\b)?"
 )
 #: Yes/no questions whether someone wrote a paper named by its title (capitalised or quoted), answered by
 #: who wrote it: "Was Flow Q-Learning written by Sergey Levine?", "Is Sergey Levine an author of ConfPO?".
@@ -135,6 +143,12 @@ class AuthorAsk:
     rest: str
     listing: bool
     whose: bool = False
+    first: bool = False  # "Song et al.": only papers whose first author has the name
+
+    @property
+    def who(self) -> str:
+        """'an author named "Song"', or 'a first author named "Song"' for "Song et al."."""
+        return f'{"a first" if self.first else "an"} author named "{self.typed}"'
 
 
 class AuthorIndex:
@@ -147,27 +161,27 @@ class AuthorIndex:
 
     def __init__(self, records: Mapping[str, PaperRecord]):
         self._papers: dict[str, list[str]] = {}
+        self._first: dict[str, str] = {}  # paper id -> its first author
         for pid, record in records.items():
             for author in record.authors:
                 self._papers.setdefault(author, []).append(pid)
+            if record.authors:
+                self._first[pid] = record.authors[0]
         self._by_word: dict[str, list[tuple[list[str], str]]] = {}
         for author in self._papers:
             words = _words(author)
             for word in set(words):
                 self._by_word.setdefault(word, []).append((words, author))
 
-    def papers_of(self, typed: list[str]) -> dict[str, list[str]]:
+    def papers_of(self, typed: list[str], first: bool = False) -> dict[str, list[str]]:
         """Stored author name -> ids of their papers, for the authors whose name holds ``typed`` (folded
-        words, :func:`_matches`)."""
-        return (
-            {
-                author: self._papers[author]
-                for words, author in self._by_word.get(typed[-1], [])
-                if _matches(typed, words)
-            }
-            if typed
-            else {}
-        )
+        words, :func:`_matches`); with ``first``, only the papers they are the first author of."""
+        found = {
+            author: [p for p in self._papers[author] if not first or self._first.get(p) == author]
+            for words, author in (self._by_word.get(typed[-1], []) if typed else [])
+            if _matches(typed, words)
+        }
+        return {author: pids for author, pids in found.items() if pids}
 
 
 def asks_for_author(question: str) -> bool:
@@ -175,7 +189,7 @@ def asks_for_author(question: str) -> bool:
     the :class:`AuthorIndex` only then)."""
     return any(
         not all(w in _NOT_NAMES for w in _words(m.group("name")))
-        for pattern in _WHOSE + _ASKS
+        for pattern in (_ET_AL,) + _WHOSE + _ASKS
         for m in pattern.finditer(question)
     )
 
@@ -183,7 +197,7 @@ def asks_for_author(question: str) -> bool:
 def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     """The author ``question`` asks for the papers of, found in ``index``; ``None`` when no phrase asks
     for an author's papers or no stored author has the name (see the module docstring)."""
-    for pattern in _WHOSE + _ASKS:
+    for pattern in (_ET_AL,) + _WHOSE + _ASKS:
         for m in pattern.finditer(question):
             words = m.group("name").split()
             for n in range(len(words), 0, -1):  # the longest run of words that names an author
@@ -197,9 +211,11 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                     or not _name_like(typed, pattern)
                 ):
                     continue
-                found = index.papers_of(folded)
+                found = index.papers_of(folded, first=pattern is _ET_AL)
                 if found:
                     return _ask(question, m, typed, found)
+            if pattern is _ET_AL and _name_like(m.group("name"), pattern):
+                return _ask(question, m, m.group("name"), {})  # no first author has the name
     return _nobody(question)
 
 
@@ -238,6 +254,8 @@ def _nobody(question: str) -> AuthorAsk | None:
 
 def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) -> AuthorAsk:
     start, end = m.start("name"), m.start("name") + len(typed)
+    if m.re is _ET_AL:  # "What did Song et al. propose?": "et al." goes with the name
+        end = m.end()
     before = question[:start]
     if m.re is _ASKS[0]:
         before = re.sub(r"\s+(?:by|from)\s*$", " ", before, flags=re.I)
@@ -252,7 +270,7 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
     if m.re is _ASKS[1] and not question[: m.start()].strip() and re.match(r"[\"'“‘A-Z]", tail):
         # "Did Sergey Levine write Flow Q-Learning?": who wrote that paper, whoever it was
         return AuthorAsk(typed, authors, ids, "Who wrote " + tail, False, True)
-    return AuthorAsk(typed, authors, ids, rest, listing)
+    return AuthorAsk(typed, authors, ids, rest, listing, first=m.re is _ET_AL)
 
 
 def metadata_source(n: int, record: PaperRecord, venue: bool = False) -> Source:
@@ -273,11 +291,16 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
     matched and how many papers were left out. The abstention when none of them is among ``records``."""
     chosen = [records[pid] for pid in sorted(ask.ids) if pid in records]
     if not chosen:
-        why = f'no stored paper has an author named "{ask.typed}"' + (
-            "" if _person(ask.typed) else " (authors are stored by name, without affiliations)"
+        why = f"no stored paper has {ask.who}" + (
+            f' ("{ask.typed} et al." names a first author; "papers by {ask.typed}" lists the papers of '
+            "every author of that name)"
+            if ask.first
+            else ""
+            if _person(ask.typed)
+            else " (authors are stored by name, without affiliations)"
         )
         if ask.ids:
-            why = f'no paper by an author named "{ask.typed}" passes the filters'
+            why = f"no paper by {ask.who} passes the filters"
         return Answer.abstention(question, EXTRACTIVE, notes=[why])
     rank = {a: i for i, a in enumerate(ask.authors)}
 
@@ -292,7 +315,7 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
         lines.append(cite_sentence(f'"{record.name}" is by {who}{with_}.', n))
         sources.append(metadata_source(n, record))
     notes = [
-        f'{len(chosen)} stored paper{"s" if len(chosen) != 1 else ""} by an author named "{ask.typed}" '
+        f"{len(chosen)} stored paper{'s' if len(chosen) != 1 else ''} by {ask.who} "
         f"({', '.join(ask.authors[:6])}{', …' if len(ask.authors) > 6 else ''})"
     ]
     if len(chosen) > MAX_LISTED:
@@ -304,7 +327,7 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
     how_many = re.match(r"\s*how many\b", question, re.I)
     if how_many:  # "How many papers did Sergey Levine write?"
         s = "s" if len(chosen) != 1 else ""
-        lines.insert(0, f'{len(chosen)} stored paper{s} by an author named "{ask.typed}":')
+        lines.insert(0, f"{len(chosen)} stored paper{s} by {ask.who}:")
     retrieved = [Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0) for r in chosen]
     return Answer(
         question,

@@ -62,7 +62,7 @@ def _read(engine, question: str, paper_ids, mode: str) -> _Reading:
             reading.text, reading.paper_ids = author.rest, frozenset(ids)
             s = "s" if len(ids) != 1 else ""
             reading.notes.append(
-                f'answered from the {len(ids)} stored paper{s} by an author named "{author.typed}" '
+                f"answered from the {len(ids)} stored paper{s} by {author.who} "
                 f"({', '.join(author.authors[:6])})"
             )
     when = asked_year(reading.text)
