@@ -197,6 +197,11 @@ print("llama_index" in loaded())
             "papers must be a paper id or a list of paper ids (strings)",
         ),
         (lambda pc: pc.papers(year="x"), "year must be a whole number such as 2025, not 'x'"),
+        (  # a glob that matched nothing had added the bundled corpus in its place
+            lambda pc: pc.ingest([]),
+            "no files given (an empty list); pass none to ingest the bundled corpus",
+        ),
+        (lambda pc: pc.ingest(5), "paths must be a path or a list of paths, not int"),
         (
             lambda pc: pc.bibtex(["p-nope"]),
             "no paper with id p-nope in the store; `paperchat papers` lists them",
@@ -274,3 +279,16 @@ def test_the_first_use_ingest_says_what_it_is_doing_on_stderr(tmp_path, capsys):
     assert out.err == (
         f"paperchat: first use: embedding the bundled corpus into {tmp_path / 'store'} ... done (97 chunks)\n"
     )
+
+
+def test_a_numpy_year_is_a_year(bundled_store):
+    # a notebook's df["year"] value (numpy.int64) had been refused as not a whole number
+    import numpy as np
+
+    from paperchat import Paperchat
+
+    pc = Paperchat(bundled_store)
+    assert [p.paper_id for p in pc.papers(year=np.int64(2025))] == [
+        p.paper_id for p in pc.papers(year=2025)
+    ]
+    assert len(pc.papers(year=np.int64(2025))) == 38

@@ -93,7 +93,10 @@ def test_the_python_api_removes_a_files_papers(tmp_path):
     try:
         pc.remove([])
     except PaperchatError as exc:
-        assert str(exc) == "name the files or folders whose papers to remove"
+        assert (
+            str(exc)
+            == "no files given (an empty list); name the files or folders whose papers to remove"
+        )
     else:
         raise AssertionError("an empty list removed nothing silently")
 

@@ -5,6 +5,7 @@ Each check raises :class:`~paperchat.core.errors.PaperchatError` with a one-line
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,19 @@ def top_k_arg(value: Any, default: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise PaperchatError(f"top_k must be a whole number from {low} to {high}, not {value!r}")
     return value
+
+
+def paths_arg(paths: Any, if_empty: str) -> list:
+    """``paths`` (one path or a list of them) as a non-empty list; :class:`PaperchatError` for another type,
+    or for an empty list, whose message ends with ``if_empty``."""
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+    if not isinstance(items, (list, tuple)) or not all(
+        isinstance(p, (str, os.PathLike)) for p in items
+    ):
+        raise PaperchatError(f"paths must be a path or a list of paths, not {type(paths).__name__}")
+    if not items:
+        raise PaperchatError(f"no files given (an empty list); {if_empty}")
+    return list(items)
 
 
 class FirstRun:

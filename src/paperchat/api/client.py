@@ -9,12 +9,13 @@ thread-safe: use one object per thread, or a lock.
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperchat.api.arguments import FirstRun, text_arg, top_k_arg
+from paperchat.api.arguments import FirstRun, paths_arg, text_arg, top_k_arg
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import PaperchatError, StoreError
@@ -104,8 +105,9 @@ class Paperchat:
                 raise PaperchatError(f"{name} must be a string, not {type(value).__name__}")
             if value is not None and not value.strip():
                 raise PaperchatError(f"{name} is empty; leave it out to search every paper")
-        if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        if year is not None and (isinstance(year, bool) or not isinstance(year, numbers.Integral)):
             raise PaperchatError(f"year must be a whole number such as 2025, not {year!r}")
+        year = None if year is None else int(year)  # numpy's int64 from a DataFrame too
         ids = [papers] if isinstance(papers, str) else papers
         if ids is not None:
             ids = list(ids) if isinstance(ids, Iterable) else None
@@ -262,7 +264,7 @@ class Paperchat:
     # -- writing and export --------------------------------------------------------------------
     def ingest(
         self,
-        paths: PathLike | Sequence[PathLike] = (),
+        paths: PathLike | Sequence[PathLike] | None = None,
         *,
         metadata: PathLike | None = None,
         rebuild: bool = False,
@@ -270,16 +272,22 @@ class Paperchat:
         encoding: str | None = None,
         progress: Callable[[int, int], None] | None = None,
     ):
-        """Add corpus files (JSONL, CSV or seed text; default: the bundled corpus) to the store, creating it.
+        """Add corpus files (JSONL, CSV or seed text; ``None``, the default: the bundled corpus) to the store,
+        creating it.
 
         Returns the :class:`~paperchat.ingest.run.IngestReport` (counts of papers
         added, updated, unchanged, removed; chunks embedded; seconds).
         ``progress(done, total)`` is called as chunks are embedded. Raises
-        :class:`PaperchatError` for a missing or malformed file (nothing is written then).
+        :class:`PaperchatError` for a missing or malformed file (nothing is written then), for an empty
+        list (``glob`` matched nothing: the bundled corpus is not added in its place) and for ``paths``
+        that is neither a path nor a list of paths.
         """
         from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
 
-        files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
+        items = (
+            None if paths is None else paths_arg(paths, "pass none to ingest the bundled corpus")
+        )
+        files = [Path(p) for p in items or ()]
         if not files:
             if rebuild:
                 from paperchat.engine.ingesting import refuse_bare_rebuild
@@ -307,15 +315,7 @@ class Paperchat:
         when no stored paper came from one of ``paths`` (nothing is removed then)."""
         from paperchat.engine.forgetting import forget
 
-        items = [paths] if isinstance(paths, (str, os.PathLike)) else paths
-        if not isinstance(items, (list, tuple)) or not all(
-            isinstance(p, (str, os.PathLike)) for p in items
-        ):
-            raise PaperchatError(
-                f"paths must be a path or a list of paths, not {type(paths).__name__}"
-            )
-        if not items:
-            raise PaperchatError("name the files or folders whose papers to remove")
+        items = paths_arg(paths, "name the files or folders whose papers to remove")
         files = [p if isinstance(p, str) else Path(p) for p in items]  # "" stays "", refused below
         self._ready()
         return forget(self.engine, files)
