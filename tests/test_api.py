@@ -82,6 +82,30 @@ def test_answer_renders_as_markdown_with_linked_citations_and_flags():
     )
 
 
+def test_a_list_answer_renders_a_paragraph_per_paper():
+    # a notebook user's author listing had rendered as one run-on paragraph; a url with a space broke its link
+    from paperchat.api import Answer
+    from paperchat.core.contract import Answer as Plain
+    from paperchat.core.contract import Source
+
+    sources = [
+        Source(1, "a", "Paper A", "", "https://x.org/a b", "f.jsonl", 1, "", ""),
+        Source(2, "b", "Paper B", "", "", "f.jsonl", 2, "", ""),
+    ]
+    plain = Plain(
+        "q",
+        '"Paper A" is by X [1].\n"Paper B" is by Y [2].',
+        "extractive",
+        sources=sources,
+        notes=["two notes", "each quoted"],
+    )
+    assert Answer.of(plain)._repr_markdown_() == (
+        '"Paper A" is by X [[1](<https://x.org/a b>)].\n\n"Paper B" is by Y [2].\n\n'
+        "**Sources**\n\n1. [Paper A](<https://x.org/a b>) · `a`\n2. Paper B · `b`\n\n"
+        "> note: two notes\n\n> note: each quoted"
+    )
+
+
 def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
     from paperchat import Paperchat
     from paperchat.core.errors import PaperchatError, StoreError

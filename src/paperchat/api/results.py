@@ -28,8 +28,11 @@ class Answer(contract.Answer):
 
     def _repr_markdown_(self) -> str:
         """The answer with each ``[n]`` linked to its paper, the flagged sentences, then the Sources list."""
-        urls = {s.n: s.url for s in self.sources}
-        lines = [link_markers(self.answer, lambda n: urls.get(n, ""))]
+        urls = {s.n: _url(s.url) for s in self.sources}
+        # each line of the answer (a paper of a list or a comparison) a paragraph of its own: Markdown
+        # joins lines that a single newline parts
+        text = link_markers(self.answer, lambda n: urls.get(n, ""))
+        lines = ["\n\n".join(line for line in text.split("\n") if line.strip())]
         if self.abstained:
             lines[0] = f"*{lines[0]}*"
         marks = self.check_marks()
@@ -40,10 +43,18 @@ class Answer(contract.Answer):
             for s in self.sources:
                 name = s.name.replace("[", "\\[").replace("]", "\\]")
                 lines.append(
-                    f"{s.n}. " + (f"[{name}]({s.url})" if s.url else name) + f" · `{s.paper_id}`"
+                    f"{s.n}. "
+                    + (f"[{name}]({_url(s.url)})" if s.url else name)
+                    + f" · `{s.paper_id}`"
                 )
-        lines += ["", *[f"> note: {n}" for n in self.notes]] if self.notes else []
+        lines += [l for n in self.notes for l in ("", f"> note: {n}")]  # a quote each
         return "\n".join(lines)
+
+
+def _url(url: str) -> str:
+    """``url`` as a Markdown link destination: in angle brackets when it holds a space or parenthesis
+    (CommonMark), which would otherwise end the link."""
+    return f"<{url}>" if any(ch in url for ch in " ()<>") and "<" not in url else url
 
 
 @dataclass
