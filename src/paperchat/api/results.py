@@ -47,7 +47,7 @@ class Answer(contract.Answer):
                     + (f"[{name}]({_url(s.url)})" if s.url else name)
                     + f" · `{s.paper_id}`"
                 )
-        lines += [l for n in self.notes for l in ("", f"> note: {n}")]  # a quote each
+        lines += [line for n in self.notes for line in ("", f"> note: {n}")]  # a quote each
         return "\n".join(lines)
 
 
