@@ -13,7 +13,7 @@ only (:attr:`AuthorAsk.rest`, retrieval restricted to :attr:`AuthorAsk.ids`).
 
 "Did NAME write X?", "Was X written by NAME?" and "Is NAME an author of X?" are asked as "Who wrote X?"
 (:attr:`AuthorAsk.whose`), the engine saying in a note whether NAME is among its authors.
-The same metadata evidence (:func:`metadata_source`) backs "Who wrote X?" answers
+The same metadata evidence (:func:`paperchat.answer.paper_lists.metadata_source`) backs "Who wrote X?" answers
 (:func:`paperchat.answer.offline.metadata_answer`).
 """
 
@@ -23,14 +23,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from paperchat.cite.markers import cite_sentence
-from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
+from paperchat.answer.paper_lists import listed_answer
+from paperchat.core.contract import EXTRACTIVE, Answer
 from paperchat.core.terms import terms
 from paperchat.core.text import fold
 from paperchat.ingest.records import PaperRecord
-
-#: Papers an author listing names at most; the notes say how many more there are and how to list them all.
-MAX_LISTED = 20
 
 _TOKEN = r"[^\W\d_][\w.'’-]*"
 _NAME = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}})"
@@ -273,20 +270,9 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
     return AuthorAsk(typed, authors, ids, rest, listing, first=m.re is _ET_AL)
 
 
-def metadata_source(n: int, record: PaperRecord, venue: bool = False) -> Source:
-    """Source ``n`` whose evidence is the paper's stored title and authors ("Title: ...\\nAuthors: ..."),
-    and where and when it appeared when ``venue`` ("\\nVenue: ICML 2025")."""
-    evidence = f"Title: {record.title}" + (
-        f"\nAuthors: {', '.join(record.authors)}" if record.authors else ""
-    )
-    if venue and record.appeared:
-        evidence += f"\nVenue: {record.appeared}"
-    return Source.from_record(n, record, "", evidence)
-
-
 def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRecord]) -> Answer:
     """The answer listing the papers of ``ask``'s author among ``records`` (those the filters let through),
-    one line each: '"Title" is by Yoshua Bengio and 6 co-authors [1].' At most :data:`MAX_LISTED`
+    one line each: '"Title" is by Yoshua Bengio and 6 co-authors [1].' At most :data:`paperchat.answer.paper_lists.MAX_LISTED`
     papers, the most prolific matching author's first; the notes say which stored authors the name
     matched and how many papers were left out. The abstention when none of them is among ``records``."""
     chosen = [records[pid] for pid in sorted(ask.ids) if pid in records]
@@ -308,33 +294,20 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
         return min((a for a in record.authors if a in rank), key=rank.__getitem__)
 
     chosen.sort(key=lambda r: (rank[first_match(r)], r.source_path, r.source_index))
-    lines, sources = [], []
-    for n, record in enumerate(chosen[:MAX_LISTED], 1):
-        who, others = first_match(record), len(record.authors) - 1
-        with_ = f" and {others} co-author{'s' if others != 1 else ''}" if others else ""
-        lines.append(cite_sentence(f'"{record.name}" is by {who}{with_}.', n))
-        sources.append(metadata_source(n, record))
-    notes = [
-        f"{len(chosen)} stored paper{'s' if len(chosen) != 1 else ''} by {ask.who} "
-        f"({', '.join(ask.authors[:6])}{', …' if len(ask.authors) > 6 else ''})"
-    ]
-    if len(chosen) > MAX_LISTED:
-        notes.append(
-            f"{len(chosen) - MAX_LISTED} more not listed "
-            f'(`paperchat papers --author "{ask.typed}"` lists the papers of every author whose name '
-            f'contains "{ask.typed}")'
-        )
-    how_many = re.match(r"\s*how many\b", question, re.I)
-    if how_many:  # "How many papers did Sergey Levine write?"
-        s = "s" if len(chosen) != 1 else ""
-        lines.insert(0, f"{len(chosen)} stored paper{s} by {ask.who}:")
-    retrieved = [Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0) for r in chosen]
-    return Answer(
+    how_many = re.match(
+        r"\s*how many\b", question, re.I
+    )  # "How many papers did Sergey Levine write?"
+    s = "s" if len(chosen) != 1 else ""
+    return listed_answer(
         question,
-        "\n".join(lines),
-        EXTRACTIVE,
-        sources=sources,
-        retrieved=retrieved,
-        notes=notes,
+        chosen,
+        [
+            f"{len(chosen)} stored paper{s} by {ask.who} "
+            f"({', '.join(ask.authors[:6])}{', …' if len(ask.authors) > 6 else ''})"
+        ],
+        lead=f"{len(chosen)} stored paper{s} by {ask.who}:" if how_many else "",
+        more=f'`paperchat papers --author "{ask.typed}"` lists the papers of every author whose name '
+        f'contains "{ask.typed}"',
         count=len(chosen) if how_many else None,
+        who=first_match,
     )

@@ -30,9 +30,9 @@ import numpy as np
 
 from paperchat.answer import intent as it
 from paperchat.answer.asks import asks_for_name, plain_question, split_ask
-from paperchat.answer.authorship import metadata_source
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
+from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import label_named
 from paperchat.answer.summaries import extractive_paper_summary
