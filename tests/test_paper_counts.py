@@ -17,7 +17,9 @@ ARORA = "p-3c67db56192f"
         ("How many papers use diffusion models?", "diffusion models"),
         ("How many papers are there on federated learning?", "federated learning"),
         ("how many ICML papers focus on graph neural networks?", "graph neural networks"),
-        ("How many papers are there?", None),  # no topic
+        ("How many papers are there?", ""),  # no topic: the store's papers are counted
+        ("How many papers are in the store?", ""),  # a break-it session: had counted "in the store"
+        ("How many papers were published?", ""),
         ("How many parameters does ConfPO use?", None),  # a paper's own count
         ("How many tokens does ConfPO select per sequence?", None),
     ],
@@ -68,3 +70,48 @@ def test_a_count_of_an_acronym_counts_its_plural_too(bundled_engine):
         "the most relevant:"
     )
     assert {s.paper_id for s in answer.sources} <= {"p-d4cbb5d25faa", "p-f45cf8f7c2fb"}
+
+
+def test_the_stores_papers_and_a_years_papers_are_counted_and_listed(bundled_engine):
+    # a break-it session: "How many papers are there?" and "Which papers were published in 2025?" abstained
+    total = bundled_engine.ask("How many papers are there?", mode="extractive")
+    assert (total.answer, total.count, total.sources) == ("The store holds 38 papers.", 38, [])
+    year = bundled_engine.ask("How many papers were published in 2025?", mode="extractive")
+    assert (year.answer, year.count) == ("38 stored papers appeared in 2025.", 38)
+    listed = bundled_engine.ask("Which papers were published in 2025?", mode="extractive")
+    first, *lines = listed.answer.split("\n")
+    assert first == "38 stored papers appeared in 2025:" and len(lines) == len(listed.sources) == 20
+    assert listed.notes == ["18 more not listed (`paperchat papers --year 2025` lists them all)"]
+    assert all(line.endswith(f"[{n}].") for n, line in enumerate(lines, 1))
+
+
+def test_a_count_lists_papers_that_hold_the_topic_in_their_title_only(tmp_path):
+    # a break-it session: "How many papers are about pruning?" abstained when "pruning" was in a title only
+    import json
+
+    from paperchat import Paperchat
+
+    rows = [
+        {
+            "id": "prune1",
+            "title": "Lottery Tickets for Pruning",
+            "authors": ["Ada Lovelace"],
+            "abstract": "We find sparse subnetworks that train to full accuracy from the start.",
+        },
+        {
+            "id": "other",
+            "title": "Graph Transformers",
+            "authors": ["Alan Turing"],
+            "abstract": "We study attention over graphs and its expressive power on molecules.",
+        },
+    ]
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    pc = Paperchat(tmp_path / "store", mode="extractive")
+    pc.ingest([corpus])
+    answer = pc.ask("How many papers are about pruning?")
+    assert answer.answer == (
+        '1 stored paper has every word of "pruning" in its title or abstract:\n'
+        '"Lottery Tickets for Pruning" is by Ada Lovelace [1].'
+    )
+    assert [s.paper_id for s in answer.sources] == ["prune1"] and answer.count == 1

@@ -23,9 +23,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from paperchat.answer.paper_lists import listed_answer
+from paperchat.answer.paper_lists import listed_answer, only_listing
 from paperchat.core.contract import EXTRACTIVE, Answer
-from paperchat.core.terms import terms
 from paperchat.core.text import fold
 from paperchat.ingest.records import PaperRecord
 
@@ -74,13 +73,6 @@ _WHOSE = (
 _NOT_NAMES = frozenset(
     "the a an this that these those their its his her they he she it which what who any all other others "
     "someone anyone people researchers authors author team group lab paper papers work recent icml".split()
-)
-#: Content words that only ask for the listing ("Which ICML papers were written by X? List them all.").
-_LISTING = frozenset(
-    "list listed show name find all paper papers work works article publication submission contribution "
-    "research written wrote write publish published author authored co-authored coauthored present "
-    "presented submit submitted icml 2025 year conference anything other else recent stored corpus "
-    "appear appeared titles title".split()
 )
 
 
@@ -258,7 +250,7 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
         before = re.sub(r"\s+(?:by|from)\s*$", " ", before, flags=re.I)
     rest = " ".join((before + question[end:]).replace("'s ", " ").replace("’s ", " ").split())
     rest = re.sub(r"\s+([?.!,;:])", r"\1", rest)
-    listing = not [t for t in terms(rest) if t not in _LISTING]
+    listing = only_listing(rest)
     authors = tuple(sorted(found, key=lambda a: (-len(found[a]), a)))
     ids = frozenset(pid for pids in found.values() for pid in pids)
     tail = question[m.end() :].strip()

@@ -18,11 +18,12 @@ _HOW_MANY = re.compile(
 )
 #: The words between "how many papers" and the topic ("are there on", "study", "focus on").
 _LEAD = re.compile(
-    r"^(?:(?:are|were|is|do|does)\b\s*)?(?:there\b\s*)?(?:in the (?:corpus|store)\s+|at icml(?: 2025)?\s+)?"
+    r"^(?:(?:are|were|is|do|does)\b\s*)?(?:there\b\s*)?"
+    r"(?:(?:stored|indexed|(?:stored |indexed )?in (?:the|this|my) (?:corpus|store|index))\b\s*|at icml(?: 2025)?\s+)?"
     r"(?:(?:about|on|regarding|concerning|that|which)\s+)?"
     r"(?:(?:published|appeared|presented|accepted|written|authored|study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
     r"address|addresses|tackle|tackles|deal with|deals with|focus on|focuses on|discuss|discusses|"
-    r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about)\s+)?"
+    r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about)(?:\s+|$))?"
     r"(?:(?:about|on)\s+)?",
     re.I,
 )
@@ -34,13 +35,13 @@ _DOES = re.compile(r"(?:do|does|did|must|can|could|should|will|would|have to)\b"
 
 
 def counted_topic(question: str) -> str | None:
-    """The topic "How many papers ... X?" asks about ("speculative decoding"), or ``None`` for another
-    question (or one that names no topic: "How many papers are there?")."""
+    """The topic "How many papers ... X?" asks about ("speculative decoding"); ``""`` for a count that
+    names no topic ("How many papers are there?", "How many papers are in the store?"); ``None`` for
+    another question."""
     m = _HOW_MANY.match(question)
     if not m or _DOES.match(m.group("rest")):
         return None
-    topic = _LEAD.sub("", m.group("rest").strip(), count=1).strip(" ,.;:")
-    return topic or None
+    return _LEAD.sub("", m.group("rest").strip(), count=1).strip(" ,.;:")
 
 
 #: An acronym, singular or plural, as a whole word: "LLM", "LLMs", "GNNs", "ViTs", "MoE" (not "GPT-4").

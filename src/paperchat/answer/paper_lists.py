@@ -13,7 +13,23 @@ from collections.abc import Callable, Sequence
 
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
+from paperchat.core.terms import terms
 from paperchat.ingest.records import PaperRecord
+
+#: Content words that only ask for a listing ("Which ICML papers were written by X? List them all.").
+LISTING_WORDS = frozenset(
+    "list listed show name find all paper papers work works article publication submission contribution "
+    "research written wrote write publish published author authored co-authored coauthored present "
+    "presented submit submitted icml 2025 year conference anything other else recent stored corpus "
+    "appear appeared titles title indexed release released came accepted".split()
+)
+
+
+def only_listing(question: str) -> bool:
+    """Whether ``question`` asks for nothing but a listing: no content word beside :data:`LISTING_WORDS`
+    ("Which papers were published?", "List the papers")."""
+    return not [t for t in terms(question) if t not in LISTING_WORDS]
+
 
 #: Papers a listing names at most; the notes say how many more there are and how to list them all.
 MAX_LISTED = 20

@@ -1,0 +1,128 @@
+"""Reading a question for what the stored metadata answers, before anything is retrieved.
+
+An author's papers ("Which papers did Sergey Levine write?"), a topic asked of one author's papers, "Did X
+write Y?", the papers of a year ("Which papers were published in 2024?") and how many papers there are
+on a topic or in all ("How many papers are about LLMs?", "How many papers are there?") are answered
+from the stored titles, authors and years (:mod:`paperchat.answer.authorship`,
+:mod:`paperchat.answer.year_asks`, :mod:`paperchat.answer.paper_counts`, listed by
+:mod:`paperchat.answer.paper_lists`), or narrow the papers the question is then answered from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from paperchat.core.contract import EXTRACTIVE, Answer
+
+
+@dataclass
+class Reading:
+    """What is retrieved and answered for a question (see :func:`read_metadata`)."""
+
+    text: str  # the question as answered ("Which papers are about speculative decoding?")
+    paper_ids: frozenset[str] | None  # the papers it may be answered from (None: every paper)
+    notes: list[str] = field(
+        default_factory=list
+    )  # said of the answer, when it is not the abstention
+    lead: str = ""  # the answer's first line ("12 stored papers have every word of ...")
+    count: int | None = None  # the papers counted, when the question asks how many
+    answer: Answer | None = None  # answered already, from the stored metadata
+    whose: tuple[str, frozenset[str]] | None = None  # "Did X write Y?": X and X's papers
+
+
+def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
+    """The :class:`Reading` of ``question``: an author's papers listed from the stored metadata
+    (:mod:`paperchat.answer.authorship`), a topic answered from that author's papers only, "Did X write Y?"
+    asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`), a count of the
+    papers on a topic (:mod:`paperchat.answer.paper_counts`), or the question itself over ``paper_ids``."""
+    from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
+    from paperchat.answer.paper_counts import count_line, counted_topic, topic_forms
+    from paperchat.answer.paper_lists import listed_answer, only_listing
+    from paperchat.answer.year_asks import asked_year, year_note
+
+    reading = Reading(question, paper_ids)
+    author = (
+        author_in_question(question, engine.author_index()) if asks_for_author(question) else None
+    )
+    if author:
+        ids = author.ids if paper_ids is None else author.ids & paper_ids
+        if author.whose:  # "Did X write Flow Q-Learning?": who wrote it, even when X wrote nothing
+            reading.text, reading.whose = author.rest, (author.typed, ids)
+        elif author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
+            records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
+            reading.answer = author_listing(question, author, records)
+            return reading
+        else:  # "... on GFlowNets": answered from their papers only
+            reading.text, reading.paper_ids = author.rest, frozenset(ids)
+            s = "s" if len(ids) != 1 else ""
+            reading.notes.append(
+                f"answered from the {len(ids)} stored paper{s} by {author.who} "
+                f"({', '.join(author.authors[:6])})"
+            )
+    when = asked_year(reading.text)
+    if when:  # "Which papers were published in 2024?": that year's stored papers
+        catalog = engine.catalog()
+        held = {pid for pid, r in catalog.items() if r.year == when.year}
+        held &= reading.paper_ids if reading.paper_ids is not None else held
+        if not held:
+            note = year_note(when.year, [r.year for r in catalog.values()])
+            reading.answer = Answer.abstention(question, mode, notes=[note])
+            return reading
+        reading.text, reading.paper_ids = when.rest, frozenset(held)
+        reading.notes.append(
+            f"answered from the {len(held):,} stored papers that appeared in {when.year}"
+        )
+    topic = counted_topic(reading.text)
+    if topic == "":  # "How many papers are there?", "How many papers appeared in 2025?"
+        held = reading.paper_ids if reading.paper_ids is not None else frozenset(engine.catalog())
+        n, s = len(held), "s" if len(held) != 1 else ""
+        said = (
+            f"{n:,} stored paper{s} appeared in {when.year}."
+            if when
+            else f"The store holds {n:,} paper{s}."
+            if paper_ids is None and reading.paper_ids is None
+            else f"{n:,} stored paper{s} pass{'es' if n == 1 else ''} the filters."
+        )
+        reading.answer = Answer(question, said, EXTRACTIVE, count=n)
+        return reading
+    if when and topic is None and only_listing(reading.text):  # "Which papers appeared in 2019?"
+        catalog = engine.catalog()
+        records = sorted(
+            (catalog[pid] for pid in reading.paper_ids if pid in catalog),
+            key=lambda r: (r.source_path, r.source_index),
+        )
+        n, s = len(records), "s" if len(records) != 1 else ""
+        reading.answer = listed_answer(
+            question,
+            records,
+            [],
+            lead=f"{n:,} stored paper{s} appeared in {when.year}:",
+            more=f"`paperchat papers --year {when.year}` lists them all",
+        )
+        return reading
+    if topic is not None:  # "How many papers are about X?": the papers holding every word of X
+        bm25, held, forms = engine.store.bm25(), set(), []
+        for form in topic_forms(topic):  # "LLMs", and "LLM" when some paper writes it
+            found = bm25.holders(bm25.terms_of(form))
+            held, forms = held | found, forms + [form] * bool(found or not forms)
+        held &= reading.paper_ids if reading.paper_ids is not None else held
+        if not held:
+            note = f'no stored paper has every word of "{topic}" in its title or abstract'
+            reading.answer = Answer.abstention(question, mode, notes=[note])
+            return reading
+        reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
+        reading.lead, reading.count = count_line(len(held), topic, forms), len(held)
+    return reading
+
+
+def counted_listing(engine, question: str, reading: Reading, ranked: list[str]) -> Answer:
+    """The papers a count counted (``reading.paper_ids``), listed from the stored metadata after the count
+    line, when the "which papers" answer over them abstained: a paper may hold the topic in its title
+    only ("How many papers are about pruning?"). ``ranked``: the retrieved ids, listed first."""
+    from paperchat.answer.paper_lists import listed_answer
+
+    catalog = engine.catalog()
+    held = reading.paper_ids or frozenset()
+    order = [p for p in ranked if p in held] + sorted(held - set(ranked))
+    records = [catalog[pid] for pid in order if pid in catalog]
+    return listed_answer(question, records, [], lead=reading.lead, count=reading.count)
