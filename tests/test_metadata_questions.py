@@ -183,6 +183,11 @@ CONFPO_TITLE = "ConfPO: Exploiting Policy Model Confidence for Critical Token Se
         "When was ConfPO published?",
         "Which conference did ConfPO appear in?",
         "What is the venue of ConfPO?",
+        # a break-it session: these had quoted abstract sentences
+        "What year is ConfPO from?",
+        "In what year did ConfPO come out?",
+        "Is ConfPO an ICML paper?",
+        "Is ConfPO a NeurIPS 2024 paper?",
     ],
 )
 def test_where_and_when_a_paper_appeared(bundled_engine, question):
@@ -190,6 +195,11 @@ def test_where_and_when_a_paper_appeared(bundled_engine, question):
     assert answer.answer == f'"{CONFPO_TITLE}" appeared at ICML 2025 [1].'
     assert [s.paper_id for s in answer.sources] == [CONFPO]
     assert answer.sources[0].text.endswith("\nVenue: ICML 2025")
+
+
+def test_a_year_or_venue_in_another_sense_is_not_a_venue_question(bundled_engine):
+    for question in ("Is ConfPO an LLM paper?", "What year is the data from in ConfPO?"):
+        assert "appeared at" not in bundled_engine.ask(question, mode="extractive").answer
 
 
 def test_presented_in_another_sense_is_not_a_venue_question(bundled_engine):

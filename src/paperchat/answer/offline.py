@@ -88,7 +88,12 @@ _PUBLISHED = re.compile(
     r"^\s*(?:when|where|(?:at |in )?(?:what|which) (?:year|venue|conference)|at what|in what)\b[^?]*?"
     r"\b(?:was|were|did|is)\b[^?]*?\b(?:published|appear|appeared|presented|accepted)"
     r"(?:\s+(?:at|in|on))?\s*\??\s*$"
-    r"|\b(?:venue|publication year|year of publication) (?:of|for)\b",
+    r"|\b(?:venue|publication year|year of publication) (?:of|for)\b"
+    # "What year is ConfPO from?", "In what year did Flow Q-Learning come out?"
+    r"|^\s*(?:in |from )?(?:what|which) year\b[^?]*?\b(?:from|out|released|release)\s*\??\s*$"
+    # "Is ConfPO an ICML paper?", "Was it a NeurIPS 2024 paper?"
+    r"|^\s*(?:is|was)\s+[^?]+?\s+an?\s+(?:ICML|NeurIPS|NIPS|ICLR|AAAI|IJCAI|ACL|EMNLP|NAACL|CVPR|ICCV|ECCV|KDD|COLT|AISTATS|UAI|TMLR|JMLR|arXiv)"
+    r"(?:\s+(?:19|20)\d\d)?\s+paper\s*\??\s*$",
     re.I,
 )
 #: The kind of a question :data:`_PUBLISHED` reads (its paper is found as a title question's is).
