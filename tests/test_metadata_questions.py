@@ -90,13 +90,14 @@ def test_et_al_names_a_first_author():
     for question, typed, ids, rest in [
         ("What did Bengio et al. propose?", "Bengio", {"a", "b"}, "What did propose?"),
         ("Yoshua Bengio et al.'s paper on GFlowNets", "Yoshua Bengio", {"a"}, "paper on GFlowNets"),
-        ("Did Bubeck et al. study bandits?", "Bubeck", set(), "Did study bandits?"),  # not first
     ]:
         ask = author_in_question(question, index)
         assert (ask.typed, set(ask.ids), ask.rest, ask.first) == (typed, ids, rest, True), question
-    assert author_in_question("What did Lovelace et al. find?", index).who == (
-        'a first author named "Lovelace"'
+    assert author_in_question("What did Yoshua Bengio et al. find?", index).who == (
+        'a first author named "Yoshua Bengio"'
     )
+    # no stored first author of that name: no author ask (abstracts cite prior work as "Zou et al.")
+    assert author_in_question("Did Bubeck et al. study bandits?", index) is None
 
 
 def test_names_that_are_not_an_authors():
@@ -278,8 +279,6 @@ def test_et_al_lists_the_first_authors_papers_or_says_there_is_none(bundled_engi
     listed = bundled_engine.ask("Yunjuan Wang et al.'s papers", mode="extractive")
     assert [s.paper_id for s in listed.sources] == [ARORA]
     assert listed.notes == ['1 stored paper by a first author named "Yunjuan Wang" (Yunjuan Wang)']
-    none = bundled_engine.ask("Which papers did Arora et al. write?", mode="extractive")
-    assert none.abstained and none.notes == [
-        'no stored paper has a first author named "Arora" ("Arora et al." names a first author; '
-        '"papers by Arora" lists the papers of every author of that name)'
-    ]
+    # Raman Arora is a second author: "Arora et al." is no author ask, as "the attack of Zou et al." is not
+    other = bundled_engine.ask("What did Arora et al. show about attention?", mode="extractive")
+    assert not any("author named" in n for n in other.notes)

@@ -50,7 +50,9 @@ _ASKS = (
         re.I,
     ),
 )
-#: "Song et al.", "Yang Song et al.'s paper": the papers whose first author has that name.
+#: "Song et al.", "Yang Song et al.'s paper": the papers whose first author has that name. When no stored
+#: first author has it, the phrase is no author ask of its own: "the attack of Zou et al." may name prior
+#: work that abstracts cite.
 _ET_AL = re.compile(
     r"(?P<name>(?:(?!(?:Did|Does|Do|Is|Are|Was|Were|Has|Have|Had|Can|Could|Would|Should|What|Which|How|Why|"
     r"When|Where|Who|In|On|By|From|For|The|A|An|And|Or|Compare|Summarize|Show|List|Find|Per)\b)"
@@ -203,8 +205,6 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                 found = index.papers_of(folded, first=pattern is _ET_AL)
                 if found:
                     return _ask(question, m, typed, found)
-            if pattern is _ET_AL and _name_like(m.group("name"), pattern):
-                return _ask(question, m, m.group("name"), {})  # no first author has the name
     return _nobody(question)
 
 
@@ -270,12 +270,7 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
     chosen = [records[pid] for pid in sorted(ask.ids) if pid in records]
     if not chosen:
         why = f"no stored paper has {ask.who}" + (
-            f' ("{ask.typed} et al." names a first author; "papers by {ask.typed}" lists the papers of '
-            "every author of that name)"
-            if ask.first
-            else ""
-            if _person(ask.typed)
-            else " (authors are stored by name, without affiliations)"
+            "" if _person(ask.typed) else " (authors are stored by name, without affiliations)"
         )
         if ask.ids:
             why = f"no paper by {ask.who} passes the filters"
