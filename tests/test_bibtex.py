@@ -278,3 +278,22 @@ def test_a_caret_and_a_final_backslash_are_escaped_and_keys_fold_letters_nfkd_ca
         next(iter(title.values())).fields["title"]
         == r"Paths like C:\textbackslash{} drive and \emph{kept}"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "encoded"),
+    [
+        # a break-it session: "~" became "\textasciitilde\textbackslash{}" (a tilde, then "\" shown)
+        ("Tilde ~ alone", r"Tilde \textasciitilde{} alone"),
+        # a title already in LaTeX had its escapes escaped again ("\\&": a line break, then "&")
+        (r"Cats \& Dogs at 50\% off", r"Cats \& Dogs at 50\% off"),
+        (r"x\_y and \#1", r"x\_y and \#1"),
+        ("Cats & Dogs at 50% off", r"Cats \& Dogs at 50\% off"),  # plain text, encoded as before
+    ],
+)
+def test_tildes_and_titles_already_in_latex_are_encoded_once(written, encoded):
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.records import PaperRecord
+
+    text = entries(["a"], {"a": PaperRecord("a", "x", title=written)})
+    assert next(iter(parse_string(text, "bibtex").entries.values())).fields["title"] == encoded

@@ -5,7 +5,8 @@ venue is known, else ``@misc``; ``title`` (a title-less abstract gets its
 label, so every entry names its paper), ``author`` (``Last, First and ...``),
 ``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
 (``100%`` -> ``100\\%``, ``&`` -> ``\\&``; then a lone ``$`` -> ``\\$``, ``^`` -> ``\\^{}``, a final backslash ->
-``\\textbackslash{}``, as is one before a space or digit) except inline math (``$K^2$``) and urls, which are written as they are.
+``\\textbackslash{}``, as is one before a space or digit) except inline math (``$K^2$``) and urls, which are written as they are;
+what a title already escapes (``\\&``, ``\\%``, ``\\_``) is kept, not escaped again.
 
 Keys are ``lastname2025firstword``: the first author's last name, the year and
 the first word of the title that is not a stop word, in ASCII lower case
@@ -39,6 +40,10 @@ _LONE_DOLLAR = re.compile(r"(?<!\\)\$")
 #: punctuation or the end.
 _MONEY = re.compile(r"(?<!\\)\$(?=\d[\d.,]*(?:[\s;:)]|[.,](?:\s|$)|$))")
 _HELD = "\ue000"  # a private-use character holds a money sign's place while the rest is encoded
+#: What a title may already write in LaTeX ("Cats \\& Dogs", "50\\%"): held in private-use characters while
+#: the rest is encoded, so that its backslash is not encoded again.
+_ESCAPED = {f"\\{c}": chr(0xE001 + i) for i, c in enumerate("&%#_{}")}
+_ESCAPE = re.compile(r"\\[&%#_{}]")
 
 
 def _ascii_word(text: str) -> str:
@@ -153,7 +158,13 @@ def _outside_math(encoded: str) -> str:
     it) or before a space or digit ("\\ " is LaTeX's control space: the backslash vanished)."""
     encoded = _LONE_DOLLAR.sub(r"\\$", encoded)
     encoded = re.sub(r"(?<!\\)\^", r"\\^{}", encoded)
+    # "\textasciitilde\ alone": a command ended by a control space is the encoder's own, kept as "\cmd{} "
+    encoded = re.sub(r"(\\[A-Za-z]+)\\(?=\s)", r"\1{}", encoded)
     return re.sub(r"(?<!\\)\\(?=[\s\d]|$)", r"\\textbackslash{}", encoded)
+
+
+def _hold(m: re.Match) -> str:
+    return _ESCAPED[m.group(0)]
 
 
 def _writer():
@@ -173,10 +184,16 @@ def _writer():
             # a "$" that is money ("costs $5 and ...") or left over outside inline math would open math mode:
             # written \$
             text = _MONEY.sub(_HELD, text)
-            return "".join(
-                p if i % 2 else _outside_math(super(PaperWriter, self)._encode(p))
-                for i, p in enumerate(_MATH.split(text))
+            parts = _MATH.split(text)
+            out = "".join(
+                p
+                if i % 2
+                else _outside_math(super(PaperWriter, self)._encode(_ESCAPE.sub(_hold, p)))
+                for i, p in enumerate(parts)
             ).replace(_HELD, "\\$")
+            for escape, held in _ESCAPED.items():
+                out = out.replace(held, escape)
+            return out
 
     return PaperWriter(encoding="UTF-8")
 
