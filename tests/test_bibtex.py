@@ -238,7 +238,14 @@ def test_team_names_and_bibtex_style_author_strings_stay_whole_names():
     from paperchat.ingest.authors import author_list
     from paperchat.ingest.records import PaperRecord
 
-    assert author_list("Smith, John and Doe, Jane") == ["Smith, John", "Doe, Jane"]
+    # "Last, First" is stored "First Last", as the other names are (a break-it session: "Which papers did
+    # Ashish Vaswani write?" missed "Vaswani, Ashish; Shazeer, Noam")
+    assert author_list("Smith, John and Doe, Jane") == ["John Smith", "Jane Doe"]
+    assert author_list("Vaswani, Ashish; Shazeer, Noam") == ["Ashish Vaswani", "Noam Shazeer"]
+    assert author_list("Martin Luther King, Jr.; Rosa Parks") == [
+        "Martin Luther King, Jr.",
+        "Rosa Parks",
+    ]
     assert author_list("Ann Lee, Bo Chen, and Cy Dee") == ["Ann Lee", "Bo Chen", "Cy Dee"]
     assert author_list([1, None, {"n": "x"}, "Ann Lee"]) == ["Ann Lee"]  # no name but text
     records = {

@@ -379,3 +379,36 @@ def test_a_seed_text_file_without_a_header_keeps_its_first_abstract(tmp_path):
         "My reading list, December\n\nWe prune graphs by saliency.\n", encoding="utf-8"
     )
     assert [p.abstract for p in load_file(titled)[0]] == ["We prune graphs by saliency."]
+
+
+def test_years_as_pandas_and_dates_write_them_are_read(tmp_path):
+    # a break-it session: df.to_csv writes a year column with a gap as "2019.0", and dates as "2019-05-01";
+    # both had been refused
+    from paperchat.ingest.corpus import load_file
+
+    path = tmp_path / "pandas.csv"
+    path.write_text(
+        "id,title,abstract,year\n"
+        "a,One,First abstract here.,2019.0\n"
+        "b,Two,Second abstract here.,2021-05-01\n"
+        "c,Three,Third abstract here.,\n",
+        encoding="utf-8",
+    )
+    from paperchat.ingest.records import PaperRecord
+
+    papers, _report = load_file(path)
+    assert [PaperRecord.from_paper(p).year for p in papers] == [2019, 2021, 0]
+
+
+def test_an_author_column_is_the_authors(tmp_path):
+    # a break-it session: a CSV column named "author" (as BibTeX names the field) was dropped without a word
+    from paperchat.ingest.corpus import load_file
+
+    path = tmp_path / "refs.csv"
+    path.write_text(
+        'title,Author,abstract\nAttention,"Vaswani, Ashish; Shazeer, Noam",We propose a model.\n',
+        encoding="utf-8",
+    )
+    papers, _report = load_file(path)
+    assert papers[0].authors == ["Ashish Vaswani", "Noam Shazeer"]
+    assert "author" not in papers[0].extra

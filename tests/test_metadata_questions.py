@@ -70,6 +70,7 @@ def test_a_name_of_several_words_is_one_person():
             "b": PaperRecord("b", authors=["Michael M. Bronstein", "Li Shen"]),
             "s": PaperRecord("s", authors=["Mihaela Van Der Schaar", "Bo Li"]),
             "h": PaperRecord("h", authors=["José Miguel Hernández-Lobato", "Timothy J. O’Donnell"]),
+            "k": PaperRecord("k", authors=["Martin Luther King, Jr."]),
         }
     )
     for question, ids in [
@@ -79,6 +80,8 @@ def test_a_name_of_several_words_is_one_person():
         ("papers by Timothy O'Donnell", {"h"}),
         ("Li's papers", {"s"}),  # a surname: Bo Li, not Li Shen
         ("papers by Michael Smith", set()),  # no such person, not every Michael
+        ("papers by Martin Luther King", {"k"}),  # a suffix after the stored name
+        ("King's papers", {"k"}),
         ("Which papers did Sergey Brin write?", set()),
     ]:
         assert set(author_in_question(question, index).ids) == ids, question

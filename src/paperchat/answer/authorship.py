@@ -80,8 +80,10 @@ _NOT_NAMES = frozenset(
 
 def _words(name: str) -> list[str]:
     """A name's words, folded, without dots or hyphens, one apostrophe: "Y. Bengio" -> ["y", "bengio"],
-    "Hernández-Lobato" -> ["hernandez", "lobato"], "O’Donnell" -> ["o'donnell"]."""
-    return [w for w in re.split(r"[\s.-]+", fold(name).replace("’", "'")) if w]
+    "Hernández-Lobato" -> ["hernandez", "lobato"], "O’Donnell" -> ["o'donnell"]; a suffix is left out
+    ("Martin Luther King, Jr." -> ["martin", "luther", "king"])."""
+    words = [w for w in re.split(r"[\s.,-]+", fold(name).replace("’", "'")) if w]
+    return words[:-1] if len(words) > 1 and words[-1] in ("jr", "sr", "ii", "iii", "iv") else words
 
 
 def _matches(typed: list[str], author: list[str]) -> bool:

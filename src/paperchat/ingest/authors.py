@@ -38,9 +38,27 @@ def author_list(value: Any) -> list[str]:
             if isinstance(parsed, list):
                 return author_list(parsed)
     if ";" in text:
-        parts = text.split(";")
+        parts = [natural_order(p) for p in text.split(";")]  # "Vaswani, Ashish; Shazeer, Noam" too
     elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
-        parts = text.split(" and ")  # BibTeX's "Smith, John and Doe, Jane"
+        parts = [
+            natural_order(p) for p in text.split(" and ")
+        ]  # BibTeX's "Smith, John and Doe, Jane"
     else:
         parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)  # "Ann Lee, Bo Chen and Cy Dee"
     return [a.strip() for a in parts if a.strip()]
+
+
+#: Name suffixes written after a comma ("Martin Luther King, Jr."), which is no "Last, First".
+SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+
+
+def natural_order(name: str) -> str:
+    """A reference manager's "Last, First" as "First Last" ("Vaswani, Ashish" -> "Ashish Vaswani"), so names
+    read alike however a file writes them; a suffix after the comma ("King, Jr.") and other names stay."""
+    name = name.strip()
+    if name.count(",") != 1:
+        return name
+    last, first = (p.strip() for p in name.split(","))
+    if not last or not first or first.lower() in SUFFIXES:
+        return name
+    return f"{first} {last}"

@@ -52,17 +52,20 @@ _FILE = re.compile(
 _PMLR = re.compile(r"proceedings\.mlr\.press/v(\d+)/")
 
 
+#: A year as files write it: "2025", pandas' "2025.0" (a column with a gap is a float column), an ISO date
+#: "2025-05-01" or "2025-05".
+_YEAR = re.compile(r"\s*(\d{4})(?:\.0+|-\d\d(?:-\d\d)?)?\s*")
+
+
 def parse_year(value: Any) -> int:
-    """A record's ``year`` as an integer (``2025``, ``"2025"``); ``0`` for none. Raises ``ValueError`` otherwise."""
-    if value is None or value == "":
+    """A record's ``year`` as an integer (``2025``, ``"2025"``, ``2025.0``, ``"2025-05-01"``); ``0`` for none
+    (also pandas' ``nan``). Raises ``ValueError`` otherwise."""
+    if value is None or value == "" or isinstance(value, float) and value != value:
         return 0
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, str))
-        or not re.fullmatch(r"\s*\d{4}\s*", str(value))
-    ):
+    m = _YEAR.fullmatch(str(value)) if not isinstance(value, bool) else None
+    if not m or not isinstance(value, (int, float, str)) or str(value).strip().lower() == "nan":
         raise ValueError(f"'year' must be a year such as 2025, not {value!r}")
-    return int(value)
+    return int(m.group(1))
 
 
 def publication(fields: dict[str, Any], file_name: str) -> tuple[str, int]:
