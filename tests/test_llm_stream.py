@@ -324,3 +324,36 @@ def test_the_models_own_list_of_sources_never_shows(bundled_store, chunk):
         server.script(Reply(own, chunk_size=chunk))
         shown = run(bundled_store, server, "ask", QUESTION, "--mode", "llm")
     assert "Fake paper" not in shown.stdout and shown.stdout.count("Sources:") == 1
+
+
+# -- a break-it session: metadata questions asked of the LLM, which sees abstracts only ----------------------
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "When was ConfPO published?",
+            '"ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference '
+            'Optimization" appeared at ICML 2025 [1].',
+        ),
+        (
+            "Who wrote ConfPO?",
+            '"ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference '
+            'Optimization" is by Hee Suk Yoon, Eunseop Yoon, Mark A. Hasegawa-Johnson, Sungwoong Kim and '
+            "Chang D. Yoo [1].",
+        ),
+    ],
+)
+def test_metadata_questions_are_answered_from_the_metadata_with_an_llm(
+    bundled_store, question, answer
+):
+    with StubServer() as server:
+        server.script(Reply("The document is published in 2019."))
+        out = run(bundled_store, server, "ask", question, "--mode", "llm", "--json")
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+        assert got["answer"] == answer and got["mode"] == "extractive"
+        assert [s["paper_id"] for s in got["sources"]] == ["p-abe9274a3783"]
+        assert got["notes"][-1] == (
+            "answered from the stored metadata (titles, authors, venues), not by the LLM"
+        )
+        assert server.count() == 0  # the LLM was not asked

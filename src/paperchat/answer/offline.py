@@ -100,6 +100,11 @@ _PUBLISHED = re.compile(
 VENUE = "venue"
 
 
+def asks_where_published(question: str) -> bool:
+    """Whether ``question`` asks where or when a paper appeared ("When was ConfPO published?")."""
+    return bool(_PUBLISHED.search(question))
+
+
 def metadata_answer(
     question: str, record: PaperRecord, kind: str, retrieved: list[Retrieved]
 ) -> Answer:

@@ -25,7 +25,8 @@ PLURAL_TOP_K = 10
 
 def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=None) -> Answer:
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
-    from paperchat.answer.intent import FIND, read_question
+    from paperchat.answer.intent import AUTHORS, FIND, TITLE, read_question
+    from paperchat.answer.offline import asks_where_published
 
     t0 = time.perf_counter()
     question = clean_question(question, engine.settings.llm_api_key)
@@ -56,6 +57,14 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         # "which papers ...": every paper above the bar, not only the first five (a top-k the user
         # chose, by flag, environment, file or argument, is kept)
         k = max(k, PLURAL_TOP_K)
+    if (
+        answer_mode == LLM
+        and (intent.kind in (AUTHORS, TITLE) or reading.whose or asks_where_published(asked))
+    ):  # "Who wrote ConfPO?", "When was it published?": the stored metadata says, the abstracts do not
+        answer_mode = EXTRACTIVE
+        reading.notes.append(
+            "answered from the stored metadata (titles, authors, venues), not by the LLM"
+        )
     hits = engine.retrieve(asked, k, qvec=qvec, paper_ids=paper_ids)
     phases.mark("retrieved")
     answer = engine.answer_from_hits(
