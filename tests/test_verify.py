@@ -71,6 +71,26 @@ def test_answer_sentences_keep_markers_with_their_sentence():
         "C holds [1, 3].",
         "D.",
     ]
+    # a break-it session: a paragraph's opening "[1]" had been moved back onto the uncited sentence before
+    # it, which then passed as cited while the sentence it opened was flagged
+    assert answer_sentences(
+        "[1] A is simple. B uses a reward model.\n\n[1] C focuses on tokens."
+    ) == [
+        "[1] A is simple.",
+        "B uses a reward model.",
+        "[1] C focuses on tokens.",
+    ]
+    # after a sentence that cites its own, a leading marker opens the next sentence
+    assert answer_sentences("A holds [1]. [2] B holds.") == ["A holds [1].", "[2] B holds."]
+
+
+def test_an_uncited_sentence_before_a_cited_paragraph_is_flagged(gnn, checker):
+    text = (
+        "GNN+ integrates six widely used techniques.\n\n[1] GNN+ is a framework for classic GNNs."
+    )
+    out = verify_answer(text, {1: gnn}, checker)
+    assert [(s["citations"], s["supported"]) for s in out][0] == ([], False)
+    assert out[1]["citations"] == [1]
 
 
 def test_supported_sentence(gnn, checker):

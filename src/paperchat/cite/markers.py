@@ -88,17 +88,20 @@ _ENUMERATOR_END = re.compile(r"(?:^|:\s*)\(?\d{1,2}[.)]$")
 def answer_sentences(answer: str) -> list[str]:
     """Split an answer into sentences, keeping each ``[n]`` marker with the sentence it follows.
 
-    A marker placed after the full stop (``"Claim. [2] Next..."``) is moved
-    back to the sentence before it.
+    A marker placed after the full stop (``"Claim. [2] Next..."``) is moved back to the sentence before
+    it when that one cites nothing, in the same paragraph; a marker that opens a paragraph, or follows a
+    sentence with its own citation, cites the sentence it opens (``"[1] ConfPO focuses on ..."``).
     """
     out: list[str] = []
-    for sent in split_sentences(answer):
-        m = _LEADING_MARKERS.match(sent)
-        if m and out:
-            out[-1] = out[-1] + " " + m.group(1).strip()
-            sent = sent[m.end() :].strip()
-        if sent:
-            out.append(sent)
+    for paragraph in re.split(r"\n\s*\n", answer):
+        opens = len(out)  # the paragraph's first sentence is out[opens]
+        for sent in split_sentences(paragraph):
+            m = _LEADING_MARKERS.match(sent)
+            if m and len(out) > opens and not find_citations(out[-1]):
+                out[-1] = out[-1] + " " + m.group(1).strip()
+                sent = sent[m.end() :].strip()
+            if sent:
+                out.append(sent)
     # a list item's number split off as a sentence of its own ("... two steps: 1." "Tokenize ...") goes
     # with the item it numbers, not checked alone
     merged: list[str] = []
