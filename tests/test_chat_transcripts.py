@@ -234,6 +234,31 @@ def test_llm_chat_condenses_follow_ups_and_shows_the_citation_checks(store, tmp_
     assert KEY not in out + saved
 
 
+def test_a_rewrite_that_names_none_of_the_referred_papers_is_not_used(store):
+    # a break-it session with a small model: "summarize the first two" was rewritten as an unrelated
+    # question, and the answer was about that; "The answer to this question is:" was used as a question
+    with StubServer() as server:
+        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]."))
+        server.script(Reply("What is the best way to measure the effectiveness of a new AI model?"))
+        server.script(Reply("It avoids overoptimization [1]."))
+        out = chat(
+            store,
+            [
+                "What does ConfPO use to pick preference-critical tokens?",
+                "What else does it do?",
+                "/why",
+            ],
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+            PAPERCHAT_HISTORY="0",
+        )
+        bodies = [r["body"] for r in server.requests]
+    assert "What else does ConfPO do?" in bodies[2]["messages"][-1]["content"]
+    assert "measure the effectiveness" not in bodies[2]["messages"][-1]["content"]
+    assert titles(turns(out)["What else does it do?"]) == [CONFPO]
+    assert "named none of the referred papers and was not used" in out
+
+
 def test_a_short_placeholder_key_is_not_masked_inside_words(store):
     with StubServer() as server:
         server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]."))

@@ -437,6 +437,10 @@ def test_condense_question(server):
     )
     user = server.last_request()["body"]["messages"][1]["content"]
     assert "User: What is GNN+?\nAssistant: GNN+ is a framework." in user
+    # a small model's non-questions are not used (a break-it session)
+    for reply in ("The answer to this question is:", "User: What is the best way to measure it?"):
+        server.script(Reply(reply))
+        assert condense_question(history, "Who wrote it?", settings) == "Who wrote it?"
 
 
 def test_summarize_paper(server, retrieved, engine, gnn_n):

@@ -390,6 +390,11 @@ def condense_question(
         .strip()
         .strip("\"'“”")
     )
-    if len(split_sentences(line)) > 1 or len(line) > 2 * len(question) + 200:
+    if (
+        len(split_sentences(line)) > 1
+        or len(line) > 2 * len(question) + 200
+        or line.endswith(":")  # "The answer to this question is:"
+        or re.match(r"(?:user|assistant)\s*:", line, re.I)  # the history replayed
+    ):
         return question  # not a rewritten question (a small model may answer or ramble instead): use the original
     return line or question

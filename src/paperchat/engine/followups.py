@@ -58,6 +58,13 @@ def ask_followup(
         for role, text in (("user", question), ("assistant", answer))
     ]
     condensed = engine.condense(history, res.question, mode)
+    if condensed and condensed != res.question and not _names_referred(engine, res, condensed):
+        # "summarize the first two" rewritten by a small model as "What is the best way to measure ...":
+        # the rules' reading, which names the papers, is kept
+        res.note += (
+            f'; the LLM\'s rewrite "{condensed}" named none of the referred papers and was not used'
+        )
+        condensed = None
     if condensed and condensed != res.question:
         res.query = condensed
         res.note += f'; rewritten by the LLM as "{condensed}"'
@@ -75,6 +82,18 @@ def ask_followup(
     if res.kind == STANDALONE:
         return _as_new_question(engine, res, mode, top_k, fallback, on_token, filters)
     return _referred(engine, res, mode, top_k, fallback, on_token, filters)
+
+
+def _names_referred(engine, res: Resolution, condensed: str) -> bool:
+    """Whether ``condensed`` names a paper the rules found the follow-up refers to (its label or title), or
+    the rules found none."""
+    if not res.target_ids:
+        return True
+    records = engine.store.papers(list(res.target_ids), abstracts=False)
+    text = condensed.lower()
+    return any(
+        name and name.lower() in text for r in records.values() for name in (r.label, r.title)
+    )
 
 
 def _as_new_question(engine, res, mode, top_k, fallback, on_token, filters) -> FollowupAnswer:
