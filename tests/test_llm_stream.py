@@ -357,3 +357,22 @@ def test_metadata_questions_are_answered_from_the_metadata_with_an_llm(
             "answered from the stored metadata (titles, authors, venues), not by the LLM"
         )
         assert server.count() == 0  # the LLM was not asked
+
+
+def test_a_count_with_an_llm_shows_its_count_line(bundled_store):
+    # a break-it session: the count line was added after the stream, so the terminal never showed it
+    with StubServer() as server:
+        server.script(Reply("Two papers study backdoors [1] [2]."))
+        out = run(
+            bundled_store,
+            server,
+            "ask",
+            "How many papers are about backdoor attacks?",
+            "--mode",
+            "llm",
+        )
+        assert out.returncode == 0, out.stderr
+        assert " ".join(out.stdout.split()).startswith(  # wrapped to the terminal's width
+            '2 stored papers have every word of "backdoor attacks" in their title or abstract; '
+            "the most relevant: Two papers study backdoors [1] [2]."
+        )

@@ -67,6 +67,10 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         )
     hits = engine.retrieve(asked, k, qvec=qvec, paper_ids=paper_ids)
     phases.mark("retrieved")
+    if (
+        reading.lead
+    ):  # a count's answer gets its first line, or becomes a listing: shown whole, not streamed
+        on_token = None
     answer = engine.answer_from_hits(
         asked, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
     )
