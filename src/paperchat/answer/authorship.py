@@ -2,7 +2,7 @@
 
 :func:`author_in_question` finds an author that a question names in a phrase asking for that author's
 papers ("papers by NAME", "written by NAME", "NAME's papers", "What did NAME publish?", "with NAME as
-an author", "NAME et al.", which names a first author) and that the stored metadata holds (:func:`_matches`: one word is a surname, several are
+an author", "NAME et al.'s papers", which names a first author) and that the stored metadata holds (:func:`_matches`: one word is a surname, several are
 one person, any case and accents, an initial standing for a word). A person's name no stored author
 has, or a capitalised name asked for nothing but its papers, is an ask without papers, which the
 engine answers with the abstention (:func:`_nobody`); "papers by Google on protein folding" stays a
@@ -50,9 +50,9 @@ _ASKS = (
         re.I,
     ),
 )
-#: "Song et al.", "Yang Song et al.'s paper": the papers whose first author has that name. When no stored
-#: first author has it, the phrase is no author ask of its own: "the attack of Zou et al." may name prior
-#: work that abstracts cite.
+#: "Song et al.'s papers", "How many papers did Song et al. write?": the papers whose first author has that
+#: name, when the question asks for nothing else. With a topic, or when no stored first author has the
+#: name, the phrase is no author ask: "the attack of Zou et al." names prior work that abstracts cite.
 _ET_AL = re.compile(
     r"(?P<name>(?:(?!(?:Did|Does|Do|Is|Are|Was|Were|Has|Have|Had|Can|Could|Would|Should|What|Which|How|Why|"
     r"When|Where|Who|In|On|By|From|For|The|A|An|And|Or|Compare|Summarize|Show|List|Find|Per)\b)"
@@ -205,8 +205,9 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                 ):
                     continue
                 found = index.papers_of(folded, first=pattern is _ET_AL)
-                if found:
-                    return _ask(question, m, typed, found)
+                ask = _ask(question, m, typed, found) if found else None
+                if ask and (pattern is not _ET_AL or ask.listing):
+                    return ask
     return _nobody(question)
 
 
