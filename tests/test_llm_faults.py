@@ -232,3 +232,19 @@ def test_a_window_with_no_room_for_a_source_is_one_line(bundled_store):
             "and the answer; use a model with a larger context window (and state it with "
             "PAPERCHAT_CONTEXT_WINDOW)"
         )
+
+
+def test_a_bare_connection_error_says_what_happened():
+    # a break-it session: a server killed mid-request gave "cannot reach the LLM at URL: Connection error."
+    # and, under auto, "Connection error.; answered offline"
+    import httpx
+    import openai
+
+    from paperchat.answer.llm_errors import translate_error
+
+    exc = openai.APIConnectionError(request=httpx.Request("POST", "http://127.0.0.1:8799/v1/chat"))
+    err = translate_error(exc, "http://127.0.0.1:8799/v1", "m", "", 5.0, 0)
+    assert str(err) == (
+        "cannot reach the LLM at http://127.0.0.1:8799/v1: the connection closed before an answer "
+        "(did the server stop?)"
+    )

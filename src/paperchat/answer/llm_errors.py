@@ -160,9 +160,10 @@ def translate_error(
             f"the LLM at {where} did not answer within {timeout:g} s{tries} (raise --timeout or PAPERCHAT_TIMEOUT)"
         )
     if isinstance(exc, openai.APIConnectionError):
-        return LLMConnectionError(
-            f"cannot reach the LLM at {where}{tries}: {detail or 'connection error'}"
-        )
+        if not detail or detail.strip(" .").lower() == "connection error":
+            # the openai client's bare "Connection error.": the server closed the connection before answering
+            detail = "the connection closed before an answer (did the server stop?)"
+        return LLMConnectionError(f"cannot reach the LLM at {where}{tries}: {detail.rstrip('.')}")
     if isinstance(exc, openai.AuthenticationError):
         return LLMAuthError(
             f"the LLM at {where} rejected the API key (HTTP 401): check OPENAI_API_KEY"
