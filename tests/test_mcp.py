@@ -116,7 +116,7 @@ def test_tools_resources_and_errors(two_venue_store):
 
             bad = await client.call_tool("get_paper", {"paper_id": "p-000000000000"})
             assert bad.is_error and text(bad) == (
-                "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+                "error: no paper with id p-000000000000 in the store; the list_papers tool lists them"
             )
             nothing = await client.call_tool(
                 "search_papers", {"query": "backdoors", "filters": {"venue": "AAAI"}}
@@ -169,7 +169,7 @@ def test_tools_resources_and_errors(two_venue_store):
             with pytest.raises(MCPError) as missing:
                 await client.read_resource("paper://p-000000000000")
             assert missing.value.error.message == (
-                "error: no paper with id p-000000000000 in the store; `paperchat papers` lists them"
+                "error: no paper with id p-000000000000 in the store; the list_papers tool lists them"
             )
 
     anyio.run(session)

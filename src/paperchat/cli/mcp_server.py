@@ -138,7 +138,9 @@ class Service:
         try:
             data = self.run(fn)
         except Failed as exc:
-            return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+            return CallToolResult(
+                content=[TextContent(type="text", text=_for_agents(str(exc)))], is_error=True
+            )
         text = json.dumps(data, ensure_ascii=False, indent=2)
         return CallToolResult(
             content=[TextContent(type="text", text=text)], structured_content=data
@@ -151,7 +153,12 @@ class Service:
         except MCPError as exc:
             raise ResourceError(exc.error.message) from None
         except Failed as exc:
-            raise ResourceNotFoundError(str(exc)) from None
+            raise ResourceNotFoundError(_for_agents(str(exc))) from None
+
+
+def _for_agents(message: str) -> str:
+    """The CLI's one-line error with its hint as an agent follows it (a tool, not a command)."""
+    return message.replace("`paperchat papers` lists them", "the list_papers tool lists them")
 
 
 def paper_markdown(record) -> str:
