@@ -451,3 +451,20 @@ def test_comparing_the_paper_before_with_a_named_one_names_each_on_its_own_line(
     assert titles(seen[lines[1]]) == [CONFPO, CROW]
     assert answer.startswith("ConfPO: Exploiting Policy Model Confidence")  # named, first line
     assert "\nCROW: Eliminating Backdoors" in answer  # the second paper starts a line of its own
+
+
+def test_chat_papers_shows_the_first_fifty_of_a_conference():
+    # a break-it session: /papers printed all 2,740 rows of a conference store (326 KB)
+    from paperchat.chat.session import Reply
+    from paperchat.cli.terminal import render_reply
+    from paperchat.ingest.records import PaperRecord
+
+    papers = [
+        PaperRecord(f"p{i:04d}", "x", title=f"Paper {i}", source_path="c.jsonl", source_index=i)
+        for i in range(1, 2741)
+    ]
+    text = render_reply(Reply(papers=papers))
+    assert "p0050" in text and "p0051" not in text
+    assert text.endswith(
+        "… and 2,690 more (`paperchat papers` lists them all; FILTERS narrow them)"
+    )

@@ -142,9 +142,21 @@ def render_reply(reply: Reply, width: int = 88) -> str:
         return render_answer(reply.answer, width, streamed=reply.streamed)
     if reply.sources is not None:
         return render_sources(reply.sources)
-    if reply.papers is not None:
-        return render_papers(reply.papers)
+    if (
+        reply.papers is not None
+    ):  # a conference is thousands of lines: the first CHAT_PAPERS of them
+        shown = render_papers(reply.papers[:CHAT_PAPERS])
+        more = len(reply.papers) - CHAT_PAPERS
+        return shown + (
+            f"\n… and {more:,} more (`paperchat papers` lists them all; FILTERS narrow them)"
+            if more > 0
+            else ""
+        )
     return reply.text
+
+
+#: Papers chat's ``/papers`` shows at most.
+CHAT_PAPERS = 50
 
 
 def answer_line(
