@@ -203,6 +203,8 @@ def test_filters_unit():
     assert matching_ids(Filters.of(author="sebastien"), records) == {"a"}
     assert matching_ids(Filters.of(venue="acl"), records) == {"a"}  # whole words: NAACL is not ACL
     assert matching_ids(Filters.of(papers=["b-old"], year=2024), records) == {"b"}
+    # a merged duplicate's id in another case too (a break-it session: "zg7bkp6sct" was no paper)
+    assert matching_ids(Filters.of(papers=["B-OLD"]), records) == {"b"}
     # a paper's own id wins over the same id left as another paper's alias
     clash = {**records, "b-old": PaperRecord("b-old", authors=["Bo Old"], year=2024)}
     assert matching_ids(Filters.of(papers=["b-old"]), clash) == {"b-old"}

@@ -154,3 +154,20 @@ def test_an_incoming_id_that_is_an_alias_of_another_abstract_becomes_its_own():
     plan = plan_ingest([paper("idb", OTHER, B)], stored, [B], INFO)
     assert [p.paper_id for p in plan.to_write] == ["idb"]
     assert by_id(plan.updates)["ida"].aliases == []
+
+
+def test_a_merged_duplicates_id_in_another_case_names_the_kept_paper():
+    # a break-it session: pc.paper("zg7bkp6sct") failed where "ZG7bkp6ScT" named its kept paper
+    from paperchat.answer.summaries import find_paper
+    from paperchat.ingest.records import PaperRecord, resolve_id
+
+    records = {"a1": PaperRecord("a1", "x", aliases=["B7x"]), "c": PaperRecord("c", "y")}
+    aliases = {"B7x": "a1"}
+    assert [resolve_id(w, records, aliases) for w in ("a1", "A1", "B7x", "b7X", "zz")] == [
+        "a1",
+        "a1",
+        "a1",
+        "a1",
+        None,
+    ]
+    assert find_paper(records, "b7x", lambda t: []) == ("a1", "id")

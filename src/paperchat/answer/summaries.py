@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from paperchat.core.sentences import split_sentences
-from paperchat.ingest.records import PaperRecord, id_in_any_case
+from paperchat.ingest.records import PaperRecord, resolve_id
 
 
 def find_paper(
@@ -36,14 +36,10 @@ def find_paper(
     in two or more papers: it is a topic then.
     """
     target = " ".join(target.split())
-    if target in records:
-        return target, "id"
-    for pid, rec in records.items():
-        if target in rec.aliases:
-            return pid, "id"
-    folded = id_in_any_case(target, records)
-    if folded:  # an id typed in the wrong case ("PO9bBEPNWY" for "PO9bBEPNWy")
-        return folded, "id"
+    aliases = {alias: pid for pid, rec in records.items() for alias in rec.aliases}
+    found = resolve_id(target, records, aliases)  # also typed in the wrong case ("PO9bBEPNWY")
+    if found:
+        return found, "id"
     low = target.lower()
     for how in ("label", "title"):
         named = [pid for pid, rec in records.items() if low == getattr(rec, how).lower()]

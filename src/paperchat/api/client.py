@@ -20,7 +20,7 @@ from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import PaperchatError, StoreError
 from paperchat.core.settings import BY_NAME, load_settings
-from paperchat.ingest.records import PaperRecord, id_in_any_case
+from paperchat.ingest.records import PaperRecord, resolve_id
 from paperchat.retrieve.filters import Filters
 
 PathLike = str | os.PathLike
@@ -247,11 +247,8 @@ class Paperchat:
         store.refresh()
         wanted = " ".join((paper_id or "").split())
         found = store.papers([wanted]).get(wanted)
-        if found is None:
-            kept = store.aliases().get(wanted)
-            found = store.papers([kept]).get(kept) if kept else None
-        if found is None:  # an id in another case is that paper, as `summarize` reads it
-            same = id_in_any_case(wanted, store.papers(abstracts=False))
+        if found is None:  # a merged duplicate's id, or an id in another case
+            same = resolve_id(wanted, store.papers(abstracts=False), store.aliases())
             found = store.papers([same]).get(same) if same else None
         if found is None:
             # an agent may send 100k characters
@@ -341,11 +338,11 @@ class Paperchat:
                 ids.append(pid)
         store = self.engine.store
         records = store.papers(abstracts=False)
-        if any(pid not in records for pid in ids):  # a merged duplicate's id names the kept paper
+        if any(
+            pid not in records for pid in ids
+        ):  # a merged duplicate's id, or an id in another case
             aliases = store.aliases()
-            ids = [pid if pid in records else aliases.get(pid, pid) for pid in ids]
-            # an id in another case names its paper, as for paper()
-            ids = [pid if pid in records else id_in_any_case(pid, records) or pid for pid in ids]
+            ids = [resolve_id(pid, records, aliases) or pid for pid in ids]
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
         if missing:
             raise PaperchatError(

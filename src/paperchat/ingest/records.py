@@ -8,7 +8,7 @@ chunk ids with spaces.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,3 +231,16 @@ def id_in_any_case(wanted: str, ids: Iterable[str]) -> str | None:
     when no id or several are (an id typed in the wrong case names its paper only when it can name one)."""
     same = [pid for pid in ids if pid.lower() == wanted.lower()]
     return same[0] if len(same) == 1 else None
+
+
+def resolve_id(wanted: str, ids: Collection[str], aliases: Mapping[str, str]) -> str | None:
+    """The stored id ``wanted`` names: itself, the kept paper of a merged duplicate's id (``aliases``: merged
+    id -> kept id), or either typed in another case when only one id is (:func:`id_in_any_case`);
+    ``None`` when it names none."""
+    if wanted in ids:
+        return wanted
+    if wanted in aliases:
+        return aliases[wanted]
+    same = id_in_any_case(wanted, ids)
+    alias = id_in_any_case(wanted, aliases) if same is None else None
+    return same or (aliases[alias] if alias else None)

@@ -114,6 +114,8 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
         folded: dict[str, list[str]] = {}
         for pid in records:
             folded.setdefault(pid.lower(), []).append(pid)
+        for alias, pid in list(aliases.items()):  # a merged duplicate's id, in any case, too
+            folded.setdefault(alias.lower(), []).append(pid)
         for p in filters.papers:  # an id typed in the wrong case ("avesKAAETB") is that paper
             if p not in records and p not in aliases and len(folded.get(p.lower(), [])) == 1:
                 aliases[p] = folded[p.lower()][0]
