@@ -87,7 +87,27 @@ def check_store(store: ChromaStore) -> list[Finding]:
     ):
         return findings
     run("ingest", lambda: _ingest_state(store))
-    return findings + _collection_checks(store)
+    collections = _collection_checks(store)
+    if _being_written(
+        findings
+    ):  # read while an ingest writes: a failure may be the write in flight
+        collections = [
+            Finding(f.check, None, f"{f.detail} ({WHILE_WRITTEN})", False) if f.ok is False else f
+            for f in collections
+        ]
+    return findings + collections
+
+
+#: What a check that failed while an ingest was writing the store says of itself.
+WHILE_WRITTEN = "read while an ingest writes the store; check again when it has finished"
+
+
+def _being_written(findings: list[Finding]) -> bool:
+    """Whether the ingest finding says an ingest is writing the store now (not a stopped rebuild)."""
+    return any(
+        f.check == "ingest" and f.ok is None and not f.detail.startswith(STOPPED_REBUILD)
+        for f in findings
+    )
 
 
 #: How the ingest check opens its note on a rebuild stopped part-way (the store in use is whole).
@@ -324,12 +344,9 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
 def verdict(findings: list[Finding], where: str) -> str:
     """One line: what the checks found and what to do."""
     bad = [f for f in findings if f.ok is False]
-    writing = [
-        f
-        for f in findings
-        if f.check == "ingest" and f.ok is None and not f.detail.startswith(STOPPED_REBUILD)
-    ]
-    if not bad and writing:
+    if not bad and _being_written(findings):
+        if any(f.detail.endswith(f"({WHILE_WRITTEN})") for f in findings):
+            return f"the store at {where} is being written and could not be read whole; check it again when the ingest has finished"
         return f"the store at {where} is being written: what it holds so far is consistent; check it again when the ingest has finished"
     if not bad:
         return f"the store at {where} is sound"
