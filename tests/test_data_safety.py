@@ -311,10 +311,12 @@ def test_removals_leave_no_double_space(text, expected):
 def test_chat_save_refuses_to_overwrite_without_force(tmp_path, bundled_store):
     target = tmp_path / "talk.md"
     target.write_text("keep me", encoding="utf-8")
-    script = f"What does ConfPO use?\n/save {target}\n/save {target} --force\n"
+    script = f"What does ConfPO use?\n/save {target}\n/save {target} --force\n/save {tmp_path}\n"
     out = cli(bundled_store, "chat", stdin=script, PAPERCHAT_HISTORY="0")
     assert out.returncode == 0, out.stderr
     assert f"{target} exists; /save {target} --force replaces it." in out.stdout
+    # a folder is no file to replace (a break-it session: it said "exists; --force replaces it")
+    assert f"{tmp_path} is a folder; give a file name, e.g. /save {tmp_path / 'chat.md'}" in out.stdout
     assert target.read_text(encoding="utf-8").startswith("# paperchat")
 
 

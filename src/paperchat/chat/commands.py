@@ -220,6 +220,8 @@ def cmd_save(session: Session, arg: str, on_token) -> Reply:
     if not session.turns:
         return Reply(text="Nothing to save yet.")
     path = Path(arg).expanduser()
+    if path.is_dir():
+        return Reply(text=f"{path} is a folder; give a file name, e.g. /save {path / 'chat.md'}")
     if path.exists() and not force:
         return Reply(text=f"{path} exists; /save {arg} --force replaces it.")
     try:
@@ -244,6 +246,8 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
     if not ids:
         return Reply(text="No answer so far cited papers: nothing to export.")
     path = Path(arg).expanduser()
+    if path.is_dir():
+        return Reply(text=f"{path} is a folder; give a file name, e.g. /export {path / 'refs.bib'}")
     if path.exists() and not force:
         return Reply(text=f"{path} exists; /export {arg} --force replaces it.")
     try:
