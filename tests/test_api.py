@@ -83,7 +83,8 @@ def test_answer_renders_as_markdown_with_linked_citations_and_flags():
 
 
 def test_a_list_answer_renders_a_paragraph_per_paper():
-    # a notebook user's author listing had rendered as one run-on paragraph; a url with a space broke its link
+    # a notebook user's author listing had rendered as one run-on paragraph; a url with a space broke its
+    # link; LaTeX emphasis showed raw
     from paperchat.api import Answer
     from paperchat.core.contract import Answer as Plain
     from paperchat.core.contract import Source
@@ -94,13 +95,13 @@ def test_a_list_answer_renders_a_paragraph_per_paper():
     ]
     plain = Plain(
         "q",
-        '"Paper A" is by X [1].\n"Paper B" is by Y [2].',
+        '"Paper A" is by X [1].\n"Paper B" is \\emph{by} Y [2].',
         "extractive",
         sources=sources,
         notes=["two notes", "each quoted"],
     )
     assert Answer.of(plain)._repr_markdown_() == (
-        '"Paper A" is by X [[1](<https://x.org/a b>)].\n\n"Paper B" is by Y [2].\n\n'
+        '"Paper A" is by X [[1](<https://x.org/a b>)].\n\n"Paper B" is *by* Y [2].\n\n'
         "**Sources**\n\n1. [Paper A](<https://x.org/a b>) · `a`\n2. Paper B · `b`\n\n"
         "> note: two notes\n\n> note: each quoted"
     )

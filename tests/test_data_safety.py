@@ -316,7 +316,9 @@ def test_chat_save_refuses_to_overwrite_without_force(tmp_path, bundled_store):
     assert out.returncode == 0, out.stderr
     assert f"{target} exists; /save {target} --force replaces it." in out.stdout
     # a folder is no file to replace (a break-it session: it said "exists; --force replaces it")
-    assert f"{tmp_path} is a folder; give a file name, e.g. /save {tmp_path / 'chat.md'}" in out.stdout
+    assert (
+        f"{tmp_path} is a folder; give a file name, e.g. /save {tmp_path / 'chat.md'}" in out.stdout
+    )
     assert target.read_text(encoding="utf-8").startswith("# paperchat")
 
 

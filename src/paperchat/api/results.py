@@ -3,6 +3,7 @@ form of a stored paper (``papers --json``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -31,7 +32,7 @@ class Answer(contract.Answer):
         urls = {s.n: _url(s.url) for s in self.sources}
         # each line of the answer (a paper of a list or a comparison) a paragraph of its own: Markdown
         # joins lines that a single newline parts
-        text = link_markers(self.answer, lambda n: urls.get(n, ""))
+        text = _latex_emphasis(link_markers(self.answer, lambda n: urls.get(n, "")))
         lines = ["\n\n".join(line for line in text.split("\n") if line.strip())]
         if self.abstained:
             lines[0] = f"*{lines[0]}*"
@@ -49,6 +50,13 @@ class Answer(contract.Answer):
                 )
         lines += [line for n in self.notes for line in ("", f"> note: {n}")]  # a quote each
         return "\n".join(lines)
+
+
+def _latex_emphasis(text: str) -> str:
+    """An abstract's LaTeX emphasis as Markdown: ``\\emph{x}`` and ``\\textit{x}`` -> ``*x*``, ``\\textbf{x}`` ->
+    ``**x**`` (the rest of the LaTeX, math included, stays as written)."""
+    text = re.sub(r"\\textbf\{([^{}]+)\}", r"**\1**", text)
+    return re.sub(r"\\(?:emph|textit)\{([^{}]+)\}", r"*\1*", text)
 
 
 def _url(url: str) -> str:
