@@ -294,8 +294,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_twenty_four_splits_of_1188_questions():
-    """The twenty-four independently written sets (eval/generalization): fifteen tuned on, nine held out."""
+def test_the_generalization_sets_hold_twenty_five_splits_of_1236_questions():
+    """The twenty-five independently written sets (eval/generalization): fifteen tuned on, ten held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -324,6 +324,7 @@ def test_the_generalization_sets_hold_twenty_four_splits_of_1188_questions():
         "v-heldout": 48,
         "w-tune": 48,
         "x-tune": 48,
+        "y-heldout": 48,
     }
     # the letters the code and `eval --help` name as tuned on and held out are the files' own splits
     assert {s[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-tune")} == set(

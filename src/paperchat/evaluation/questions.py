@@ -27,7 +27,7 @@ from paperchat.core.resources import bundled_dir, checkout_root
 #: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
 #: set arrived, before any change was made against it.
 TUNED_ON = "adefhijmnoprtwx"
-HELD_OUT = "bcgklqsuv"
+HELD_OUT = "bcgklqsuvy"
 
 #: The eval sets that ship with paperchat, by name (files under ``eval/``).
 NAMED_SETS = {
@@ -62,6 +62,7 @@ NAMED_SETS = {
         "generalization/v_podcast.jsonl",
         "generalization/w_dictation.jsonl",
         "generalization/x_replication.jsonl",
+        "generalization/y_chair.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -87,6 +88,7 @@ NAMED_SETS = {
     "general-v": ("generalization/v_podcast.jsonl",),
     "general-w": ("generalization/w_dictation.jsonl",),
     "general-x": ("generalization/x_replication.jsonl",),
+    "general-y": ("generalization/y_chair.jsonl",),
 }
 
 
