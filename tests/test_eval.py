@@ -555,3 +555,17 @@ def test_an_own_eval_set_on_a_mistyped_store_is_refused_and_seeds_nothing(tmp_pa
         f"(`paperchat --store {store} ingest FILE...`), or pass --corpus FILE\n"
     )
     assert not store.exists()
+
+
+def test_a_set_of_unanswerable_questions_only_is_reported(bundled_engine, tmp_path):
+    # a break-it session: a set of false premises only ended in "TypeError: unsupported format string"
+    path = tmp_path / "premises.jsonl"
+    path.write_text(
+        '{"id": "u1", "question": "What GPU did ConfPO train on?", "answerable": false}\n',
+        encoding="utf-8",
+    )
+    results = runner.run_eval(bundled_engine, path)
+    summary = er.render_summary(results)
+    assert "abstention.abstention_rate                 1.000" in summary
+    assert "pipeline (hybrid)             –             –" in summary
+    assert "# paperchat eval report" in er.render_report(results)

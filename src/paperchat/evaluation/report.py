@@ -53,6 +53,7 @@ _SUMMARY_KIND_METRICS = (
 
 
 def _cell(stat: dict[str, Any] | None) -> str:
+    """A figure to three places; "–" where there is none (no answerable question to score it on)."""
     return "–" if not stat or stat.get("value") is None else f"{stat['value']:.3f}"
 
 
@@ -114,22 +115,18 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
     labels = ("R@1", "MRR@10", "cite recall", "cited gold", "fact recall", "accuracy")
     lines += ["", "by kind".ljust(18) + " ".join(f"{label:>13s}" for label in labels)]
     for kind, stats in results["by_kind"].items():
-        vals = [
-            f"{stats[m]['value']:13.3f}" if stats[m]["value"] is not None else f"{'–':>13s}"
-            for m in _SUMMARY_KIND_METRICS
-        ]
-        lines.append(f"{kind:18s}" + " ".join(vals))
+        lines.append(
+            f"{kind:18s}" + " ".join(f"{_cell(stats[m]):>13s}" for m in _SUMMARY_KIND_METRICS)
+        )
     lines += ["", "retrievers".ljust(18) + " ".join(f"{m:>13s}" for m in RETRIEVAL_METRICS)]
     for mode, stats in results["baselines"].items():
         lines.append(
             f"{mode:18s}"
-            + " ".join(f"{stats['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS)
+            + " ".join(f"{_cell(stats['retrieval.' + m]):>13s}" for m in RETRIEVAL_METRICS)
         )
     lines.append(
         f"{'pipeline (' + cfg['retriever'] + ')':18s}"
-        + " ".join(
-            f"{results['overall']['retrieval.' + m]['value']:13.3f}" for m in RETRIEVAL_METRICS
-        )
+        + " ".join(f"{_cell(results['overall']['retrieval.' + m]):>13s}" for m in RETRIEVAL_METRICS)
     )
     lines += split_tables(split_data(results))
     if "timing" in results:
