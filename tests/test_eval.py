@@ -569,3 +569,38 @@ def test_a_set_of_unanswerable_questions_only_is_reported(bundled_engine, tmp_pa
     assert "abstention.abstention_rate                 1.000" in summary
     assert "pipeline (hybrid)             –             –" in summary
     assert "# paperchat eval report" in er.render_report(results)
+
+
+def test_gold_by_position_in_a_file_whose_copy_was_merged(tmp_path):
+    # a break-it session: {"path": "icml2025_abstracts.jsonl", "index": 461} (ConfPO, merged into the bundled
+    # copy) was "not in the corpus", though `papers --json` lists the file in the paper's also_in
+    from paperchat import Paperchat
+
+    text = "We prune graph neural networks by edge saliency. Accuracy stays within one percent."
+    other = "We learn robot grasping from tactile signals. Success rises to ninety percent."
+    first, second = tmp_path / "mine.jsonl", tmp_path / "conf.jsonl"
+    first.write_text(
+        json.dumps({"id": "a1", "title": "Edge Saliency Pruning", "abstract": text}) + "\n"
+    )
+    second.write_text(
+        json.dumps({"id": "b1", "title": "Tactile Grasping", "abstract": other})
+        + "\n"
+        + json.dumps({"id": "b2", "title": "Edge Saliency Pruning", "abstract": text})
+        + "\n"
+    )
+    pc = Paperchat(tmp_path / "store", mode="extractive")
+    pc.ingest([first, second])
+    assert pc.paper("b2").paper_id == "a1"  # merged: b2 is an alias of a1
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps(
+            {
+                "id": "m1",
+                "question": "Which paper prunes graph neural networks by edge saliency?",
+                "gold": [{"path": "conf.jsonl", "index": 2}],
+            }
+        )
+        + "\n"
+    )
+    results = runner.run_eval(pc.engine, questions, baselines=())
+    assert results["questions"][0]["gold"] == ["a1"]

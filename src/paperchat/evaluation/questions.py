@@ -241,11 +241,14 @@ def gold_ids(
             pid = g["id"]
         else:
             key = (g["path"], g["index"])
-            if key not in origins:
+            try:
+                pid = origins[
+                    key
+                ]  # a mapping may look it up on a miss (the runner's merged copies)
+            except KeyError:
                 raise PaperchatError(
                     f"question {question['id']}: gold paper {key[0]} #{key[1]} is not in the corpus"
-                )
-            pid = origins[key]
+                ) from None
         pid = aliases.get(pid, pid)
         if pid not in out:
             out.append(pid)

@@ -211,7 +211,10 @@ def run_eval(
         engine.ingest(list(corpus), progress=ingest_progress)
     records = engine.store.papers(abstracts=False)
     bundled = qs.origin_map()
-    origins = {**{(r.source_path, r.source_index): pid for pid, r in records.items()}, **bundled}
+    origins = _Origins(
+        {**{(r.source_path, r.source_index): pid for pid, r in records.items()}, **bundled},
+        {f for r in records.values() for f in r.also_in},
+    )
     aliases = engine.store.aliases()
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
@@ -305,3 +308,29 @@ def run_eval(
             "per_question_s": round((time.perf_counter() - t0) / len(rows), 3),
         },
     }
+
+
+class _Origins(dict):
+    """``(file name, 1-based position) -> paper id``; a position in a file whose papers were merged into copies
+    from another file (a record's ``also_in``) is read from that file on a miss, once per file: the
+    conference's copy of a bundled paper is gold as ``{"path": "icml2025_abstracts.jsonl", "index": 461}``."""
+
+    def __init__(self, known: dict, also_in: set[str]):
+        super().__init__(known)
+        self._files = {Path(f).name: f for f in sorted(also_in)}
+        self._read: set[str] = set()
+
+    def __missing__(self, key):
+        name = key[0]
+        if name not in self._files or name in self._read:
+            raise KeyError(key)
+        self._read.add(name)
+        from paperchat.ingest.corpus import load_file
+
+        try:
+            papers, _report = load_file(self._files[name], on_error="skip")
+        except PaperchatError:
+            raise KeyError(key) from None
+        for paper in papers:
+            self.setdefault((name, paper.source_index), paper.paper_id)
+        return self[key]
