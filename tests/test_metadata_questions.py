@@ -286,3 +286,18 @@ def test_et_al_lists_the_first_authors_papers(bundled_engine):
     listed = bundled_engine.ask("Yunjuan Wang et al.'s papers", mode="extractive")
     assert [s.paper_id for s in listed.sources] == [ARORA]
     assert listed.notes == ['1 stored paper by a first author named "Yunjuan Wang" (Yunjuan Wang)']
+
+
+def test_how_many_authors_and_a_year_no_paper_has(bundled_engine):
+    # a break-it session: "How many authors does CROW have?" abstained; "Which 2017 paper introduced the
+    # Transformer architecture?" quoted a 2025 paper
+    crow = bundled_engine.ask("How many authors does CROW have?", mode="extractive")
+    assert crow.answer == (
+        '"CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization" has '
+        "4 authors: Nay Myat Min, Long H. Pham, Yige Li and Jun Sun [1]."
+    )
+    assert [s.paper_id for s in crow.sources] == ["p-f951bc7f7256"]
+    old = bundled_engine.ask(
+        "Which 2017 paper introduced the Transformer architecture?", mode="extractive"
+    )
+    assert old.abstained and old.notes == ["no stored paper appeared in 2017 (stored years: 2025)"]

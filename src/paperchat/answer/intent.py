@@ -75,7 +75,7 @@ _SUMMARY = re.compile(
 )
 _AUTHORS = re.compile(
     r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
-    r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b",
+    r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b|\bhow many (?:co-?)?authors\b",
     re.I,
 )
 _TITLE = re.compile(

@@ -116,7 +116,10 @@ def metadata_answer(
         return Answer.abstention(
             question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"]
         )
-    if kind == it.AUTHORS:
+    if kind == it.AUTHORS and re.search(r"\bhow many (?:co-?)?authors\b", question, re.I):
+        n = len(record.authors)
+        text = f'"{record.title}" has {n} author{"s" if n != 1 else ""}: {_join(record.authors)}.'
+    elif kind == it.AUTHORS:
         text = f'"{record.title}" is by {_join(record.authors)}.'
     elif kind == VENUE:
         text = (

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 _ASKS = re.compile(
     r"\b(?:(?:published|appeared|presented|accepted|released|came out)\s+(?:in\s+)?|(?:papers?|works?)\s+"
-    r"(?:from|of)\s+)(?P<year>(?:19|20)\d\d)\b|\b(?P<lead>(?:19|20)\d\d)\s+(?:papers|works)\b",
+    r"(?:from|of)\s+)(?P<year>(?:19|20)\d\d)\b"
+    r"|\b(?P<lead>(?:19|20)\d\d)\s+(?:papers?|works?|articles?|publications?)\b",
     re.I,
 )
 

@@ -36,6 +36,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
     asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`), a count of the
     papers on a topic (:mod:`paperchat.answer.paper_counts`), or the question itself over ``paper_ids``."""
     from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
+    from paperchat.answer.offline import asks_where_published
     from paperchat.answer.paper_counts import count_line, counted_topic, topic_forms
     from paperchat.answer.paper_lists import listed_answer, only_listing
     from paperchat.answer.year_asks import asked_year, year_note
@@ -59,7 +60,8 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
                 f"answered from the {len(ids)} stored paper{s} by {author.who} "
                 f"({', '.join(author.authors[:6])})"
             )
-    when = asked_year(reading.text)
+    # "Is ConfPO a NeurIPS 2024 paper?" asks where one paper appeared: its venue answers, not 2024's papers
+    when = None if asks_where_published(reading.text) else asked_year(reading.text)
     if when:  # "Which papers were published in 2024?": that year's stored papers
         catalog = engine.catalog()
         held = {pid for pid, r in catalog.items() if r.year == when.year}
