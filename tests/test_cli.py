@@ -329,3 +329,20 @@ def test_a_command_that_already_said_why_exits_1_without_an_error_line(tmp_path)
     assert (out.returncode, out.stdout, out.stderr) == (1, f"no daemon runs for {store}\n", "")
     out = run("daemon", "status", "--json", store=store)
     assert (out.returncode, out.stdout, out.stderr) == (1, "{}\n", "")
+
+
+def test_an_answer_on_a_narrow_terminal_wraps_at_its_width(bundled_store):
+    # a break-it session: answers wrapped at 88 columns whatever the terminal, so an 80-column one broke
+    # words in two ("representa" / "tions")
+    out = run_cli(
+        "ask",
+        "What does ConfPO use to pick preference-critical tokens?",
+        "--mode",
+        "extractive",
+        store=bundled_store,
+        tty=True,
+        width=60,
+    )
+    assert out.returncode == 0, out.stderr
+    answer = out.stdout.split("\nSources:")[0]
+    assert max(len(line) for line in answer.splitlines()) <= 59 and len(answer.splitlines()) > 2

@@ -46,7 +46,13 @@ def show_answer(
         return
     if streamed:
         click.echo("")
-    text = render_answer(answer, streamed=streamed)
+    from paperchat.cli.environment import current
+    from paperchat.cli.terminal import terminal_width
+
+    # on a terminal, lines break at its width (at 88 columns, an 80-column terminal broke words in two)
+    text = render_answer(
+        answer, terminal_width() if current().stdout_isatty else 88, streamed=streamed
+    )
     if text:
         click.echo(text)
     for note in [] if quiet else answer.notes:
