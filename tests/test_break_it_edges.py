@@ -412,3 +412,19 @@ def test_an_author_column_is_the_authors(tmp_path):
     papers, _report = load_file(path)
     assert papers[0].authors == ["Ashish Vaswani", "Noam Shazeer"]
     assert "author" not in papers[0].extra
+
+
+def test_ctrl_c_while_the_command_line_loads_is_no_traceback(monkeypatch, capsys):
+    # a break-it session: Ctrl-C in the first 0.15 s (while `import click` ran) printed a traceback
+    import sys
+    import types
+
+    from paperchat import entry
+
+    class Loading(types.ModuleType):
+        def __getattr__(self, name):
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "paperchat.cli", Loading("paperchat.cli"))
+    assert entry.main() == 130
+    assert capsys.readouterr().err == "interrupted\n"
