@@ -351,3 +351,15 @@ def test_errors_are_one_line(store, tmp_path):
     )
     assert folder.exit_code == 1 and "does not exist" in str(folder.exception)
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_draft_on_a_mistyped_store_is_refused(tmp_path):
+    # a break-it session: `--store MISTYPED eval draft` embedded the bundled corpus there and drafted about it
+    from cli_env import run_cli
+
+    out = run_cli("--store", str(tmp_path / "nope"), "eval", "draft", "--n", "3")
+    assert out.returncode == 1 and not (tmp_path / "nope").exists()
+    assert out.stderr == (
+        f"error: no store at {tmp_path / 'nope'}: no papers to draft questions about "
+        f"(`paperchat --store {tmp_path / 'nope'} ingest` creates one)\n"
+    )

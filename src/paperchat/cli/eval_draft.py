@@ -82,12 +82,15 @@ def draft_command(obj, corpus, n, out, force, seed, mode, llm_model, llm_base_ur
     """
     import json
 
-    from paperchat.cli.common import progress
+    from paperchat.cli.common import progress, refuse_no_store
     from paperchat.core.errors import PaperchatError
     from paperchat.evaluation.authoring.draft import draft_questions, wants_llm
 
     check_out(out, force)  # a file that cannot be written fails before any work
     obj.take({"llm_model": llm_model, "llm_base_url": llm_base_url})
+    if not corpus and obj.settings.origins.get("store") != "default":
+        # a mistyped --store: no papers of yours to draft about (it had been filled with the bundled corpus)
+        refuse_no_store(obj.settings, "no papers to draft questions about")
     engine = obj.engine()
     wants_llm(engine.settings, mode)  # so does an LLM that is asked for but not configured
     engine.ensure_corpus(progress=progress("embedding the corpus", quiet or as_json))
