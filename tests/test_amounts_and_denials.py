@@ -181,15 +181,17 @@ def test_what_a_method_adds_is_answered_with_the_number_that_states_it(icml_engi
 
 
 @pytest.mark.slow
-def test_a_premise_the_abstract_denies_is_named_in_a_note(icml_engine):
-    # the answer quotes the paper, and the note names the denied words as the question writes them
+def test_a_premise_the_abstract_denies_is_declined_and_named_in_a_note(icml_engine):
+    # the answer abstains (a note only from the tenth round to the twenty-ninth), and the note names the
+    # denied words as the question writes them, and the paper
     scissor = icml_engine.ask(
         "Which data augmentation does SCISSOR rely on to debias?", mode="extractive"
     )
-    assert [s.paper_id for s in scissor.sources] == ["Rgd7poMTDp"]
-    assert scissor.notes == [
+    assert scissor.abstained and scissor.sources == []
+    assert scissor.notes[0] == (
         "the abstract of SCISSOR says it does without 'data augmentation': check the question's premise"
-    ]
+    )
+    assert "(Rgd7poMTDp); the abstract denies the question's premise" in scissor.notes[1]
     medrax = icml_engine.ask(
         "What additional training does MedRAX need before answering chest X-ray queries?",
         mode="extractive",

@@ -180,38 +180,34 @@ def test_which_paper_gives_the_title_and_the_method_name(icml_engine):
 
 
 @pytest.mark.parametrize(
-    "question, paper, quote",
+    "question, paper",
     [
         (
             "AdaDecode speeds up LLM decoding with adaptive layer parallelism; which auxiliary model does "
             "it use to draft tokens?",
             "VnO2GEpmlb",
-            "without requiring auxiliary models",
         ),
         (
             "Diff-Instruct* aligns one-step text-to-image generators with human preferences; which image "
             "data do they fine-tune on?",
             "AjpoFnPzLd",
-            "without requiring image data",
         ),
         (
             "How does the versatile influence function handle the case-specific derivations for each loss?",
             "OI3mAAY8eB",
-            None,
         ),
     ],
 )
-def test_a_false_premise_is_answered_with_a_caution(icml_engine, question, paper, quote):
+def test_a_false_premise_is_declined_with_a_note(icml_engine, question, paper):
     """AdaDecode works "without requiring auxiliary models", DI* "without requiring image data", the VIF
     eliminates "the need for case-specific derivations": asking which one they use rests on a premise the
-    abstract denies. The answer quotes the paper (often the very sentence that denies it) and a note says
-    so. (As an abstention rule this cost false abstentions on held-out questions: eval/generalization/TUNING.md.)"""
+    abstract denies. The answer abstains, a note names the denied words and another the paper. (From the
+    tenth round to the twenty-ninth this was a note on a quoted answer: eval/generalization/TUNING.md.)"""
     answer = icml_engine.ask(question, mode="extractive")
-    assert not answer.abstained and _cited(answer)[0] == paper
-    assert len(answer.notes) == 1 and "says it does without '" in answer.notes[0]
+    assert answer.abstained and answer.sources == []
+    assert "says it does without '" in answer.notes[0]
     assert answer.notes[0].endswith(": check the question's premise")
-    if quote:
-        assert quote in answer.answer
+    assert f"({paper}); the abstract denies the question's premise" in answer.notes[1]
 
 
 @pytest.mark.parametrize(

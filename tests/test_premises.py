@@ -120,3 +120,22 @@ def test_a_compound_the_abstract_turns_round_is_a_false_premise():
     assert (
         reversed_direction("Why does it need high-resolution temporal frames?", POSITIONS) is None
     )
+
+
+def test_a_bare_not_denies_only_after_a_verb_of_needing():
+    # the twenty-ninth round: "does not reduce X" says nothing of having X (a tuning question about an
+    # ensemble-clustering paper had been read as presupposing what it "does not reduce")
+    text = "Clustering is old. We show diversity does not reduce the bias. Our method does not rely on labels."
+    assert denied_terms("how do they reduce the bias?", text) == []
+    assert denied_terms("which labels does it rely on?", text) == ["labels"]
+
+
+def test_a_word_of_the_title_is_never_denied_nor_one_the_question_writes_free():
+    text = (
+        "Protein Structure Tokenization: Benchmarking and New Recipe\n"
+        "Tokenizers are many. There is no benchmark for them, so we build one with 24 tasks."
+    )
+    assert denied_terms("by how much did the benchmark tokenizer improve?", text) == []
+    free = "Segment Anyword\nMasks are costly. We segment any word without training, from a frozen model."
+    assert denied_terms("what mIoU did the training free segmentation thing reach?", free) == []
+    assert denied_terms("which training data does it use?", free) == ["training"]

@@ -31,8 +31,8 @@ or a detail ("GPUs") no relevant sentence holds, or which model was used and the
 (:mod:`paperchat.answer.model_names`); when it asks "how much / how large / what accuracy" of one paper
 whose abstract states no such number (:func:`paperchat.answer.counts.amount_sentences`: "by how much" asks a
 change, a ratio or percentage; when the picked sentences state none but another sentence does, that one is
-quoted first); when the abstract reverses its premise (:func:`paperchat.answer.premises.reversed_direction`;
-a premise it denies, :func:`paperchat.answer.premises.denied_terms`, only adds a note); and, over a large
+quoted first); when the abstract reverses or denies its premise
+(:func:`paperchat.answer.premises.reversed_direction`, :func:`paperchat.answer.premises.denied_terms`); and, over a large
 corpus, when its distinctive words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The
 constants were set on the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 """
@@ -315,7 +315,7 @@ def extract(
     # "does it add overhead?" is answered "no" by a denial: it presupposes nothing
     denied = (
         denied_terms(split.ask, main_paper.full_text)
-        if one_paper and not asks_yes_no(question)
+        if one_paper and not asks_yes_no(question) and intent.kind != it.FIND
         else []
     )
     reversal = reversal_note(question, main_paper) if one_paper else ""
@@ -324,14 +324,16 @@ def extract(
         return Extract(
             [], relevance, True, "the abstract reverses the question's premise", reversal
         )
-    # "which draft model ...?" where the paper "does not require any draft models": a caution, not an
-    # abstention (as an abstention it wrongly declined answerable held-out questions, twice; TUNING.md)
-    caution = (
-        f"the abstract of {named(question, main_paper)} says it does without "
-        f"'{denied_phrase(split.ask, denied)}': check the question's premise"
-        if denied
-        else ""
-    )
+    # "which draft model ...?" where the paper "does not require any draft models": the question's premise
+    # fails (a note only from the tenth round to the twenty-ninth; premises.py and TUNING.md say why)
+    if denied:
+        why = (
+            f"the abstract of {named(question, main_paper)} says it does without "
+            f"'{denied_phrase(split.ask, denied)}': check the question's premise"
+        )
+        return Extract(
+            [], relevance, True, "the abstract denies the question's premise", why, paper=main
+        )
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
@@ -395,4 +397,4 @@ def extract(
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")
-    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2, note=caution)
+    return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2)

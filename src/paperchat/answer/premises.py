@@ -19,9 +19,11 @@ a negation far before a word is about something else.
 :func:`reversed_direction` finds the other common false premise: a question that takes its claim as
 given ("why does X make generation slower?") where the paper's own sentences say the thing goes the
 other way ("X reduces generation latency by 24%") and never the question's way. The answerer then
-abstains with a note (:func:`reversal_note`); a denied term only adds a note to the answer (naming the
-denied words as the question writes them, :func:`denied_phrase`): as an abstention it declined answerable
-held-out questions.
+abstains with a note (:func:`reversal_note`), and so it does for a denied term, naming the denied words as
+the question writes them (:func:`denied_phrase`). The denied term was a note only from the tenth round to
+the twenty-ninth: as an abstention it had declined answerable held-out questions. It abstains again since
+a bare "not" counts only before a verb of needing, a word of the title is never denied, and a "which
+paper" question (which describes its paper) is not read for premises (``eval/generalization/TUNING.md``).
 """
 
 from __future__ import annotations
@@ -43,13 +45,23 @@ DENIALS = frozenset(
 )
 
 
+#: Stems of the verbs of needing that make a bare "not" deny what follows: "does not require any X", "does
+#: not rely on X" (while "does not reduce X" says nothing of having X).
+_NEEDING = ("requir", "need", "reli", "use", "depend", "assum", "involv", "train")
+
+
 def _negated_at(tokens: list[str], i: int) -> bool:
-    """Whether a negation stands within :data:`NEGATION_WINDOW` words before ``tokens[i]``, in its clause."""
+    """Whether a negation stands within :data:`NEGATION_WINDOW` words before ``tokens[i]``, in its clause; a
+    bare "not" ("never", "cannot", "n't") only with a verb of needing between (:data:`_NEEDING`)."""
+    needing = False
     for j in range(i - 1, max(-1, i - 1 - NEGATION_WINDOW), -1):
         w = tokens[j]
         if w in BREAK:
             return False
-        if w in DENIALS or w.endswith("n't"):
+        needing = needing or stem(w).startswith(_NEEDING)
+        if w in ("not", "never", "cannot") or w.endswith("n't"):
+            return needing
+        if w in DENIALS:
             return True
     return False
 
@@ -86,20 +98,31 @@ def _after_names(ask: str) -> set[str]:
     return {stem(w.lower()) for prev, w in zip(words, words[1:]) if _NAME.search(prev)}
 
 
-def denied_terms(ask: str, abstract: str) -> list[str]:
-    """Words of ``ask`` (as written) that ``abstract`` mentions only under a close negation, and ``ask`` does not negate.
+def denied_terms(ask: str, text: str) -> list[str]:
+    """Words of ``ask`` (as written) that a paper's ``text`` (its title, a line break, its abstract) mentions
+    only under a close negation, and ``ask`` does not negate.
 
-    Content words of four letters or more, not right after a name (:func:`_after_names`); ``[]`` when there
-    is none (the usual case).
+    Content words of four letters or more, not right after a name (:func:`_after_names`), not in the title (a
+    paper titled "... Benchmarking ..." does not do without benchmarks); a word the question writes before
+    "free" ("the training free one") is negated by the question too. ``[]`` when there is none (the usual
+    case).
     """
     surface: dict[str, str] = {}
     after_names = _after_names(ask)
+    title = text.split("\n", 1)[0] if "\n" in text else ""
+    titled = {stem(w) for w in tokenize(title)}
     for w in tokenize(ask):
         if w[0].isalpha() and len(w) >= 4 and w not in STOPWORDS and w not in DENIALS:
-            if stem(w) not in after_names:
+            if stem(w) not in after_names and stem(w) not in titled:
                 surface.setdefault(stem(w), w)
     asked = _polarity(ask, set(surface))
-    said = _polarity(abstract, set(surface), own_only=True)
+    for (
+        s,
+        w,
+    ) in surface.items():  # "the training free segmentation thing": the question denies it too
+        if re.search(rf"\b{re.escape(w)}[\s-]+free\b", ask, re.I):
+            asked.setdefault(s, set()).add(True)
+    said = _polarity(text, set(surface), own_only=True)
     return [
         surface[s] for s in surface if said.get(s) == {True} and True not in asked.get(s, {False})
     ]
