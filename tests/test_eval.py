@@ -197,6 +197,14 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
             14,
             "set.jsonl:1: 'id' must be a string, not 14",
         ),  # had said "missing or empty 'id'"
+        # a break-it session: a typo was ignored (and the question counted answerable), and an over-long
+        # question failed with no id or line
+        ("answerble", False, "set.jsonl:1: unknown key 'answerble'; did you mean 'answerable'?"),
+        (
+            "question",
+            "x" * 2001,
+            "set.jsonl:1: question 'a' is 2001 characters long; the limit is 2000",
+        ),
     ],
 )
 def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):

@@ -16,6 +16,7 @@ one only to report.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,11 +24,29 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.resources import bundled_dir, checkout_root
+from paperchat.core.text import MAX_QUESTION_CHARS
 
 #: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
 #: set arrived, before any change was made against it.
 TUNED_ON = "adefhijmnoprtwx"
 HELD_OUT = "bcgklqsuvy"
+
+#: The keys a question of an eval set may have (a key spelled like one of them is refused as a typo; others,
+#: your own, are kept and ignored).
+QUESTION_KEYS = (
+    "id",
+    "question",
+    "kind",
+    "answerable",
+    "gold",
+    "facts",
+    "split",
+    "note",
+    "follow_up_of",
+    "drafted_by",
+    "template",
+    "source",
+)
 
 #: The eval sets that ship with paperchat, by name (files under ``eval/``).
 NAMED_SETS = {
@@ -187,6 +206,15 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
                 raise PaperchatError(f"{where}: missing or empty {key!r}")
         if q["id"] in seen:
             raise PaperchatError(f"{where}: duplicate id {q['id']!r}")
+        for key in q:  # "answerble": a typo would be ignored, and the question counted answerable
+            close = difflib.get_close_matches(key, QUESTION_KEYS, n=1, cutoff=0.8)
+            if key not in QUESTION_KEYS and close:
+                raise PaperchatError(f"{where}: unknown key {key!r}; did you mean {close[0]!r}?")
+        if len(q["question"]) > MAX_QUESTION_CHARS:
+            raise PaperchatError(
+                f"{where}: question {q['id']!r} is {len(q['question'])} characters long; "
+                f"the limit is {MAX_QUESTION_CHARS}"
+            )
         q.setdefault("kind", "lookup")
         if not isinstance(q["kind"], str) or not q["kind"].strip():
             raise PaperchatError(
