@@ -182,6 +182,27 @@ def test_config_says_when_its_file_is_not_there(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("var", "value", "message"),
+    [
+        (
+            "PAPERCHAT_THREADS",
+            "abc",
+            "PAPERCHAT_THREADS='abc': give a whole number of threads from 0 to 256",
+        ),
+        (
+            "PAPERCHAT_EMBED_MODEL",
+            "foo",
+            "unknown embedding model 'foo': use minilm-l6-int8 or openai:<model>",
+        ),
+    ],
+)
+def test_config_refuses_what_every_other_command_refuses(tmp_path, var, value, message):
+    # a break-it session: `config` showed these as fine while `ask` refused them
+    out = invoke(tmp_path / "store", "config", "--no-check", **{var: value})
+    assert out.exit_code == 1 and str(out.exception) == message
+
+
 def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
     src = tmp_path / "mine.jsonl"
     src.write_text(

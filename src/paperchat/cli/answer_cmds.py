@@ -263,10 +263,15 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
       paperchat config
       OPENAI_BASE_URL=http://127.0.0.1:8000/v1 paperchat config --json
     """
+    from paperchat.core.onnx import model_threads
     from paperchat.core.settings import BY_NAME, config_file_path
+    from paperchat.ingest.embedding import check_model_id
 
     obj.take(flags)
     settings = obj.settings
+    # what every other command refuses, config refuses too (it had shown them as fine)
+    check_model_id(settings.embed_model)
+    model_threads()
     shown = settings.redacted()
     rows = {name: {"value": value, "from": settings.origins[name]} for name, value in shown.items()}
     if not settings.chroma_url:

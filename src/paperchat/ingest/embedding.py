@@ -278,8 +278,15 @@ def get_embedder(
 
         embedder = OpenAIEmbedder(model_id.split(":", 1)[1], api_key, base_url)
     else:
+        check_model_id(model_id)
+    _CACHE[key] = embedder
+    return embedder
+
+
+def check_model_id(model_id: str) -> None:
+    """Raise :class:`PaperchatError` unless ``model_id`` names an embedding model paperchat has
+    (``minilm-l6-int8`` or ``openai:<model>``); nothing is loaded."""
+    if model_id != DEFAULT_MODEL and not model_id.startswith("openai:"):
         raise PaperchatError(
             f"unknown embedding model {model_id!r}: use {DEFAULT_MODEL} or openai:<model>"
         )
-    _CACHE[key] = embedder
-    return embedder
