@@ -2,8 +2,9 @@
 
 :func:`author_in_question` finds an author that a question names in a phrase asking for that author's
 papers ("papers by NAME", "written by NAME", "NAME's papers", "What did NAME publish?", "with NAME as
-an author", "NAME et al.'s papers", which names a first author) and that the stored metadata holds (:func:`_matches`: one word is a surname, several are
-one person, any case and accents, an initial standing for a word). A person's name no stored author
+an author", "NAME et al.'s papers", which names a first author) and that the stored metadata holds
+(:func:`_matches`: one word is a surname, several are one person, any case and accents, an initial
+standing for a word). A person's name no stored author
 has, or a capitalised name asked for nothing but its papers, is an ask without papers, which the
 engine answers with the abstention (:func:`_nobody`); "papers by Google on protein folding" stays a
 topic question. The engine then either lists that author's papers
@@ -13,8 +14,8 @@ only (:attr:`AuthorAsk.rest`, retrieval restricted to :attr:`AuthorAsk.ids`).
 
 "Did NAME write X?", "Was X written by NAME?" and "Is NAME an author of X?" are asked as "Who wrote X?"
 (:attr:`AuthorAsk.whose`), the engine saying in a note whether NAME is among its authors.
-The same metadata evidence (:func:`paperchat.answer.paper_lists.metadata_source`) backs "Who wrote X?" answers
-(:func:`paperchat.answer.offline.metadata_answer`).
+The same metadata evidence (:func:`paperchat.answer.paper_lists.metadata_source`) backs "Who wrote X?"
+answers (:func:`paperchat.answer.offline.metadata_answer`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from paperchat.answer.paper_lists import listed_answer, only_listing
 from paperchat.core.contract import EXTRACTIVE, Answer
 from paperchat.core.text import fold
+from paperchat.ingest.authors import SUFFIXES
 from paperchat.ingest.records import PaperRecord
 
 _TOKEN = r"[^\W\d_][\w.'’-]*"
@@ -83,7 +85,7 @@ def _words(name: str) -> list[str]:
     "Hernández-Lobato" -> ["hernandez", "lobato"], "O’Donnell" -> ["o'donnell"]; a suffix is left out
     ("Martin Luther King, Jr." -> ["martin", "luther", "king"])."""
     words = [w for w in re.split(r"[\s.,-]+", fold(name).replace("’", "'")) if w]
-    return words[:-1] if len(words) > 1 and words[-1] in ("jr", "sr", "ii", "iii", "iv") else words
+    return words[:-1] if len(words) > 1 and words[-1] in SUFFIXES else words
 
 
 def _matches(typed: list[str], author: list[str]) -> bool:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import fold
+from paperchat.ingest.authors import SUFFIXES
 from paperchat.ingest.records import PaperRecord
 
 #: Title words a key skips ("(How) Can Transformers Predict ..." -> "transformers").
@@ -51,10 +52,6 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", fold(text))
 
 
-#: Name suffixes ("John Smith Jr."): BibTeX writes them ``Smith, Jr., John`` (the "von Last, Jr, First" form).
-_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
-
-
 def bibtex_name(author: str) -> str:
     """``author`` as BibTeX reads a name: "John Smith Jr." -> "Smith, Jr., John", so the suffix is neither
     the last name nor in the cite key; a name holding the word "and" (a team) braced whole, since BibTeX
@@ -62,9 +59,13 @@ def bibtex_name(author: str) -> str:
     if re.search(r"\band\b", author, re.I):  # "Procter and Gamble Research Team": one name, braced
         return "{" + author.replace("{", "").replace("}", "") + "}"
     parts = [p.strip() for p in author.split(",")]
-    if len(parts) == 2 and parts[1].lower() in _SUFFIXES:  # "John Smith, Jr."
+    if len(parts) == 2 and parts[1].lower().rstrip(".") in SUFFIXES:  # "John Smith, Jr."
         words, suffix = parts[0].split(), parts[1]
-    elif len(parts) == 1 and len(words := author.split()) >= 3 and words[-1].lower() in _SUFFIXES:
+    elif (
+        len(parts) == 1
+        and len(words := author.split()) >= 3
+        and words[-1].lower().rstrip(".") in SUFFIXES
+    ):
         words, suffix = words[:-1], words[-1]
     else:
         return author

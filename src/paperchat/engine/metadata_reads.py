@@ -33,8 +33,9 @@ class Reading:
 def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
     """The :class:`Reading` of ``question``: an author's papers listed from the stored metadata
     (:mod:`paperchat.answer.authorship`), a topic answered from that author's papers only, "Did X write Y?"
-    asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`), a count of the
-    papers on a topic (:mod:`paperchat.answer.paper_counts`), or the question itself over ``paper_ids``."""
+    asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`: listed when nothing
+    else is asked), how many papers there are on a topic or in all (:mod:`paperchat.answer.paper_counts`),
+    or the question itself over ``paper_ids`` (the filters' papers; ``None``: every paper)."""
     from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
     from paperchat.answer.offline import asks_where_published
     from paperchat.answer.paper_counts import count_line, counted_topic, topic_forms

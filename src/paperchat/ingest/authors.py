@@ -48,8 +48,9 @@ def author_list(value: Any) -> list[str]:
     return [a.strip() for a in parts if a.strip()]
 
 
-#: Name suffixes written after a comma ("Martin Luther King, Jr."), which is no "Last, First".
-SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+#: Name suffixes, lower case without their dot ("Martin Luther King, Jr."): after a comma they are no
+#: "Last, First", and no surname an author question matches.
+SUFFIXES = frozenset("jr sr ii iii iv".split())
 
 
 def natural_order(name: str) -> str:
@@ -59,6 +60,6 @@ def natural_order(name: str) -> str:
     if name.count(",") != 1:
         return name
     last, first = (p.strip() for p in name.split(","))
-    if not last or not first or first.lower() in SUFFIXES:
+    if not last or not first or first.lower().rstrip(".") in SUFFIXES:
         return name
     return f"{first} {last}"
