@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import fold
-from paperchat.ingest.records import PaperRecord
+from paperchat.ingest.records import PaperRecord, resolve_id
 
 
 @dataclass(frozen=True)
@@ -104,38 +104,23 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
     ``--paper`` id not stored; an author, venue or year no paper has, with the
     venues or years there are; or filters that match papers only apart).
     """
-    aliases = (
-        {alias: pid for pid, rec in records.items() for alias in rec.aliases}
-        if filters.papers
-        else {}
-    )
     chosen: list[tuple[str, str, set[str]]] = []
     if filters.papers:
-        folded: dict[str, list[str]] = {}
-        for pid in records:
-            folded.setdefault(pid.lower(), []).append(pid)
-        for alias, pid in list(aliases.items()):  # a merged duplicate's id, in any case, too
-            folded.setdefault(alias.lower(), []).append(pid)
-        for p in filters.papers:  # an id typed in the wrong case ("avesKAAETB") is that paper
-            if p not in records and p not in aliases and len(folded.get(p.lower(), [])) == 1:
-                aliases[p] = folded[p.lower()][0]
-        missing = [p for p in filters.papers if p not in records and p not in aliases]
+        aliases = {alias: pid for pid, rec in records.items() for alias in rec.aliases}
+        # an id, a merged duplicate's id, or either in another case ("avesKAAETB"); an id before an alias
+        resolved = {p: resolve_id(p, records, aliases) for p in filters.papers}
+        missing = [p for p in filters.papers if resolved[p] is None]
         if missing:
+            folded: dict[str, str] = {}
+            for name, pid in [(pid, pid) for pid in records] + list(aliases.items()):
+                folded.setdefault(name.lower(), pid)
             close = difflib.get_close_matches(missing[0].lower(), list(folded), n=1, cutoff=0.8)
-            hint = f"did you mean {folded[close[0]][0]}? " if close else ""
+            hint = f"did you mean {folded[close[0]]}? " if close else ""
             raise PaperchatError(
                 f"no paper with id {missing[0]} in the store (--paper); "
                 f"{hint}`paperchat papers` lists them"
             )
-        chosen.append(
-            (
-                "--paper",
-                ", ".join(filters.papers),
-                {
-                    p if p in records else aliases.get(p, p) for p in filters.papers
-                },  # an id before an alias
-            )
-        )
+        chosen.append(("--paper", ", ".join(filters.papers), set(resolved.values())))
     if filters.author:
         chosen.append(
             (
