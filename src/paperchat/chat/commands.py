@@ -212,6 +212,16 @@ def _split_force(arg: str) -> tuple[str, bool]:
     return arg.removesuffix("--force").strip() if force else arg, force
 
 
+def _refused(path: Path, arg: str, force: bool, command: str, example: str) -> Reply | None:
+    """Why ``command`` (``/save``, ``/export``) does not write ``path``: a folder, or a file that exists and
+    no ``--force``; ``None`` when it may."""
+    if path.is_dir():
+        return Reply(text=f"{path} is a folder; give a file name, e.g. {command} {path / example}")
+    if path.exists() and not force:
+        return Reply(text=f"{path} exists; {command} {arg} --force replaces it.")
+    return None
+
+
 def cmd_save(session: Session, arg: str, on_token) -> Reply:
     """/save FILE: write the remembered turns as Markdown (answers and sources as shown)."""
     arg, force = _split_force(arg)
@@ -220,10 +230,9 @@ def cmd_save(session: Session, arg: str, on_token) -> Reply:
     if not session.turns:
         return Reply(text="Nothing to save yet.")
     path = Path(arg).expanduser()
-    if path.is_dir():
-        return Reply(text=f"{path} is a folder; give a file name, e.g. /save {path / 'chat.md'}")
-    if path.exists() and not force:
-        return Reply(text=f"{path} exists; /save {arg} --force replaces it.")
+    refused = _refused(path, arg, force, "/save", "chat.md")
+    if refused:
+        return refused
     try:
         path.write_text(
             transcript_markdown(list(session.turns), session.conversation_id), encoding="utf-8"
@@ -246,10 +255,9 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
     if not ids:
         return Reply(text="No answer so far cited papers: nothing to export.")
     path = Path(arg).expanduser()
-    if path.is_dir():
-        return Reply(text=f"{path} is a folder; give a file name, e.g. /export {path / 'refs.bib'}")
-    if path.exists() and not force:
-        return Reply(text=f"{path} exists; /export {arg} --force replaces it.")
+    refused = _refused(path, arg, force, "/export", "refs.bib")
+    if refused:
+        return refused
     try:
         n = write_bibtex(path, ids, session.engine.store.papers(abstracts=False))
     except PaperchatError as exc:
