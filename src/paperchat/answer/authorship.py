@@ -286,9 +286,8 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
         return min((a for a in record.authors if a in rank), key=rank.__getitem__)
 
     chosen.sort(key=lambda r: (rank[first_match(r)], r.source_path, r.source_index))
-    how_many = re.match(
-        r"\s*how many\b", question, re.I
-    )  # "How many papers did Sergey Levine write?"
+    # "How many papers did Sergey Levine write?"
+    how_many = re.match(r"\s*how many\b", question, re.I)
     s = "s" if len(chosen) != 1 else ""
     return listed_answer(
         question,

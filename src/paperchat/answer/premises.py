@@ -116,10 +116,8 @@ def denied_terms(ask: str, text: str) -> list[str]:
             if stem(w) not in after_names and stem(w) not in titled:
                 surface.setdefault(stem(w), w)
     asked = _polarity(ask, set(surface))
-    for (
-        s,
-        w,
-    ) in surface.items():  # "the training free segmentation thing": the question denies it too
+    # "the training free segmentation thing": the question denies it too
+    for s, w in surface.items():
         if re.search(rf"\b{re.escape(w)}[\s-]+free\b", ask, re.I):
             asked.setdefault(s, set()).add(True)
     said = _polarity(text, set(surface), own_only=True)

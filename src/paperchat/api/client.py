@@ -338,9 +338,8 @@ class Paperchat:
                 ids.append(pid)
         store = self.engine.store
         records = store.papers(abstracts=False)
-        if any(
-            pid not in records for pid in ids
-        ):  # a merged duplicate's id, or an id in another case
+        # a merged duplicate's id, or an id in another case
+        if any(pid not in records for pid in ids):
             aliases = store.aliases()
             ids = [resolve_id(pid, records, aliases) or pid for pid in ids]
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]

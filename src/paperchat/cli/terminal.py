@@ -142,9 +142,8 @@ def render_reply(reply: Reply, width: int = 88) -> str:
         return render_answer(reply.answer, width, streamed=reply.streamed)
     if reply.sources is not None:
         return render_sources(reply.sources)
-    if (
-        reply.papers is not None
-    ):  # a conference is thousands of lines: the first CHAT_PAPERS of them
+    # a conference is thousands of lines: the first CHAT_PAPERS of them
+    if reply.papers is not None:
         shown = render_papers(reply.papers[:CHAT_PAPERS])
         more = len(reply.papers) - CHAT_PAPERS
         return shown + (

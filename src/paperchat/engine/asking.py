@@ -57,19 +57,18 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         # "which papers ...": every paper above the bar, not only the first five (a top-k the user
         # chose, by flag, environment, file or argument, is kept)
         k = max(k, PLURAL_TOP_K)
-    if (
-        answer_mode == LLM
-        and (intent.kind in (AUTHORS, TITLE) or reading.whose or asks_where_published(asked))
-    ):  # "Who wrote ConfPO?", "When was it published?": the stored metadata says, the abstracts do not
+    # "Who wrote ConfPO?", "When was it published?": the stored metadata says, the abstracts do not
+    if answer_mode == LLM and (
+        intent.kind in (AUTHORS, TITLE) or reading.whose or asks_where_published(asked)
+    ):
         answer_mode = EXTRACTIVE
         reading.notes.append(
             "answered from the stored metadata (titles, authors, venues), not by the LLM"
         )
     hits = engine.retrieve(asked, k, qvec=qvec, paper_ids=paper_ids)
     phases.mark("retrieved")
-    if (
-        reading.lead
-    ):  # a count's answer gets its first line, or becomes a listing: shown whole, not streamed
+    # a count's answer gets its first line, or becomes a listing: shown whole, not streamed
+    if reading.lead:
         on_token = None
     answer = engine.answer_from_hits(
         asked, hits, qvec=qvec, mode=answer_mode, on_token=on_token, t0=t0, fallback=fallback
@@ -80,9 +79,8 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     if reading.lead and not answer.abstained and answer.count is None:
         answer.answer, answer.count = reading.lead + "\n" + answer.answer, reading.count
     answer.notes += reading.notes
-    if (
-        reading.whose and answer.sources
-    ):  # "Did Sergey Levine write ConfPO?": say whether, in a note
+    # "Did Sergey Levine write ConfPO?": say whether, in a note
+    if reading.whose and answer.sources:
         name, ids = reading.whose
         yes = answer.sources[0].paper_id in ids
         answer.notes.append(f"{name} is {'one of its authors' if yes else 'not among its authors'}")

@@ -52,6 +52,8 @@ def ask_followup(
     ``fallback``: the mode was ``auto`` (an unreachable LLM gives offline answers).
     Raises what :meth:`~paperchat.engine.Engine.ask` raises.
     """
+    from paperchat.answer.authorship import asks_for_author
+
     history = [
         (role, text)
         for question, answer in recent_turns
@@ -72,8 +74,6 @@ def ask_followup(
             res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
             res.note += ", retrieval over all papers with the referred ones first"
     engine.store.refresh()
-    from paperchat.answer.authorship import asks_for_author
-
     if res.kind != STANDALONE and asks_for_author(res.query):
         # "did Sergey Levine write it?" asked as "did Sergey Levine write Flow Q-Learning?": the stored
         # metadata answers who wrote it (the referred abstract does not say)

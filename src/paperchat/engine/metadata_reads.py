@@ -21,9 +21,8 @@ class Reading:
 
     text: str  # the question as answered ("Which papers are about speculative decoding?")
     paper_ids: frozenset[str] | None  # the papers it may be answered from (None: every paper)
-    notes: list[str] = field(
-        default_factory=list
-    )  # said of the answer, when it is not the abstention
+    # said of the answer, when it is not the abstention
+    notes: list[str] = field(default_factory=list)
     lead: str = ""  # the answer's first line ("12 stored papers have every word of ...")
     count: int | None = None  # the papers counted, when the question asks how many
     answer: Answer | None = None  # answered already, from the stored metadata

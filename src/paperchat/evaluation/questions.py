@@ -269,10 +269,9 @@ def gold_ids(
             pid = g["id"]
         else:
             key = (g["path"], g["index"])
+            # a mapping may look it up on a miss (the runner's merged copies)
             try:
-                pid = origins[
-                    key
-                ]  # a mapping may look it up on a miss (the runner's merged copies)
+                pid = origins[key]
             except KeyError:
                 raise PaperchatError(
                     f"question {question['id']}: gold paper {key[0]} #{key[1]} is not in the corpus"

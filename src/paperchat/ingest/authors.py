@@ -40,9 +40,8 @@ def author_list(value: Any) -> list[str]:
     if ";" in text:
         parts = [natural_order(p) for p in text.split(";")]  # "Vaswani, Ashish; Shazeer, Noam" too
     elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
-        parts = [
-            natural_order(p) for p in text.split(" and ")
-        ]  # BibTeX's "Smith, John and Doe, Jane"
+        # BibTeX's "Smith, John and Doe, Jane"
+        parts = [natural_order(p) for p in text.split(" and ")]
     else:
         parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)  # "Ann Lee, Bo Chen and Cy Dee"
     return [a.strip() for a in parts if a.strip()]

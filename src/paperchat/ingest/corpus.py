@@ -126,11 +126,9 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         raise ValueError(
             "no abstract" if not abstract else f"no words in the abstract {abstract[:20]!r}"
         )
+    # a column named "author", as BibTeX names the field
     if rec.get("authors") in (None, "") and rec.get("author") not in (None, ""):
-        rec = {
-            **rec,
-            "authors": rec["author"],
-        }  # a column named "author", as BibTeX names the field
+        rec = {**rec, "authors": rec["author"]}
     known = {"id", "title", "authors", "author", "abstract", "url"}
     extra = {k: v for k, v in rec.items() if k not in known and v not in (None, "")}
     return Paper(

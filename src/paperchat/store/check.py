@@ -88,9 +88,8 @@ def check_store(store: ChromaStore) -> list[Finding]:
         return findings
     run("ingest", lambda: _ingest_state(store))
     collections = _collection_checks(store)
-    if _being_written(
-        findings
-    ):  # read while an ingest writes: a failure may be the write in flight
+    # read while an ingest writes: a failure may be the write in flight
+    if _being_written(findings):
         collections = [
             Finding(f.check, None, f"{f.detail} ({WHILE_WRITTEN})", False) if f.ok is False else f
             for f in collections
