@@ -176,6 +176,27 @@ def test_stream_renumber_matches_renumber():
     assert order == stream.order == [3, 1, 2] and invalid == [7]
 
 
+def test_markers_a_model_writes_with_a_word_or_in_full_width_brackets_are_citations():
+    # SmolLM2 and other small models write "[Source 2]" or "【1】" for the numbered sources; they had been
+    # left as text, so the sentence counted as uncited and the source was not listed
+    raw = "A holds [Source 2]. B holds 【1】. Both [Paper 1, Paper 2]; see [Figure 3] and [Ref: 9]."
+    pieces = [
+        "A holds [Sou",
+        "rce 2]. B holds 【",
+        "1】. Both [Paper 1,",
+        " Paper 2]; see [Fig",
+        "ure 3] and [Ref: 9].",
+    ]
+    out: list[str] = []
+    stream = StreamRenumber(3, out.append)
+    for p in pieces:
+        stream.feed(p)
+    stream.close()
+    text, order, invalid = renumber(raw, 3)
+    assert text == "".join(out) == "A holds [1]. B holds [2]. Both [2, 1]; see [Figure 3] and."
+    assert order == [2, 1] and invalid == [9]
+
+
 def test_is_abstention():
     assert is_abstention(ABSTENTION)
     assert is_abstention(f' "{ABSTENTION.lower()}" [1]')

@@ -1,7 +1,8 @@
 """Citation markers ``[n]``: parsing, renumbering in order of first use, streaming, citing a sentence.
 
 This is the only module that knows the marker syntax: ``[1]``, ``[1, 3]``,
-``[2-4]`` (a range), in any mix. As paper-qa does with its context keys,
+``[2-4]`` (a range), in any mix; the forms some models write instead (``[Source 1]``, ``【1】``) are
+read too, and renumbering writes them as ``[n]``. As paper-qa does with its context keys,
 an LLM cites the numbers of the sources it was given; the numbers are then
 renumbered in order of first use (:class:`Renumberer`), out-of-range ones
 are dropped, and the Sources list shows only the cited papers.
@@ -14,16 +15,21 @@ from collections.abc import Callable
 
 from paperchat.core.sentences import split_sentences
 
-MARKER = re.compile(r"\[(\d+(?:\s*[-–,]\s*\d+)*)\]")
+#: A word some models put before the number ("[Source 1]", "[Paper 2, Paper 3]", "[Ref: 4]").
+_NUMBER_WORD = r"(?:(?:sources?|papers?|refs?|references?|docs?|documents?)\s*:?\s*#?\s*)"
+#: A citation marker: ``[1]``, ``[1, 3]``, ``[2-4]``, with a word before a number, or in full-width brackets
+#: (``【1】``); the renumbered answer writes every one as ``[n]``.
+MARKER = re.compile(rf"[\[【]({_NUMBER_WORD}?\d+(?:\s*[-–,;]\s*{_NUMBER_WORD}?\d+)*)[\]】]", re.I)
 _SPACED_MARKER = re.compile(r"\s*\[\d+(?:\s*[-–,]\s*\d+)*\]")
 _LEADING_MARKERS = re.compile(r"^((?:\[\d+(?:\s*[-–,]\s*\d+)*\]\s*)+)")
-_OPEN = re.compile(r"\[[\d\s,\-–]*")
+_OPEN = re.compile(r"[\[【][\w\s,;:#\-–]*")
 
 
 def parse_marker(body: str) -> list[int]:
     """Numbers in one marker body: ``"1"`` -> [1], ``"1, 3"`` -> [1, 3], ``"2-4"`` -> [2, 3, 4]."""
     out: list[int] = []
-    for part in re.split(r"\s*,\s*", body.strip()):
+    body = re.sub(_NUMBER_WORD, "", body, flags=re.I)
+    for part in re.split(r"\s*[,;]\s*", body.strip()):
         if not part:
             continue
         m = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)", part)
@@ -175,12 +181,12 @@ class StreamRenumber:
         text, self._held = self._held + piece, ""
         out, i = [], 0
         while i < len(text):
-            j = text.find("[", i)
+            j = min((x for x in (text.find("[", i), text.find("【", i)) if x >= 0), default=-1)
             if j < 0:
                 out.append(text[i:])
                 break
             out.append(text[i:j])
-            k = text.find("]", j)
+            k = min((x for x in (text.find("]", j), text.find("】", j)) if x >= 0), default=-1)
             if k < 0:
                 if _OPEN.fullmatch(text[j:]) and len(text) - j < 40:
                     self._held = text[j:]
@@ -192,7 +198,7 @@ class StreamRenumber:
                 out.append(self.renumberer.marker(m.group(1)))
                 i = k + 1
             else:
-                out.append("[")
+                out.append(text[j])
                 i = j + 1
         text = tidy(self._space + "".join(out))  # as renumber tidies the whole text
         kept = text.rstrip(" \t")
