@@ -52,3 +52,17 @@ def test_an_authors_papers_at_conference_scale(icml_engine):
     assert hinton.abstained and hinton.notes == [
         'no stored paper has an author named "Geoffrey Hinton"'
     ]
+
+
+def test_a_count_of_papers_on_a_two_word_topic_counts_the_papers_writing_it_as_a_phrase(
+    icml_engine,
+):
+    # a break-it session: "quantum computing" counted 9 papers, 7 of them holding "quantum" and "computational"
+    answer = icml_engine.ask("How many papers are about quantum computing?", mode="extractive")
+    assert answer.answer.split("\n")[0] == (
+        '2 stored papers write "quantum computing" in their title or abstract (9 have every word of it); '
+        "the most relevant:"
+    )
+    assert answer.to_json()["count"] == 2
+    records = icml_engine.store.papers([s.paper_id for s in answer.sources])
+    assert records and all("quantum comput" in r.full_text.lower() for r in records.values())

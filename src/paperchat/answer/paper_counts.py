@@ -3,7 +3,9 @@
 A question about the corpus, not about one paper: no abstract states the number. :func:`counted_topic`
 reads the topic such a question asks about; the engine counts the stored papers whose title or
 abstract holds every word of it, or of it with its acronyms in the other number (:func:`topic_forms`) (:meth:`paperchat.store.bm25.BM25Index.holders`, stemmed words, so
-"decoding" counts "decode") and answers with that count, then lists the most relevant of those papers
+"decoding" counts "decode"); when some of them write the topic's words as a phrase (:func:`phrase_holders`:
+"quantum computing", where others hold "quantum" and "computational"), it counts those; it answers with
+the count, then lists the most relevant of those papers
 as a "which papers" question does (:func:`count_line`).
 """
 
@@ -65,9 +67,30 @@ def topic_forms(topic: str) -> list[str]:
     return [" ".join(f) for f in forms]
 
 
-def count_line(count: int, topic: str, forms: list[str] | None = None) -> str:
+def phrase_holders(forms: list[str], records: dict, lexicon) -> set[str]:
+    """Ids of ``records`` (id -> record with ``full_text``: title and abstract) whose title or abstract writes one of
+    the ``forms`` of a topic of two words or more as a phrase: its stemmed words in a row, as the store's
+    BM25 index ``lexicon`` reads them (stop words skipped: "learning from human feedback" is
+    "learn human feedback"). Empty for a one-word topic or when no record writes the phrase."""
+    phrases = [p for p in (lexicon.tokenize([f])[0] for f in forms) if len(p) >= 2]
+    if not phrases or not records:
+        return set()
+    ids = list(records)
+    texts = lexicon.tokenize([records[i].full_text for i in ids])
+
+    def writes(words: list[str], phrase: list[str]) -> bool:
+        n = len(phrase)
+        return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
+
+    return {pid for pid, words in zip(ids, texts) if any(writes(words, p) for p in phrases)}
+
+
+def count_line(count: int, topic: str, forms: list[str] | None = None, words: int = 0) -> str:
     """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
-    abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")')."""
+    abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")');
+    with ``words`` (papers holding every word, :func:`phrase_holders` counted ``count`` of them writing the
+    phrase): '2 stored papers write "quantum computing" in their title or abstract (8 have every word of
+    it); the most relevant:'."""
     written = topic.split()
     others = list(
         dict.fromkeys(w for f in (forms or [])[1:] for w in f.split() if w not in written)
@@ -75,6 +98,13 @@ def count_line(count: int, topic: str, forms: list[str] | None = None) -> str:
     what = f'"{topic}"' + (
         " (also as " + ", ".join(f'"{w}"' for w in others) + ")" if others else ""
     )
+    s = "s" if count != 1 else ""
+    if words:
+        verb, tail = ("writes", "its") if count == 1 else ("write", "their")
+        return (
+            f"{count:,} stored paper{s} {verb} {what} in {tail} title or abstract ({words:,} have "
+            f"every word of it); the most relevant:"
+        )
     if count == 1:
         return f"1 stored paper has every word of {what} in its title or abstract:"
     return (

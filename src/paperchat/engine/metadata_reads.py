@@ -37,7 +37,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
     or the question itself over ``paper_ids`` (the filters' papers; ``None``: every paper)."""
     from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
     from paperchat.answer.offline import asks_where_published
-    from paperchat.answer.paper_counts import count_line, counted_topic, topic_forms
+    from paperchat.answer.paper_counts import count_line, counted_topic, phrase_holders, topic_forms
     from paperchat.answer.paper_lists import listed_answer, only_listing
     from paperchat.answer.year_asks import asked_year, year_note
 
@@ -102,7 +102,8 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
             more=f"`paperchat papers --year {when.year}` lists them all",
         )
         return reading
-    if topic is not None:  # "How many papers are about X?": the papers holding every word of X
+    # "How many papers are about X?": the papers holding every word of X (or writing it as a phrase)
+    if topic is not None:
         bm25, held, forms = engine.store.bm25(), set(), []
         for form in topic_forms(topic):  # "LLMs", and "LLM" when some paper writes it
             found = bm25.holders(bm25.terms_of(form))
@@ -112,8 +113,12 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
             note = f'no stored paper has every word of "{topic}" in its title or abstract'
             reading.answer = Answer.abstention(question, mode, notes=[note])
             return reading
+        # "quantum computing": the papers writing its words in a row, when fewer than hold them (2 of 9)
+        several = any(len(words) >= 2 for words in bm25.tokenize(forms))
+        phrased = phrase_holders(forms, engine.store.papers(sorted(held)) if several else {}, bm25)
+        words, held = (len(held), phrased) if phrased and len(phrased) < len(held) else (0, held)
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
-        reading.lead, reading.count = count_line(len(held), topic, forms), len(held)
+        reading.lead, reading.count = count_line(len(held), topic, forms, words), len(held)
     return reading
 
 
