@@ -327,3 +327,36 @@ def test_listed_and_described_papers_are_each_cited(icml_engine, question, paper
 )
 def test_a_code_licence_the_abstract_does_not_give_is_an_abstention(bundled_engine, question):
     assert bundled_engine.ask(question, mode="extractive").abstained
+
+
+LISTED = {
+    "cp": "Conformal prediction gives calibrated sets for diffusion models that generate controls.",
+    "cq": "Conformal prediction with coverage guarantees for regression.",
+    "tr": "Trajectory forecasting for autonomous vehicles in traffic.",
+    "tp": "Trajectory prediction of pedestrians in crowds.",
+}
+
+
+def test_a_list_keeps_the_papers_that_hold_every_distinctive_term_of_the_question():
+    from paperchat.answer.lists import fitting
+
+    index = BM25Index.build(list(LISTED), list(LISTED.values()), "test")
+    papers = [PaperText(pid, "", text, cos=0.3, share=1.0) for pid, text in LISTED.items()]
+    # with 500 papers, every term here is held by at most 10 % of them: all must be held
+    assert fitting("conformal prediction for diffusion models", papers, index, 500) == {"cp"}
+    assert fitting("trajectory papers for vehicles", papers, index, 500) == {"tr"}
+    # two alternatives a slash joins: either one is enough
+    assert fitting("trajectory work on vehicles / pedestrians", papers, index, 500) == {"tr", "tp"}
+    # a small corpus (under OFF_TOPIC_MIN_PAPERS) is never restricted
+    assert fitting("conformal prediction for diffusion", papers, index, 4) == set(LISTED)
+
+
+def test_a_paper_listed_for_a_rare_word_alone_must_hold_the_questions_other_rare_words(icml_engine):
+    # "watermark" is rare (listed for it alone) and "diffusion" fairly rare (9 % of papers): the list had held
+    # nine papers, six of them watermarks for text or LLMs; the two above the retrieval-share cut stay
+    answer = icml_engine.ask(
+        "Which papers propose watermarks for diffusion models?", mode="extractive"
+    )
+    records = icml_engine.store.papers([s.paper_id for s in answer.sources])
+    assert {"GKZySvM2t9", "m7Mx14cxv8", "NniXePXVXw"} <= set(records)  # KGMark, GaussMarker, MDDM
+    assert sum("diffusion" not in r.full_text.lower() for r in records.values()) <= 2

@@ -70,7 +70,7 @@ from paperchat.answer.focus import (
     partial_proper_nouns,
 )
 from paperchat.answer.labels import labelled_clauses
-from paperchat.answer.lists import one_per_paper, topical
+from paperchat.answer.lists import list_sentences
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
 from paperchat.answer.model_names import asked_model, names_a_model
@@ -337,8 +337,7 @@ def extract(
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = _subject_sentences(question, qvec, focus, index, subjects)
     elif intent.kind == it.FIND and intent.plural:
-        listed = topical(question, focus, lexicon, n_papers)
-        picked = one_per_paper(cands, focus, ABSTAIN_BELOW, listed)
+        picked = list_sentences(question, cands, focus, lexicon, n_papers, ABSTAIN_BELOW)
         # "which of the papers ...?" that one paper answers: more of it, and its name
         if len(picked) == 1:
             only = [c for c in cands if c.paper_id == picked[0].paper_id]
