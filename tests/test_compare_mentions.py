@@ -199,3 +199,17 @@ def test_three_unlearning_papers_listed_or_counted_off_are_each_cited(icml_engin
     assert cited == [SYSTEM_AWARE, TOOL_DELETE, WHEN_TO_FORGET]
     assert "we propose ToolDelete" in text
     assert "Machine Unlearning (MU) aims at removing the influence of specific data points" in text
+
+
+def test_two_coined_names_joined_as_the_subject_are_two_papers_to_answer_each():
+    # a break-it session: "What datasets do SMT and DISCO evaluate on?" abstained ("the abstract does not
+    # mention SMT"): with no "compare" in it, it had been read as a question about one paper
+    found = split_mentions("What datasets do SMT and DISCO evaluate on?")
+    assert [m.name for m in found] == ["SMT", "DISCO"]
+    assert split_mentions("What datasets does DISCO use with LoRA and FlashAttention?") == []
+
+
+def test_a_joint_subject_of_two_named_papers_cites_both(icml_engine):
+    answer = icml_engine.ask("What datasets do SMT and DISCO evaluate on?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["zk5k2NQcEA", "6EZ3MDDf6p"]
+    assert "CIFAR-10 and ImageNet 64×64" in answer.answer

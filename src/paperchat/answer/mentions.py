@@ -80,6 +80,12 @@ _KIND = (
 #: Papers enumerated "(i) the ..., (ii) the ...": the first two items are no asks ("(i) how many ...").
 _NO_ASK = r"(?!(?:what|which|how|why|where|who|whom|when|whether|is|are|does|do)\b)[A-Za-z]"
 _ENUMERATED_PAPERS = re.compile(rf"\((?:i|a)\)\s+{_NO_ASK}.*?\((?:ii|b)\)\s+{_NO_ASK}", re.I | re.S)
+#: Two coined names (two capitals or more) joined as a question's subject: "What datasets do SMT and DISCO
+#: evaluate on?" asks about two papers though it says no "compare".
+_COINED = r"[A-Z][\w-]*[A-Z][\w-]*"
+_JOINT_SUBJECT = re.compile(
+    rf"\b(?:do|did|does|are|were|have|had|can|could)\s+{_COINED}\s+and\s+{_COINED}\b"
+)
 #: Where an enumeration's first item opens: "(i)" or "(a)".
 _FIRST_ITEM = re.compile(r"\((?:i|a)\)", re.I)
 #: Words that make a paper of a kind the asker's baseline, not a paper ("the state-of-the-art X method").
@@ -218,6 +224,7 @@ def split_mentions(question: str) -> list[Mention]:
         and not SEVERAL.search(question)
         and not items_after_colon(question, [])
         and not _ENUMERATED_PAPERS.search(question)
+        and not _JOINT_SUBJECT.search(question)
     ):  # a header's colon list of described papers, or "two ... papers: A ..., and B ...", compares
         return []
     names = name_spans(question)
@@ -312,9 +319,14 @@ def split_mentions(question: str) -> list[Mention]:
 
 def about_several(question: str, mentions: list[Mention]) -> bool:
     """Whether ``question`` is about each of several papers: it describes one (a description is a
-    mention only then), or says so (:data:`SEVERAL`: "two papers", "each one", "differ from").
+    mention only then), or says so (:data:`SEVERAL`: "two papers", "each one", "differ from"; "do SMT and
+    DISCO ...": :data:`_JOINT_SUBJECT`).
     "X-hacking ... compared with SHAP" names things, not papers to compare."""
-    return any(m.name is None for m in mentions) or SEVERAL.search(question) is not None
+    return (
+        any(m.name is None for m in mentions)
+        or SEVERAL.search(question) is not None
+        or _JOINT_SUBJECT.search(question) is not None
+    )
 
 
 def topic(question: str, mentions: list[Mention]) -> str:
