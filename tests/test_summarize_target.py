@@ -168,3 +168,21 @@ def test_a_paper_the_filters_leave_out_is_named_as_such(bundled_engine):
         str(caught.value)
         == "'ConfPO' names a stored paper that the filters (--paper p-3c67db56192f) leave out"
     )
+
+
+def test_a_label_other_papers_also_write_is_named_with_how_many_do(icml_engine):
+    # a break-it session: "summarize SD" summarized one of the speculative-decoding papers without saying
+    # that it read "SD" as that paper's label, nor that other papers write "SD" too
+    answer = icml_engine.summarize("SD", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["vQubr1uBUw"]
+    assert answer.notes == [
+        '"SD" read as the label of \'Accelerating LLM Inference with Lossless Speculative Decoding '
+        'Algorithms for Heterogeneous Vocabularies\'; 4 other stored papers also write "SD": '
+        '`paperchat ask "How many papers are about SD?"` counts them'
+    ]
+    # a label no other paper writes gets no note
+    assert icml_engine.summarize("XAttention", mode="extractive").notes == []
+    # an acronym no paper is labelled with is summarized as a topic, and says so
+    assert icml_engine.summarize("LLMs", mode="extractive").notes == [
+        'no stored paper is labelled "LLMs": summarized as a topic, from the papers retrieval finds for it'
+    ]

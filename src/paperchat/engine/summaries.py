@@ -85,9 +85,8 @@ def summarize(
         lexicon = engine.store.bm25()
         unknown = all(not lexicon.df.get(t, 0) for t in lexicon.tokenize([target])[0])
         close = close_names(engine.store.papers(abstracts=False), target) if unknown else []
-        if (
-            close
-        ):  # a word no paper uses, spelled like a label ("banditspc"): not a topic to summarize
+        # a word no paper uses, spelled like a label ("banditspc"): not a topic to summarize
+        if close:
             raise PaperchatError(
                 f"no paper with id or label {target!r}; did you mean {' or '.join(close)}? "
                 "`paperchat papers` lists them"
@@ -97,6 +96,19 @@ def summarize(
         answer = engine.summarize_record(record, answer_mode, on_token)
         answer.question = f"Summarize {target}"
         answer.notes += [note] if (note := title_note(target, record, how)) else []
+        if how == "label":  # "summarize SD": one paper's label, which other papers write too
+            others = max(
+                0, sum(engine.store.bm25().holding({t}) for t in _one_token(engine, target)) - 1
+            )
+            answer.notes += (
+                [
+                    f"\"{target}\" read as the label of '{record.name}'; {others} other stored "
+                    f"paper{'s' if others != 1 else ''} also write \"{target}\": "
+                    f'`paperchat ask "How many papers are about {target}?"` counts them'
+                ]
+                if others
+                else []
+            )
     elif answer_mode == LLM:
         from paperchat.answer.llm_answer import summarize_topic
 
@@ -114,6 +126,12 @@ def summarize(
                 f"no paper with id or label {target!r}, and no paper on that topic; "
                 f"{hint}`paperchat papers` lists them"
             )
+        if not answer.abstained and re.fullmatch(r"[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?", target):
+            # "summarize DRL": no paper is labelled so; say it was read as a topic (a break-it session)
+            answer.notes.append(
+                f"no stored paper is labelled \"{target}\": summarized as a topic, from the papers "
+                "retrieval finds for it"
+            )
         if answer.abstained:  # say what was looked for, not that a question went unanswered
             close = close_names(engine.catalog(), " ".join(target.split()), titles=True)
             answer.notes.append(
@@ -122,3 +140,9 @@ def summarize(
             )
     answer.target = target
     return answer
+
+
+def _one_token(engine, target: str) -> list[str]:
+    """TARGET as the BM25 index reads it, when that is one term (a label such as "SD"), else nothing."""
+    tokens = engine.store.bm25().tokenize([target])[0]
+    return tokens if len(tokens) == 1 else []
