@@ -103,7 +103,7 @@ def summarize(
             answer.notes += (
                 [
                     f"\"{target}\" read as the label of '{record.name}'; {others} other stored "
-                    f"paper{'s' if others != 1 else ''} also write \"{target}\": "
+                    f'paper{"s" if others != 1 else ""} also write "{target}": '
                     f'`paperchat ask "How many papers are about {target}?"` counts them'
                 ]
                 if others
@@ -129,7 +129,7 @@ def summarize(
         if not answer.abstained and re.fullmatch(r"[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?", target):
             # "summarize DRL": no paper is labelled so; say it was read as a topic (a break-it session)
             answer.notes.append(
-                f"no stored paper is labelled \"{target}\": summarized as a topic, from the papers "
+                f'no stored paper is labelled "{target}": summarized as a topic, from the papers '
                 "retrieval finds for it"
             )
         if answer.abstained:  # say what was looked for, not that a question went unanswered
