@@ -395,3 +395,25 @@ def test_terminal_keys_ctrl_c_and_ctrl_d(chat_store):
     assert all(t[2] and json.loads(t[3]) for t in turns)
     assert "xyzzy" not in (chat_store / "chat_history.txt").read_text(encoding="utf-8")
     assert FOLLOW_UP in (chat_store / "chat_history.txt").read_text(encoding="utf-8")
+
+
+def test_a_follow_up_citing_the_lists_papers_in_another_order_is_the_list_then():
+    """A break-it session: after a list, "what GPU did they use?" cited the ten papers again in another order,
+    and "summarize the fourth one" then summarized the fourth of the first list, not the [4] on screen."""
+    from types import SimpleNamespace
+
+    from paperchat.chat.session import ChatSession
+
+    def turn(ids, followup=True):
+        sources = [SimpleNamespace(paper_id=i) for i in ids]
+        return SimpleNamespace(sources=sources, resolution=SimpleNamespace(is_followup=followup))
+
+    def listed(*turns):
+        return ChatSession.list_turn.fget(SimpleNamespace(turns=list(turns)))
+
+    first = turn(["a", "b", "c", "d"], followup=False)
+    in_order, one, reordered = turn(["a", "c"]), turn(["d"]), turn(["c", "a", "d"])
+    assert listed(first, in_order) is first  # "compare the first and the third": the list stays
+    assert listed(first, one) is first  # "summarize the fourth one"
+    assert listed(first, reordered) is reordered  # its own numbers are what is on screen
+    assert listed(first, turn(["a", "e"])) is not first  # a paper from outside the list

@@ -95,16 +95,18 @@ class ChatSession:
     def list_turn(self) -> Turn | None:
         """The turn whose Sources are *the list*: what ``/show N``, ``/summarize N`` and ordinals ("the second one")
         count. It is the last answer that cited papers, except that an answer about papers of the list (a
-        follow-up such as "summarize the second one") keeps the list it picked from; an answer that cited
-        nothing (an abstention) does not change it."""
+        follow-up such as "summarize the second one") keeps the list it picked from, when it cites them in the
+        list's order; an answer that cited nothing (an abstention) does not change it."""
         shown: Turn | None = None
         for turn in self.turns:
             if not turn.sources:
                 continue
-            held = {s.paper_id for s in shown.sources} if shown is not None else set()
-            if shown is None or not (
-                turn.resolution.is_followup and {s.paper_id for s in turn.sources} <= held
-            ):
+            order = [s.paper_id for s in shown.sources] if shown is not None else []
+            cited = [s.paper_id for s in turn.sources]
+            # its papers in the list's order: the list's numbers still name what is on screen; several of them in
+            # another order ("what GPU did they use?" citing the ten again, reordered) are a list of their own
+            kept = set(cited) <= set(order) and [p for p in order if p in cited] == cited
+            if shown is None or not (turn.resolution.is_followup and kept):
                 shown = turn
         return shown
 
