@@ -22,6 +22,7 @@ from paperchat.answer.counts import (
     counting_sentences,
     defined_abbreviations,
     given_numbers,
+    names_noun,
     states_change,
     states_number,
 )
@@ -232,3 +233,34 @@ def test_a_technique_asked_of_one_named_paper_is_answered_from_that_paper(icml_e
     answer = icml_engine.ask("Does ConfPO rely on a Bradley-Terry reward model?", mode="extractive")
     assert [s.paper_id for s in answer.sources] == [CONFPO]
     assert "model-free" in answer.answer
+
+
+def test_a_model_size_written_7b_is_a_number_of_parameters():
+    assert names_noun("across different model sizes (1B and 7B)", "parameters", False)
+    assert names_noun("a 350M model", "parameters", False)
+    assert not names_noun("trained on 7 datasets", "parameters", False)
+
+
+def test_how_many_parameters_is_answered_by_the_model_sizes_an_abstract_gives(icml_engine):
+    # a break-it session: it abstained ("no sentence gives a number of parameter") though MASS gives "(1B and 7B)"
+    answer = icml_engine.ask(
+        "How many parameters does the largest model in the MASS paper have?", mode="extractive"
+    )
+    assert [s.paper_id for s in answer.sources][:1] == ["RvYO10B5ss"]
+    assert "model sizes (1B and 7B)" in answer.answer
+
+
+def test_how_much_faster_is_answered_by_a_speed_not_another_gain():
+    def cand(text):
+        return SimpleNamespace(text=text, role="result")
+
+    accuracy = cand(
+        "CoSD improves accuracy by up to 10% across benchmarks compared to existing methods."
+    )
+    speed = cand("We demonstrate up to 13.5x acceleration in attention computation.")
+    latency = cand("It cuts latency by 40% on an A100.")
+    question = "How much faster is CoSD than autoregressive decoding?"
+    # a break-it session: the accuracy gain had been quoted as the answer
+    assert amount_sentences([accuracy], question) == []
+    assert amount_sentences([accuracy, speed, latency], question) == [speed, latency]
+    assert amount_sentences([accuracy], "By how much does CoSD beat the baselines?") == [accuracy]

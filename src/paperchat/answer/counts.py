@@ -30,6 +30,8 @@ _COMPUTE_UNIT = re.compile(
 #: Nouns of an amount of money (by Snowball stem), and what states one: a currency sign before a number or
 #: a currency word ("$1 million", "\\$5", "1M USD", "300 dollars", "€20").
 _MONEY_NOUNS = frozenset({"money", "dollar", "usd", "payout", "earn", "revenu", "fund"})
+#: A model's size in parameters written as a number with B or M: "7B", "1.5B", "350M".
+_MODEL_SIZE = re.compile(r"\b\d+(?:\.\d+)?[BM]\b")
 _CURRENCY = re.compile(r"[$€£]\s?\d|\b(?:USD|EUR|GBP|dollars?|euros?)\b")
 
 
@@ -38,11 +40,13 @@ def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
     "computational"), or, for an ``abbreviation`` (a word no paper of the corpus uses, such as "mem" or
     "params"), a longer word it starts ("memory", "parameters"). A hyphenated term's parts count: a
     "25M-parameter transformer" names its parameters; a unit of compute (:data:`_COMPUTE_UNIT`) names
-    "compute", and a currency (:data:`_CURRENCY`) money."""
+    "compute", a currency (:data:`_CURRENCY`) money, and a model size ("7B", :data:`_MODEL_SIZE`) parameters."""
     key = stem(noun)
     if key == "comput" and any(_COMPUTE_UNIT.fullmatch(w) for w in text.split()):
         return True
     if key in _MONEY_NOUNS and _CURRENCY.search(text):  # "\\$1 million USD" is money
+        return True
+    if key == "paramet" and _MODEL_SIZE.search(text):  # "(1B and 7B)" are sizes in parameters
         return True
     held = terms(text)
     held += [part for t in held if "-" in t for part in t.split("-") if part]
@@ -224,18 +228,31 @@ def amount_sentences(cands: list, question: str) -> list:
     """The candidates (objects with ``text`` and ``role``) that can answer "how much / what accuracy ...?"
     about one paper, best first as given: those stating a change (:func:`states_change`) when the question
     asks one (:func:`asks_change`), else those stating a number (:func:`states_number`); a percentage when
-    it asks one ("..., as a percentage?"); code links never. A number the question gives
+    it asks one ("..., as a percentage?"), a speed when it asks "how much faster" (a time, a rate or a factor:
+    :data:`_STATES_SPEED`); code links never. A number the question gives
     (:func:`given_numbers`) states nothing."""
     fits = states_change if asks_change(question) else states_number
     percent = _ASKS_PERCENT.search(question) is not None  # "..., as a percentage?": a percentage
+    # "how much faster is CoSD?": a speed, not "improves accuracy by up to 10%"
+    speed = _ASKS_SPEED.search(question) is not None
     given = given_numbers(question)
     return [
         c
         for c in cands
-        if c.role != "resource" and fits(c.text, given) and (not percent or _PERCENT.search(c.text))
+        if c.role != "resource"
+        and fits(c.text, given)
+        and (not percent or _PERCENT.search(c.text))
+        and (not speed or _STATES_SPEED.search(c.text))
     ]
 
 
+#: A change of speed asked, and the words a sentence that states one holds (a time, a rate, a factor "3x").
+_ASKS_SPEED = re.compile(r"\bhow much (?:faster|quicker|slower)\b|\bhow (?:fast|quick)\b", re.I)
+_STATES_SPEED = re.compile(
+    r"speed|fast|quick|slow|accelerat|latency|throughput|time|wall-?clock|second|minute|hour|"
+    r"\d\s*(?:x|×)(?!\w)|\\times|FLOPs?\b|efficien",
+    re.I,
+)
 #: An amount asked as a percentage, and a percentage stated ("45%", "$76.1\\%$", "$51.5$\\%", "12 percent").
 _ASKS_PERCENT = re.compile(r"\b(?:as an? |in |what |which |how many )(?:percent(?:age)?\b|%)", re.I)
 _PERCENT = re.compile(r"\d\$?\s*(?:\\?%|percent\b)|\bpercentage points?\b", re.I)
