@@ -428,3 +428,53 @@ def test_ctrl_c_while_the_command_line_loads_is_no_traceback(monkeypatch, capsys
     monkeypatch.setitem(sys.modules, "paperchat.cli", Loading("paperchat.cli"))
     assert entry.main() == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_chroma_server_that_accepts_and_never_replies_fails_within_the_wait(
+    monkeypatch, tmp_path
+):
+    # a break-it session: a server that accepted the connection and never replied (a stopped `chroma run`,
+    # SIGSTOP) hung every command: chromadb's HTTP client waits forever
+    import socket
+    import time
+
+    from paperchat.core.errors import StoreError
+    from paperchat.store.opening import open_store
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    monkeypatch.setenv("PAPERCHAT_CHROMA_TIMEOUT", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    started = time.monotonic()
+    try:
+        with pytest.raises(StoreError) as failed:
+            open_store(chroma_url=url)
+    finally:
+        silent.close()
+    assert str(failed.value) == (
+        f"cannot reach the Chroma server at {url}: no answer within 1 s (a stopped or overloaded server; "
+        "PAPERCHAT_CHROMA_TIMEOUT sets the wait)"
+    )
+    assert time.monotonic() - started < 30
+
+
+def test_a_lease_left_by_a_writer_of_this_machine_that_exited_is_stale():
+    # a break-it session: the server went away mid-ingest, the writer exited, and the resume it was told to
+    # run was refused for five minutes ("another paperchat process (pid ... on this host) is writing")
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from paperchat.store.lease import _gone
+
+    exited = subprocess.Popen([sys.executable, "-c", "pass"])
+    exited.wait()
+    here = socket.gethostname()
+    assert _gone(here, str(exited.pid))
+    assert not _gone(here, str(os.getpid()))  # still running
+    assert not _gone(
+        "lab-box-2", str(exited.pid)
+    )  # another machine's process is never known to be gone

@@ -83,12 +83,31 @@ def first_line(exc: BaseException, limit: int = 200) -> str:
     return ((str(exc).splitlines() or [""])[0].strip() or type(exc).__name__)[:limit]
 
 
+_TIMEOUTS = {"ReadTimeout", "WriteTimeout", "PoolTimeout", "TimeoutError", "timeout"}
+
+
+def server_timeout() -> float:
+    """Seconds a Chroma server may take to answer one request before the command fails with
+    :func:`unreachable`: ``PAPERCHAT_CHROMA_TIMEOUT`` (default 120; chromadb's own HTTP client waits
+    forever, so a server that accepts the connection and never replies had hung every command)."""
+    try:
+        value = float(os.environ.get("PAPERCHAT_CHROMA_TIMEOUT", "") or 120)
+    except ValueError:
+        return 120.0
+    return value if value > 0 else 120.0
+
+
 def unreachable(url: str, exc: BaseException) -> str:
     """The one line for a Chroma server that does not answer (it starts the same at open and mid-command): the
     error's own first line, or what it means when that says little (a web page: another server on that
     port; a bare exception name: no answer at all; an https URL: the server may speak plain http)."""
     detail = first_line(exc, 160)
-    if detail.lstrip().startswith("<"):
+    if any(type(e).__name__ in _TIMEOUTS for e in _chain(exc)) or detail == "timed out":
+        detail = (
+            f"no answer within {server_timeout():g} s (a stopped or overloaded server; "
+            "PAPERCHAT_CHROMA_TIMEOUT sets the wait)"
+        )
+    elif detail.lstrip().startswith("<"):
         detail = "something answered, but not a Chroma server (an HTML page): check the port"
     elif detail == type(exc).__name__:
         detail = f"no answer ({detail})"

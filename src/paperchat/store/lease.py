@@ -6,7 +6,8 @@ reported success. Chroma has no lock of its own, so a writer also records a leas
 (``writer_lease`` in the ``paperchat_meta`` metadata: ``token|host|pid|expiry``), renews it with every
 batch it writes (:meth:`~paperchat.store.batch_writes.StoreWriter._wrote`, with the revision) and clears it at the end. A
 writer that finds another's unexpired lease is refused with a message naming that writer; a lease left by
-a writer that was killed expires after :data:`LEASE_S`. Taking a lease is a read, a write and a read back
+a writer that was killed expires after :data:`LEASE_S`, or at once when it ran on this machine and its
+process is gone. Taking a lease is a read, a write and a read back
 (the last of two racing writers keeps it, the other backs off), not an atomic compare-and-set: it closes
 the window between writers minutes apart, not one of milliseconds.
 """
@@ -37,13 +38,28 @@ def _parse(value) -> tuple[str, str, str, float] | None:
 
 def _refuse_if_held(store, token: str) -> None:
     held = _parse(store.read_meta().get(FIELD) or "")
-    if held and held[0] != token and held[3] > time.time():
+    if held and held[0] != token and held[3] > time.time() and not _gone(held[1], held[2]):
         _token, host, pid, until = held
         raise StoreError(
             f"another paperchat process (pid {pid} on {host}) is writing the store at {store.where()}; try "
             f"again when it has finished (its lease runs out in {max(1, round(until - time.time()))} s "
             "if it was stopped)"
         )
+
+
+def _gone(host: str, pid: str) -> bool:
+    """Whether the lease's writer is a process of this machine that no longer runs (its lease is stale: a
+    writer whose server went away mid-ingest exits without clearing it, and the resume had to wait
+    :data:`LEASE_S`). A writer on another machine is never known to be gone."""
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it runs, under another user
+        return False
+    return False
 
 
 def lease_value(token: str) -> str:

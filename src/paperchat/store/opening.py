@@ -11,7 +11,7 @@ from paperchat.core.errors import StoreError
 from paperchat.core.notes import note
 from paperchat.core.text import short_hash
 from paperchat.store.chroma import MARKER, ChromaStore
-from paperchat.store.failures import StoreUnavailable, store_error, unreachable
+from paperchat.store.failures import StoreUnavailable, server_timeout, store_error, unreachable
 from paperchat.store.integrity import DENIED, database_damage, index_damage
 from paperchat.store.locks import open_guard
 
@@ -170,6 +170,7 @@ def open_store(
         local.mkdir(parents=True, exist_ok=True)
 
         def connect_server():
+            _bound_http_waits()
             client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_chroma_settings())
             client.heartbeat()
             return client
@@ -205,3 +206,31 @@ def open_store(
         raise
     except Exception as exc:
         raise store_error(exc, store_dir) from None
+
+
+def _bound_http_waits() -> None:
+    """Make chromadb's HTTP client wait at most :func:`~paperchat.store.failures.server_timeout` seconds per
+    request (10 s to connect). chromadb builds its ``httpx.Client`` with ``timeout=None`` and offers no
+    setting for it, and its client constructor already sends requests, so the module's ``httpx`` is replaced
+    by one whose ``Client`` gets the bound (once per process; everything else is httpx's own)."""
+    import httpx
+    from chromadb.api import fastapi
+
+    if isinstance(getattr(fastapi, "httpx", None), _BoundHttpx):
+        return
+
+    fastapi.httpx = _BoundHttpx(httpx)
+
+
+class _BoundHttpx:
+    """``httpx`` with a ``Client`` whose timeout is bounded (see :func:`_bound_http_waits`)."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+    def Client(self, *args, **kwargs):  # noqa: N802 - httpx's own name
+        kwargs["timeout"] = self._module.Timeout(server_timeout(), connect=10.0)
+        return self._module.Client(*args, **kwargs)
