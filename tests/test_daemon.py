@@ -264,3 +264,20 @@ def test_ctrl_c_on_an_llm_ask_frees_the_daemon_at_once(bundled_store, runtime):
     assert (
         status(runtime, bundled_store)["requests"] == 2
     )  # the ask and this one; not the one run meanwhile
+
+
+def test_spellings_of_one_server_url_share_one_daemon():
+    # a break-it session: localhost, LOCALHOST/ and 127.0.0.1 each started a daemon of their own (~300 MB)
+    from types import SimpleNamespace
+
+    from paperchat.cli.daemon_link import daemon_files
+
+    def socket_of(url):
+        return daemon_files(SimpleNamespace(chroma_url=url, store_path=None)).socket
+
+    same = {
+        socket_of(u)
+        for u in ("http://localhost:8731", "http://LOCALHOST:8731/", "http://127.0.0.1:8731")
+    }
+    assert len(same) == 1
+    assert socket_of("http://127.0.0.1:8732") not in same

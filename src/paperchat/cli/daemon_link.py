@@ -91,7 +91,7 @@ class DaemonFiles:
 def daemon_files(settings) -> DaemonFiles | None:
     """The daemon files for the store ``settings`` name; ``None`` when no private folder or short path exists."""
     key = (
-        f"url:{settings.chroma_url}"
+        f"url:{_server(settings.chroma_url)}"
         if settings.chroma_url
         else f"dir:{settings.store_path.resolve()}"
     )
@@ -100,6 +100,18 @@ def daemon_files(settings) -> DaemonFiles | None:
     except OSError:
         return None
     return files if len(os.fsencode(files.socket)) <= MAX_SOCKET_PATH else None
+
+
+def _server(url: str) -> str:
+    """One name for a server URL however it is spelled (``localhost``, ``127.0.0.1``, a trailing slash), so
+    those spellings share one daemon (each had started its own, about 300 MB each); the URL as given when
+    it cannot be read (the daemon then reports the error)."""
+    from paperchat.store.opening import server_key
+
+    try:
+        return server_key(url)
+    except Exception:
+        return url
 
 
 def code_stamp() -> str:
