@@ -241,6 +241,8 @@ def test_an_empty_file_in_a_folder_is_skipped_with_on_error_skip(tmp_path):
     (folder / "empty.jsonl").write_text("\n", encoding="utf-8")
     # and a file none of whose lines can be read (it had stopped the whole folder under --on-error skip)
     (folder / "lists.jsonl").write_text('[1, 2]\n"x"\n', encoding="utf-8")
+    # and one not in UTF-8 (a break-it session: it still stopped the folder under --on-error skip)
+    (folder / "latin.jsonl").write_bytes(b'{"id": "l1", "abstract": "Caf\xe9 counting."}\n')
     store = str(tmp_path / "store")
     stopped = invoke("--store", store, "ingest", str(folder))
     assert (
@@ -252,6 +254,8 @@ def test_an_empty_file_in_a_folder_is_skipped_with_on_error_skip(tmp_path):
     report = json.loads(out.stdout)
     assert report["papers_added"] == 1 and report["lines_skipped"] == [
         f"{folder / 'empty.jsonl'}: file is empty",
+        f"{folder / 'latin.jsonl'}: not UTF-8 text (byte 29 is 0xe9); if the file is in another encoding, "
+        "say which with --encoding, e.g. --encoding latin-1",
         f"{folder / 'lists.jsonl'}: no line could be read; line 1: malformed record (not a JSON object) "
         "(and 1 more)",
     ]

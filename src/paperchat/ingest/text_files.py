@@ -15,7 +15,8 @@ class EmptyFile(PaperchatError):
 
 
 class NothingReadable(PaperchatError):
-    """A corpus file none of whose lines could be read (every one malformed, under ``--on-error skip``);
+    """A corpus file none of whose lines could be read (every one malformed, under ``--on-error skip``, or
+    text not in its encoding);
     ``--on-error skip`` passes over one among several files, as over an :class:`EmptyFile`."""
 
 
@@ -93,10 +94,10 @@ def read_text(path: Path, encoding: str | None = None) -> str:
     except UnicodeDecodeError as exc:
         bad = raw[exc.start : exc.start + 1].hex()
         if encoding:
-            raise PaperchatError(
+            raise NothingReadable(
                 f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})"
             ) from None
-        raise PaperchatError(
+        raise NothingReadable(
             f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
             "encoding, say which with --encoding, e.g. --encoding latin-1"
         ) from None
