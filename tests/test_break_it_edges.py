@@ -482,3 +482,26 @@ def test_a_lease_left_by_a_writer_of_this_machine_that_exited_is_stale():
     assert not _gone(
         "lab-box-2", str(exited.pid)
     )  # another machine's process is never known to be gone
+
+
+def test_a_chroma_server_of_another_major_version_is_named_as_such():
+    # a break-it session: a chromadb 0.6.3 server answered the heartbeat, then every call failed with a raw
+    # "InvalidCollection" error that `check` reported as a damaged store
+    from types import SimpleNamespace
+
+    import chromadb
+
+    from paperchat.store.failures import StoreUnavailable
+    from paperchat.store.opening import _same_major_version
+
+    url = "http://127.0.0.1:8741"
+    with pytest.raises(StoreUnavailable) as old:
+        _same_major_version(SimpleNamespace(get_version=lambda: "0.6.3"), url)
+    major = chromadb.__version__.split(".")[0]
+    assert str(old.value) == (
+        f"the Chroma server at {url} runs chromadb 0.6.3, and paperchat's client is chromadb "
+        f"{chromadb.__version__}: run a server of chromadb {major}.x (`chroma run` from paperchat's own install)"
+    )
+    _same_major_version(
+        SimpleNamespace(get_version=lambda: f"{major}.0.0"), url
+    )  # the same major: fine

@@ -173,10 +173,13 @@ def open_store(
             _bound_http_waits()
             client = chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=_chroma_settings())
             client.heartbeat()
+            _same_major_version(client, chroma_url)
             return client
 
         try:
             return ChromaStore(connect_server, local, remote=chroma_url)
+        except StoreUnavailable:
+            raise
         except Exception as exc:
             unknown = _unknown_host(host, port)
             if unknown:
@@ -234,3 +237,21 @@ class _BoundHttpx:
     def Client(self, *args, **kwargs):  # noqa: N802 - httpx's own name
         kwargs["timeout"] = self._module.Timeout(server_timeout(), connect=10.0)
         return self._module.Client(*args, **kwargs)
+
+
+def _same_major_version(client, url: str) -> None:
+    """Raise :class:`StoreUnavailable` when the server at ``url`` runs another major version of chromadb than
+    this client: a 0.6 server answers the heartbeat, then fails every collection call with a raw
+    ``InvalidCollection`` error that read as a damaged store."""
+    import chromadb
+
+    try:
+        theirs = str(client.get_version())
+    except Exception:  # a server too old to say is caught by what fails next
+        return
+    ours = chromadb.__version__
+    if theirs.split(".")[0] != ours.split(".")[0]:
+        raise StoreUnavailable(
+            f"the Chroma server at {url} runs chromadb {theirs}, and paperchat's client is chromadb {ours}: "
+            f"run a server of chromadb {ours.split('.')[0]}.x (`chroma run` from paperchat's own install)"
+        )
