@@ -505,3 +505,19 @@ def test_a_chroma_server_of_another_major_version_is_named_as_such():
     _same_major_version(
         SimpleNamespace(get_version=lambda: f"{major}.0.0"), url
     )  # the same major: fine
+
+
+def test_a_chroma_server_is_never_filled_with_the_bundled_corpus_unasked():
+    # a break-it session: a server restarted empty (a wrong --path) was filled with the 38 bundled papers by
+    # the next `ask`, which answered from them with exit status 0
+    from types import SimpleNamespace
+
+    from paperchat.engine.ingesting import ensure_corpus
+
+    def never(*_a, **_k):
+        raise AssertionError("a server's store was opened to be filled")
+
+    engine = SimpleNamespace(
+        settings=SimpleNamespace(chroma_url="http://127.0.0.1:8000"), open_store=never
+    )
+    assert ensure_corpus(engine) is None

@@ -252,8 +252,8 @@ def ingest(
 
 
 def ensure_corpus(engine, progress: Progress | None = None) -> IngestReport | None:
-    """Ingest the bundled corpus into ``engine``'s store when it is empty (an interrupted first run is
-    resumed); else ``None``.
+    """Ingest the bundled corpus into ``engine``'s embedded store when it is empty (an interrupted first run is
+    resumed); else ``None`` (always for a Chroma server, which is filled only by an ``ingest``).
 
     A store an ingest of other files is writing, or was interrupted in, never gets the bundled corpus:
     with no paper stored yet that is a :class:`~paperchat.core.errors.StoreError` saying which ingest to
@@ -261,6 +261,10 @@ def ensure_corpus(engine, progress: Progress | None = None) -> IngestReport | No
     """
     from paperchat.store.runs import refuse_first_run
 
+    if engine.settings.chroma_url:
+        # a shared server is filled on purpose: one restarted empty (a wrong --path) had been filled with the
+        # 38 bundled papers and went on answering from them; the command then says it holds no papers
+        return None
     chroma = engine.open_store()
     chroma.refresh()
     key, files, metadata = bundled_run()
