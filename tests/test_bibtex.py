@@ -304,3 +304,20 @@ def test_tildes_and_titles_already_in_latex_are_encoded_once(written, encoded):
 
     text = entries(["a"], {"a": PaperRecord("a", "x", title=written)})
     assert next(iter(parse_string(text, "bibtex").entries.values())).fields["title"] == encoded
+
+
+def test_inline_math_in_a_title_is_not_the_keys_word():
+    # a break-it session: "On $\mathcal{O}(\sqrt{T})$ ..." gave the key mullermathcalosqrtt
+    from paperchat.cite.bibtex import cite_keys
+    from paperchat.ingest.records import PaperRecord
+
+    records = {
+        "x": PaperRecord(
+            "x",
+            title=r"On $\mathcal{O}(\sqrt{T})$ Regret for Bandits",
+            authors=["Anna Müller"],
+            year=2025,
+        ),
+        "y": PaperRecord("y", title=r"$\ell_1$-Regularized Models", authors=["Bo Li"], year=2025),
+    }
+    assert cite_keys(records) == {"x": "muller2025regret", "y": "li2025regularized"}

@@ -85,9 +85,13 @@ def _last_name(author: str) -> str:
 
 
 def base_key(record: PaperRecord) -> str:
-    """The key before de-duplication: last name of the first author + year + first significant title word."""
+    """The key before de-duplication: last name of the first author + year + first significant title word
+    (not one of inline math that holds a LaTeX command)."""
     last = _last_name(record.authors[0]) if record.authors else ""
-    words = [w for w in (_ascii_word(w) for w in re.split(r"[\s\-–—:/]+", record.name)) if w]
+    # math with a command is no word: "On $\\mathcal{O}(\\sqrt{T})$ Regret" had given "mathcalosqrtt";
+    # "$K^2$" stays "k2"
+    plain = re.sub(r"\$[^$]*\\[^$]*\$", " ", record.name)
+    words = [w for w in (_ascii_word(w) for w in re.split(r"[\s\-–—:/]+", plain)) if w]
     word = next((w for w in words if w not in STOP_WORDS), words[0] if words else "")
     return f"{last or 'anon'}{record.year or ''}{word or _ascii_word(record.paper_id)}"
 
