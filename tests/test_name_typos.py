@@ -15,3 +15,27 @@ def test_the_abstention_offers_the_label(bundled_engine):
         assert not any("did you mean" in n for n in bundled_engine.ask(question).notes)
     far = bundled_engine.ask("What does FooBarNet forecast?", mode="extractive")
     assert far.abstained and not any("did you mean" in n for n in far.notes)
+
+
+def test_a_coined_label_typed_in_lower_case_names_its_paper(icml_engine):
+    # a break-it session: "xattention speedup?" quoted LV-XAttn's "10.62x" beside XAttention's sentence
+    answer = icml_engine.ask("xattention speedup?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["KG6aBfGi6e"]
+    assert "13.5x" in answer.answer
+
+
+def test_only_a_mixed_case_label_of_six_characters_or_more_is_coined():
+    from paperchat.answer.focus import _coined
+
+    assert _coined("XAttention") and _coined("ConfPO") and _coined("SafeDiffCon")
+    assert not _coined("CROW") and not _coined("Flow") and not _coined("MoE")
+    assert not _coined("Tree-Sliced")  # a title's capitalised words, not a coined name
+
+
+def test_a_name_written_as_asked_wins_over_one_that_differs_in_capitals(icml_engine):
+    # a break-it session: "How does PID work?" answered about PiD (a detector), though another abstract
+    # proposes "a post-intervention distribution (PID)"
+    pid = icml_engine.ask("How does PID work?", mode="extractive")
+    assert [s.paper_id for s in pid.sources] == ["Zis7Mgk2Sf"]
+    pid_lower = icml_engine.ask("What is PiD?", mode="extractive")
+    assert [s.paper_id for s in pid_lower.sources] == ["gye2zYytx6"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from paperchat.answer import intent as it
 from paperchat.answer.asks import asks_which_paper
 from paperchat.answer.clauses import split_clauses
-from paperchat.answer.subjects import label_named, mentions, missing_names, plain
+from paperchat.answer.subjects import label_named, mentions, missing_names, plain, written
 from paperchat.core.terms import terms
 from paperchat.retrieve.titles import head_names, named_by_head, titled
 
@@ -98,7 +98,14 @@ def focus_papers(
     if one and set(intent.names) <= {one.label} and not it.COMPARE.search(question):
         return [one]
     if not intent.names:
-        return papers
+        # "xattention speedup?": a coined label typed in lower case names its paper too
+        typed = [
+            p for p in papers if _coined(p.label) and written(p.label.lower(), question.lower())
+        ]
+        listing = (
+            intent.kind == it.FIND and intent.plural
+        )  # "Which papers propose tree-sliced ...?"
+        return typed if len(typed) == 1 and not (listing or it.COMPARE.search(question)) else papers
     texts = [p.full_text for p in papers]
     subjects = it.comparison_subjects(question)
     if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
@@ -112,6 +119,11 @@ def focus_papers(
     if missing:
         return None
     holding = [p for p, t in zip(papers, texts) if not missing_names(question, [t])]
+    # "How does PID work?": the paper writing "PID" as asked, not the one named "PiD" (a short name's capitals
+    # tell acronyms apart; a longer one's are style: "signSGD" is "SIGNSGD")
+    short = [n for n in intent.names if len(n) <= 5]
+    exact = [p for p in holding if all(written(n, p.full_text) for n in short)]
+    holding = exact if short and exact else holding
     if holding:
         named = [
             p for p in papers if p not in holding and label_named(question, p)
@@ -174,6 +186,13 @@ def names_apart(question: str, names: tuple[str, ...]) -> bool:
     clauses = split_clauses(question)
     named = [{n for n in names if n in c} for c in clauses]
     return sum(bool(ns) for ns in named) >= 2 and all(len(ns) < len(names) for ns in named)
+
+
+def _coined(label: str) -> bool:
+    """Whether ``label`` is a coined name of six characters or more in mixed case ("XAttention", "ConfPO"), which
+    typed in lower case is still that name (not "CROW", "Flow" or "Tree-Sliced", which are words too)."""
+    inner = [c for i, c in enumerate(label) if i and c.isupper() and label[i - 1] not in "- "]
+    return len(label) >= 6 and any(c.islower() for c in label) and bool(inner)
 
 
 #: Off-topic test, over corpora of at least OFF_TOPIC_MIN_PAPERS papers: the question has a content word
