@@ -102,9 +102,8 @@ def focus_papers(
         typed = [
             p for p in papers if _coined(p.label) and written(p.label.lower(), question.lower())
         ]
-        listing = (
-            intent.kind == it.FIND and intent.plural
-        )  # "Which papers propose tree-sliced ...?"
+        # a listing ("Which papers propose tree-sliced ...?") is about a topic, not one paper
+        listing = intent.kind == it.FIND and intent.plural
         return typed if len(typed) == 1 and not (listing or it.COMPARE.search(question)) else papers
     texts = [p.full_text for p in papers]
     subjects = it.comparison_subjects(question)
