@@ -302,8 +302,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_twenty_five_splits_of_1236_questions():
-    """The twenty-five independently written sets (eval/generalization): fifteen tuned on, ten held out."""
+def test_the_generalization_sets_hold_twenty_six_splits_of_1276_questions():
+    """The twenty-six independently written sets (eval/generalization): fifteen tuned on, eleven held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -333,6 +333,7 @@ def test_the_generalization_sets_hold_twenty_five_splits_of_1236_questions():
         "w-tune": 48,
         "x-tune": 48,
         "y-heldout": 48,
+        "z-heldout": 40,
     }
     # the letters the code and `eval --help` name as tuned on and held out are the files' own splits
     assert {s[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-tune")} == set(
@@ -541,11 +542,11 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     from paperchat.evaluation import questions as qs
 
     with pytest.raises(PaperchatError) as info:
-        qs.resolve_set("general-z")
+        qs.resolve_set("general-zz")
     assert str(info.value).startswith(
-        "no eval set named 'general-z': the shipped sets are bundled, conference, conference-dev, "
+        "no eval set named 'general-zz': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-w, general-x, general-y; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith("general-x, general-y, general-z; or pass --set FILE (JSONL)")
 
 
 def test_an_own_eval_set_on_a_mistyped_store_is_refused_and_seeds_nothing(tmp_path):

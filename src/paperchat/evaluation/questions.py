@@ -29,7 +29,7 @@ from paperchat.core.text import MAX_QUESTION_CHARS
 #: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
 #: set arrived, before any change was made against it.
 TUNED_ON = "adefhijmnoprtwx"
-HELD_OUT = "bcgklqsuvy"
+HELD_OUT = "bcgklqsuvyz"
 
 #: The keys a question of an eval set may have (a key spelled like one of them is refused as a typo; others,
 #: your own, are kept and ignored).
@@ -82,6 +82,7 @@ NAMED_SETS = {
         "generalization/w_dictation.jsonl",
         "generalization/x_replication.jsonl",
         "generalization/y_chair.jsonl",
+        "generalization/z_librarian.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -108,6 +109,7 @@ NAMED_SETS = {
     "general-w": ("generalization/w_dictation.jsonl",),
     "general-x": ("generalization/x_replication.jsonl",),
     "general-y": ("generalization/y_chair.jsonl",),
+    "general-z": ("generalization/z_librarian.jsonl",),
 }
 
 
