@@ -66,3 +66,18 @@ def test_a_count_of_papers_on_a_two_word_topic_counts_the_papers_writing_it_as_a
     assert answer.to_json()["count"] == 2
     records = icml_engine.store.papers([s.paper_id for s in answer.sources])
     assert records and all("quantum comput" in r.full_text.lower() for r in records.values())
+
+
+def test_a_second_papers_sentence_starts_its_own_line_under_its_title(icml_engine):
+    # a break-it session: RE-Bench's "We compare humans to ..." ran on after Windows Agent Arena's sentences,
+    # so "we" read as Windows Agent Arena's authors
+    answer = icml_engine.ask(
+        "How do humans compare with agents on Windows Agent Arena?", mode="extractive"
+    )
+    assert [s.paper_id for s in answer.sources] == ["W9s817KqYf", "3rB0bVU6z6"]
+    first, second = answer.answer.split("\n")
+    assert first.startswith("Our work not only speeds up") and first.endswith("[1].")
+    assert second.startswith(
+        "RE-Bench: Evaluating Frontier AI R&D Capabilities of Language Model Agents against Human "
+        "Experts: We compare humans to several public frontier models"
+    )

@@ -350,7 +350,9 @@ def offline_answer(
         text, sep = sent.text, " "
         if sent.paper_id not in order:
             order.append(sent.paper_id)
-            if name_papers or result.per_paper:  # which paper(s), a described paper: say which
+            # which paper(s), a described paper, or a paper after the first: say which ("We compare ..."
+            # from a second paper had read as the first one's)
+            if name_papers or result.per_paper or len(order) > 1:
                 text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
                 # each named paper on a line of its own (a list had been one wall of text)
                 sep = "\n"
