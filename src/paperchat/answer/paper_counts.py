@@ -89,7 +89,7 @@ def count_line(count: int, topic: str, forms: list[str] | None = None, words: in
     """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
     abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")');
     with ``words`` (papers holding every word, :func:`phrase_holders` counted ``count`` of them writing the
-    phrase): '2 stored papers write "quantum computing" in their title or abstract (8 have every word of
+    phrase): '2 stored papers write "quantum computing" in their title or abstract (9 have every word of
     it); the most relevant:'."""
     written = topic.split()
     others = list(
