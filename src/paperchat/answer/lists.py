@@ -89,20 +89,12 @@ def fitting(question: str, papers: list[PaperText], lexicon, n_papers: int) -> s
 
 
 def one_per_paper(
-    cands: list,
-    papers: list[PaperText],
-    min_score: float,
-    listed: set[str] = frozenset(),
-    fits: set[str] | None = None,
+    cands: list, papers: list[PaperText], min_score: float, listed: set[str] = frozenset()
 ) -> list:
     """The best candidate sentence (objects with ``paper_id``, ``score``, ``role``; best first) of each paper
-    a list may hold: retrieval share at least :data:`MULTI_SHARE`, or in ``listed`` (:func:`topical`) and in
-    ``fits`` (:func:`fitting`; ``None``: no restriction); a sentence scores at least ``min_score`` and is no
-    code link."""
-    ranked = {p.paper_id for p in papers if p.share >= MULTI_SHARE}
-    eligible = ranked | (
-        {pid for pid in listed if pid in fits} if fits is not None else set(listed)
-    )
+    a list may hold: retrieval share at least :data:`MULTI_SHARE`, or in ``listed``; a sentence scores at
+    least ``min_score`` and is no code link."""
+    eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE or p.paper_id in listed}
     picked: list = []
     for cand in cands:
         if (
@@ -119,8 +111,9 @@ def one_per_paper(
 def list_sentences(
     question: str, cands: list, papers: list[PaperText], lexicon, n_papers: int, min_score: float
 ) -> list:
-    """The sentences a "which papers ...?" answer lists: :func:`one_per_paper` over the papers
-    :func:`topical` adds and :func:`fitting` keeps."""
-    listed = topical(question, papers, lexicon, n_papers)
-    fits = fitting(question, papers, lexicon, n_papers)
-    return one_per_paper(cands, papers, min_score, listed, fits)
+    """The sentences a "which papers ...?" answer lists: :func:`one_per_paper` over the papers above the share
+    cut and those :func:`topical` adds that :func:`fitting` keeps."""
+    listed = topical(question, papers, lexicon, n_papers) & fitting(
+        question, papers, lexicon, n_papers
+    )
+    return one_per_paper(cands, papers, min_score, listed)
