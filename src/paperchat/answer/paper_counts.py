@@ -12,6 +12,7 @@ as a "which papers" question does (:func:`count_line`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _HOW_MANY = re.compile(
     r"^\s*how many (?:of the |stored |indexed |accepted )?(?:icml(?: 2025)? )?"
@@ -67,22 +68,23 @@ def topic_forms(topic: str) -> list[str]:
     return [" ".join(f) for f in forms]
 
 
-def phrase_holders(forms: list[str], records: dict, lexicon) -> set[str]:
-    """Ids of ``records`` (id -> record with ``full_text``: title and abstract) whose title or abstract writes one of
-    the ``forms`` of a topic of two words or more as a phrase: its stemmed words in a row, as the store's
-    BM25 index ``lexicon`` reads them (stop words skipped: "learning from human feedback" is
-    "learn human feedback"). Empty for a one-word topic or when no record writes the phrase."""
-    phrases = [p for p in (lexicon.tokenize([f])[0] for f in forms) if len(p) >= 2]
-    if not phrases or not records:
+def phrase_holders(forms: list[str], ids: set[str], read_papers: Callable, lexicon) -> set[str]:
+    """Those of ``ids`` whose title or abstract writes one of the ``forms`` of a topic of two words or more as a
+    phrase: its stemmed words in a row, as the store's BM25 index ``lexicon`` reads them (stop words
+    skipped: "learning from human feedback" is "learn human feedback"). ``read_papers(ids)`` gives the
+    records (with ``full_text``), read only for such a topic. Empty for a one-word topic or when no paper
+    writes the phrase."""
+    phrases = [p for p in lexicon.tokenize(forms) if len(p) >= 2]
+    if not phrases or not ids:
         return set()
-    ids = list(records)
-    texts = lexicon.tokenize([records[i].full_text for i in ids])
+    records = read_papers(sorted(ids))
+    texts = lexicon.tokenize([r.full_text for r in records.values()])
 
     def writes(words: list[str], phrase: list[str]) -> bool:
         n = len(phrase)
         return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
-    return {pid for pid, words in zip(ids, texts) if any(writes(words, p) for p in phrases)}
+    return {pid for pid, words in zip(records, texts) if any(writes(words, p) for p in phrases)}
 
 
 def count_line(count: int, topic: str, forms: list[str] | None = None, words: int = 0) -> str:

@@ -114,8 +114,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
             reading.answer = Answer.abstention(question, mode, notes=[note])
             return reading
         # "quantum computing": the papers writing its words in a row, when fewer than hold them (2 of 9)
-        several = any(len(words) >= 2 for words in bm25.tokenize(forms))
-        phrased = phrase_holders(forms, engine.store.papers(sorted(held)) if several else {}, bm25)
+        phrased = phrase_holders(forms, held, engine.store.papers, bm25)
         words, held = (len(held), phrased) if phrased and len(phrased) < len(held) else (0, held)
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
         reading.lead, reading.count = count_line(len(held), topic, forms, words), len(held)
