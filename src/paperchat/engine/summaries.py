@@ -97,9 +97,9 @@ def summarize(
         answer.question = f"Summarize {target}"
         answer.notes += [note] if (note := title_note(target, record, how)) else []
         if how == "label":  # "summarize SD": one paper's label, which other papers write too
-            others = max(
-                0, sum(engine.store.bm25().holding({t}) for t in _one_token(engine, target)) - 1
-            )
+            bm25 = engine.store.bm25()
+            label = bm25.tokenize([target])[0]  # one term, or no count
+            others = max(0, bm25.holding(set(label)) - 1) if len(label) == 1 else 0
             answer.notes += (
                 [
                     f"\"{target}\" read as the label of '{record.name}'; {others} other stored "
@@ -140,9 +140,3 @@ def summarize(
             )
     answer.target = target
     return answer
-
-
-def _one_token(engine, target: str) -> list[str]:
-    """TARGET as the BM25 index reads it, when that is one term (a label such as "SD"), else nothing."""
-    tokens = engine.store.bm25().tokenize([target])[0]
-    return tokens if len(tokens) == 1 else []
