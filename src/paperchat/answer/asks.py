@@ -30,6 +30,10 @@ from functools import lru_cache
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import terms
 
+#: "How many authors does CROW have?": a count of one paper's authors, answered from its stored author list
+#: (an authors question, :data:`paperchat.answer.intent.AUTHORS`; :func:`paperchat.answer.offline.metadata_answer`).
+HOW_MANY_AUTHORS = re.compile(r"\bhow many (?:co-?)?authors\b", re.I)
+
 #: A question word's contraction with "is" ("what's", "How’s", "who's"), "whats" (shorthand) and the
 #: subjects "it's", "that's", "there's": read as the two words. A noun's possessive ("ConfPO's") stays.
 _CONTRACTION = re.compile(

@@ -95,7 +95,7 @@ OFF_TOPIC_COS = 0.56
 class Extract:
     """The picked sentences (in answer order), the relevance used for abstention, and whether it abstained.
 
-    ``why`` says why it abstained; ``note`` tells the user which premise of the question fails.
+    ``why`` says why it abstained; ``note`` (an abstention's) tells the user which premise of the question fails.
     """
 
     sentences: list[Candidate]

@@ -36,7 +36,7 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 
-from paperchat.answer.asks import plain_question, split_ask
+from paperchat.answer.asks import HOW_MANY_AUTHORS, plain_question, split_ask
 from paperchat.core.terms import name_tokens, terms
 
 SUMMARY = "summary"
@@ -75,7 +75,7 @@ _SUMMARY = re.compile(
 )
 _AUTHORS = re.compile(
     r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
-    r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b|\bhow many (?:co-?)?authors\b",
+    r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b|" + HOW_MANY_AUTHORS.pattern,
     re.I,
 )
 _TITLE = re.compile(

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 
 from paperchat.answer import intent as it
-from paperchat.answer.asks import asks_for_name, plain_question, split_ask
+from paperchat.answer.asks import HOW_MANY_AUTHORS, asks_for_name, plain_question, split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.paper_lists import metadata_source
@@ -116,7 +116,7 @@ def metadata_answer(
         return Answer.abstention(
             question, EXTRACTIVE, retrieved, notes=["the paper's metadata does not give it"]
         )
-    if kind == it.AUTHORS and re.search(r"\bhow many (?:co-?)?authors\b", question, re.I):
+    if kind == it.AUTHORS and HOW_MANY_AUTHORS.search(question):
         n = len(record.authors)
         text = f'"{record.title}" has {n} author{"s" if n != 1 else ""}: {_join(record.authors)}.'
     elif kind == it.AUTHORS:
@@ -369,5 +369,4 @@ def offline_answer(
         sources=sources,
         retrieved=retrieved,
         evidence=result.relevance,
-        notes=[result.note] if result.note else [],
     )
