@@ -157,6 +157,11 @@ def renumber(text: str, n_sources: int) -> tuple[str, list[int], list[int]]:
     return r.text(text), r.order, r.invalid
 
 
+def _find_any(text: str, chars: str, start: int) -> int:
+    """The first index at or after ``start`` of any of ``chars`` in ``text`` (``-1``: none)."""
+    return min((i for i in (text.find(c, start) for c in chars) if i >= 0), default=-1)
+
+
 class StreamRenumber:
     """Renumbers markers in streamed text exactly as :func:`renumber` does.
 
@@ -181,12 +186,12 @@ class StreamRenumber:
         text, self._held = self._held + piece, ""
         out, i = [], 0
         while i < len(text):
-            j = min((x for x in (text.find("[", i), text.find("【", i)) if x >= 0), default=-1)
+            j = _find_any(text, "[【", i)
             if j < 0:
                 out.append(text[i:])
                 break
             out.append(text[i:j])
-            k = min((x for x in (text.find("]", j), text.find("】", j)) if x >= 0), default=-1)
+            k = _find_any(text, "]】", j)
             if k < 0:
                 if _OPEN.fullmatch(text[j:]) and len(text) - j < 40:
                     self._held = text[j:]
