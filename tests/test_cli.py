@@ -198,6 +198,32 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, args, status, message):
     assert (out.returncode, out.stdout, out.stderr) == (status, "", message)
 
 
+@pytest.mark.parametrize(
+    "args,status,error",
+    [
+        (["ask", "   ", "--json"], 1, "the question is empty; ask something about the papers"),
+        (
+            ["papers", "--json"],
+            1,
+            "no store at {store}: nothing to list (`paperchat --store {store} ingest` creates one)",
+        ),
+        (
+            ["ask", "q", "--top-k", "0", "--json"],
+            2,
+            "Invalid value for '-k' / '--top-k': 0 is not in the range 1<=x<=100.",
+        ),
+    ],
+)
+def test_json_errors_are_an_object_on_stdout(tmp_path, args, status, error):
+    # a script parsing stdout got nothing (a newcomer's break-it session); stderr keeps its one line
+    store = tmp_path / "store"
+    out = run(*args, store=store)
+    error = error.format(store=store)
+    assert out.returncode == status
+    assert json.loads(out.stdout) == {"error": error, "exit_status": status}
+    assert error in out.stderr and "Traceback" not in out.stderr
+
+
 def test_ingest_progress_in_a_log_is_plain_lines(tmp_path):
     papers = tmp_path / "two.jsonl"
     papers.write_text(

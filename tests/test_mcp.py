@@ -152,6 +152,9 @@ def test_tools_resources_and_errors(two_venue_store):
             assert text(loose) == 'error: top_k: input should be a whole number (got "3")'
             flag = await client.call_tool("search_papers", {"query": "x", "top_k": True})
             assert text(flag) == "error: top_k: input should be a whole number (got true)"
+            # a float, even a whole one, is refused as the Python API refuses it (break-it: 2.0 ran as 2)
+            real = await client.call_tool("search_papers", {"query": "x", "top_k": 2.0})
+            assert text(real) == "error: top_k: input should be a whole number (got 2.0)"
             year = await client.call_tool("list_papers", {"filters": {"year": "2025"}})
             assert year.is_error and text(year).startswith("error: filters.year: ")
             blank = await client.call_tool("ask", {"question": "x", "filters": {"author": ""}})

@@ -211,7 +211,7 @@ class Paperchat:
                     list(rec.authors),
                     rec.url,
                     rec.venue,
-                    rec.year,
+                    int(rec.year) or None,
                     float(hit.score),
                     best,
                 )

@@ -71,7 +71,7 @@ class SearchHit:
 
     ``score`` is the fused retrieval score (higher is better; its scale
     depends on the query); ``sentence`` the abstract sentence closest to the
-    query; ``venue`` ``""`` and ``year`` ``0`` when unknown.
+    query; ``venue`` ``""`` and ``year`` ``None`` when unknown.
     """
 
     paper_id: str
@@ -79,7 +79,7 @@ class SearchHit:
     authors: list[str] = field(default_factory=list)
     url: str = ""
     venue: str = ""
-    year: int = 0
+    year: int | None = None
     score: float = 0.0
     sentence: str = ""
 
@@ -92,7 +92,7 @@ class SearchHit:
 
 def paper_listing(record: PaperRecord) -> dict[str, Any]:
     """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file, also_in}, url,
-    authors, aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``0`` when unknown).
+    authors, aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``None`` when unknown).
 
     ``origin.path`` is the file's name, ``origin.index`` the paper's 1-based position in it (0 when not
     known: a paper another file took over when its own file dropped it, and that file could not be read),
@@ -117,5 +117,5 @@ def paper_listing(record: PaperRecord) -> dict[str, Any]:
         "authors": list(record.authors),
         "aliases": list(record.aliases),
         "venue": record.venue,
-        "year": int(record.year),
+        "year": int(record.year) or None,  # 0 in the store is an unknown year
     }

@@ -11,6 +11,7 @@ statuses and one-line messages.
 from __future__ import annotations
 
 import gc
+import json
 import sys
 
 import click
@@ -111,10 +112,23 @@ def _interrupted(args: list[str]) -> str:
     return "interrupted"
 
 
+def _asks_json(args: list[str]) -> bool:
+    """Whether the command line asks for ``--json`` (before any ``--``, after which words are text)."""
+    words = args[: args.index("--")] if "--" in args else args
+    return "--json" in words
+
+
+def _json_error(args: list[str], message: str, status: int) -> None:
+    """Under ``--json``, also print the error as JSON on stdout, so a script that parses stdout gets an object
+    (``{"error": "...", "exit_status": 1}``) rather than nothing; the one line on stderr stays."""
+    if _asks_json(args):
+        click.echo(json.dumps({"error": message, "exit_status": int(status)}, ensure_ascii=False))
+
+
 def invoke(group: click.Group, args: list[str], prog_name: str | None = None) -> int:
     """Run ``group`` on ``args`` and return its exit status: every exception becomes a status and one line on
-    stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises). A :class:`ReportedFailure` (the command said
-    why already) adds no line."""
+    stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises); under ``--json`` the error is also an object on
+    stdout (:func:`_json_error`). A :class:`ReportedFailure` (the command said why already) adds no line."""
     try:
         status = group.main(
             args, prog_name=prog_name, standalone_mode=False
@@ -127,20 +141,23 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         _point_at_group_option(group, exc)
         exc.show()
         status = exc.exit_code
+        _json_error(args, exc.format_message(), status)
     except KeyboardInterrupt:
         click.echo(_interrupted(args), err=True)
         status = ExitStatus.INTERRUPTED
     except BrokenPipeError:
         status = ExitStatus.OK
     except PaperchatError as exc:
+        status = exc.exit_status
         if not isinstance(exc, ReportedFailure):
             click.echo(f"error: {describe(exc)}", err=True)
-        status = exc.exit_status
+            _json_error(args, describe(exc), status)
     except Exception as exc:
         if debug_enabled():
             raise
         click.echo(f"error: {describe(exc)}", err=True)
         status = ExitStatus.ERROR
+        _json_error(args, describe(exc), status)
     return int(status)
 
 

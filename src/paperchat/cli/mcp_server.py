@@ -194,7 +194,8 @@ class _Server(MCPServer):
 def loose_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> str:
     """The one-line error for arguments a tool's JSON ``schema`` does not take, or ``""``: a name it does not
     have (``{"venue": "ACL"}`` beside ``filters``; dropped, the call would run unfiltered) and a whole number
-    given as text or a boolean (``"top_k": "3"``, ``true``), which pydantic's lax mode would coerce."""
+    given as text, a boolean or a float (``"top_k": "3"``, ``true``, ``2.0``), which pydantic's lax mode would
+    coerce (the Python API refuses ``top_k=2.0`` too)."""
     props = schema.get("properties", {})
     parts = [
         f"{key}: not an argument of this tool (its arguments: {', '.join(props)})"
@@ -203,7 +204,7 @@ def loose_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> str:
     ]
     for key, value in arguments.items():
         kinds = {o.get("type") for o in props.get(key, {}).get("anyOf", [props.get(key, {})])}
-        if "integer" in kinds and isinstance(value, (bool, str)):
+        if "integer" in kinds and isinstance(value, (bool, str, float)):
             parts.append(f"{key}: input should be a whole number (got {json.dumps(value)[:40]})")
     return "error: " + "; ".join(parts) if parts else ""
 
