@@ -168,3 +168,20 @@ def test_bench_without_the_bench_extra_says_what_to_install(tmp_path):
         "install paperchat[bench], or pass --no-baseline\n"
     )
     assert not (tmp_path / "store").exists()
+
+
+def test_a_log_lines_time_left_is_rounded_up(monkeypatch, capsys):
+    # "about 0 s left" mid-run read as done (a newcomer's break-it session): 0.4 s left is "about 1 s left"
+    from paperchat.cli import progress
+
+    clock = iter([0.0, 0.0, 10.0, 20.0])
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setenv("PAPERCHAT_PROGRESS_INTERVAL", "0")
+    callback = progress._log_lines("embedding", "chunk")
+    callback(0, 1002)
+    callback(1000, 1002)
+    callback(1002, 1002)
+    assert capsys.readouterr().err.splitlines() == [
+        "embedding: 1000/1002 chunks (99%), 100.0 chunk/s, about 1 s left",
+        "embedding: 1002/1002 chunks (100%), 50.1 chunk/s",
+    ]

@@ -4,6 +4,7 @@ stages' warnings while a command waits (:func:`show_notes`)."""
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
 import time
@@ -34,7 +35,12 @@ def _log_lines(desc: str, unit: str) -> Callable[[int, int], None]:
             return
         state["last"] = now
         rate = done / max(now - state["start"], 1e-9)
-        eta = f", about {int((total - done) / rate)} s left" if done < total and rate > 0 else ""
+        # rounded up: "about 0 s left" mid-run read as done (a newcomer's break-it session)
+        eta = (
+            f", about {math.ceil((total - done) / rate)} s left"
+            if done < total and rate > 0
+            else ""
+        )
         print(
             f"{desc}: {done}/{total} {unit}s ({100 * done // max(total, 1)}%), {rate:.1f} {unit}/s{eta}",
             file=sys.stderr,
