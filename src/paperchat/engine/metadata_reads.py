@@ -2,9 +2,11 @@
 
 An author's papers ("Which papers did Sergey Levine write?"), a topic asked of one author's papers, "Did X
 write Y?", the papers of a year ("Which papers were published in 2024?") and how many papers there are
-on a topic or in all ("How many papers are about LLMs?", "How many papers are there?") are answered
+on a topic or in all ("How many papers are about LLMs?", "How many papers are there?") and superlatives
+("Which paper has the most authors?", "Who has the most papers?") are answered
 from the stored titles, authors and years (:mod:`paperchat.answer.authorship`,
-:mod:`paperchat.answer.year_asks`, :mod:`paperchat.answer.paper_counts`, listed by
+:mod:`paperchat.answer.year_asks`, :mod:`paperchat.answer.paper_counts`,
+:mod:`paperchat.answer.superlatives`, listed by
 :mod:`paperchat.answer.paper_lists`), or narrow the papers the question is then answered from.
 """
 
@@ -42,6 +44,9 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
     from paperchat.answer.year_asks import asked_year, year_note
 
     reading = Reading(question, paper_ids)
+    if answer := superlative_answer(engine, question, paper_ids, mode):
+        reading.answer = answer  # "Which paper has the most authors?", "Who has the most papers?"
+        return reading
     author = (
         author_in_question(question, engine.author_index()) if asks_for_author(question) else None
     )
@@ -119,6 +124,50 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
         reading.lead, reading.count = count_line(len(held), topic, forms, words), len(held)
     return reading
+
+
+def superlative_answer(engine, question: str, paper_ids, mode: str) -> Answer | None:
+    """The answer to a superlative over the stored metadata (:mod:`paperchat.answer.superlatives`) among
+    ``paper_ids`` (``None``: every paper), narrowed to the year the question names, the author it names
+    ("Which of Sergey Levine's papers has the most authors?") or the topic whose words its papers must hold
+    ("Who has the most papers on diffusion?"); ``None`` for another question."""
+    from paperchat.answer import superlatives as sup
+    from paperchat.answer.authorship import asks_for_author, author_in_question
+    from paperchat.answer.offline import asks_where_published
+    from paperchat.answer.paper_counts import topic_forms
+    from paperchat.answer.year_asks import asked_year
+
+    asked = sup.superlative_in(question)
+    if asked is None:
+        return None
+    catalog = engine.catalog()
+    held = set(catalog) if paper_ids is None else set(paper_ids) & set(catalog)
+    when = None if asks_where_published(question) else asked_year(question)
+    year = when.year if when else sup.year_in(question)
+    scope = f" from {year}" if year else ""
+    if year:
+        held = {pid for pid in held if catalog[pid].year == year}
+    author = None
+    if asked.kind != sup.MOST_PAPERS and asks_for_author(question):
+        author = author_in_question(question, engine.author_index())
+    if author:
+        held &= set(author.ids)
+        scope = f" by {author.typed}{scope}"
+    if asked.topic:
+        bm25 = engine.store.bm25()
+        holders = set().union(*(bm25.holders(bm25.terms_of(f)) for f in topic_forms(asked.topic)))
+        held &= holders
+    if not held:
+        note = (
+            f'no stored paper has every word of "{asked.topic}"'
+            if asked.topic
+            else f"no stored paper{scope or ' passes the filters'}"
+        )
+        return Answer.abstention(question, mode, notes=[note])
+    records = {pid: catalog[pid] for pid in held}
+    if asked.kind == sup.MOST_PAPERS:
+        return sup.prolific_answer(question, records, asked.topic, scope, asked.first)
+    return sup.author_count_answer(question, asked.kind, records, scope)
 
 
 def counted_listing(engine, question: str, reading: Reading, ranked: list[str]) -> Answer:
