@@ -14,7 +14,8 @@
   without naming it, names each paper (its title, with its short label when
   the title lacks it) before the first sentence quoted from it. A question
   whose premise the paper's abstract denies (:mod:`paperchat.answer.premises`)
-  is answered with a note that says so.
+  is answered with a note that says so; one asking for the limitations of a paper
+  it names abstains with a note (:mod:`paperchat.answer.limitations`).
 
 Sources are numbered in order of first use; each names the chunk that holds
 the first sentence quoted from it.
@@ -32,6 +33,7 @@ from paperchat.answer import intent as it
 from paperchat.answer.asks import HOW_MANY_AUTHORS, asks_for_name, plain_question, split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
+from paperchat.answer.limitations import LIMITS_NOTE, asks_limitations
 from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import label_named
@@ -321,6 +323,13 @@ def offline_answer(
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
         return metadata_answer(question, record, kind, retrieved)
+    named = [
+        p for p in papers if p.label and label_named(asked, p) or _head_written(asked, p.title)
+    ]
+    if asks_limitations(asked) and len(named) == 1:
+        # "What are the limitations of ConfPO?": its method sentences had read as the answer
+        note = f"{named[0].title or named[0].label} ({named[0].paper_id}): {LIMITS_NOTE}"
+        return Answer.abstention(question, EXTRACTIVE, retrieved, notes=[note])
     result = extract(asked, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
         notes = [result.note] if result.note else []

@@ -1,0 +1,45 @@
+""" "What are the limitations of ConfPO?": a paper's own limitations, which its abstract seldom states.
+
+Abstracts describe what a paper does and what it beats; a sentence naming the limitations of *prior*
+work ("To address this limitation, we propose ...") is not the paper's own. Of the 2,732 ICML 2025
+abstracts, about 170 have a sentence that pairs a limitation word with "we"/"our" and no word for other
+work, and read by hand, almost all of those are still a method's motivation or a gap it fills ("...
+remains open"). So a question asking for the limitations of a paper it names abstains, with a note that
+abstracts seldom state them, rather than quoting the method sentences a relevance ranking would pick
+(they had read as the answer). A question about a topic's limitations ("What are the limitations of
+diffusion models?") is answered as any other: papers state the limits of the work they improve on.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A question asking for a paper's weak points ("limitations", "drawbacks", "failure modes", "downsides"),
+#: not for the weakness of other work it addresses ("Which limitation of DPO does ConfPO address?").
+_WEAK = (
+    r"(?:limitations?|weakness(?:es)?|weak\s+(?:points?|spots?)|drawbacks?|shortcomings?|downsides?|"
+    r"failure\s+(?:modes?|cases?)|caveats?|disadvantages?|cons)"
+)
+_ASKS = re.compile(
+    rf"\b(?:what|which)\s+(?:are|is|were|was)\s+(?:the\s+|its\s+|their\s+)?(?:\w+\s+)?{_WEAK}\b"
+    rf"|\b{_WEAK}\s+(?:of|does|do|did)\b|\b(?:has|have|had)\s+(?:any\s+)?(?:\w+\s+)?{_WEAK}\b"
+    rf"|(?:'s|’s|\bits|\btheir)\s+(?:\w+\s+)?{_WEAK}\b",
+    re.I,
+)
+_ADDRESSED = re.compile(
+    r"\b(?:address|overcome|solve|fix|tackle|mitigate|remedy|alleviate|avoid|resolve|handle|target|"
+    r"motivat|improv|compar|differ|versus|vs\.?)\w*|\bof\s+(?:existing|prior|previous|current|standard|"
+    r"conventional|traditional|earlier|other|the\s+(?:baseline|prior|previous|existing))\b",
+    re.I,
+)
+#: The note of the abstention: where a paper's limitations are written instead.
+LIMITS_NOTE = (
+    "its abstract states no limitation of its own (abstracts seldom do); the paper's discussion or "
+    "conclusion is where to look"
+)
+
+
+def asks_limitations(question: str) -> bool:
+    """Whether ``question`` asks for a paper's own limitations ("What are the limitations of ConfPO?",
+    "Does FlipAttack have drawbacks?"), not for the prior work's a paper addresses."""
+    return bool(_ASKS.search(question)) and not _ADDRESSED.search(question)
