@@ -90,6 +90,28 @@ def test_fact_recall_groups_and_variants():
     ]
 
 
+@pytest.mark.parametrize(
+    "answer,fact,found",
+    [
+        # a newcomer's eval session: each of these had counted as found
+        ("We use HMR-Scorer to build it [1].", "1", False),  # the citation marker
+        ("HMR-Scorer builds it [1].", "core", False),  # inside a word
+        ("1280x720, 24fps videos [1].", "1280x", False),  # a resolution, not a speed-up
+        ("as in 2023 [2].", "3", False),  # inside a number
+        ("from 1.885 s [1].", "1.88", False),
+        ("a 3.5 point gain [1].", "3", False),
+        # and this had not: emphasis markup inside the quoted words
+        ("**A**ligns a **D**iffusion-based **HMR** [1].", "Aligns a Diffusion-based HMR", True),
+        # endings and a symbol before a number stay free
+        ("probabilities are heavy tailed [1].", "heavy tail", True),
+        ("a speedup of x1.4 [1].", "1.4", True),
+        ("speedups up to $\\sim2.5\\times$ [1].", "2.5", True),
+    ],
+)
+def test_a_fact_is_matched_as_words_or_a_number(answer, fact, found):
+    assert measures.facts_found(answer, [[fact]]) == [found]
+
+
 def _result(answer, sources):
     return Answer(
         "q",

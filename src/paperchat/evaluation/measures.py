@@ -7,7 +7,8 @@
   ideal DCG of the *gold set* (all gold papers ranked first), not of the
   retrieved list; Järvelin & Kekäläinen (2002).
 * Facts: a fact group is a list of accepted variants; it is satisfied when
-  any variant occurs in the answer (case-insensitive).
+  any variant occurs in the answer (case-insensitive) as words or a number, not
+  inside another word or number, citation markers and emphasis left out.
 * Citations, in the spirit of ALCE (Gao et al. 2023, "Enabling Large
   Language Models to Generate Text with Citations"): citation recall (the
   share of answer sentences their cited sources support) and precision (the
@@ -21,6 +22,7 @@ return 0.0 (such questions are unanswerable and are scored by abstention).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,11 +78,51 @@ def retrieval_scores(ranked: Sequence[str], gold: set[str]) -> dict[str, float]:
     }
 
 
+#: A citation marker of the answer ("[1]", "[2, 3]"): not text a fact can match ("1" had matched "[1]").
+_MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\]")
+
+
+def _matchable(answer: str) -> str:
+    """``answer`` as facts are matched in: citation markers and Markdown emphasis (``**A**ligns``) removed,
+    lower case, runs of white space as one space."""
+    text = _MARKER.sub(" ", answer).replace("**", "").replace("*", "").replace("`", "")
+    return " ".join(text.lower().split())
+
+
+def _holds(text: str, variant: str) -> bool:
+    """Whether ``variant`` (lower case) occurs in ``text`` as words or a number, not inside another: a variant
+    that starts with a letter is not preceded by one ("core" is not in "scorer"), one that starts with a digit
+    not by a digit ("3" is not in "2023"); one that ends with a letter or digit is not followed by a digit
+    ("1280x" is not in "1280x720"), and one that ends with a digit not by a decimal part ("1.88" is not in
+    "1.885"). Endings stay free ("heavy tail" is in "heavy tailed"), as does a symbol before a number
+    ("x1.4", "$\\sim2.5$")."""
+    for m in re.finditer(re.escape(variant), text):
+        start, end = m.span()
+        before = text[start - 1] if start else " "
+        if variant[0].isalpha() and before.isalpha():
+            continue
+        if variant[0].isdigit() and (
+            before.isdigit() or before == "." and text[start - 2 : start - 1].isdigit()
+        ):
+            continue
+        after = text[end : end + 2]
+        if variant[-1].isalnum() and after[:1].isdigit():
+            continue
+        if variant[-1].isdigit() and re.match(r"\.\d", after):
+            continue
+        return True
+    return False
+
+
 def facts_found(answer: str, facts: Sequence[Sequence[str]]) -> list[bool]:
-    """For each fact group (list of variants): whether any variant occurs in ``answer`` (case and runs of white
-    space folded: "discrete   diffusion" is "Discrete diffusion")."""
-    low = " ".join(answer.lower().split())
-    return [any(" ".join(str(v).lower().split()) in low for v in group) for group in facts]
+    """For each fact group (list of variants): whether any variant occurs in ``answer`` (:func:`_holds`: as
+    words or a number, not inside another), case and runs of white space folded ("discrete   diffusion" is
+    "Discrete diffusion"), citation markers and Markdown emphasis left out (:func:`_matchable`)."""
+    text = _matchable(answer)
+    return [
+        any((v := " ".join(str(variant).lower().split())) and _holds(text, v) for variant in group)
+        for group in facts
+    ]
 
 
 def fact_recall(answer: str, facts: Sequence[Sequence[str]]) -> float | None:
