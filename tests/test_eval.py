@@ -227,6 +227,18 @@ def test_follow_up_is_asked_with_its_previous_question(tmp_path):
             "x" * 2001,
             "set.jsonl:1: question 'a' is 2001 characters long; the limit is 2000",
         ),
+        # an eval-workflow session: a JSON number had crashed the run (TypeError) or passed, null crashed,
+        # "" counted as found in every answer
+        (
+            "facts",
+            [[None]],
+            "set.jsonl:1: 'facts' must be a list of non-empty lists of variants (text or numbers); got null",
+        ),
+        (
+            "facts",
+            [[""]],
+            "set.jsonl:1: 'facts' must be a list of non-empty lists of variants (text or numbers); got \"\"",
+        ),
     ],
 )
 def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
@@ -240,6 +252,18 @@ def test_a_field_of_the_wrong_type_is_named(tmp_path, field, value, message):
     with pytest.raises(PaperchatError) as err:
         qs.load_questions(path)
     assert str(err.value) == f"{path.parent}/{message}"
+
+
+def test_facts_as_numbers_a_bom_and_a_key_given_twice(tmp_path):
+    path = tmp_path / "set.jsonl"
+    row = {"id": "a", "question": "By how much?", "gold": [{"id": "x"}], "facts": [[121, "1.2x"]]}
+    path.write_text("\ufeff" + json.dumps(row) + "\n", encoding="utf-8")  # a Windows editor's BOM
+    assert qs.load_questions(path)[0]["facts"] == [["121", "1.2x"]]
+    # a key given twice: JSON keeps the last ("gold": [] made the question unanswerable, silently)
+    path.write_text('{"id": "a", "question": "Which?", "gold": [{"id": "x"}], "gold": []}\n')
+    with pytest.raises(PaperchatError) as err:
+        qs.load_questions(path)
+    assert str(err.value) == f"{path}:1: key 'gold' is given twice"
 
 
 def test_check_baseline_names_each_metric():
@@ -635,3 +659,41 @@ def test_gold_by_position_in_a_file_whose_copy_was_merged(tmp_path):
     )
     results = runner.run_eval(pc.engine, questions, baselines=())
     assert results["questions"][0]["gold"] == ["a1"]
+
+
+def test_gold_by_position_in_one_of_two_files_of_one_name(tmp_path):
+    # an eval-workflow session: A/papers.jsonl #1 was read as B/papers.jsonl #1, silently, and a path refused
+    from paperchat import Paperchat
+
+    folders = {
+        "A": ("a1", "We prune graph neural networks by edge saliency."),
+        "B": ("b1", "We learn grasping."),
+    }
+    for folder, (pid, abstract) in folders.items():
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "papers.jsonl").write_text(
+            json.dumps({"id": pid, "abstract": abstract}) + "\n"
+        )
+    pc = Paperchat(tmp_path / "store", mode="extractive")
+    pc.ingest([tmp_path / "A" / "papers.jsonl", tmp_path / "B" / "papers.jsonl"])
+    questions = tmp_path / "q.jsonl"
+
+    def gold_of(path: str):
+        row = {
+            "id": "m1",
+            "question": "Which paper prunes by edge saliency?",
+            "gold": [{"path": path, "index": 1}],
+        }
+        questions.write_text(json.dumps(row) + "\n")
+        return runner.run_eval(pc.engine, questions, baselines=(), check_support=False)[
+            "questions"
+        ][0]["gold"]
+
+    with pytest.raises(PaperchatError) as err:
+        gold_of("papers.jsonl")
+    a_file = str((tmp_path / "A" / "papers.jsonl").resolve())
+    assert str(err.value).startswith(
+        f"question m1: gold paper papers.jsonl #1: 2 stored files are named papers.jsonl ({a_file}, "
+    )
+    assert gold_of("A/papers.jsonl") == ["a1"] and gold_of("B/papers.jsonl") == ["b1"]
+    assert gold_of(a_file) == ["a1"]

@@ -175,6 +175,34 @@ def _gold_entry(g: Any) -> dict[str, Any] | None:
     return None
 
 
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; :class:`ValueError` for a key given twice (``"gold": [...], "gold": []``
+    had made an answerable question unanswerable, silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"key {key!r} is given twice")
+        out[key] = value
+    return out
+
+
+def _facts(facts: Any, where: str) -> list[list[str]]:
+    """``facts`` as groups of non-empty text variants; a number is its text (``[[121]]``: "121"). Raises
+    :class:`PaperchatError` naming ``where`` for anything else (``null``, ``""``, ``true``, a bare string)."""
+    shape = f"{where}: 'facts' must be a list of non-empty lists of variants (text or numbers)"
+    if not isinstance(facts, list) or any(not isinstance(g, list) or not g for g in facts):
+        raise PaperchatError(shape)
+    out = []
+    for group in facts:
+        variants = []
+        for v in group:
+            if isinstance(v, bool) or not isinstance(v, (str, int, float)) or not str(v).strip():
+                raise PaperchatError(f"{shape}; got {json.dumps(v)}")
+            variants.append(str(v).strip())
+        out.append(variants)
+    return out
+
+
 def load_questions(path: str | Path) -> list[dict[str, Any]]:
     """Read an eval set (see the module docstring) and check it.
 
@@ -184,7 +212,9 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(
+            encoding="utf-8-sig"
+        ).splitlines()  # a BOM (Windows editors) is read past
     except OSError as exc:
         raise PaperchatError(f"cannot read the eval set {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -196,9 +226,11 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
             continue
         where = f"{path}:{n}"
         try:
-            q = json.loads(line)
+            q = json.loads(line, object_pairs_hook=_no_repeated_keys)
         except json.JSONDecodeError as exc:
             raise PaperchatError(f"{where}: not JSON ({exc.msg})") from None
+        except ValueError as exc:  # a key given twice: JSON keeps the last, silently
+            raise PaperchatError(f"{where}: {exc}") from None
         if not isinstance(q, dict):
             raise PaperchatError(f"{where}: not a JSON object")
         for key in ("id", "question"):
@@ -234,9 +266,7 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
         q["gold"] = entries
         if q["answerable"] and not entries:
             raise PaperchatError(f"{where}: an answerable question needs gold papers")
-        facts = q.setdefault("facts", [])
-        if not isinstance(facts, list) or any(not isinstance(g, list) or not g for g in facts):
-            raise PaperchatError(f"{where}: 'facts' must be a list of non-empty lists of variants")
+        q["facts"] = _facts(q.get("facts", []), where)
         prev = q.get("follow_up_of")
         if prev is not None and prev not in seen:
             raise PaperchatError(f"{where}: follow_up_of {prev!r} names no earlier question")
@@ -263,7 +293,8 @@ def gold_ids(
 ) -> list[str]:
     """The question's gold paper ids as stored (merged duplicates under the kept copy's id), in the order given.
 
-    Raises :class:`PaperchatError` for an origin that no corpus file holds.
+    Raises :class:`PaperchatError` for an origin that no corpus file holds, or a file name ``origins`` refuses
+    (two stored files share it).
     """
     out = []
     for g in question.get("gold", []):
@@ -278,6 +309,8 @@ def gold_ids(
                 raise PaperchatError(
                     f"question {question['id']}: gold paper {key[0]} #{key[1]} is not in the corpus"
                 ) from None
+            except PaperchatError as exc:  # a file name two stored files share
+                raise PaperchatError(f"question {question['id']}: {exc}") from None
         pid = aliases.get(pid, pid)
         if pid not in out:
             out.append(pid)

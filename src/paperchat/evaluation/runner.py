@@ -211,10 +211,7 @@ def run_eval(
         engine.ingest(list(corpus), progress=ingest_progress)
     records = engine.store.papers(abstracts=False)
     bundled = qs.origin_map()
-    origins = _Origins(
-        {**{(r.source_path, r.source_index): pid for pid, r in records.items()}, **bundled},
-        {f for r in records.values() for f in r.also_in},
-    )
+    origins = _Origins(records, bundled)
     aliases = engine.store.aliases()
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
@@ -311,17 +308,48 @@ def run_eval(
 
 
 class _Origins(dict):
-    """``(file name, 1-based position) -> paper id``; a position in a file whose papers were merged into copies
-    from another file (a record's ``also_in``) is read from that file on a miss, once per file: the
-    conference's copy of a bundled paper is gold as ``{"path": "icml2025_abstracts.jsonl", "index": 461}``."""
+    """``(file, 1-based position) -> paper id`` over the stored ``records`` (id -> record) and the ``bundled``
+    corpus's origins. ``file`` is a file's name, or, where two stored files share a name, enough of its path
+    to tell them apart ("A/papers.jsonl", or the whole path ``papers --json`` prints): a bare shared name is
+    refused, not read as either file. A position in a file whose papers were merged into copies from another
+    file (a record's ``also_in``) is read from that file on a miss, once per file: the conference's copy of a
+    bundled paper is gold as ``{"path": "icml2025_abstracts.jsonl", "index": 461}``."""
 
-    def __init__(self, known: dict, also_in: set[str]):
-        super().__init__(known)
+    def __init__(self, records: dict, bundled: dict):
+        files: dict[str, set[str]] = {}
+        for r in records.values():
+            files.setdefault(r.source_path, set()).add(r.source_file or r.source_path)
+        self._shared = {name: sorted(paths) for name, paths in files.items() if len(paths) > 1}
+        self._by_file = {
+            (r.source_file, r.source_index): pid for pid, r in records.items() if r.source_file
+        }
+        known = {
+            (r.source_path, r.source_index): pid
+            for pid, r in records.items()
+            if r.source_path not in self._shared
+        }
+        super().__init__({**known, **bundled})
+        also_in = {f for r in records.values() for f in r.also_in}
         self._files = {Path(f).name: f for f in sorted(also_in)}
         self._read: set[str] = set()
 
     def __missing__(self, key):
-        name = key[0]
+        name, index = key
+        if (
+            "/" in name or "\\" in name
+        ):  # a path: the one stored file it ends (its last parts, or all of it)
+            parts = Path(name).parts
+            found = {f for f, _i in self._by_file if Path(f).parts[-len(parts) :] == parts}
+            if len(found) == 1 and (file := found.pop(), index) in self._by_file:
+                return self._by_file[(file, index)]
+            raise KeyError(key)
+        if name in self._shared:
+            shown = ", ".join(self._shared[name][:3])
+            raise PaperchatError(
+                f"gold paper {name} #{index}: {len(self._shared[name])} stored files are named {name} "
+                f'({shown}); give the file\'s path instead, e.g. {{"path": "{self._shared[name][0]}", '
+                f'"index": {index}}}'
+            )
         if name not in self._files or name in self._read:
             raise KeyError(key)
         self._read.add(name)
