@@ -411,8 +411,17 @@ def test_split_sets_report_each_split_and_its_abstention_sweep(bundled_engine, t
     assert first["threshold"] == 0.0 and first["answered"] == round(answered, 4)
     er.write_outputs(results, tmp_path / "out", [])
     text = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert "### a-tune split (tuned on)" in text and "### c-heldout split (report this one)" in text
+    # a user's own set: paperchat tuned on none of its splits, so no split is said to be tuned on
+    assert results["config"]["shipped"] is False
+    assert "### a-tune split\n" in text and "### c-heldout split\n" in text
+    assert "tune paperchat" not in text and "(tuned on)" not in text
     assert "## Abstention sweep" in text
+    # a shipped set's splits say what each is for
+    shipped = er.render_report({**results, "config": {**results["config"], "shipped": True}})
+    assert (
+        "### a-tune split (tuned on)" in shipped
+        and "### c-heldout split (report this one)" in shipped
+    )
 
 
 # -- the offline eval on the bundled set -------------------------------------------
@@ -697,3 +706,40 @@ def test_gold_by_position_in_one_of_two_files_of_one_name(tmp_path):
     )
     assert gold_of("A/papers.jsonl") == ["a1"] and gold_of("B/papers.jsonl") == ["b1"]
     assert gold_of(a_file) == ["a1"]
+
+
+def test_a_comparison_is_correct_only_citing_every_compared_paper():
+    # an eval-workflow session: a comparison citing one of its two papers counted as correct
+    row = {
+        "answerable": True,
+        "abstained": False,
+        "kind": "compare",
+        "gold": ["a", "b"],
+        "cited": ["a", "z"],
+        "facts": [],
+        "facts_found": [],
+        "all_gold_cited": 0.0,
+    }
+    assert not runner._correct(row)
+    assert runner._failure(row) == "cites 1 of the 2 compared papers"
+    assert runner._correct({**row, "cited": ["b", "a"], "all_gold_cited": 1.0})
+    rows = [
+        {**row, "all_gold_cited": 0.0},
+        {**row, "all_gold_cited": 1.0},
+        {**row, "kind": "lookup", "all_gold_cited": None},
+    ]
+    assert stats.aggregate(rows)["answers.all_compared_cited"]["value"] == 0.5
+
+
+def test_check_needs_a_baseline_for_a_set_without_one(tmp_path):
+    # an eval-workflow session: --check on a user's own set had applied the bundled set's floors
+    assert qs.default_baseline("conference").name == "baseline_conference.json"
+    assert qs.default_baseline(None).name == "baseline.json"
+    with pytest.raises(PaperchatError) as err:
+        qs.default_baseline(str(tmp_path / "mine.jsonl"))
+    assert str(err.value).startswith(
+        "--check needs --baseline FILE for your own set (the shipped baselines are for bundled, "
+        "conference, generalization)"
+    )
+    with pytest.raises(PaperchatError, match="for the set general-b "):
+        qs.default_baseline("general-b")

@@ -62,7 +62,7 @@ from paperchat.evaluation.questions import HELD_OUT, TUNED_ON
     "baseline_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Minimum figures for --check (default: eval/baseline.json).",
+    help="Minimum figures for --check (default: the shipped set's, eval/baseline*.json; your own set needs one).",
 )
 @click.option(
     "--retriever",
@@ -167,7 +167,7 @@ def eval_command(
         )
     baseline = None
     if check:
-        baseline = report.load_baseline(baseline_path or questions.default_baseline())
+        baseline = report.load_baseline(baseline_path or questions.default_baseline(set_path))
     engine = obj.engine()
     if retriever != engine.retriever_mode:
         from paperchat.engine import Engine
@@ -192,6 +192,8 @@ def eval_command(
         from paperchat.evaluation.html_report import write_html
 
         files["html"] = str(write_html(results, Path(files["results"]).parent, failures))
+    else:  # an earlier run's page would describe other figures than report.md beside it
+        Path(files["results"]).parent.joinpath("report.html").unlink(missing_ok=True)
     if as_json:
         summary = report.summary_json(results)
         summary["files"] = files

@@ -141,9 +141,33 @@ def default_question_set() -> Path:
     return resolve_set(None)[0]
 
 
-def default_baseline() -> Path:
-    """``eval/baseline.json`` (the committed minimum figures)."""
-    return bundled_dir("eval") / "baseline.json"
+#: Each shipped set's committed minimum figures (``eval/``), what ``--check`` compares with by default.
+BASELINES = {
+    "bundled": "baseline.json",
+    "conference": "baseline_conference.json",
+    "generalization": "baseline_generalization.json",
+}
+
+
+def default_baseline(set_name: str | None = None) -> Path:
+    """The committed minimum figures of the shipped set ``set_name`` (default ``bundled``:
+    ``eval/baseline.json``). Raises :class:`PaperchatError` for a set that has none (a user's own set, a
+    shipped set's part): the bundled set's floors say nothing about it."""
+    name = str(set_name or "bundled")
+    if name not in BASELINES:
+        what = "your own set" if name not in NAMED_SETS else f"the set {name}"
+        raise PaperchatError(
+            f"--check needs --baseline FILE for {what} (the shipped baselines are for "
+            f'{", ".join(BASELINES)}); a baseline is {{"min": {{metric: value}}}}'
+        )
+    return bundled_dir("eval") / BASELINES[name]
+
+
+def is_shipped(paths: Iterable[Path]) -> bool:
+    """Whether every one of ``paths`` is a shipped set's file (its ``split`` fields then say which parts were
+    tuned on and which held out; a user's own splits say nothing of the kind)."""
+    root = bundled_dir("eval").resolve()
+    return all(Path(p).resolve().is_relative_to(root) for p in paths)
 
 
 def default_out_dir() -> Path:

@@ -185,13 +185,13 @@ def render_markdown(data: ReportData) -> str:
         ],
     )
     if data.splits:
-        out += [
-            "## By split",
-            "",
-            "Tuning splits (dev, *-tune) were used to tune paperchat; held-out splits (test, "
-            "*-heldout) only to report.",
-            "",
-        ]
+        out += ["## By split", ""]
+        if data.cfg.get("shipped", True):  # a user's own splits were not tuned on by paperchat
+            out += [
+                "Tuning splits (dev, *-tune) were used to tune paperchat; held-out splits (test, "
+                "*-heldout) only to report.",
+                "",
+            ]
         out += split_tables(data.splits, markdown=True)
     if data.sweep:
         out += [

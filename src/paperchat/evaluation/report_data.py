@@ -22,6 +22,7 @@ SPLIT_METRICS = (
     ("R@5", "retrieval.recall@5"),
     ("gold cited", "answers.gold_cited"),
     ("first cited gold", "answers.first_cited_gold"),
+    ("all compared cited", "answers.all_compared_cited"),
     ("facts", "answers.fact_recall"),
     ("abstained", "abstention.abstention_rate"),
     ("false abst.", "abstention.false_abstention_rate"),
@@ -117,7 +118,9 @@ def split_data(results: dict[str, Any]) -> list[SplitTable]:
             )
             for kind, stats in part["by_kind"].items()
         ]
-        out.append(SplitTable(split, f"{split} split" + split_role(split), rows))
+        # a user's own splits were not tuned on by paperchat: no role said
+        role = split_role(split) if results["config"].get("shipped", True) else ""
+        out.append(SplitTable(split, f"{split} split" + role, rows))
     return out
 
 

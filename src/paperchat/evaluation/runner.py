@@ -99,10 +99,18 @@ class CachedEmbedder:
         self._vecs.update(zip(texts, vectors))
 
 
+#: Question kinds whose gold papers are compared: a correct answer cites every one (``all_gold_cited``).
+COMPARISON_KINDS = frozenset({"compare", "comparison"})
+
+
 def _correct(row: dict[str, Any]) -> bool:
+    """Whether the row's answer is right: an unanswerable question abstained; an answerable one cites a gold
+    paper (a comparison: every one, :data:`COMPARISON_KINDS`) and holds every required fact."""
     if not row["answerable"]:
         return row["abstained"]
     if row["abstained"]:
+        return False
+    if row.get("all_gold_cited") == 0.0:  # a comparison citing one of its papers compares nothing
         return False
     return bool(set(row["cited"]) & set(row["gold"])) and all(row["facts_found"])
 
@@ -114,8 +122,11 @@ def _failure(row: dict[str, Any]) -> str:
     if row["abstained"]:
         return "abstained"
     why = []
-    if not set(row["cited"]) & set(row["gold"]):
+    cited_gold = set(row["cited"]) & set(row["gold"])
+    if not cited_gold:
         why.append("cites no gold paper")
+    elif row.get("all_gold_cited") == 0.0:
+        why.append(f"cites {len(cited_gold)} of the {len(row['gold'])} compared papers")
     missing = [g[0] for g, ok in zip(row["facts"], row["facts_found"]) if not ok]
     if missing:
         why.append("missing facts: " + ", ".join(missing))
@@ -158,6 +169,10 @@ def _row(
     if q["answerable"]:  # what a user sees: a gold paper among the citations, and cited first
         row["gold_cited"] = float(bool(set(row["cited"]) & gold_set))
         row["first_cited_gold"] = float(bool(row["cited"]) and row["cited"][0] in gold_set)
+        if (
+            q["kind"] in COMPARISON_KINDS and len(gold_set) > 1
+        ):  # a comparison needs each of its papers
+            row["all_gold_cited"] = float(gold_set <= set(row["cited"]))
     row["correct"] = _correct(row)
     row["failure"] = _failure(row)
     return row
@@ -259,6 +274,7 @@ def run_eval(
     return {
         "config": {
             "set": " + ".join(qs.display_path(p) for p in paths),
+            "shipped": qs.is_shipped(paths),
             "questions": len(rows),
             "answerable": sum(r["answerable"] for r in rows),
             "mode": mode,

@@ -46,6 +46,7 @@ citations.cited_gold_share        | answered answerable   | cited_gold_share    
 citations.gold_cited_share        | answered answerable   | gold_cited_share       | +
 answers.gold_cited                | answerable            | gold_cited             | +
 answers.first_cited_gold          | answerable            | first_cited_gold       | +
+answers.all_compared_cited        | answerable            | all_gold_cited         | +
 answers.fact_recall               | answerable with facts | fact_recall            | +
 answers.all_facts                 | answerable with facts | all_facts              | +
 abstention.abstention_rate        | unanswerable          | abstained              | +
