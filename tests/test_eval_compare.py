@@ -218,12 +218,15 @@ def test_runs_on_partly_different_questions(run_a):
     extra["id"] = "q999"
     b["questions"].append(extra)
     b["questions"][0]["question"] += " (reworded)"
+    # an eval-workflow session: a gold paper changed under the same wording went unremarked
+    b["questions"][1]["gold"] = ["p-000000000000"]
     cmp = compare_runs(a, b)
-    assert (cmp["paired"], cmp["only_a"], cmp["only_b"], cmp["reworded"]) == (
+    assert (cmp["paired"], cmp["only_a"], cmp["only_b"], cmp["reworded"], cmp["relabelled"]) == (
         18,
         ["q013", "q014"],
         ["q999"],
         ["q001"],
+        [b["questions"][1]["id"]],
     )
     assert cmp["metrics"]["retrieval.recall@5"]["n"] == 12
     assert all(not m["significant"] for m in cmp["metrics"].values())
@@ -232,6 +235,9 @@ def test_runs_on_partly_different_questions(run_a):
         "only in A: 2; only in B: 1" in text
         and "only in A (2): q013, q014" in text
         and "other wording" in text
+        and f"1 paired question(s) have other labels in B (gold papers, facts, answerable or kind; e.g. "
+        f"{b['questions'][1]['id']})"
+        in text
     )
 
     b["questions"] = [dict(extra, id=f"x{i}") for i in range(3)]

@@ -163,7 +163,7 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
     Returns ``{"runs": {"a": {set, retriever, mode, questions}, "b": ...},
     "paired": n, "only_a": [ids], "only_b": [ids], "reworded": [ids whose
-    question text differs], "method": {...}, "metrics": {name: {...}},
+    question text differs], "relabelled": [ids whose gold, facts, answerable or kind differ], "method": {...}, "metrics": {name: {...}},
     "regressions": [names], "improvements": [names], "newly_failing": [{id,
     kind, question, failure (B's reason), failure_a}], "newly_passing": [...],
     "config_diff": {key: {"a": value, "b": value}}}``.
@@ -203,6 +203,11 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "only_a": [r["id"] for r in rows_a if r["id"] not in by_b],
         "only_b": [r["id"] for r in rows_b if r["id"] not in ids_a],
         "reworded": [ra["id"] for ra, rb in pairs if ra.get("question") != rb.get("question")],
+        "relabelled": [
+            ra["id"]
+            for ra, rb in pairs
+            if any(ra.get(key) != rb.get(key) for key in ("gold", "facts", "answerable", "kind"))
+        ],
         "method": {
             "difference": "B - A over the paired questions in the metric's subset in both runs",
             "interval": "paired percentile bootstrap over questions (Efron & Tibshirani 1993)",
@@ -274,6 +279,11 @@ def render_comparison(cmp: dict[str, Any], label_a: str = "A", label_b: str = "B
         lines.append(
             f"warning: {len(cmp['reworded'])} paired question(s) have other wording in B "
             f"(e.g. {cmp['reworded'][0]})"
+        )
+    if cmp.get("relabelled"):  # an edited label moves a figure as much as a code change
+        lines.append(
+            f"warning: {len(cmp['relabelled'])} paired question(s) have other labels in B (gold papers, "
+            f"facts, answerable or kind; e.g. {cmp['relabelled'][0]})"
         )
     lines += ["", f"{'metric':36s} {'':1s} {'n':>4s} {'A':>7s} {'B':>7s} {'Δ':>7s}  95% CI of Δ"]
     for name, m in cmp["metrics"].items():
