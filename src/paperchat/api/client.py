@@ -247,8 +247,11 @@ class Paperchat:
         store.refresh()
         wanted = " ".join((paper_id or "").split())
         found = store.papers([wanted]).get(wanted)
-        if found is None:  # a merged duplicate's id, or an id in another case
-            same = resolve_id(wanted, store.papers(abstracts=False), store.aliases())
+        if (
+            found is None
+        ):  # a merged duplicate's id, an id in another case, a p-… id from another store
+            aliases = {**store.aliases(), **self.engine.content_ids([wanted])}
+            same = resolve_id(wanted, store.papers(abstracts=False), aliases)
             found = store.papers([same]).get(same) if same else None
         if found is None:
             # an agent may send 100k characters
@@ -340,7 +343,7 @@ class Paperchat:
         records = store.papers(abstracts=False)
         # a merged duplicate's id, or an id in another case
         if any(pid not in records for pid in ids):
-            aliases = store.aliases()
+            aliases = {**store.aliases(), **self.engine.content_ids(ids)}
             ids = [resolve_id(pid, records, aliases) or pid for pid in ids]
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
         if missing:

@@ -202,9 +202,18 @@ class Engine:
         revision = self.store.revision()
         if self._filtered[:2] != (revision, filters):
             records = self.catalog()
-            ids = matching_ids(filters, records)
+            ids = matching_ids(filters, records, self.content_ids(filters.papers or ()))
             self._filtered = (revision, filters, None if len(ids) == len(records) else ids)
         return self._filtered[2]
+
+    def content_ids(self, wanted) -> dict[str, str]:
+        """``p-…`` ids among ``wanted`` that no stored paper has -> the stored paper whose abstract derives
+        them (:func:`~paperchat.ingest.corpus.content_ids`): a paper's id from a store where its file gave
+        none names it here too. Reads the abstracts only when such an id is wanted."""
+        from paperchat.ingest.corpus import content_ids
+
+        missing = [w for w in wanted if w not in self.catalog()]
+        return content_ids(missing, self.store.papers)
 
     def catalog(self) -> dict[str, PaperRecord]:
         """Every stored paper's record without its abstract (paper id -> record), read once per store

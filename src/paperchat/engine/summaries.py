@@ -77,6 +77,8 @@ def summarize(
         raise PaperchatError(
             f"{target!r} names a stored paper that the filters ({filters.describe()}) leave out"
         )
+    if paper_id is None and (same := engine.content_ids([target]).get(target)):
+        paper_id = same if not ids or same in ids else None  # a p-… id from another store
     if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
         raise PaperchatError(
             f"no paper with id {target} in the store; `paperchat papers` lists them"

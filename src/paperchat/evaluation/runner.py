@@ -228,6 +228,10 @@ def run_eval(
     bundled = qs.origin_map()
     origins = _Origins(records, bundled)
     aliases = engine.store.aliases()
+    wanted = {g["id"] for q in questions for g in q.get("gold", []) if "id" in g}
+    aliases.update(
+        engine.content_ids(wanted - set(records) - set(aliases))
+    )  # p-… ids of another store
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
     if missing:

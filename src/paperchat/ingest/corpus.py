@@ -105,6 +105,25 @@ def paper_id_for(abstract: str, given: Any = None) -> str:
     return "p-" + short_hash(normalize_for_id(abstract), 12)
 
 
+#: A content-derived paper id (:func:`paper_id_for` of an abstract without a given id).
+P_ID = re.compile(r"p-[0-9a-f]{12}")
+
+
+def content_ids(wanted: Iterable[str], read_papers) -> dict[str, str]:
+    """For the ``p-…`` ids among ``wanted``: the stored paper whose abstract derives that id, when it is stored
+    under another id (its file gave one here, and none in the store the ``p-…`` id was copied from).
+    ``read_papers()`` returns the stored records with abstracts (read only when a ``p-…`` id is wanted)."""
+    want = {w for w in wanted if P_ID.fullmatch(w)}
+    if not want:
+        return {}
+    out = {}
+    for pid, record in read_papers().items():
+        derived = paper_id_for(record.abstract)
+        if derived in want and derived != pid:
+            out[derived] = pid
+    return out
+
+
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
     parse_year(rec.get("year"))  # a year that is not one stops here, with its line
     for key in ("abstract", "title", "url", "venue"):

@@ -97,8 +97,11 @@ def _author_matches(wanted: str, authors: list[str]) -> bool:
     return any(needle in fold(a) for a in authors)
 
 
-def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozenset[str]:
-    """The ids of the ``records`` (paper id -> record, abstracts not needed) that pass ``filters``.
+def matching_ids(
+    filters: Filters, records: Mapping[str, PaperRecord], content: Mapping[str, str] | None = None
+) -> frozenset[str]:
+    """The ids of the ``records`` (paper id -> record, abstracts not needed) that pass ``filters``;
+    ``content`` maps more ids to stored ones (``p-…`` ids of abstracts stored under another id).
 
     Raises :class:`PaperchatError` naming the filter that matches no paper (a
     ``--paper`` id not stored; an author, venue or year no paper has, with the
@@ -107,6 +110,7 @@ def matching_ids(filters: Filters, records: Mapping[str, PaperRecord]) -> frozen
     chosen: list[tuple[str, str, set[str]]] = []
     if filters.papers:
         aliases = {alias: pid for pid, rec in records.items() for alias in rec.aliases}
+        aliases.update(content or {})  # a p-… id from another store: the paper with that abstract
         # an id, a merged duplicate's id, or either in another case ("avesKAAETB"); an id before an alias
         resolved = {p: resolve_id(p, records, aliases) for p in filters.papers}
         missing = [p for p in filters.papers if resolved[p] is None]
