@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 from cli_env import run_cli
-from openai_stub import Reply, StubServer
+from openai_stub import Fault, Reply, StubServer
 
 CONFPO = "ConfPO: Exploiting Policy Model Confidence for Critical Token Selection in Preference Optimization"
 CROW = (
@@ -257,6 +257,54 @@ def test_a_rewrite_that_names_none_of_the_referred_papers_is_not_used(store):
     assert "measure the effectiveness" not in bodies[2]["messages"][-1]["content"]
     assert titles(turns(out)["What else does it do?"]) == [CONFPO]
     assert "named none of the referred papers and was not used" in out
+
+
+def test_a_failed_rewrite_keeps_the_rules_reading_and_auto_falls_back_offline(store):
+    # a chat break-it session: in --mode auto a follow-up ended in "error:" when the rewrite request failed
+    # (the rules had found the paper), and a server sending an HTML page was not "unreachable"
+    with StubServer() as server:
+        server.script(Reply("ConfPO selects tokens by the training policy's confidence [1]."))
+        server.script(Fault(404))  # the rewrite: an unknown model, say
+        server.script(Fault(200, "<html>Bad gateway</html>", content_type="text/html"))
+        ran = chat_run(
+            store,
+            [
+                "What does ConfPO use to pick preference-critical tokens?",
+                "What else does it do?",
+                "/why",
+            ],
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+            PAPERCHAT_HISTORY="0",
+        )
+    assert ran.returncode == 0, ran.stderr
+    follow = turns(ran.stdout)["What else does it do?"]
+    assert titles(follow) == [CONFPO] and "[1]" in follow  # quoted offline from ConfPO's abstract
+    assert "answered offline by quoting the abstracts" in ran.stderr
+    assert "the LLM could not rewrite the follow-up" in ran.stdout  # /why says so
+
+
+def test_a_referred_paper_is_sent_alone_to_the_llm_however_weak_the_words(store):
+    # a chat break-it session: "summarize the second one" was refused ("nothing retrieved answers the
+    # question; the LLM was not asked"), and a rewrite naming the paper widened the sources to four others
+    with StubServer() as server:
+        server.script(Reply("Summarize ConfPO."))  # the rewrite names the referred paper only
+        server.script(Reply("ConfPO picks tokens by confidence [1]."))
+        out = chat(store, ["Which papers study preference optimization?"], "--mode", "extractive")
+        first = turns(out)["Which papers study preference optimization?"]
+        assert titles(first)[0] == CONFPO
+        llm = chat(
+            store,
+            ["summarize the first one"],
+            "--continue",
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+        )
+        bodies = [r["body"] for r in server.requests]
+    assert "nothing retrieved answers" not in llm
+    sent = bodies[-1]["messages"][-1]["content"]
+    assert CONFPO in sent and sent.count("[2]") == 0  # one source: the referred paper
+    assert titles(turns(llm)["summarize the first one"]) == [CONFPO]
 
 
 def test_a_short_placeholder_key_is_not_masked_inside_words(store):

@@ -438,7 +438,15 @@ def test_condense_question(server):
     user = server.last_request()["body"]["messages"][1]["content"]
     assert "User: What is GNN+?\nAssistant: GNN+ is a framework." in user
     # a small model's non-questions are not used (a break-it session)
-    for reply in ("The answer to this question is:", "User: What is the best way to measure it?"):
+    # nor its answers or statements put where the question goes (a chat break-it session: "The answer is:
+    # CROW" had replaced the user's question)
+    for reply in (
+        "The answer to this question is:",
+        "User: What is the best way to measure it?",
+        "The answer is: CROW",
+        "CROW removes backdoors from LLMs by enforcing consistency.",
+        "Answer: CROW uses regularization [1].",
+    ):
         server.script(Reply(reply))
         assert condense_question(history, "Who wrote it?", settings) == "Who wrote it?"
 

@@ -134,3 +134,22 @@ _WHICH_PAPER = re.compile(
 def asks_which_paper(question: str) -> bool:
     """Whether ``question`` asks which one paper (:data:`_WHICH_PAPER`), alone or beside another ask."""
     return _WHICH_PAPER.search(question) is not None
+
+
+#: How a question or a request opens ("what ...", "does ...", "compare ...", "summarize ...").
+_REQUEST_OPENING = re.compile(
+    r"(?:what|which|how|why|who|whom|whose|when|where|does|do|did|is|are|was|were|can|could|should|would|"
+    r"will|has|have|had|compare|contrast|summari[sz]e|list|describe|explain|tell|show|give|find|name|"
+    r"in\s+what|in\s+which|for\s+what|on\s+what|according\s+to)\b",
+    re.I,
+)
+
+
+def reads_as_request(text: str) -> bool:
+    """Whether ``text`` reads as one question or request: it ends with "?" or opens as one does
+    (:data:`_REQUEST_OPENING`), and holds no citation marker. A small model asked to rewrite a follow-up may
+    answer it instead ("The answer is: CROW", "CROW removes backdoors by ... [1].")."""
+    text = text.strip()
+    if not text or re.search(r"\[\d+\]", text):
+        return False
+    return text.endswith("?") or bool(_REQUEST_OPENING.match(text))

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from paperchat.answer.asks import reads_as_request
 from paperchat.answer.llm_client import count_message_tokens, get_client
 from paperchat.answer.model_text import OwnSourcesCut, cut_own_sources, is_abstention
 from paperchat.answer.prompts import load_prompt
@@ -359,11 +360,9 @@ def condense_question(
     """Rewrite a chat follow-up as a standalone question (for retrieval) with the LLM (``prompts/condense.txt``).
 
     ``history`` is a list of ``(role, text)`` pairs, oldest first (roles
-    ``user`` / ``assistant``); only the last ``max_turns`` are sent, fewer
-    when they do not fit the context window. Without history the question is
-    returned as is and no request is made; an empty reply, or one that is not
-    a single question of sensible length, falls back to it.
-    """
+    ``user`` / ``assistant``); only the last ``max_turns`` are sent, fewer when they do not fit the context
+    window. Without history the question is returned as is and no request is made; an empty reply, or one
+    that is not a single question or request of sensible length, falls back to it."""
     question = " ".join((question or "").split())
     turns = list(history or [])
     if not turns or not question:
@@ -393,7 +392,7 @@ def condense_question(
     if (
         len(split_sentences(line)) > 1
         or len(line) > 2 * len(question) + 200
-        or line.endswith(":")  # "The answer to this question is:"
+        or not reads_as_request(line)  # "The answer is: CROW", "CROW removes backdoors by ... [1]."
         or re.match(r"(?:user|assistant)\s*:", line, re.I)  # the history replayed
     ):
         return question  # not a rewritten question (a small model may answer or ramble instead): use the original

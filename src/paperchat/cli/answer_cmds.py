@@ -231,9 +231,10 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
     mode = engine.mode()
     first_run(obj, as_json or quiet)
     on_token, printed = _streamer(mode == "llm" and not as_json)
+    # the mode setting as asked: auto may fall back offline
     answer = _answer(
         lambda: engine.summarize(
-            target, top_k=obj.settings.top_k, mode=mode, on_token=on_token, filters=filters
+            target, top_k=obj.settings.top_k, on_token=on_token, filters=filters
         ),
         on_token,
         printed,

@@ -313,6 +313,7 @@ class Engine:
         on_token: OnToken | None = None,
         t0: float | None = None,
         fallback: bool = False,
+        referred: bool = False,
     ) -> Answer:
         """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``):
         :func:`paperchat.engine.answering.answer_from_hits` (the LLM gate, the offline fallback when
@@ -320,7 +321,16 @@ class Engine:
         from paperchat.engine.answering import answer_from_hits
 
         return answer_from_hits(
-            self, question, hits, records, qvec, mode, on_token, t0=t0, fallback=fallback
+            self,
+            question,
+            hits,
+            records,
+            qvec,
+            mode,
+            on_token,
+            t0=t0,
+            fallback=fallback,
+            referred=referred,
         )
 
     @again_after_rebuild

@@ -11,8 +11,28 @@ import time
 from collections.abc import Callable
 
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
-from paperchat.core.errors import LLMConnectionError, LLMEmptyAnswer
+from paperchat.core.errors import (
+    LLMBadResponse,
+    LLMConnectionError,
+    LLMEmptyAnswer,
+    LLMRateLimited,
+    LLMServerError,
+    LLMTimeout,
+)
 from paperchat.ingest.records import PaperRecord
+
+#: LLM faults ``--mode auto`` answers offline after, with a note: the server cannot answer now (unreachable,
+#: timed out, failing after its retries, rate limited past the longest wait, a reply that is no Chat
+#: Completions stream, such as a proxy's "Bad gateway" page, or an empty answer). A wrong key, an unknown
+#: model or a bad URL stay errors: they need the user's fix.
+FALLS_BACK = (
+    LLMConnectionError,
+    LLMEmptyAnswer,
+    LLMTimeout,
+    LLMServerError,
+    LLMRateLimited,
+    LLMBadResponse,
+)
 
 OnToken = Callable[[str], None]
 
@@ -33,9 +53,11 @@ def answer_from_hits(
     on_token: OnToken | None = None,
     t0: float | None = None,
     fallback: bool = False,
+    referred: bool = False,
 ) -> Answer:
     """Answer ``question`` from the given hits (rank order) only, in ``mode`` (``llm`` or ``extractive``),
-    with ``engine`` (a :class:`paperchat.engine.Engine`).
+    with ``engine`` (a :class:`paperchat.engine.Engine`). ``referred``: the hits are the papers a chat
+    follow-up points at ("summarize the second one"), so the LLM is asked however weakly the words match.
 
     ``records`` are the hits' paper records (read when ``None``), ``qvec``
     the question's embedding (computed when ``None``). In LLM mode the LLM
@@ -56,14 +78,14 @@ def answer_from_hits(
         relevant = [h for h in hits if h.paper_id in records]
         best = max((h.dense or 0.0 for h in relevant), default=0.0)
         texts = [records[h.paper_id].full_text for h in relevant]
-        if relevant and best >= LLM_MIN_COSINE and not missing_names(question, texts):
+        if relevant and (referred or best >= LLM_MIN_COSINE) and not missing_names(question, texts):
             from paperchat.answer.llm_answer import llm_answer
 
             try:
                 answer = llm_answer(
                     question, hits, records, engine.settings, engine.checker, on_token=on_token
                 )
-            except (LLMConnectionError, LLMEmptyAnswer) as exc:
+            except FALLS_BACK as exc:
                 if not fallback:
                     raise
                 answer = answer_from_hits(engine, question, hits, records, qvec, EXTRACTIVE, t0=t0)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperchat.core.contract import LLM, Answer, Retrieved
+from paperchat.core.errors import LLMError
 from paperchat.core.resolution import BOOST, RESTRICT, STANDALONE, Resolution
 from paperchat.retrieve.filters import Filters
 
@@ -59,7 +60,15 @@ def ask_followup(
         for question, answer in recent_turns
         for role, text in (("user", question), ("assistant", answer))
     ]
-    condensed = engine.condense(history, res.question, mode)
+    try:
+        condensed = engine.condense(history, res.question, mode)
+    except (
+        LLMError
+    ) as exc:  # the rewrite is optional: the rules' reading stands (the answer may fall back)
+        condensed = None
+        res.note += (
+            f"; the LLM could not rewrite the follow-up ({exc}), so the rules' reading was used"
+        )
     if condensed and condensed != res.question and not _names_referred(engine, res, condensed):
         # "summarize the first two" rewritten by a small model as "What is the best way to measure ...":
         # the rules' reading, which names the papers, is kept
@@ -70,8 +79,9 @@ def ask_followup(
     if condensed and condensed != res.question:
         res.query = condensed
         res.note += f'; rewritten by the LLM as "{condensed}"'
-        if res.kind == RESTRICT:
-            res.kind = BOOST  # the LLM rewrote it; search all papers, referred ones first
+        if res.kind == RESTRICT and _names_beyond(engine, res, condensed):
+            # "Compare it with MxMoE" rewritten as "Compare FloE with MxMoE": MxMoE must be searched for
+            res.kind = BOOST
             res.note += ", retrieval over all papers with the referred ones first"
     engine.store.refresh()
     if res.kind != STANDALONE and asks_for_author(res.query):
@@ -94,6 +104,17 @@ def _names_referred(engine, res: Resolution, condensed: str) -> bool:
     return any(
         name and name.lower() in text for r in records.values() for name in (r.label, r.title)
     )
+
+
+def _names_beyond(engine, res: Resolution, condensed: str) -> bool:
+    """Whether the LLM's rewrite ``condensed`` names something the referred papers do not write (a coined
+    name, :func:`~paperchat.core.terms.name_tokens`): only then is it searched over all papers (a rewrite
+    that only spells out the referred paper had added four unrelated ones to its sources)."""
+    from paperchat.core.terms import name_tokens
+
+    records = engine.store.papers(list(res.target_ids))
+    text = " ".join(f"{r.title} {r.label} {r.abstract}" for r in records.values()).lower()
+    return any(name.lower() not in text for name in name_tokens(condensed))
 
 
 def _as_new_question(engine, res, mode, top_k, fallback, on_token, filters) -> FollowupAnswer:
@@ -153,6 +174,8 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         mode=mode,
         on_token=on_token,
         fallback=fallback,
+        referred=res.kind
+        == RESTRICT,  # "summarize the second one": that paper, however the words match
     )
     streams = mode == LLM
     if answer.abstained and question != res.question and not streams:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question
+from paperchat.engine.answering import FALLS_BACK
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
 
@@ -59,7 +60,8 @@ def summarize(
     if not (target or "").strip():
         raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
     target = clean_question(target)
-    answer_mode = engine.mode(mode)
+    choice = engine.choose_mode(mode)
+    answer_mode, fell_back = choice.mode, ""
     engine.store.refresh()
     engine.require_papers()
     ids = engine.paper_ids(filters)
@@ -95,7 +97,13 @@ def summarize(
             )
     if paper_id is not None:
         record = engine.store.papers([paper_id])[paper_id]
-        answer = engine.summarize_record(record, answer_mode, on_token)
+        try:
+            answer = engine.summarize_record(record, answer_mode, on_token)
+        except FALLS_BACK as exc:  # --mode auto: the LLM cannot answer now
+            if not choice.fallback:
+                raise
+            answer = engine.summarize_record(record, EXTRACTIVE)
+            answer.notes.append(f"{exc}; answered offline by quoting the abstracts")
         answer.question = f"Summarize {target}"
         answer.notes += [note] if (note := title_note(target, record, how)) else []
         if how == "label":  # "summarize SD": one paper's label, which other papers write too
@@ -111,13 +119,22 @@ def summarize(
                 if others
                 else []
             )
-    elif answer_mode == LLM:
+        answer.target = target
+        return answer
+    if answer_mode == LLM:
         from paperchat.answer.llm_answer import summarize_topic
 
         hits = engine.retrieve(target, top_k, paper_ids=ids)
         records = engine.store.papers([h.paper_id for h in hits])
-        answer = summarize_topic(target, hits, records, engine.settings, engine.checker, on_token)
-    else:
+        try:
+            answer = summarize_topic(
+                target, hits, records, engine.settings, engine.checker, on_token
+            )
+        except FALLS_BACK as exc:  # --mode auto: the LLM cannot answer now
+            if not choice.fallback:
+                raise
+            answer_mode, fell_back = EXTRACTIVE, f"{exc}; answered offline by quoting the abstracts"
+    if answer_mode != LLM:
         answer = engine.ask(
             f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters
         )
@@ -140,5 +157,6 @@ def summarize(
                 f"no paper's title matches {target!r} and no stored paper is on that topic"
                 + (f"; did you mean {' or '.join(close)}?" if close else "")
             )
+        answer.notes += [fell_back] if fell_back else []
     answer.target = target
     return answer
