@@ -359,8 +359,9 @@ def test_metadata_questions_are_answered_from_the_metadata_with_an_llm(
         assert server.count() == 0  # the LLM was not asked
 
 
-def test_a_count_with_an_llm_shows_its_count_line(bundled_store):
-    # a break-it session: the count line was added after the stream, so the terminal never showed it
+def test_a_count_with_an_llm_is_answered_from_the_store(bundled_store):
+    # a break-it session: the count line was added after the stream, so the terminal never showed it; a
+    # chat break-it session: the LLM was then asked, though the README says counts are not (mode "llm")
     with StubServer() as server:
         server.script(Reply("Two papers study backdoors [1] [2]."))
         out = run(
@@ -370,9 +371,25 @@ def test_a_count_with_an_llm_shows_its_count_line(bundled_store):
             "How many papers are about backdoor attacks?",
             "--mode",
             "llm",
+            "--json",
         )
         assert out.returncode == 0, out.stderr
-        assert " ".join(out.stdout.split()).startswith(  # wrapped to the terminal's width
+        got = json.loads(out.stdout)
+        assert got["answer"].startswith(
             '2 stored papers have every word of "backdoor attacks" in their title or abstract; '
-            "the most relevant: Two papers study backdoors [1] [2]."
+            "the most relevant:\n"
         )
+        assert (got["mode"], got["count"], len(got["sources"])) == ("extractive", 2, 1)
+        assert (
+            "answered from the stored metadata (titles, authors, venues), not by the LLM"
+            in got["notes"]
+        )
+        assert server.count() == 0
+        total = json.loads(
+            run(bundled_store, server, "ask", "How many papers are there?", "--json").stdout
+        )
+        assert total["answer"] == "The store holds 38 papers." and total["mode"] == "extractive"
+        assert total["notes"] == [
+            "answered from the stored metadata (titles, authors, venues), not by the LLM"
+        ]
+        assert server.count() == 0

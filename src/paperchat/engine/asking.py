@@ -23,6 +23,10 @@ from paperchat.engine.metadata_reads import counted_listing, read_metadata
 PLURAL_TOP_K = 10
 
 
+#: The note of an answer the stored metadata gave in LLM mode, without asking the LLM.
+METADATA_NOTE = "answered from the stored metadata (titles, authors, venues), not by the LLM"
+
+
 def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=None) -> Answer:
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
     from paperchat.answer.intent import AUTHORS, FIND, TITLE, read_question
@@ -41,9 +45,11 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     paper_ids = engine.paper_ids(filters)
     phases.mark("store opened")
     engine.require_papers()  # an empty store says how to fill it before anything is read
-    reading = read_metadata(engine, question, paper_ids, answer_mode)
+    reading = read_metadata(engine, question, paper_ids)
     if reading.answer is not None:
         reading.answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+        if answer_mode == LLM:  # the README's promise: said when the LLM was not asked
+            reading.answer.notes.append(METADATA_NOTE)
         return reading.answer
     asked, paper_ids = reading.text, reading.paper_ids
     qvec = engine.embedder.embed_one(asked)
@@ -58,13 +64,15 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         # chose, by flag, environment, file or argument, is kept)
         k = max(k, PLURAL_TOP_K)
     # "Who wrote ConfPO?", "When was it published?": the stored metadata says, the abstracts do not
+    # "How many papers are about X?": counted from the store, its papers listed as counted
     if answer_mode == LLM and (
-        intent.kind in (AUTHORS, TITLE) or reading.whose or asks_where_published(asked)
+        intent.kind in (AUTHORS, TITLE)
+        or reading.whose
+        or asks_where_published(asked)
+        or reading.count is not None
     ):
         answer_mode = EXTRACTIVE
-        reading.notes.append(
-            "answered from the stored metadata (titles, authors, venues), not by the LLM"
-        )
+        reading.notes.append(METADATA_NOTE)
     hits = engine.retrieve(asked, k, qvec=qvec, paper_ids=paper_ids)
     phases.mark("retrieved")
     # a count's answer gets its first line, or becomes a listing: shown whole, not streamed

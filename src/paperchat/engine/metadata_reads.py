@@ -31,7 +31,7 @@ class Reading:
     whose: tuple[str, frozenset[str]] | None = None  # "Did X write Y?": X and X's papers
 
 
-def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
+def read_metadata(engine, question: str, paper_ids) -> Reading:
     """The :class:`Reading` of ``question``: an author's papers listed from the stored metadata
     (:mod:`paperchat.answer.authorship`), a topic answered from that author's papers only, "Did X write Y?"
     asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`: listed when nothing
@@ -44,7 +44,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
     from paperchat.answer.year_asks import asked_year, year_note
 
     reading = Reading(question, paper_ids)
-    if answer := superlative_answer(engine, question, paper_ids, mode):
+    if answer := superlative_answer(engine, question, paper_ids):
         reading.answer = answer  # "Which paper has the most authors?", "Who has the most papers?"
         return reading
     author = (
@@ -73,7 +73,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
         held &= reading.paper_ids if reading.paper_ids is not None else held
         if not held:
             note = year_note(when.year, [r.year for r in catalog.values()])
-            reading.answer = Answer.abstention(question, mode, notes=[note])
+            reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
             return reading
         reading.text, reading.paper_ids = when.rest, frozenset(held)
         reading.notes.append(
@@ -116,7 +116,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
         held &= reading.paper_ids if reading.paper_ids is not None else held
         if not held:
             note = f'no stored paper has every word of "{topic}" in its title or abstract'
-            reading.answer = Answer.abstention(question, mode, notes=[note])
+            reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
             return reading
         # "quantum computing": the papers writing its words in a row, when fewer than hold them (2 of 9)
         phrased = phrase_holders(forms, held, engine.store.papers, bm25)
@@ -126,7 +126,7 @@ def read_metadata(engine, question: str, paper_ids, mode: str) -> Reading:
     return reading
 
 
-def superlative_answer(engine, question: str, paper_ids, mode: str) -> Answer | None:
+def superlative_answer(engine, question: str, paper_ids) -> Answer | None:
     """The answer to a superlative over the stored metadata (:mod:`paperchat.answer.superlatives`) among
     ``paper_ids`` (``None``: every paper), narrowed to the year the question names, the author it names
     ("Which of Sergey Levine's papers has the most authors?") or the topic whose words its papers must hold
@@ -163,7 +163,7 @@ def superlative_answer(engine, question: str, paper_ids, mode: str) -> Answer | 
             if asked.topic
             else f"no stored paper{scope or ' passes the filters'}"
         )
-        return Answer.abstention(question, mode, notes=[note])
+        return Answer.abstention(question, EXTRACTIVE, notes=[note])
     records = {pid: catalog[pid] for pid in held}
     if asked.kind == sup.MOST_PAPERS:
         return sup.prolific_answer(question, records, asked.topic, scope, asked.first)
