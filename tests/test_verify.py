@@ -197,6 +197,28 @@ def test_markers_a_model_writes_with_a_word_or_in_full_width_brackets_are_citati
     assert order == [2, 1] and invalid == [9]
 
 
+def test_footnote_and_named_markers_are_citations():
+    # a chat break-it session: "[1†source]" (OpenAI's style), "[^1]" and "[1: CROW]" had been left as text
+    raw = "A holds [1†source]. B holds [^2]. C holds [3: CROW]; D holds a[1:3] and [Figure 3]."
+    out: list[str] = []
+    stream = StreamRenumber(3, out.append)
+    for p in (
+        "A holds [1†so",
+        "urce]. B holds [^",
+        "2]. C holds [3: CR",
+        "OW]; D holds a[1:3] and [Figure 3].",
+    ):
+        stream.feed(p)
+    stream.close()
+    text, order, invalid = renumber(raw, 3)
+    assert (
+        text
+        == "".join(out)
+        == "A holds [1]. B holds [2]. C holds [3]; D holds a[1:3] and [Figure 3]."
+    )
+    assert order == [1, 2, 3] and invalid == []
+
+
 def test_is_abstention():
     assert is_abstention(ABSTENTION)
     assert is_abstention(f' "{ABSTENTION.lower()}" [1]')

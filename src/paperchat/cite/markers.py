@@ -2,7 +2,7 @@
 
 This is the only module that knows the marker syntax: ``[1]``, ``[1, 3]``,
 ``[2-4]`` (a range), in any mix; the forms some models write instead (``[Source 1]``, ``【1】``) are
-read too, and renumbering writes them as ``[n]``. As paper-qa does with its context keys,
+read too (``[^1]``, ``[1†source]``, ``[1: CROW]``), and renumbering writes them as ``[n]``. As paper-qa does with its context keys,
 an LLM cites the numbers of the sources it was given; the numbers are then
 renumbered in order of first use (:class:`Renumberer`), out-of-range ones
 are dropped, and the Sources list shows only the cited papers.
@@ -17,18 +17,22 @@ from paperchat.core.sentences import split_sentences
 
 #: A word some models put before the number ("[Source 1]", "[Paper 2, Paper 3]", "[Ref: 4]").
 _NUMBER_WORD = r"(?:(?:sources?|papers?|refs?|references?|docs?|documents?)\s*:?\s*#?\s*)"
-#: A citation marker: ``[1]``, ``[1, 3]``, ``[2-4]``, with a word before a number, or in full-width brackets
-#: (``【1】``); the renumbered answer writes every one as ``[n]``.
-MARKER = re.compile(rf"[\[【]({_NUMBER_WORD}?\d+(?:\s*[-–,;]\s*{_NUMBER_WORD}?\d+)*)[\]】]", re.I)
+_NUMBER = rf"{_NUMBER_WORD}?\^?\d+"  # "1", "Source 1", "^1" (a footnote)
+#: What some models write after the number, dropped: "[1†source]" (OpenAI's file citations), "[1: CROW]".
+_AFTER = r"(?:†[^\]】\[]{0,40}|\s*:\s*[A-Za-z][^\]】\[]{0,60})?"
+#: A citation marker: ``[1]``, ``[1, 3]``, ``[2-4]``, with a word before a number, in full-width brackets
+#: (``【1】``), a footnote (``[^1]``) or with a source's name after (``[1†source]``, ``[1: CROW]``); the
+#: renumbered answer writes every one as ``[n]``.
+MARKER = re.compile(rf"[\[【]({_NUMBER}(?:\s*[-–,;]\s*{_NUMBER})*){_AFTER}[\]】]", re.I)
 _SPACED_MARKER = re.compile(r"\s*\[\d+(?:\s*[-–,]\s*\d+)*\]")
 _LEADING_MARKERS = re.compile(r"^((?:\[\d+(?:\s*[-–,]\s*\d+)*\]\s*)+)")
-_OPEN = re.compile(r"[\[【][\w\s,;:#\-–]*")
+_OPEN = re.compile(r"[\[【][\w\s,;:#\-–^†]*")
 
 
 def parse_marker(body: str) -> list[int]:
     """Numbers in one marker body: ``"1"`` -> [1], ``"1, 3"`` -> [1, 3], ``"2-4"`` -> [2, 3, 4]."""
     out: list[int] = []
-    body = re.sub(_NUMBER_WORD, "", body, flags=re.I)
+    body = re.sub(_NUMBER_WORD, "", body, flags=re.I).replace("^", "")
     for part in re.split(r"\s*[,;]\s*", body.strip()):
         if not part:
             continue
