@@ -280,6 +280,16 @@ def test_cues_name_the_contradiction(claim, source, reason):
             "Unlike post-hoc explainers, the method avoids post-hoc computation.",
         ),
         ("It learns without supervision.", "It is an unsupervised method."),
+        # a chat break-it session: both had been "the source says the opposite"
+        (
+            "CROW needs only a small clean dataset.",
+            "CROW neutralizes backdoors without requiring clean reference models or trigger "
+            "knowledge—only a small clean dataset.",
+        ),
+        (
+            "CROW removes backdoors by enforcing consistency across layers.",
+            "CROW enforces consistency across layers via adversarial perturbations.",
+        ),
     ],
 )
 def test_cues_leave_faithful_paraphrases_alone(claim, source):
@@ -295,6 +305,11 @@ def test_bounds_complexities_counts_and_compound_names():
     )
     assert missing_facts("It gains at least 5x and more than 20%.", source) == []
     assert missing_facts("It gains at least 6x.", source) == ["6"]
+    # "up to N" is the most the text gives (a chat break-it session: "up to 9x" passed against 4.43x)
+    assert missing_facts("It gains up to 5x.", source) == []
+    assert missing_facts("It gains up to 9x.", source) == ["9"]
+    # an answer's count of its own papers is no number of the text ("One paper ...", "Two papers ...")
+    assert missing_facts("Two papers study video games; one of them uses Llama-2.", source) == []
     assert missing_facts("It needs O(ε^-3) samples.", source) == []
     assert missing_facts("It needs O(ε^-2) samples.", source) == ["o(eps^-2)"]
     assert missing_facts("It is tested on five commercial video games.", source) == ["5 commercial"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()]")
+TOKEN = re.compile(r"[A-Za-z][A-Za-z\-']*|[,;:()—–]")
 
 
 def tokenize(text: str) -> list[str]:
@@ -15,6 +15,8 @@ def tokenize(text: str) -> list[str]:
 
 
 BREAK = {
+    "—",  # "without requiring clean reference models—only a small clean dataset"
+    "–",
     ",",
     ";",
     ":",

@@ -54,6 +54,9 @@ from paperchat.cite.cue_words import (
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import STOPWORDS
 
+#: Words that end a negator's reach over a following verb ("removes X by enforcing Y").
+_MEANS = frozenset({"by", "via", "through", "while", "with"})
+
 
 def _words(tokens: list[str]) -> list[str]:
     return [t for t in tokens if t[0].isalpha()]
@@ -95,9 +98,12 @@ def _requirement_terms(
         verb = bool(REQ_VERB.match(stem(w)))
         if not verb and w not in WITHOUT:
             continue
-        negated = w in WITHOUT or any(
-            tokens[j] in NEGATORS or tokens[j].endswith("n't") for j in range(max(0, i - 3), i)
-        )
+        # a negator just before the verb negates it, unless "by"/"via" stands between ("removes backdoors
+        # by enforcing consistency" enforces it)
+        before = tokens[max(0, i - 3) : i]
+        while any(t in _MEANS for t in before):
+            before = before[next(k for k, t in enumerate(before) if t in _MEANS) + 1 :]
+        negated = w in WITHOUT or any(t in NEGATORS or t.endswith("n't") for t in before)
         for j in range(i + 1, min(len(tokens), i + 7)):
             x = tokens[j]
             if x in BREAK or (j > i + 1 and REQ_VERB.match(stem(x))):
@@ -116,13 +122,32 @@ def _requirement(claim: list[str], cited: str) -> str | None:
     for sentence in split_sentences(cited) or [cited]:
         for term, pol in _requirement_terms(tokenize(sentence)).items():
             source.setdefault(term, set()).update(pol)
+    # a term the text does without in one phrase and writes in another ("without requiring clean reference
+    # models—only a small clean dataset") is not one it does without
+    done_without = {t for t, pol in source.items() if pol == {True}}
+    free = _free_terms(tokenize(cited), done_without)
     for term, pol in said.items():
+        if term in free:
+            continue
         if len(pol) == 1 and len(source.get(term, ())) == 1 and pol != source[term]:
             return (
                 f"the source says the opposite about '{written[term]}'"
                 f" ({'does without it' if True in source[term] else 'uses or requires it'})"
             )
     return None
+
+
+def _free_terms(tokens: list[str], terms: set[str]) -> set[str]:
+    """Which of ``terms`` (stems) also occur in ``tokens`` outside every negated requirement phrase (a
+    negator and the six tokens after it, to a clause break)."""
+    negated: set[int] = set()
+    for i, w in enumerate(tokens):
+        if w in WITHOUT or w in NEGATORS:
+            for j in range(i + 1, min(len(tokens), i + 8)):
+                if tokens[j] in BREAK:
+                    break
+                negated.add(j)
+    return {stem(w) for j, w in enumerate(tokens) if j not in negated and stem(w) in terms}
 
 
 def _after(text: str, markers: tuple[str, ...]) -> set[str]:

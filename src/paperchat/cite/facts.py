@@ -3,7 +3,9 @@
 * **numbers** (:func:`numbers`): digits, decimals, thousands separators,
   percentages and number words up to twenty (``"six"`` is ``6``); a number
   after a bound ("at least 5x", "more than 20%", "about 3") is found when the
-  text has one that meets the bound in the same unit (5.15x, 23.4%);
+  text has one that meets the bound in the same unit (5.15x, 23.4%; "up to 5x" only
+  by a value from 4.25x to 5x: the most the text gives); an answer's count of its
+  own papers ("Two papers propose ...") is not a number of the text;
 * **complexities**: a big-O expression (``O(ε^-3)``, ``$O(\\varepsilon^{-3})$``)
   must occur, written either way;
 * **counts**: a number bound to a noun ("five software applications") is
@@ -138,7 +140,9 @@ def _meets(word: str, bound: float, value: float) -> bool:
     word = word.lower()
     if word in ("at least", "more than", "over", "above", "exceeding", "greater than"):
         return bound <= value <= 3 * bound
-    if word in ("up to", "at most", "less than", "under", "below"):
+    if word in ("up to", "at most"):  # the most the text gives: "up to 9x" is not "up to 4.43x"
+        return 0.85 * bound <= value <= bound
+    if word in ("less than", "under", "below"):
         return bound / 3 <= value <= bound
     return abs(value - bound) <= 0.15 * bound  # about, nearly, roughly, ...
 
@@ -233,11 +237,23 @@ def _text_facts(cited_text: str):
     )
 
 
+#: An answer's own count of the papers it cites ("One paper proposes ...", "Two of them ..."): no claim
+#: about a source, whose text would not hold the number.
+_PAPER_COUNT = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|both|\d+)\s+(?:other\s+|more\s+|further\s+)?"
+    r"(?:of\s+(?:them|these|the\s+(?:papers|works|studies))|papers?|works?|studies|study|articles?|"
+    r"abstracts?|sources?)\b",
+    re.I,
+)
+
+
 def missing_facts(sentence: str, cited_text: str) -> list[str]:
     """The numbers, complexities, counts and names of ``sentence`` that ``cited_text`` lacks (the hard rule).
 
-    See the module docstring for what counts as found.
+    See the module docstring for what counts as found; an answer's count of its own papers ("Two papers
+    propose ...", :data:`_PAPER_COUNT`) is not checked.
     """
+    sentence = _PAPER_COUNT.sub(" ", sentence)
     text, cited_numbers, cited_complexities, vocab, initials, squashed = _text_facts(cited_text)
     missing = sorted(numbers(sentence) - cited_numbers - _bounded(sentence, text))
     missing += sorted(_complexities(sentence) - cited_complexities)
