@@ -105,6 +105,18 @@ def test_followup_rules_without_a_model():
     )
     assert resolve("What dataset does the second one use?", ctx).target_ids == ["p-2"]
     assert resolve("How do they differ?", ctx).target_ids == ["p-1", "p-2"]
+    # a chat break-it session: these were new questions over all papers, answered from unrelated ones
+    assert resolve("which one is faster?", ctx).query == "which of LightGTS and CROW is faster?"
+    for plural in (
+        "do both use a draft model?",
+        "how do the two differ?",
+        "which of the two is newer?",
+    ):
+        assert (resolve(plural, ctx).kind, resolve(plural, ctx).target_ids) == (
+            RESTRICT,
+            ["p-1", "p-2"],
+        )
+    assert resolve("Which papers use both vision and language?", ctx).kind == STANDALONE
     assert resolve("How does it compare to ConfPO?", ctx).kind == BOOST
     for standalone in (
         CONFPO_Q,

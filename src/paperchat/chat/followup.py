@@ -7,7 +7,8 @@ differ?") is resolved against the sources of the previous answer:
 * an ordinal ("the second one", "paper 2", "[2]", "the last paper", "the
   latter") picks that source; several ("the first and the third", "the first two", "[1] and [3]")
   pick each;
-* a plural reference ("they", "their", "these papers", "both") picks all of them;
+* a plural reference ("they", "their", "these papers", "both", "the two", "which one") picks all of
+  them;
 * any other reference ("it", "its", "this paper", "that method", "the
   method", "the authors") picks the first source.
 
@@ -103,6 +104,9 @@ _PLURAL = re.compile(
     r"\b(?:(?:these|those|the\s+two|the\s+three|both(?:\s+of\s+the)?)\s+"
     + _NOUNS
     + r"|both\s+of\s+them|each\s+of\s+them|all\s+of\s+them"
+    # "which one is faster?", "how do the two differ?", "do both use a draft model?" (not "both X and Y")
+    r"|which\s+one|which\s+of\s+(?:the\s+)?(?:two|three)|the\s+(?:two|three)(?=\s+(?:differ|compare|do|are|have|use))"
+    r"|both(?!\s+(?:\w+\s+){0,3}?and\b)"
     r"|they|them|their|theirs|themselves)\b",
     re.I,
 )
@@ -233,6 +237,10 @@ def _rewrite(question: str, kind: str, phrase: str, names: list[str]) -> str:
                     if len(names) == 1
                     else " and ".join(_possessive(n) for n in names)
                 )
+            if word.startswith(
+                "which"
+            ):  # "which one is faster?": "which of QuantSpec and BanditSpec ..."
+                return f"{m.group(0)[:5]} of {joined}"
             return joined
 
         return _PLURAL.sub(repl, question)
@@ -300,7 +308,11 @@ def resolve(
         # "How much VRAM does it need?": a thing the referred paper names, not a paper of its own
         and not _in_sources(n, context, texts or {})
     ]
-    finds_itself = bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative")
+    # "which one is faster?" chooses among the papers shown: it looks for none itself
+    chooses = kind == "plural" and phrase.lower().startswith("which")
+    finds_itself = (
+        bool(_FINDS.search(question)) and kind not in ("ordinal", "demonstrative") and not chooses
+    )
     if finds_itself:
         return Resolution(
             question,
