@@ -393,3 +393,21 @@ def test_a_count_with_an_llm_is_answered_from_the_store(bundled_store):
             "answered from the stored metadata (titles, authors, venues), not by the LLM"
         ]
         assert server.count() == 0
+
+
+def test_summarize_asked_of_one_paper_uses_the_summary_prompt(bundled_store):
+    # a chat break-it session: `ask "summarize CROW"` sent the answer prompt with CROW and four unrelated
+    # papers, where `paperchat summarize CROW` sends CROW alone with the summary prompt
+    with StubServer() as server:
+        server.script(
+            Reply("ConfPO selects preference-critical tokens by the policy's confidence [1].")
+        )
+        out = run(bundled_store, server, "ask", "Summarize ConfPO.", "--mode", "llm", "--json")
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+        body = server.last_request()["body"]
+    assert body["messages"][0]["content"].startswith(
+        "You summarize research papers for a busy reader"
+    )
+    assert [s["paper_id"] for s in got["sources"]] == ["p-abe9274a3783"] and got["mode"] == "llm"
+    assert got["question"] == "Summarize ConfPO."

@@ -10,6 +10,7 @@ offline abstention offers the stored labels spelled like a name no paper writes 
 
 from __future__ import annotations
 
+import re
 import time
 
 from paperchat.core import phases
@@ -52,6 +53,13 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
             reading.answer.notes.append(METADATA_NOTE)
         return reading.answer
     asked, paper_ids = reading.text, reading.paper_ids
+    if answer_mode == LLM and (
+        summary := _one_paper_summary(engine, asked, paper_ids, mode, on_token)
+    ):
+        # "summarize CROW" with an LLM: CROW's summary as `paperchat summarize CROW` writes it, not the
+        # answer prompt over CROW and four other papers
+        summary.question, summary.notes = question, summary.notes + reading.notes
+        return summary
     qvec = engine.embedder.embed_one(asked)
     phases.mark("question embedded")
     k = top_k or engine.settings.top_k
@@ -107,6 +115,30 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         answer.question, answer.notes = question, ["the filters let one paper through: its summary"]
     phases.mark("answered")
     return answer
+
+
+_SUMMARIZE = re.compile(
+    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary\s+of|"
+    r"tl;?dr(?:\s+of)?)\s+(?:the\s+paper\s+)?(?P<target>[^?]+?)[.?!]?\s*$",
+    re.I,
+)
+
+
+def _one_paper_summary(engine, question: str, paper_ids, mode, on_token) -> Answer | None:
+    """The LLM's summary of the one stored paper "summarize X" names (its id, label or title, as ``paperchat
+    summarize`` reads TARGET: :func:`paperchat.answer.summaries.find_paper`), falling back offline as an
+    answer does under ``--mode auto``; ``None`` for another question, or a TARGET that is a topic."""
+    from paperchat.answer.summaries import find_paper
+
+    m = _SUMMARIZE.match(question)
+    if not m:
+        return None
+    catalog = engine.catalog()
+    records = catalog if paper_ids is None else {p: catalog[p] for p in paper_ids if p in catalog}
+    paper_id, _how = find_paper(records, m.group("target"))
+    if paper_id is None:
+        return None
+    return engine.summarize(paper_id, mode=mode, on_token=on_token)
 
 
 def _did_you_mean(engine, question: str) -> list[str]:
