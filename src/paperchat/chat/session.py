@@ -195,6 +195,25 @@ class ChatSession:
                 text=f'Which paper do you mean by "{ref[1]}"? No earlier answer showed papers to refer to; '
                 "ask with the paper's name, or ask a question first."
             )
+        if (
+            ref is not None
+            and not name_tokens(question)
+            and (
+                # "summarize it" after a list of nine: which of them is not for the rules to guess
+                (ref[0] == "it" and len(context) >= 3)
+                # "compare them" as a first question: no papers shown to compare
+                or (not context and ref[0] == "plural" and len(question.split()) <= 6)
+            )
+        ):
+            said = (
+                f'The last answer cited {len(context)} papers; say "the first one" (or its number), or '
+                "name the paper."
+                if context
+                else "No earlier answer showed papers to refer to; ask with the papers' names, or ask a question first."
+            )
+            return Reply(
+                text=f'Which paper{"s" if ref[0] == "plural" else ""} do you mean by "{ref[1]}"? {said}'
+            )
         try:
             res = resolve(question, context, self._abstracts(context), current=self.context)
         except UnresolvedReference as exc:
