@@ -185,3 +185,13 @@ def test_a_log_lines_time_left_is_rounded_up(monkeypatch, capsys):
         "embedding: 1000/1002 chunks (99%), 100.0 chunk/s, about 1 s left",
         "embedding: 1002/1002 chunks (100%), 50.1 chunk/s",
     ]
+
+
+def test_a_reader_that_stops_early_is_no_error(bundled_store):
+    # a chat break-it session: `history | head -1` and `chat ... | head -1` exited 1 (Click's EPIPE exit)
+    env = {**os.environ, "PAPERCHAT_STORE": str(bundled_store), "PAPERCHAT_DAEMON": "off"}
+    cmd = [sys.executable, "-m", "paperchat", "papers"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc.stdout.close()  # the reader is gone before the first line is written
+    err = proc.stderr.read().decode()
+    assert (proc.wait(timeout=120), err) == (0, "")

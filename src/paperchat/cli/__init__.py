@@ -147,6 +147,10 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         status = ExitStatus.INTERRUPTED
     except BrokenPipeError:
         status = ExitStatus.OK
+    except SystemExit as exc:  # Click's own answer to EPIPE ("history | head -1") is exit 1
+        if not isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            raise
+        status = ExitStatus.OK if exc.code in (0, 1, None) else exc.code
     except PaperchatError as exc:
         status = exc.exit_status
         if not isinstance(exc, ReportedFailure):
