@@ -93,3 +93,20 @@ def test_a_failed_verifier_request_keeps_the_finished_answer(bundled_store, tmp_
         assert [s.supported for s in answer.sentences] == [True, True]
         assert answer.notes[-1].startswith("LLM verifier: the LLM at ")
         assert answer.notes[-1].endswith("(the offline verdicts stand)")
+
+
+def test_an_exact_quote_stays_supported_whatever_the_llm_says(bundled_store, tmp_path, monkeypatch):
+    # a chat break-it session: a small model's "S1: no" flagged a sentence that quotes its source exactly
+    quote = (
+        "In contrast to recent token-level methods that rely on credit-assignment models or AI annotators, "
+        "raising concerns about scalability and reliability, ConfPO is simple, lightweight, and model-free [1]."
+    )
+    with StubServer() as server:
+        engine = _engine(bundled_store, server, tmp_path, monkeypatch)
+        server.script(Reply(quote), Reply("S1: no"))
+        answer = engine.ask(QUESTION, mode="llm")
+    assert [(s.supported, s.score) for s in answer.sentences] == [(True, 1.0)]
+    assert (
+        answer.notes[-1]
+        == "LLM verifier: judged 1 of 1 sentence(s), flagged 0 the offline check had passed"
+    )

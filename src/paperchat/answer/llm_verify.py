@@ -122,7 +122,9 @@ def verify_with_llm(
     out = list(checks)
     flagged = 0
     for k, i in enumerate(judged, 1):
-        if verdicts.get(k) is False and out[i].supported:
+        # an exact quote of its source (score 1.0) is supported whatever a model says (a small model's
+        # "S1: no" had flagged one)
+        if verdicts.get(k) is False and out[i].supported and out[i].score < 1.0:
             out[i] = replace(out[i], supported=False, conflict=LLM_FLAG)
             flagged += 1
     missing = len(judged) - len(verdicts)
