@@ -546,9 +546,7 @@ def test_eval_command_json_and_check(bundled_store, tmp_path):
     lenient = tmp_path / "lenient.json"
     lenient.write_text(json.dumps({"min": {"retrieval.recall@5": 0.5}, "max": {}}))
     strict = tmp_path / "strict.json"
-    strict.write_text(
-        json.dumps({"min": {"retrieval.recall@1": 1.01, "answers.fact_recall": 1.01}})
-    )
+    strict.write_text(json.dumps({"max": {"retrieval.recall@1": 0.0, "answers.fact_recall": 0.0}}))
     runner = CliRunner()
     args = ["--set", str(set_path), "--out", str(tmp_path / "out"), "--check", "-q"]
 
@@ -743,3 +741,22 @@ def test_check_needs_a_baseline_for_a_set_without_one(tmp_path):
     )
     with pytest.raises(PaperchatError, match="for the set general-b "):
         qs.default_baseline("general-b")
+
+
+def test_a_baseline_bound_past_a_share_or_a_split_the_set_lacks_is_refused_up_front(tmp_path):
+    # an eval-workflow session: min 1.5 was accepted (never met), and a misspelt split failed after the run
+    path = tmp_path / "baseline.json"
+    path.write_text('{"min": {"answers.gold_cited": 1.5}}')
+    with pytest.raises(PaperchatError) as err:
+        er.load_baseline(path)
+    assert (
+        str(err.value)
+        == f"{path}: min.answers.gold_cited is 1.5; every metric is a share from 0 to 1"
+    )
+    path.write_text('{"splits": {"tset": {"min": {"answers.fact_recall": 0.7}}}}')
+    with pytest.raises(PaperchatError) as err:
+        er.check_splits(er.load_baseline(path), {"dev", "test"}, path)
+    assert str(err.value) == (
+        f"{path}: splits: the eval set has no split 'tset' (did you mean test? its splits: dev, test)"
+    )
+    er.check_splits(er.load_baseline(path), {"tset"}, path)  # a split it has: fine

@@ -167,7 +167,10 @@ def eval_command(
         )
     baseline = None
     if check:
-        baseline = report.load_baseline(baseline_path or questions.default_baseline(set_path))
+        chosen = baseline_path or questions.default_baseline(set_path)
+        baseline = report.load_baseline(chosen)
+        asked = [q for p in questions.resolve_set(set_path) for q in questions.load_questions(p)]
+        report.check_splits(baseline, {q["split"] for q in asked if q.get("split")}, chosen)
     engine = obj.engine()
     if retriever != engine.retriever_mode:
         from paperchat.engine import Engine

@@ -67,6 +67,25 @@ def _check_bounds(path: Path, where: str, bounds: dict[str, Any]) -> None:
                 raise PaperchatError(
                     f"{path}: {where}{bound}.{name} must be a number, not {json.dumps(limit)}"
                 )
+            if not 0 <= limit <= 1:  # every metric is a share: a bound past it can never be met
+                raise PaperchatError(
+                    f"{path}: {where}{bound}.{name} is {limit}; every metric is a share from 0 to 1"
+                )
+
+
+def check_splits(
+    baseline: dict[str, Any], splits: set[str], path: str | Path = "the baseline"
+) -> None:
+    """Refuse, before any question is asked, a baseline that bounds a split the eval set does not have
+    (``splits``: its questions' ``split`` values): a misspelt "tset" had failed as "not measured" after the run."""
+    unknown = sorted(set(baseline.get("splits") or {}) - splits)
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(splits), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise PaperchatError(
+            f"{path}: splits: the eval set has no split {unknown[0]!r} ({hint}its splits: "
+            f"{', '.join(sorted(splits)) or 'none'})"
+        )
 
 
 def _check(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from paperchat.core.errors import PaperchatError
-from paperchat.evaluation.baseline import check_baseline, load_baseline, unmeasured
+from paperchat.evaluation.baseline import check_baseline, check_splits, load_baseline, unmeasured
 from paperchat.evaluation.report_data import (
     QUESTION_COLUMNS,
     SPLIT_METRICS,
@@ -24,6 +24,7 @@ from paperchat.evaluation.stats import RETRIEVAL_METRICS
 
 __all__ = [
     "check_baseline",
+    "check_splits",
     "load_baseline",
     "render_report",
     "render_summary",
