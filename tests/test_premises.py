@@ -27,6 +27,10 @@ def test_a_question_that_negates_the_word_too_has_no_false_premise():
         "We read peptides straight from the spectra, eliminating the need for reference databases."
     )
     assert denied_terms("which method reads peptides without a database?", text) == []
+    # "instead of" and "rather than" negate too (an eval-workflow session: FedLMG's question agreed with
+    # its abstract and was told to check its premise)
+    assert denied_terms("what do they read instead of searching reference databases?", text) == []
+    assert denied_terms("what do they read rather than a reference database?", text) == []
     assert denied_terms("which reference database do they search?", text) == [
         "reference",
         "database",

@@ -116,9 +116,13 @@ def denied_terms(ask: str, text: str) -> list[str]:
             if stem(w) not in after_names and stem(w) not in titled:
                 surface.setdefault(stem(w), w)
     asked = _polarity(ask, set(surface))
-    # "the training free segmentation thing": the question denies it too
+    # "the training free segmentation thing", "... instead of running foundation models": the question
+    # denies it too (an eval-workflow session: FedLMG's "clients do not need access to any foundation
+    # models" had read as a premise the question makes)
     for s, w in surface.items():
-        if re.search(rf"\b{re.escape(w)}[\s-]+free\b", ask, re.I):
+        if re.search(rf"\b{re.escape(w)}[\s-]+free\b", ask, re.I) or re.search(
+            rf"\b(?:instead\s+of|rather\s+than)\b[^,;.?]{{0,40}}?\b{re.escape(w)}", ask, re.I
+        ):
             asked.setdefault(s, set()).add(True)
     said = _polarity(text, set(surface), own_only=True)
     return [
