@@ -11,13 +11,13 @@ from paperchat.evaluation.authoring.corpus import Corpus, DraftPaper, cand
 # -- figures a paper reports ------------------------------------------------------------------------------------
 _NUMBER = re.compile(
     r"(?<![\w.,\-^{}/\\])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-    r"(\s?(?:\\%|%|\$\\times\$|\\times|×|x(?![A-Za-z])|-fold|[KM](?![A-Za-z])|\+))?"
+    r"(\s?(?:\\%|%|\$\\times\$|\\times|×|x(?![A-Za-z0-9])|-fold|[KM](?![A-Za-z])|\+))?"
 )
 
 
 _METRIC = re.compile(
     r"\b(accuracy|f1(?:-score)?|success rate|auc|auroc|precision|recall|win rate|pass@1|bleu|"
-    r"perplexity|fid|psnr|ssim|error|throughput|latency|reward)\b[^.]{0,25}$"
+    r"perplexity|fid|psnr|ssim|error|throughput|latency|reward)\b(?:[^.]|\.\d){0,25}$"
 )
 
 
@@ -72,7 +72,16 @@ def reports(corpus: Corpus, paper: DraftPaper, subj: str) -> list[dict]:
                 or re.fullmatch(r"(19|20)\d\d", number)
                 or ("." not in number and int(number.replace(",", "")) < 2)
             ):
-                continue  # part of a name ("2D"), a year, or a 0/1
+                continue  # part of a name ("2D"), a year, a resolution ("1280x720"), or a 0/1
+            # a baseline ("from 16.04 to 7.80": the second is the paper's) or a share ("3 of 7 benchmarks":
+            # 7 is the count): an eval-workflow session's drafted keys had held the first
+            after = raw[m.end() :]
+            if re.match(r"\s*(?:\\?%|×|x)?\s*(?:to|→)\s*\d", after) and re.search(
+                r"\bfrom\s*$", raw[: m.start()]
+            ):
+                continue
+            if re.match(r"\s*(?:out\s+)?of\s+(?:the\s+)?\d", after):
+                continue
             form = _number_question(
                 number, unit, raw[: m.start()].lower(), raw[m.end() :].lower(), subj
             )

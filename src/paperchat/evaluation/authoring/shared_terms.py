@@ -95,7 +95,7 @@ def shared(
                 )
                 best[group] = (prio, shown.group(0) if shown else phrase, key, paper.paper_id, idx)
     out = []
-    for group, (prio, phrase, key, pid, idx) in sorted(
+    for group, (prio, phrase, _key, pid, idx) in sorted(
         best.items(), key=lambda kv: (kv[1][:2], sorted(kv[0]))
     ):
         verb = rng.choice(
@@ -107,7 +107,7 @@ def shared(
                 "shared-term",
                 f"Which papers {verb} {phrase}?",
                 sorted(group),
-                [[key]],
+                [],  # the term itself is in the question: any answer on topic would hold it
                 pid,
                 idx,
                 f"every paper whose title or abstract holds '{phrase}' ({len(group)})",
