@@ -107,15 +107,16 @@ def test_a_list_answer_renders_a_paragraph_per_paper():
     )
 
 
-def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
+def test_errors_are_exceptions_with_one_line_messages(bundled_store, tmp_path):
     from paperchat import Paperchat
     from paperchat.core.errors import PaperchatError, StoreError
 
     with pytest.raises(
         StoreError,
         # the command to run names the store, so it fills this one and not the default
-        match=rf"^no store at {re.escape(str(tmp_path / 'x'))}; run `paperchat --store "
-        rf"{re.escape(str((tmp_path / 'x').resolve()))} ingest` first$",
+        # (a Python caller is pointed at .ingest, not at the command line: an eval-workflow session)
+        match=rf"^no store at {re.escape(str(tmp_path / 'x'))}; call \.ingest\(paths\) first "
+        r"\(no paths: the bundled corpus\)$",
     ):
         Paperchat(tmp_path / "x").ask("What is ConfPO?")
     assert not (tmp_path / "x").exists()
@@ -124,7 +125,7 @@ def test_errors_are_exceptions_with_the_cli_messages(bundled_store, tmp_path):
     pc = Paperchat(bundled_store)
     assert repr(pc) == f"Paperchat(store={str(bundled_store)!r}, mode='auto')"
     with pytest.raises(
-        PaperchatError, match=r"^no paper matches --venue \"NeurIPS\" \(stored venues: ICML\)$"
+        PaperchatError, match=r"^no paper matches venue=\"NeurIPS\" \(stored venues: ICML\)$"
     ):
         pc.search("backdoors", venue="NeurIPS")
     with pytest.raises(PaperchatError, match="^no paper with id p-000000000000 in the store"):
@@ -229,11 +230,11 @@ print("llama_index" in loaded())
         (lambda pc: pc.ingest(5), "paths must be a path or a list of paths, not int"),
         (
             lambda pc: pc.bibtex(["p-nope"]),
-            "no paper with id p-nope in the store; `paperchat papers` lists them",
+            "no paper with id p-nope in the store; Paperchat.papers() lists them",
         ),
         (  # an agent's 100,000-character id is not echoed whole
             lambda pc: pc.paper("x" * 100_000),
-            f"no paper with id {'x' * 79}… in the store; `paperchat papers` lists them",
+            f"no paper with id {'x' * 79}… in the store; Paperchat.papers() lists them",
         ),
     ],
 )
@@ -317,3 +318,30 @@ def test_a_numpy_year_is_a_year(bundled_store):
         p.paper_id for p in pc.papers(year=2025)
     ]
     assert len(pc.papers(year=np.int64(2025))) == 38
+
+
+def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_store):
+    # an eval-workflow session: the API's messages named the CLI's flags (--year, --paper, "from flag"),
+    # numpy's int64 was refused as top_k, and `except ValueError` caught no bad argument
+    import numpy as np
+
+    from paperchat import Paperchat
+    from paperchat.core.errors import PaperchatError
+
+    pc = Paperchat(bundled_store, mode="extractive")
+    for call, message in (
+        (lambda: pc.ask("x", year=2019), "no paper matches year=2019 (stored years: 2025)"),
+        (lambda: pc.ask("x", author="zzzqqq"), 'no paper matches author="zzzqqq"'),
+        (
+            lambda: pc.ask("x", papers=["nope"]),
+            "no paper with id nope in the store (papers=); Paperchat.papers() lists them",
+        ),
+        (lambda: Paperchat(bundled_store, top_k=0), "top_k=0 is outside 1..100"),
+    ):
+        with pytest.raises(PaperchatError) as err:
+            call()
+        assert str(err.value) == message
+    with pytest.raises(ValueError, match="top_k must be a whole number"):
+        pc.ask("What is ConfPO?", top_k=0)
+    answer = pc.ask("What does ConfPO use to pick preference-critical tokens?", top_k=np.int64(3))
+    assert answer.sources[0].paper_id == "p-abe9274a3783"

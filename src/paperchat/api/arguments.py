@@ -5,30 +5,83 @@ Each check raises :class:`~paperchat.core.errors.PaperchatError` with a one-line
 
 from __future__ import annotations
 
+import functools
+import numbers
 import os
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from paperchat.core.errors import PaperchatError
+from paperchat.core.errors import BadArgument, PaperchatError
 from paperchat.core.settings import BY_NAME
 
 
 def text_arg(value: Any, what: str) -> str:
-    """``value`` when it is a string, else :class:`PaperchatError` (the engine says what an empty one means)."""
+    """``value`` when it is a string, else :class:`BadArgument` (the engine says what an empty one means)."""
     if not isinstance(value, str):
-        raise PaperchatError(f"the {what} must be a string, not {type(value).__name__}")
+        raise BadArgument(f"the {what} must be a string, not {type(value).__name__}")
     return value
 
 
 def top_k_arg(value: Any, default: int) -> int:
-    """``value`` (``None``: ``default``) checked as the CLI's ``--top-k`` is: a whole number in its range."""
+    """``value`` (``None``: ``default``) checked as the CLI's ``--top-k`` is: a whole number in its range
+    (numpy's integers too: a notebook's ``df["k"]`` value)."""
     low, high = int(BY_NAME["top_k"].low), int(BY_NAME["top_k"].high)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise PaperchatError(f"top_k must be a whole number from {low} to {high}, not {value!r}")
-    return value
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or not low <= value <= high
+    ):
+        raise BadArgument(f"top_k must be a whole number from {low} to {high}, not {value!r}")
+    return int(value)
+
+
+#: The CLI's words in an engine message, and what the Python API calls them.
+_CLI_WORDS = (
+    (re.compile(r"--(author|venue) (\"[^\"]*\")"), r"\1=\2"),
+    (re.compile(r"--year (\d+)"), r"year=\1"),
+    (re.compile(r"\(--paper\)"), "(papers=)"),
+    (re.compile(r"--paper\b"), "papers="),
+    (re.compile(r"`paperchat papers` lists them"), "Paperchat.papers() lists them"),
+    (re.compile(r"setting (\w+) from flag: (\S+) is"), r"\1=\2 is"),
+    (
+        re.compile(r"run `paperchat(?: --store \S+)? ingest` first"),
+        "call .ingest(paths) first (no paths: the bundled corpus)",
+    ),
+)
+
+
+def for_python(message: str) -> str:
+    """An engine message (written for the command line) as a Python caller reads it: ``--year 2019`` as
+    ``year=2019``, ``(--paper)`` as ``(papers=)``, "`paperchat papers` lists them" as ``Paperchat.papers()``,
+    "run `paperchat ... ingest` first" as ``.ingest(paths)``."""
+    for pattern, repl in _CLI_WORDS:
+        message = pattern.sub(repl, message)
+    return message
+
+
+def python_errors(method: Callable) -> Callable:
+    """``method`` whose :class:`PaperchatError` messages name the API's arguments, not the CLI's flags
+    (:func:`for_python`); the exception's class is kept. An instance whose ``cli_messages`` is true (the MCP
+    server's: an agent runs the CLI) keeps the CLI's words."""
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except PaperchatError as exc:
+            cli = bool(args) and getattr(
+                args[0], "cli_messages", False
+            )  # the MCP server's (CLI words)
+            if not cli and exc.args and isinstance(exc.args[0], str):
+                exc.args = (for_python(exc.args[0]), *exc.args[1:])
+            raise
+
+    return wrapper
 
 
 def paths_arg(paths: Any, if_empty: str) -> list:
@@ -38,9 +91,9 @@ def paths_arg(paths: Any, if_empty: str) -> list:
     if not isinstance(items, (list, tuple)) or not all(
         isinstance(p, (str, os.PathLike)) for p in items
     ):
-        raise PaperchatError(f"paths must be a path or a list of paths, not {type(paths).__name__}")
+        raise BadArgument(f"paths must be a path or a list of paths, not {type(paths).__name__}")
     if not items:
-        raise PaperchatError(f"no files given (an empty list); {if_empty}")
+        raise BadArgument(f"no files given (an empty list); {if_empty}")
     return list(items)
 
 
@@ -62,3 +115,11 @@ class FirstRun:
             )
         if total and done >= total:
             print(f" done ({total} chunks)", file=sys.stderr, flush=True)
+
+
+def python_api(cls: type) -> type:
+    """``cls`` with :func:`python_errors` around ``__init__`` and every public method."""
+    for name, attr in list(vars(cls).items()):
+        if callable(attr) and (name == "__init__" or not name.startswith("_")):
+            setattr(cls, name, python_errors(attr))
+    return cls

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperchat.api.arguments import FirstRun, paths_arg, text_arg, top_k_arg
+from paperchat.api.arguments import FirstRun, paths_arg, python_api, text_arg, top_k_arg
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import PaperchatError, StoreError
@@ -26,6 +26,7 @@ from paperchat.retrieve.filters import Filters
 PathLike = str | os.PathLike
 
 
+@python_api  # messages name the arguments (year=2019), not the CLI's flags (--year 2019)
 class Paperchat:
     """Cited question answering over one paperchat store.
 

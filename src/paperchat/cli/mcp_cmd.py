@@ -29,4 +29,10 @@ def mcp_command(obj: AppContext, **flags):
 
     obj.take(flags)
     settings = dict(obj.flags)
-    serve(lambda: Paperchat(**settings))
+
+    def make() -> Paperchat:
+        pc = Paperchat(**settings)
+        pc.cli_messages = True  # an agent runs the CLI: its messages name the flags and commands
+        return pc
+
+    serve(make)

@@ -48,6 +48,11 @@ class ReportedFailure(PaperchatError):
         super().__init__("", exit_status)
 
 
+class BadArgument(PaperchatError, ValueError):
+    """An argument of the Python API that the CLI would refuse as a flag (a wrong type, a value out of range);
+    also a :class:`ValueError`, so ``except ValueError`` catches it as Python code expects."""
+
+
 class StoreError(PaperchatError):
     """The store cannot be opened, read or written as asked (locked, read-only, damaged, other settings)."""
 
