@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -345,3 +346,33 @@ def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_
         pc.ask("What is ConfPO?", top_k=0)
     answer = pc.ask("What does ConfPO use to pick preference-critical tokens?", top_k=np.int64(3))
     assert answer.sources[0].paper_id == "p-abe9274a3783"
+
+
+def test_evaluate_runs_an_own_set_from_python(bundled_store, tmp_path):
+    # an eval-workflow session: no documented way to run an eval from a notebook; the internal runner had
+    # filled a new store with the bundled corpus before failing on the set's gold papers
+    from paperchat import Paperchat, evaluate
+    from paperchat.core.errors import StoreError
+
+    mine = tmp_path / "mine.jsonl"
+    rows = [
+        {
+            "id": "m1",
+            "question": "What does ConfPO use to pick preference-critical tokens?",
+            "gold": ["p-abe9274a3783"],
+            "facts": [["confidence"]],
+        },
+        {"id": "m2", "question": "What GPU did ConfPO train on?", "answerable": False},
+    ]
+    mine.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    results = evaluate(Paperchat(bundled_store), mine, out=tmp_path / "run")
+    by_id = {r["id"]: r for r in results["questions"]}
+    assert by_id["m1"]["cited"][0] == "p-abe9274a3783" and by_id["m1"]["facts_found"] == [True]
+    assert by_id["m2"]["abstained"] is True
+    assert results["overall"]["abstention.accuracy"]["value"] == 1.0
+    assert (tmp_path / "run" / "report.md").is_file()
+    with pytest.raises(
+        StoreError, match="^no store at .*: ingest the papers your eval set is about"
+    ):
+        evaluate(Paperchat(tmp_path / "new"), mine)
+    assert not (tmp_path / "new").exists()

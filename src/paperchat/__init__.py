@@ -13,7 +13,7 @@ Subpackages, in the order data flows through them (imports point down only)::
     engine      composition: ingest, ask, summarize
     chat        the session (no terminal I/O), slash commands, follow-ups, the turn log
     evaluation  question sets, measures, statistics, the runner, reports, the benchmark
-    api         the Python API: ``Paperchat`` (ask, search, summarize, papers, ingest, BibTeX)
+    api         the Python API: ``Paperchat`` (ask, search, summarize, papers, ingest, BibTeX), ``evaluate``
     cli         the Click group and its one error boundary, the commands, the terminal loops, rendering,
                 the MCP server (``paperchat mcp``)
 
@@ -21,12 +21,12 @@ Subpackages, in the order data flows through them (imports point down only)::
 """
 
 __version__ = "0.1.0"
-__all__ = ["Paperchat", "Answer", "SearchHit", "Filters", "__version__"]
+__all__ = ["Paperchat", "Answer", "SearchHit", "Filters", "evaluate", "__version__"]
 
 
 def __getattr__(name: str):
     """The API's names, imported when first asked for (PEP 562)."""
-    if name in ("Paperchat", "Answer", "SearchHit", "Filters"):
+    if name in ("Paperchat", "Answer", "SearchHit", "Filters", "evaluate"):
         from paperchat import api
 
         return getattr(api, name)

@@ -6,7 +6,8 @@ the MCP server (``paperchat mcp``) reach the same engine. See
 """
 
 from paperchat.api.client import Paperchat
+from paperchat.api.evaluating import evaluate
 from paperchat.api.results import Answer, SearchHit
 from paperchat.retrieve.filters import Filters
 
-__all__ = ["Paperchat", "Answer", "SearchHit", "Filters"]
+__all__ = ["Paperchat", "Answer", "SearchHit", "Filters", "evaluate"]

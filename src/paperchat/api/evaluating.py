@@ -1,0 +1,67 @@
+"""The grounding eval from Python (``paperchat eval`` without the command line), for a notebook that scores
+paperchat on its own questions: ``evaluate(pc, "my_questions.jsonl")``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from paperchat.api.arguments import python_errors
+from paperchat.api.client import Paperchat
+from paperchat.core.errors import StoreError
+
+
+@python_errors
+def evaluate(
+    pc: Paperchat,
+    questions: str | os.PathLike = "bundled",
+    *,
+    corpus: Sequence[str | os.PathLike] = (),
+    top_k: int | None = None,
+    mode: str = "extractive",
+    limit: int | None = None,
+    out: str | os.PathLike | None = None,
+) -> dict[str, Any]:
+    """Run an eval set through ``pc``'s store and measure it, as ``paperchat eval`` does.
+
+    ``questions``: a shipped set's name (``bundled``, ``conference``, ``general-b``, ...) or a JSONL file of
+    your own (README, "Eval"); ``corpus``: files ingested first (``--corpus``); ``top_k``: papers given to
+    the answerer (default: the setting); ``mode``: ``extractive`` (offline, deterministic) or ``llm``;
+    ``limit``: the first N questions; ``out``: a folder to write ``report.md`` and ``results.json`` to.
+
+    Returns the run's results (``config``, ``overall`` and ``by_kind`` as ``{metric: {value, ci, n}}``,
+    ``questions``: one row per question with its answer, citations and scores). Your own set is never
+    answered from the bundled corpus put into an empty store (a shipped set's is, as the CLI does). Raises
+    :class:`~paperchat.core.errors.PaperchatError` for a malformed set, gold papers the store lacks, or a
+    store that does not exist.
+    """
+    from paperchat.evaluation import questions as qs
+    from paperchat.evaluation.report import write_outputs
+    from paperchat.evaluation.runner import run_eval
+
+    own = str(questions) not in qs.NAMED_SETS
+    settings = pc.settings
+    if (
+        own
+        and not corpus
+        and not settings.chroma_url
+        and not (settings.store_path / "chroma").exists()
+    ):
+        raise StoreError(  # as `paperchat eval --set FILE` says it (a mistyped store is not filled)
+            f"no store at {settings.store_path}: ingest the papers your eval set is about first "
+            "(pc.ingest(paths)), or pass corpus=[FILE]"
+        )
+    results = run_eval(
+        pc.engine,
+        set_path=questions,
+        top_k=top_k,
+        mode=mode,
+        limit=limit,
+        corpus=[Path(c) for c in corpus],
+        seed_bundled=not own,
+    )
+    if out is not None:
+        write_outputs(results, Path(out), None)
+    return results
