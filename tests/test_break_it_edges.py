@@ -401,7 +401,7 @@ def test_years_as_pandas_and_dates_write_them_are_read(tmp_path):
     from paperchat.ingest.records import PaperRecord
 
     papers, _report = load_file(path)
-    assert [PaperRecord.from_paper(p).year for p in papers] == [2019, 2021, 0]
+    assert [PaperRecord.from_paper(p).year for p in papers] == [2019, 2021, None]
 
 
 def test_an_author_column_is_the_authors(tmp_path):

@@ -212,7 +212,7 @@ class Paperchat:
                     list(rec.authors),
                     rec.url,
                     rec.venue,
-                    int(rec.year) or None,
+                    rec.year,
                     float(hit.score),
                     best,
                 )

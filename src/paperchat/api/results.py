@@ -117,5 +117,5 @@ def paper_listing(record: PaperRecord) -> dict[str, Any]:
         "authors": list(record.authors),
         "aliases": list(record.aliases),
         "venue": record.venue,
-        "year": int(record.year) or None,  # 0 in the store is an unknown year
+        "year": record.year,
     }

@@ -43,7 +43,7 @@ class PaperRecord:
     paper's 1-based position in it, ``source_file`` the file's resolved path
     (empty in records written before paperchat recorded it: such a record is
     never removed by re-ingesting a file of the same name); ``venue`` and ``year`` where it appeared
-    (``""`` and ``0`` when unknown; :mod:`paperchat.ingest.venue`); ``content_key`` is
+    (``""`` and ``None`` when unknown; :mod:`paperchat.ingest.venue`); ``content_key`` is
     :func:`paperchat.core.text.content_key` of the abstract (near-duplicate
     detection), ``text_hash`` a hash of the exact abstract, ``chunking`` the
     settings the chunks were made with, ``aliases`` the ids of merged
@@ -67,7 +67,7 @@ class PaperRecord:
     chunking: str = ""
     chunk_ids: list[str] = field(default_factory=list)
     venue: str = ""
-    year: int = 0
+    year: int | None = None
     source_file: str = ""
     also_in: list[str] = field(default_factory=list)
 
@@ -102,7 +102,7 @@ class PaperRecord:
             str(paper.extra.get("openreview_id", "") or ""),
             list(paper.extra.get("aliases", [])),
             venue=venue,
-            year=year,
+            year=year or None,
             source_file=paper.source_file,
             also_in=sorted(set(paper.extra.get("also_in", [])) - {paper.source_file}),
             **fields_,
@@ -132,7 +132,7 @@ class PaperRecord:
             "n_chunks": len(self.chunk_ids),
             "chunk_ids": " ".join(self.chunk_ids),
             "venue": self.venue,
-            "year": int(self.year),
+            "year": int(self.year or 0),  # Chroma metadata holds no null: 0 is unknown
             "also_in": "\n".join(self.also_in),
         }
 
@@ -158,7 +158,7 @@ class PaperRecord:
             chunking=str(m.get("chunking") or ""),
             chunk_ids=str(m.get("chunk_ids") or "").split(),
             venue=str(m.get("venue") or ""),
-            year=int(m.get("year") or 0),
+            year=int(m.get("year") or 0) or None,
             source_file=str(m.get("source_file") or ""),
             also_in=[f for f in str(m.get("also_in") or "").split("\n") if f],
         )
