@@ -360,3 +360,19 @@ def test_a_paper_listed_for_a_rare_word_alone_must_hold_the_questions_other_rare
     records = icml_engine.store.papers([s.paper_id for s in answer.sources])
     assert {"GKZySvM2t9", "m7Mx14cxv8", "NniXePXVXw"} <= set(records)  # KGMark, GaussMarker, MDDM
     assert sum("diffusion" not in r.full_text.lower() for r in records.values()) <= 2
+
+
+def test_a_which_paper_answer_no_cited_paper_fits_says_so(icml_engine):
+    # a break-it session: "Which paper uses diffusion models to design CRISPR guide RNAs?" listed a CRISPR
+    # paper without diffusion and two RNA design papers without CRISPR, with no word of it
+    answer = icml_engine.ask(
+        "Which paper uses diffusion models to design CRISPR guide RNAs?", mode="extractive"
+    )
+    assert answer.notes == [
+        'no cited paper writes all of "diffusion", "CRISPR", "guide": each fits part of the question, so '
+        "check it fits yours"
+    ]
+    fits = icml_engine.ask(
+        "Which papers propose watermarks for diffusion models?", mode="extractive"
+    )
+    assert not any(n.startswith("no cited paper writes all") for n in fits.notes)

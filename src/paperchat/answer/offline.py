@@ -34,6 +34,7 @@ from paperchat.answer.asks import HOW_MANY_AUTHORS, asks_for_name, plain_questio
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.limitations import LIMITS_NOTE, asks_limitations
+from paperchat.answer.lists import partial_fit_note
 from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import label_named
@@ -371,6 +372,10 @@ def offline_answer(
         quoted = [s.text for s in result.sentences if s.paper_id == pid]
         chunk_id, text = evidence_chunk(records[pid], quoted, hits, chunk_texts)
         sources.append(Source.from_record(n, records[pid], chunk_id, text))
+    # "Which paper uses diffusion models to design CRISPR guide RNAs?": say when no cited paper fits it all
+    fit = intent.kind == it.FIND and partial_fit_note(
+        asked, [p for p in papers if p.paper_id in order], lexicon, n_papers
+    )
     return Answer(
         question,
         "".join(parts),
@@ -378,4 +383,5 @@ def offline_answer(
         sources=sources,
         retrieved=retrieved,
         evidence=result.relevance,
+        notes=[fit] if fit else [],
     )
