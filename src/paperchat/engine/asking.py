@@ -10,7 +10,6 @@ offline abstention offers the stored labels spelled like a name no paper writes 
 
 from __future__ import annotations
 
-import re
 import time
 
 from paperchat.core import phases
@@ -117,25 +116,21 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     return answer
 
 
-_SUMMARIZE = re.compile(
-    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:summari[sz]e|give\s+(?:me\s+)?a\s+summary\s+of|"
-    r"tl;?dr(?:\s+of)?)\s+(?:the\s+paper\s+)?(?P<target>[^?]+?)[.?!]?\s*$",
-    re.I,
-)
-
-
 def _one_paper_summary(engine, question: str, paper_ids, mode, on_token) -> Answer | None:
     """The LLM's summary of the one stored paper "summarize X" names (its id, label or title, as ``paperchat
     summarize`` reads TARGET: :func:`paperchat.answer.summaries.find_paper`), falling back offline as an
-    answer does under ``--mode auto``; ``None`` for another question, or a TARGET that is a topic."""
+    answer does under ``--mode auto`` (``mode`` as asked, streamed to ``on_token``); ``None`` for another
+    question, or a TARGET that is a topic. The summary request is read as the offline answerer reads it
+    (:func:`paperchat.answer.intent.read_question`, its instruction words dropped by ``retrieval_query``)."""
+    from paperchat.answer.intent import SUMMARY, read_question, retrieval_query
     from paperchat.answer.summaries import find_paper
 
-    m = _SUMMARIZE.match(question)
-    if not m:
+    target = retrieval_query(question).strip(" .?!")  # "Summarize CROW." -> "CROW"
+    if read_question(question).kind != SUMMARY or not target or target == question:
         return None
     catalog = engine.catalog()
     records = catalog if paper_ids is None else {p: catalog[p] for p in paper_ids if p in catalog}
-    paper_id, _how = find_paper(records, m.group("target"))
+    paper_id, _how = find_paper(records, target)
     if paper_id is None:
         return None
     return engine.summarize(paper_id, mode=mode, on_token=on_token)
