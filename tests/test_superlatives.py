@@ -22,6 +22,17 @@ from paperchat.retrieve.filters import Filters
         ),
         ("which work lists the largest number of co-authors", sup.MOST_AUTHORS, "", False),
         ("Which paper has the fewest authors?", sup.FEWEST_AUTHORS, "", False),
+        # a topic narrows them (a reading break-it session: it had been ignored)
+        (
+            "Which paper on diffusion models has the most authors?",
+            sup.MOST_AUTHORS,
+            "diffusion models",
+            False,
+        ),
+        ("Which diffusion paper has the fewest authors?", sup.FEWEST_AUTHORS, "diffusion", False),
+        ("Which papers have only one author?", sup.ONE_AUTHOR, "", False),
+        ("How many papers have a single author?", sup.ONE_AUTHOR, "", False),
+        ("Which papers are single-authored?", sup.ONE_AUTHOR, "", False),
         ("Who has the most papers?", sup.MOST_PAPERS, "", False),
         ("Which author wrote the most papers at ICML 2025?", sup.MOST_PAPERS, "", False),
         ("who are the most prolific authors", sup.MOST_PAPERS, "", False),
@@ -66,7 +77,7 @@ def test_most_and_fewest_authors_name_the_paper_and_the_number():
     assert (
         most.answer == 'Of the 4 stored papers with authors, "Alpha" has the most authors: 3 [1].'
     )
-    assert [s.paper_id for s in most.sources] == ["a"] and most.count == 3
+    assert [s.paper_id for s in most.sources] == ["a"] and most.count == 1  # papers named
     assert most.notes == ["1 stored papers have no authors and are left out"]
     fewest = sup.author_count_answer("q", sup.FEWEST_AUTHORS, RECORDS, " from 2025")
     assert fewest.answer.splitlines() == [
@@ -74,7 +85,13 @@ def test_most_and_fewest_authors_name_the_paper_and_the_number():
         '"Beta" is by Bo Chen [1].',
         '"Delta" is by Dee Ng [2].',
     ]
-    assert [s.paper_id for s in fewest.sources] == ["b", "d"] and fewest.count == 1
+    assert [s.paper_id for s in fewest.sources] == ["b", "d"] and fewest.count == 2
+    one = sup.author_count_answer("q", sup.ONE_AUTHOR, RECORDS, ' holding "x"')
+    assert (
+        one.answer.splitlines()[0]
+        == 'Of the 4 stored papers holding "x" with authors, 2 have a single author:'
+    )
+    assert one.count == 2
 
 
 def test_the_most_prolific_author_is_named_with_the_next_and_their_papers_cited():
@@ -100,7 +117,7 @@ def test_superlatives_on_the_bundled_store(bundled_engine):
         'Of the 38 stored papers, "From Uncertain to Safe: Conformal Adaptation of Diffusion Models for Safe '
         'PDE Control" has the most authors: 11 [1].'
     )
-    assert [s.paper_id for s in most.sources] == ["p-9289acde1a4c"] and most.count == 11
+    assert [s.paper_id for s in most.sources] == ["p-9289acde1a4c"] and most.count == 1
     # each of the 38 papers' 180 authors has one paper: a tie of all of them, said, with no one listed
     prolific = bundled_engine.ask("Who has the most papers?", mode="extractive")
     assert (prolific.answer, prolific.count, prolific.sources) == (
@@ -112,6 +129,6 @@ def test_superlatives_on_the_bundled_store(bundled_engine):
     one = bundled_engine.ask(
         "Which paper has the most authors?", mode="extractive", filters=Filters(author="Leskovec")
     )
-    assert [s.paper_id for s in one.sources] == ["p-1d90af2b1c95"] and one.count == 3
+    assert [s.paper_id for s in one.sources] == ["p-1d90af2b1c95"] and one.count == 1
     none = bundled_engine.ask("Which paper has the most authors in 2019?", mode="extractive")
     assert none.abstained and none.notes == ["no stored paper from 2019"]

@@ -47,11 +47,25 @@ _TOPIC = re.compile(
     rf"\b{_PAPER}\s+(?:on|about|in|regarding|concerning)\s+(?P<topic>[^?]+?)\s*(?:\bat\s+icml\b.*|\bin\s+\d{{4}}\b.*)?\??\s*$",
     re.I,
 )
+#: The topic of an author-count superlative: "Which paper on diffusion models has the most authors?",
+#: "Which diffusion paper has ...", "the RL paper with ...".
+_PAPER_TOPIC = re.compile(
+    rf"\b{_PAPER}\s+(?:on|about|regarding|concerning)\s+(?P<after>.+?)\s+(?:has|have|had|with|lists?|listing)\b"
+    rf"|\b(?:which|what|the)\s+(?P<before>(?!one\b|single\b)[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+{_PAPER}\b",
+    re.I,
+)
+#: "Which papers have only one author?", "single-authored papers", "How many papers have a single author?"
+_ONE_AUTHOR = re.compile(
+    r"\b(?:only|just|exactly|a)\s+(?:one|a\s+single|single|1)\s+(?:co-?)?author\b|\bsingle[- ]author(?:ed)?\b"
+    r"|\bsolo[- ]author(?:ed)?\b|\bone[- ]author\b",
+    re.I,
+)
+ONE_AUTHOR = "one_author"
 _NOT_TOPIC = re.compile(
     r"^(?:the\s+)?(?:store|corpus|index|icml(?:\s+\d{4})?|\d{4}|total|all)$", re.I
 )
-#: Authors named beside the most prolific one, and papers listed for a tie.
-RUNNERS_UP, MAX_TIED = 4, 10
+#: Authors named beside the most prolific one.
+RUNNERS_UP = 4
 
 
 @dataclass(frozen=True)
@@ -69,13 +83,23 @@ def superlative_in(question: str) -> Superlative | None:
     if m := _PAPER_AUTHORS.search(question):
         which = (m.group("which") or m.group("which2")).lower()
         fewest = re.match(r"(?:the\s+)?(?:fewest|least|smallest|lowest|shortest)", which)
-        return Superlative(FEWEST_AUTHORS if fewest else MOST_AUTHORS)
+        return Superlative(FEWEST_AUTHORS if fewest else MOST_AUTHORS, _paper_topic(question))
+    if _ONE_AUTHOR.search(question) and re.search(rf"\b{_PAPER}\b|\bauthored\b", question, re.I):
+        return Superlative(ONE_AUTHOR, _paper_topic(question))
     if _AUTHOR_PAPERS.search(question):
         t = _TOPIC.search(question)
         topic = t.group("topic").strip(" ,.;:") if t else ""
         first = bool(re.search(r"\bfirst[- ]author", question, re.I))
         return Superlative(MOST_PAPERS, "" if _NOT_TOPIC.match(topic) else topic, first)
     return None
+
+
+def _paper_topic(question: str) -> str:
+    """The topic an author-count question narrows its papers to ("diffusion models", "RL"), or ``""``."""
+    m = _PAPER_TOPIC.search(question)
+    topic = ((m.group("after") or m.group("before")) if m else "") or ""
+    topic = re.sub(r"^(?:the|a|an|stored|icml|accepted)\s+", "", topic.strip(" ,.;:"), flags=re.I)
+    return "" if _NOT_TOPIC.match(topic) or topic.lower() in ("paper", "papers") else topic
 
 
 def _listing(
@@ -89,10 +113,12 @@ def _listing(
 def author_count_answer(
     question: str, kind: str, records: Mapping[str, PaperRecord], scope: str = ""
 ) -> Answer:
-    """The paper(s) with the most or fewest authors among ``records`` (paper id -> record): one cited
-    sentence naming the paper and the number, or a listing of the tied papers (at most :data:`MAX_TIED`).
-    ``scope`` says what narrowed the papers (' by Sergey Levine', ' from 2024'). Papers with no stored
-    authors are left out (a note says how many); the abstention when none has any."""
+    """The paper(s) with the most or fewest authors among ``records`` (paper id -> record), or with one
+    author (:data:`ONE_AUTHOR`): one cited sentence naming the paper and the number, or a listing of the
+    papers (at most :data:`~paperchat.answer.paper_lists.MAX_LISTED`, a note saying how many more).
+    ``count`` is how many papers that is. ``scope`` says what narrowed the papers (' by Sergey Levine',
+    ' from 2024', ' holding "diffusion"'). Papers with no stored authors are left out (a note says how
+    many); the abstention when none has any, or (one author) when no paper has one."""
     from paperchat.answer.paper_lists import metadata_source
 
     known = [r for r in records.values() if r.authors]
@@ -101,20 +127,25 @@ def author_count_answer(
     if not known:
         return Answer.abstention(question, EXTRACTIVE, notes=["no stored paper has its authors"])
     sizes = [len(r.authors) for r in known]
-    n = max(sizes) if kind == MOST_AUTHORS else min(sizes)
+    n = 1 if kind == ONE_AUTHOR else max(sizes) if kind == MOST_AUTHORS else min(sizes)
     tied = sorted(
         (r for r in known if len(r.authors) == n), key=lambda r: (r.source_path, r.source_index)
     )
-    word = "most" if kind == MOST_AUTHORS else "fewest"
-    s = "s" if n != 1 else ""
     of = f"Of the {len(known):,} stored papers{scope}" + (" with authors" if unknown else "")
+    if kind == ONE_AUTHOR:
+        if not tied:
+            note = f"no stored paper{scope} has a single author (the fewest is {min(sizes)})"
+            return Answer.abstention(question, EXTRACTIVE, notes=notes + [note])
+        lead = f"{of}, {len(tied):,} {'has' if len(tied) == 1 else 'have'} a single author:"
+        return _listing(question, tied, lead, notes, len(tied))
+    word = "most" if kind == MOST_AUTHORS else "fewest"
     if len(tied) == 1:
         text = cite_sentence(f'{of}, "{tied[0].name}" has the {word} authors: {n}.', 1)
         return Answer(
-            question, text, EXTRACTIVE, sources=[metadata_source(1, tied[0])], notes=notes, count=n
+            question, text, EXTRACTIVE, sources=[metadata_source(1, tied[0])], notes=notes, count=1
         )
-    lead = f"{of}, {len(tied):,} have the {word} authors, {n} author{s} each:"
-    return _listing(question, tied[:MAX_TIED], lead, notes, n)
+    lead = f"{of}, {len(tied):,} have the {word} authors, {n} author{'s' if n != 1 else ''} each:"
+    return _listing(question, tied, lead, notes, len(tied))
 
 
 def prolific_answer(

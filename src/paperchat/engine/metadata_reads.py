@@ -157,6 +157,7 @@ def superlative_answer(engine, question: str, paper_ids) -> Answer | None:
         bm25 = engine.store.bm25()
         holders = set().union(*(bm25.holders(bm25.terms_of(f)) for f in topic_forms(asked.topic)))
         held &= holders
+        scope += f' holding "{asked.topic}"' if asked.kind != sup.MOST_PAPERS else ""
     if not held:
         note = (
             f'no stored paper has every word of "{asked.topic}"'
