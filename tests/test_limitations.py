@@ -42,3 +42,22 @@ def test_a_named_papers_limitations_abstain_with_a_note(bundled_engine):
     )
     assert not addressed.abstained and [s.paper_id for s in addressed.sources] == [CONFPO]
     assert "uniformly adjust all token probabilities" in addressed.answer
+
+
+def test_the_paper_a_limitations_question_is_about():
+    # a reading break-it session: "HippoRAG 2", named in its abstract only, and a chat follow-up's
+    # "what about its limitations?" over the one referred paper had quoted praise of the paper
+    from paperchat.answer import intent as it
+    from paperchat.answer.focus import PaperText
+    from paperchat.answer.limitations import limited_paper
+
+    hippo = PaperText("h", "From RAG to Memory", "We propose HippoRAG 2, a framework ...", 0.5, 1.0)
+    other = PaperText("o", "Graph retrieval", "We compare with HippoRAG and RAPTOR.", 0.4, 0.5)
+    question = "What are the limitations of HippoRAG 2?"
+    assert asks_limitations("Where does MaxEntDP fail?") and asks_limitations(question)
+    assert limited_paper(it.read_question(question).names, [other, hippo], []) is hippo
+    assert (
+        limited_paper(it.read_question("what about its limitations?").names, [hippo], []) is hippo
+    )
+    topic = it.read_question("What are the limitations of diffusion models?")
+    assert limited_paper(topic.names, [hippo, other], []) is None

@@ -23,7 +23,9 @@ _WEAK = (
 _ASKS = re.compile(
     rf"\b(?:what|which)\s+(?:are|is|were|was)\s+(?:the\s+|its\s+|their\s+)?(?:\w+\s+)?{_WEAK}\b"
     rf"|\b{_WEAK}\s+(?:of|does|do|did)\b|\b(?:has|have|had)\s+(?:any\s+)?(?:\w+\s+)?{_WEAK}\b"
-    rf"|(?:'s|’s|\bits|\btheir)\s+(?:\w+\s+)?{_WEAK}\b",
+    rf"|(?:'s|’s|\bits|\btheir)\s+(?:\w+\s+)?{_WEAK}\b"
+    r"|\b(?:where|when|how|why)\s+(?:does|do|did|might|can|could|would)\s+\S+(?:\s+\S+)?\s+"
+    r"(?:fail|break\s+down|struggle)\b",
     re.I,
 )
 _ADDRESSED = re.compile(
@@ -43,3 +45,21 @@ def asks_limitations(question: str) -> bool:
     """Whether ``question`` asks for a paper's own limitations ("What are the limitations of ConfPO?",
     "Does FlipAttack have drawbacks?"), not for the prior work's a paper addresses."""
     return bool(_ASKS.search(question)) and not _ADDRESSED.search(question)
+
+
+def limited_paper(names, papers: list, by_name: list):
+    """The one paper a limitations question is about (:class:`~paperchat.answer.focus.PaperText` s in rank
+    order): the one ``by_name`` holds (named by its label or its title's head), else of the papers that write
+    every coined name of ``names``, the first that introduces the first name ("we propose HippoRAG 2",
+    named in its abstract only) or the first; else the only paper given (a chat follow-up's "what about its
+    limitations?"); ``None`` for a topic's limitations ("of diffusion models")."""
+    named = list(by_name)
+    if len(named) != 1 and names:
+        low = [n.lower() for n in names]
+        writing = [p for p in papers if all(n in p.full_text.lower() for n in low)]
+        # the paper that introduces the name before one that compares with it
+        intro = rf"\b(?:propos|introduc|present|call|dub|nam)\w*\b[^.]{{0,80}}\b{re.escape(low[0])}"
+        named = sorted(writing, key=lambda p: not re.search(intro, p.full_text.lower()))[:1]
+    if len(named) == 1:
+        return named[0]
+    return papers[0] if len(papers) == 1 else None

@@ -33,7 +33,7 @@ from paperchat.answer import intent as it
 from paperchat.answer.asks import HOW_MANY_AUTHORS, asks_for_name, plain_question, split_ask
 from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
-from paperchat.answer.limitations import LIMITS_NOTE, asks_limitations
+from paperchat.answer.limitations import LIMITS_NOTE, asks_limitations, limited_paper
 from paperchat.answer.lists import partial_fit_note
 from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
@@ -324,12 +324,12 @@ def offline_answer(
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
         return metadata_answer(question, record, kind, retrieved)
-    named = [
+    by_name = [
         p for p in papers if p.label and label_named(asked, p) or _head_written(asked, p.title)
     ]
-    if asks_limitations(asked) and len(named) == 1:
+    if asks_limitations(asked) and (about := limited_paper(intent.names, papers, by_name)):
         # "What are the limitations of ConfPO?": its method sentences had read as the answer
-        note = f"{named[0].title or named[0].label} ({named[0].paper_id}): {LIMITS_NOTE}"
+        note = f"{about.title or about.label} ({about.paper_id}): {LIMITS_NOTE}"
         return Answer.abstention(question, EXTRACTIVE, retrieved, notes=[note])
     result = extract(asked, qvec, papers, index, n_papers, lexicon, intent)
     if result.abstained:
