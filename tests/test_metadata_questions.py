@@ -301,3 +301,19 @@ def test_how_many_authors_and_a_year_no_paper_has(bundled_engine):
         "Which 2017 paper introduced the Transformer architecture?", mode="extractive"
     )
     assert old.abstained and old.notes == ["no stored paper appeared in 2017 (stored years: 2025)"]
+
+
+def test_how_many_authors_a_title_has_retrieves_that_title(bundled_engine):
+    # a reading break-it session: "How many authors does the paper Flow Q-Learning have?" answered for
+    # "Linear Q-Learning Does Not Diverge ...": the question's words about authors had been searched too
+    from paperchat.answer.intent import retrieval_query
+
+    assert (
+        retrieval_query("How many authors does the paper Flow Q-Learning have?")
+        == "Flow Q-Learning have?"
+    )
+    answer = bundled_engine.ask("How many authors does the paper ConfPO have?", mode="extractive")
+    assert (
+        answer.answer.startswith(f'"{CONFPO_TITLE}" has 5 authors: ')
+        and answer.sources[0].paper_id == CONFPO
+    )

@@ -274,6 +274,7 @@ def _read(question: str, asking: str) -> Intent:
 _INSTRUCTION = re.compile(
     r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give (?:me )?(?:an? |a short |a brief )?(?:overview|summary|rundown) of|"
     r"(?:an? |brief |short )?(?:overview|summary) of|tl;?dr:?|who (?:wrote|are the authors of|is the (?:first|last|lead) author of)|"
+    r"how many (?:co-?)?authors (?:does|do|did)|"
     r"what is the (?:full |exact )?title of)\s+(?:the\s+)?(?:paper|work|article)?\s*(?:on|about|that|which|titled|called)?\s*",
     re.I,
 )
@@ -282,9 +283,8 @@ _INSTRUCTION = re.compile(
 def retrieval_query(question: str) -> str:
     """The question without its instruction words ("Give me an overview of Vintix." -> "Vintix."), for retrieval.
 
-    Instruction words say what to do with a paper, not which paper; left in,
-    they pull in papers that are themselves overviews or summaries.
-    """
+    Instruction words say what to do with a paper, not which paper; left in, they pull in papers that are
+    themselves overviews or summaries (or, "How many authors does the paper ...", other papers on authors)."""
     stripped = _INSTRUCTION.sub("", question).strip()
     return stripped if len(stripped) >= 3 else question
 
