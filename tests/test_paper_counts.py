@@ -20,6 +20,11 @@ ARORA = "p-3c67db56192f"
         ("How many papers are there?", ""),  # no topic: the store's papers are counted
         ("How many papers are in the store?", ""),  # a break-it session: had counted "in the store"
         ("How many papers were published?", ""),
+        # a reading break-it session: "together" had been a word of the topic, and no paper held it
+        (
+            "How many papers are there on graph neural networks and LLMs together?",
+            "graph neural networks and LLMs",
+        ),
         ("How many parameters does ConfPO use?", None),  # a paper's own count
         ("How many tokens does ConfPO select per sequence?", None),
     ],
