@@ -62,6 +62,25 @@ def test_the_author_a_question_asks_for(question, typed, ids, rest, listing):
     assert (ask.typed, set(ask.ids), ask.rest, ask.listing) == (typed, ids, rest, listing)
 
 
+def test_two_authors_joined_are_the_papers_they_share():
+    # a reading break-it session: "Which papers were written by Mang Ye and Wenke Huang together?" abstained
+    from paperchat.answer.authorship import joint_author
+
+    question = "Which papers were written by Yoshua Bengio and Ada Lovelace together?"
+    index = _index()
+    ask = joint_author(question, author_in_question(question, index), index)
+    assert (ask.typed, ask.also, set(ask.ids), ask.listing) == (
+        "Yoshua Bengio",
+        "Ada Lovelace",
+        {"a"},
+        True,
+    )
+    assert ask.who == 'authors named "Yoshua Bengio" and "Ada Lovelace" together'
+    # a second name no stored author has leaves the first author's papers
+    other = "Which papers did Yoshua Bengio and Alan Turing write?"
+    assert joint_author(other, author_in_question(other, index), index).also == ""
+
+
 def test_a_name_of_several_words_is_one_person():
     # a second break-it session: "Michael Jordan" had matched every Michael, "Mihaela Schaar" every Mihaela
     index = AuthorIndex(

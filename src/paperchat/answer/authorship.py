@@ -20,6 +20,7 @@ answers (:func:`paperchat.answer.offline.metadata_answer`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -139,10 +140,16 @@ class AuthorAsk:
     listing: bool
     whose: bool = False
     first: bool = False  # "Song et al.": only papers whose first author has the name
+    also: str = (
+        ""  # "Mang Ye and Wenke Huang together": the second name, whose papers these are too
+    )
 
     @property
     def who(self) -> str:
-        """'an author named "Song"', or 'a first author named "Song"' for "Song et al."."""
+        """'an author named "Song"', or 'a first author named "Song"' for "Song et al.", or 'authors named
+        "Mang Ye" and "Wenke Huang" together'."""
+        if self.also:
+            return f'authors named "{self.typed}" and "{self.also}" together'
         return f'{"a first" if self.first else "an"} author named "{self.typed}"'
 
 
@@ -211,6 +218,29 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                 if ask and (pattern is not _ET_AL or ask.listing):
                     return ask
     return _nobody(question)
+
+
+_CO_AUTHOR = re.compile(
+    r"\s*(?i:and|&)\s+(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\s*(?i:together|jointly)?"
+)
+
+
+def joint_author(question: str, ask: AuthorAsk, index: AuthorIndex) -> AuthorAsk:
+    """``ask`` narrowed to the papers it shares with a second author the question joins to its name
+    ("papers written by Mang Ye and Wenke Huang together": those with both), listing them; ``ask`` itself
+    when no stored author has the second name, or the question joins none."""
+    at = question.find(ask.typed)
+    m = _CO_AUTHOR.match(question, at + len(ask.typed)) if at >= 0 else None
+    if not m:
+        return ask
+    other = index.papers_of(_words(m.group("name")))
+    if not other:
+        return ask
+    ids = ask.ids & frozenset(pid for pids in other.values() for pid in pids)
+    rest = " ".join((question[:at] + question[m.end() :]).split())
+    return dataclasses.replace(
+        ask, ids=ids, rest=rest, listing=only_listing(rest), also=m.group("name")
+    )
 
 
 def _name_like(typed: str, pattern: re.Pattern) -> bool:

@@ -46,7 +46,9 @@ def counted_topic(question: str) -> str | None:
         return None
     topic = _LEAD.sub("", m.group("rest").strip(), count=1).strip(" ,.;:")
     # "... on graph neural networks and LLMs together": "together" asks for both, it is no word of the topic
-    return re.sub(r"\s+(?:together|combined|jointly|at once|at the same time)$", "", topic, flags=re.I)
+    return re.sub(
+        r"\s+(?:together|combined|jointly|at once|at the same time)$", "", topic, flags=re.I
+    )
 
 
 #: An acronym, singular or plural, as a whole word: "LLM", "LLMs", "GNNs", "ViTs", "MoE" (not "GPT-4").

@@ -37,7 +37,12 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`: listed when nothing
     else is asked), how many papers there are on a topic or in all (:mod:`paperchat.answer.paper_counts`),
     or the question itself over ``paper_ids`` (the filters' papers; ``None``: every paper)."""
-    from paperchat.answer.authorship import asks_for_author, author_in_question, author_listing
+    from paperchat.answer.authorship import (
+        asks_for_author,
+        author_in_question,
+        author_listing,
+        joint_author,
+    )
     from paperchat.answer.offline import asks_where_published
     from paperchat.answer.paper_counts import count_line, counted_topic, phrase_holders, topic_forms
     from paperchat.answer.paper_lists import listed_answer, only_listing
@@ -50,6 +55,8 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     author = (
         author_in_question(question, engine.author_index()) if asks_for_author(question) else None
     )
+    # "... by Mang Ye and Wenke Huang together": the papers they share
+    author = author and joint_author(question, author, engine.author_index())
     if author:
         ids = author.ids if paper_ids is None else author.ids & paper_ids
         if author.whose:  # "Did X write Flow Q-Learning?": who wrote it, even when X wrote nothing
