@@ -376,3 +376,13 @@ def test_a_which_paper_answer_no_cited_paper_fits_says_so(icml_engine):
         "Which papers propose watermarks for diffusion models?", mode="extractive"
     )
     assert not any(n.startswith("no cited paper writes all") for n in fits.notes)
+
+
+def test_a_listing_request_is_searched_by_its_topic():
+    # a reading break-it session: "List the papers on watermarking" listed 3 papers where "Which papers
+    # study watermarking?" listed 10: "List the papers" was searched as words of the topic
+    from paperchat.answer.intent import retrieval_query
+
+    assert retrieval_query("List the papers on watermarking") == "watermarking"
+    assert retrieval_query("Show me papers on watermarking") == "watermarking"
+    assert retrieval_query("List the datasets ConfPO uses") == "List the datasets ConfPO uses"

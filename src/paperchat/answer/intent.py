@@ -274,7 +274,7 @@ def _read(question: str, asking: str) -> Intent:
 _INSTRUCTION = re.compile(
     r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give (?:me )?(?:an? |a short |a brief )?(?:overview|summary|rundown) of|"
     r"(?:an? |brief |short )?(?:overview|summary) of|tl;?dr:?|who (?:wrote|are the authors of|is the (?:first|last|lead) author of)|"
-    r"how many (?:co-?)?authors (?:does|do|did)|"
+    r"how many (?:co-?)?authors (?:does|do|did)|(?:list|show|find)(?: me)?(?: all| the)?(?: icml)? (?:papers|works)|"
     r"what is the (?:full |exact )?title of)\s+(?:the\s+)?(?:paper|work|article)?\s*(?:on|about|that|which|titled|called)?\s*",
     re.I,
 )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from paperchat.answer.focus import OFF_TOPIC_MIN_PAPERS, PaperText
+from paperchat.answer.paper_lists import LISTING_WORDS
 from paperchat.answer.roles import background_cue
 from paperchat.core.terms import terms
 from paperchat.store.bm25 import CONVERSATIONAL
@@ -87,7 +88,9 @@ def _needed(question: str, lexicon, n_papers: int) -> list[set[str]]:
     groups = [lexicon.terms_of(a) | lexicon.terms_of(b) for a, b in _ALTERNATIVES.findall(question)]
     # the listing's own verb ("Which papers involve ...", "papers using ...") is no part of the topic
     verb = lexicon.terms_of(" ".join(_LISTING_VERB.findall(question)))
-    held = lexicon.terms_of(" ".join(terms(question))) - CONVERSATIONAL - verb
+    # nor are the words that only ask for a listing ("List the papers on watermarking": "list")
+    asking = lexicon.terms_of(" ".join(LISTING_WORDS))
+    held = lexicon.terms_of(" ".join(terms(question))) - CONVERSATIONAL - verb - asking
     return [
         {t} | next((g for g in groups if t in g), set())
         for t in held
