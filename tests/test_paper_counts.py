@@ -120,3 +120,24 @@ def test_a_count_lists_papers_that_hold_the_topic_in_their_title_only(tmp_path):
         '"Lottery Tickets for Pruning" is by Ada Lovelace [1].'
     )
     assert [s.paper_id for s in answer.sources] == ["prune1"] and answer.count == 1
+
+
+def test_a_one_word_topic_counts_the_papers_writing_it():
+    # a reading break-it session: "How many papers use transformers?" counted 347 papers by the stem
+    # "transform" ("transformation"), where 232 write "transformer(s)"
+    from types import SimpleNamespace
+
+    from paperchat.answer.paper_counts import phrase_holders
+
+    texts = {
+        "a": "A transformer-based model.",
+        "b": "Transformers scale.",
+        "c": "A graph transformation.",
+        "d": "We transform inputs.",
+    }
+    records = {pid: SimpleNamespace(full_text=t) for pid, t in texts.items()}
+    lexicon = SimpleNamespace(tokenize=lambda forms: [f.lower().split() for f in forms])
+    assert phrase_holders(["transformers"], set(texts), lambda ids: records, lexicon) == {"a", "b"}
+    assert count_line(2, "transformers", ["transformers"], 4).startswith(
+        '2 stored papers write "transformers" in their title or abstract (4 have a word of its stem)'
+    )
