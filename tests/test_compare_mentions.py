@@ -213,3 +213,22 @@ def test_a_joint_subject_of_two_named_papers_cites_both(icml_engine):
     answer = icml_engine.ask("What datasets do SMT and DISCO evaluate on?", mode="extractive")
     assert [s.paper_id for s in answer.sources] == ["zk5k2NQcEA", "6EZ3MDDf6p"]
     assert "CIFAR-10 and ImageNet 64×64" in answer.answer
+
+
+@pytest.mark.parametrize(
+    "question,mentions",
+    [
+        # a reading break-it session: either/or comparisons quoted one of the two papers
+        ("Which is faster, QuantSpec or RAPID?", ["QuantSpec", "RAPID"]),
+        ("Which uses less memory, QuantSpec or RAPID?", ["QuantSpec", "RAPID"]),
+        ("Is QuantSpec or RAPID faster?", ["QuantSpec", "RAPID"]),
+        # alternatives that are no comparison of papers
+        ("Which papers use LoRA or QLoRA?", []),
+        ("Does ConfPO use LoRA or DPO?", []),
+        ("Which dataset does ConfPO use, MNIST or CIFAR?", []),
+    ],
+)
+def test_an_either_or_question_compares_its_two_papers(question, mentions):
+    from paperchat.answer.mentions import split_mentions
+
+    assert [m.text for m in split_mentions(question)] == mentions

@@ -2,10 +2,8 @@
 
 :func:`read_question` returns an :class:`Intent`: the kind of answer wanted
 
-* ``summary``: "Summarize X", "Give me an overview of X" -> problem, method
-  and result of that one paper;
-* ``authors`` / ``title``: "Who wrote X?", "What is the title of the paper
-  that ...?" -> the stored metadata, cited;
+* ``summary``: "Summarize X", "Give me an overview of X" -> problem, method and result of that one paper;
+* ``authors`` / ``title``: "Who wrote X?", "What is the title of the paper that ...?" -> the stored metadata;
 * ``find``: "Which paper(s) ...", "Is there work on ...?" -> the papers that
   fit, each named, with the sentence that says why (``plural``: every paper
   above the relevance bar);
@@ -179,7 +177,9 @@ _DETAIL = re.compile(
 COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
     r"between|which of (?:them|the (?:two|three))|which one|either (?:one|of)|the other|another|"
-    r"(?:the )?(?:former|latter)|respectively)\b",
+    r"(?:the )?(?:former|latter)|respectively"
+    r"|^\s*(?:which\s+(?:one\s+)?(?:is|was|has|had|achieves?|gets?|gives?|runs?|uses?|needs?|requires?|scales?|"
+    r"performs?|works?)\b[^?]*?|(?:is|are|was|were)\s+)(?-i:\b\w*[A-Z]\w*\s+or\s+\w*[A-Z]\w*))\b",
     re.I,
 )
 _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[\s,.;:?)]|$)")
@@ -188,10 +188,9 @@ _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[
 def comparison_subjects(question: str) -> list[str]:
     """The names a comparison question gives for its papers, in order (empty for other questions).
 
-    A name is a coined name (:func:`paperchat.core.terms.name_tokens`) or a
-    phrase in quotes; a question is a comparison when it has at least two of
-    them and a comparison word (:data:`COMPARE`).
-    """
+    A name is a coined name (:func:`paperchat.core.terms.name_tokens`) or a phrase in quotes; a question is a
+    comparison when it has at least two of them and a comparison word (:data:`COMPARE`; "Which is faster,
+    QuantSpec or RAPID?" too)."""
     if not COMPARE.search(question):
         return []
     subjects = subject_names(question)
