@@ -594,9 +594,15 @@ def test_a_read_only_store_folder_says_it_is_read_only(tmp_path, bundled_store):
         ("ask", "What does ConfPO use to pick preference-critical tokens?", "--json"),
     ):
         out = run(*args)
-        assert (out.returncode, out.stdout, out.stderr.strip()) == (1, "", f"error: {read_only}"), (
-            args
+        # under --json the error is also an object on stdout
+        shown = (
+            json.dumps({"error": read_only, "exit_status": 1}) + "\n" if "--json" in args else ""
         )
+        assert (out.returncode, out.stdout, out.stderr.strip()) == (
+            1,
+            shown,
+            f"error: {read_only}",
+        ), args
     check = run("check")
     assert (
         check.returncode == 1 and "--rebuild" not in check.stdout and "damaged" not in check.stdout
