@@ -24,6 +24,21 @@ def test_compare_two_papers_of_a_list_answers_from_each(icml_engine):
     assert {s.paper_id for s in answer.sources} == {listed[1].paper_id, listed[3].paper_id}
 
 
+def test_ordinals_over_papers_whose_titles_hold_words_their_abstracts_lack(icml_engine):
+    # a reading break-it session: after "Which papers study membership inference attacks?", "summarize the
+    # second one" and "compare the first and the second ones" abstained: the rewritten query held the
+    # titles ("Black-Box"), which the abstracts do not write, so the words as asked were answered instead
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    listed = chat.handle("Which papers study membership inference attacks?").answer.sources
+    assert len(listed) >= 2
+    summary = chat.handle("summarize the second one").answer
+    assert not summary.abstained and [s.paper_id for s in summary.sources] == [listed[1].paper_id]
+    both = chat.handle("compare the first and the second ones").answer
+    assert {s.paper_id for s in both.sources} == {listed[0].paper_id, listed[1].paper_id}
+
+
 def test_an_authors_papers_at_conference_scale(icml_engine):
     answer = icml_engine.ask("Which papers did Sergey Levine write?", mode="extractive")
     assert {s.paper_id for s in answer.sources} == LEVINE

@@ -310,9 +310,9 @@ def offline_answer(
         # "Who wrote DISCO?": the paper labelled DISCO, before one whose abstract mentions a "DisCo"
         names = head_names(asked)  # not "CAT" in "CAT Merging"
         focus = sorted(focus, key=lambda p: not (p.label in names and label_named(asked, p)))
-        if not intent.names and not _named_in(
-            asked, focus[0]
-        ):  # nothing names the paper: it must be relevant
+        # nothing names the paper: it must be relevant, unless it is the one paper given ("summarize the
+        # second one" in chat, over the paper it refers to; a reading break-it session: it had abstained)
+        if not intent.names and not _named_in(asked, focus[0]) and len(papers) > 1:
             check = extract(asked, qvec, focus[:1], index, n_papers, lexicon, it.Intent(it.GENERAL))
             if check.abstained:
                 return Answer.abstention(question, EXTRACTIVE, retrieved)

@@ -163,7 +163,7 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
                 named = label and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", res.query)
                 h.mention = label if named else records[h.paper_id].name
     question = res.query
-    abstracts = [records[h.paper_id].abstract for h in targets if h.paper_id in records]
+    abstracts = [records[h.paper_id].full_text for h in targets if h.paper_id in records]
     if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
         question = res.question  # a title put in the query that the abstract does not spell out
     answer = engine.answer_from_hits(
