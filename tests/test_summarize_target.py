@@ -186,3 +186,19 @@ def test_a_label_other_papers_also_write_is_named_with_how_many_do(icml_engine):
     assert icml_engine.summarize("LLMs", mode="extractive").notes == [
         'no stored paper is labelled "LLMs": summarized as a topic, from the papers retrieval finds for it'
     ]
+
+
+def test_a_topic_spelled_like_a_title_offers_it():
+    # a reading break-it session: `summarize "Flow Q Lerning"` summarized seven other flow papers as a topic,
+    # with no word of Flow Q-Learning
+    from paperchat.answer.summaries import close_names
+    from paperchat.ingest.records import PaperRecord
+
+    records = {
+        "k": PaperRecord("k", title="Flow Q-Learning"),
+        "d": PaperRecord("d", title="Diffusion Models"),
+    }
+    assert close_names(records, "Flow Q Lerning", n=1, titles=True, cutoff=0.85) == [
+        "'Flow Q-Learning'"
+    ]
+    assert close_names(records, "flow matching", n=1, titles=True, cutoff=0.85) == []

@@ -59,10 +59,14 @@ def find_paper(
 
 
 def close_names(
-    records: dict[str, PaperRecord], target: str, n: int = 3, titles: bool = False
+    records: dict[str, PaperRecord],
+    target: str,
+    n: int = 3,
+    titles: bool = False,
+    cutoff: float = 0.75,
 ) -> list[str]:
     """Up to ``n`` ids or labels of ``records`` spelled like TARGET (:func:`difflib.get_close_matches`, ratio
-    0.75 and up, any case), best first: what "did you mean" offers for a mistyped id or label; with
+    ``cutoff`` and up, any case), best first: what "did you mean" offers for a mistyped id or label; with
     ``titles``, their titles too ("Flow Q-Lerning": "Flow Q-Learning")."""
     names: dict[str, str] = {}
     for pid, rec in records.items():
@@ -71,7 +75,7 @@ def close_names(
             names.setdefault(rec.label.lower(), rec.label)
         if titles and rec.title:
             names[" ".join(rec.title.lower().split())] = f"'{rec.title}'"  # quoted, even as a label
-    found = difflib.get_close_matches(target.lower(), list(names), n=n, cutoff=0.75)
+    found = difflib.get_close_matches(target.lower(), list(names), n=n, cutoff=cutoff)
     return [names[f] for f in found]
 
 

@@ -158,5 +158,9 @@ def summarize(
                 + (f"; did you mean {' or '.join(close)}?" if close else "")
             )
         answer.notes += [fell_back] if fell_back else []
+    # "summarize Flow Q Lerning": a topic summary of other flow papers; the paper meant may be a typo away
+    near = close_names(engine.catalog(), target, n=1, titles=True, cutoff=0.85)
+    if len(target.split()) >= 2 and near and not answer.abstained:
+        answer.notes.append(f"summarized as a topic; did you mean {near[0]}?")
     answer.target = target
     return answer
