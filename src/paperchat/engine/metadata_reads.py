@@ -32,7 +32,8 @@ class Reading:
 
 
 def read_metadata(engine, question: str, paper_ids) -> Reading:
-    """The :class:`Reading` of ``question``: an author's papers listed from the stored metadata
+    """The :class:`Reading` of ``question``: a superlative answered (:func:`superlative_answer`), an author's
+    papers (or two authors' shared ones) listed from the stored metadata
     (:mod:`paperchat.answer.authorship`), a topic answered from that author's papers only, "Did X write Y?"
     asked as "Who wrote Y?", the papers of a year (:mod:`paperchat.answer.year_asks`: listed when nothing
     else is asked), how many papers there are on a topic or in all (:mod:`paperchat.answer.paper_counts`),
