@@ -411,3 +411,20 @@ def test_summarize_asked_of_one_paper_uses_the_summary_prompt(bundled_store):
     )
     assert [s["paper_id"] for s in got["sources"]] == ["p-abe9274a3783"] and got["mode"] == "llm"
     assert got["question"] == "Summarize ConfPO."
+
+
+def test_an_answer_citing_nothing_names_the_papers_it_was_given(bundled_store):
+    # a chat break-it session: SmolLM2 mostly writes uncited text, and then no Sources list showed which
+    # papers it had been given
+    with StubServer() as server:
+        server.script(Reply("ConfPO is a preference learning method."))
+        out = run(bundled_store, server, "ask", QUESTION, "--mode", "llm", "--json")
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+    assert got["sources"] == [] and not got["abstained"]
+    note = next(
+        n
+        for n in got["notes"]
+        if n.startswith("the answer cites none of the papers it was given: ")
+    )
+    assert "ConfPO: Exploiting Policy Model Confidence" in note and "(p-abe9274a3783)" in note
