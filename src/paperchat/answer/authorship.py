@@ -140,9 +140,8 @@ class AuthorAsk:
     listing: bool
     whose: bool = False
     first: bool = False  # "Song et al.": only papers whose first author has the name
-    also: str = (
-        ""  # "Mang Ye and Wenke Huang together": the second name, whose papers these are too
-    )
+    #: "Mang Ye and Wenke Huang together": the second name, whose papers these are too
+    also: str = ""
 
     @property
     def who(self) -> str:

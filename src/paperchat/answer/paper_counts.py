@@ -84,9 +84,8 @@ def phrase_holders(forms: list[str], ids: set[str], read_papers: Callable, lexic
     if not ids or not phrases and not singles:
         return set()
     records = read_papers(sorted(ids))
-    if (
-        not phrases
-    ):  # one word: written as asked, in either number ("transformer(s)", not "transformation")
+    # one word: written as asked, in either number ("transformer(s)", not "transformation")
+    if not phrases:
         stems = "|".join(
             re.escape(f[:-1] if f.lower().endswith("s") and len(f) > 3 else f) for f in singles
         )

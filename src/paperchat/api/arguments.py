@@ -74,9 +74,8 @@ def python_errors(method: Callable) -> Callable:
         try:
             return method(*args, **kwargs)
         except PaperchatError as exc:
-            cli = bool(args) and getattr(
-                args[0], "cli_messages", False
-            )  # the MCP server's (CLI words)
+            # the MCP server's instance keeps the CLI's words
+            cli = bool(args) and getattr(args[0], "cli_messages", False)
             if not cli and exc.args and isinstance(exc.args[0], str):
                 exc.args = (for_python(exc.args[0]), *exc.args[1:])
             raise

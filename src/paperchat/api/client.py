@@ -248,9 +248,8 @@ class Paperchat:
         store.refresh()
         wanted = " ".join((paper_id or "").split())
         found = store.papers([wanted]).get(wanted)
-        if (
-            found is None
-        ):  # a merged duplicate's id, an id in another case, a p-… id from another store
+        # a merged duplicate's id, an id in another case, a p-… id from another store
+        if found is None:
             aliases = {**store.aliases(), **self.engine.content_ids([wanted])}
             same = resolve_id(wanted, store.papers(abstracts=False), aliases)
             found = store.papers([same]).get(same) if same else None

@@ -237,9 +237,8 @@ def _rewrite(question: str, kind: str, phrase: str, names: list[str]) -> str:
                     if len(names) == 1
                     else " and ".join(_possessive(n) for n in names)
                 )
-            if word.startswith(
-                "which"
-            ):  # "which one is faster?": "which of QuantSpec and BanditSpec ..."
+            # "which one is faster?": "which of QuantSpec and BanditSpec ..."
+            if word.startswith("which"):
                 return f"{m.group(0)[:5]} of {joined}"
             return joined
 

@@ -92,9 +92,8 @@ def answer_from_hits(
                 answer.notes.append(f"{exc}; answered offline by quoting the abstracts")
                 return answer
             answer.timings["pipeline_total_s"] = round(time.perf_counter() - t0, 4)
-            if (
-                not answer.sources and not answer.abstained
-            ):  # say what it was given, as Sources would
+            # an answer citing nothing: say what it was given, as Sources would
+            if not answer.sources and not answer.abstained:
                 sent = relevant[: answer.sources_sent or len(relevant)]
                 given = "; ".join(f"{records[h.paper_id].name} ({h.paper_id})" for h in sent[:5])
                 more = f"; and {len(sent) - 5} more" if len(sent) > 5 else ""

@@ -62,9 +62,8 @@ def ask_followup(
     ]
     try:
         condensed = engine.condense(history, res.question, mode)
-    except (
-        LLMError
-    ) as exc:  # the rewrite is optional: the rules' reading stands (the answer may fall back)
+    # the rewrite is optional: the rules' reading stands (the answer may fall back)
+    except LLMError as exc:
         condensed = None
         res.note += (
             f"; the LLM could not rewrite the follow-up ({exc}), so the rules' reading was used"
@@ -174,8 +173,8 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         mode=mode,
         on_token=on_token,
         fallback=fallback,
-        referred=res.kind
-        == RESTRICT,  # "summarize the second one": that paper, however the words match
+        # "summarize the second one": that paper, however the words match
+        referred=res.kind == RESTRICT,
     )
     streams = mode == LLM
     if answer.abstained and question != res.question and not streams:

@@ -236,9 +236,8 @@ def load_questions(path: str | Path) -> list[dict[str, Any]]:
     """
     path = Path(path)
     try:
-        lines = path.read_text(
-            encoding="utf-8-sig"
-        ).splitlines()  # a BOM (Windows editors) is read past
+        # a BOM (Windows editors) is read past
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except OSError as exc:
         raise PaperchatError(f"cannot read the eval set {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

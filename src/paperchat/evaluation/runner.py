@@ -169,9 +169,8 @@ def _row(
     if q["answerable"]:  # what a user sees: a gold paper among the citations, and cited first
         row["gold_cited"] = float(bool(set(row["cited"]) & gold_set))
         row["first_cited_gold"] = float(bool(row["cited"]) and row["cited"][0] in gold_set)
-        if (
-            q["kind"] in COMPARISON_KINDS and len(gold_set) > 1
-        ):  # a comparison needs each of its papers
+        # a comparison needs each of its papers
+        if q["kind"] in COMPARISON_KINDS and len(gold_set) > 1:
             row["all_gold_cited"] = float(gold_set <= set(row["cited"]))
     row["correct"] = _correct(row)
     row["failure"] = _failure(row)
@@ -229,9 +228,8 @@ def run_eval(
     origins = _Origins(records, bundled)
     aliases = engine.store.aliases()
     wanted = {g["id"] for q in questions for g in q.get("gold", []) if "id" in g}
-    aliases.update(
-        engine.content_ids(wanted - set(records) - set(aliases))
-    )  # p-… ids of another store
+    # p-… ids of another store
+    aliases.update(engine.content_ids(wanted - set(records) - set(aliases)))
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
     if missing:
@@ -355,9 +353,8 @@ class _Origins(dict):
 
     def __missing__(self, key):
         name, index = key
-        if (
-            "/" in name or "\\" in name
-        ):  # a path: the one stored file it ends (its last parts, or all of it)
+        # a path: the one stored file it ends (its last parts, or all of it)
+        if "/" in name or "\\" in name:
             parts = Path(name).parts
             found = {f for f, _i in self._by_file if Path(f).parts[-len(parts) :] == parts}
             if len(found) == 1 and (file := found.pop(), index) in self._by_file:
