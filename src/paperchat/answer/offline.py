@@ -248,6 +248,11 @@ def _titled(question: str, paper: PaperText) -> bool:
     return bool(words) and words <= named
 
 
+def _named_by(asked: str, papers: list[PaperText]) -> list[PaperText]:
+    """The ``papers`` the question names by label or by the words of the title before its colon."""
+    return [p for p in papers if p.label and label_named(asked, p) or _head_written(asked, p.title)]
+
+
 def offline_answer(
     question: str,
     qvec: np.ndarray,
@@ -296,11 +301,7 @@ def offline_answer(
     if intent.kind == it.SUMMARY and len(marked) < 2:
         # "Summarize ConfPO and CROW", "Summarize Flow Q-Learning and Sundial": the papers the question
         # names by label or by the title's words before its colon
-        marked = [
-            records[p.paper_id]
-            for p in papers
-            if p.label and label_named(asked, p) or _head_written(asked, p.title)
-        ]
+        marked = [records[p.paper_id] for p in _named_by(asked, papers)]
     if intent.kind == it.SUMMARY and len(marked) >= 2:  # "summarize the first two": each of them
         return summaries_answer(question, marked, retrieved, chunk_texts)
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
@@ -324,10 +325,10 @@ def offline_answer(
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
         return metadata_answer(question, record, kind, retrieved)
-    by_name = [
-        p for p in papers if p.label and label_named(asked, p) or _head_written(asked, p.title)
-    ]
-    if asks_limitations(asked) and (about := limited_paper(intent.names, papers, by_name)):
+    # read for a limitations question only: naming each paper is no work for every question
+    if asks_limitations(asked) and (
+        about := limited_paper(intent.names, papers, _named_by(asked, papers))
+    ):
         # "What are the limitations of ConfPO?": its method sentences had read as the answer
         note = f"{about.title or about.label} ({about.paper_id}): {LIMITS_NOTE}"
         return Answer.abstention(question, EXTRACTIVE, retrieved, notes=[note])

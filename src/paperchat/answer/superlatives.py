@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from paperchat.answer.paper_lists import MAX_LISTED
+from paperchat.answer.paper_lists import MAX_LISTED, listed_answer, metadata_source
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer
 from paperchat.ingest.records import PaperRecord
@@ -102,14 +102,6 @@ def _paper_topic(question: str) -> str:
     return "" if _NOT_TOPIC.match(topic) or topic.lower() in ("paper", "papers") else topic
 
 
-def _listing(
-    question: str, records: list[PaperRecord], lead: str, notes: list[str], count: int, who=None
-):
-    from paperchat.answer.paper_lists import listed_answer
-
-    return listed_answer(question, records, notes, lead=lead, count=count, who=who)
-
-
 def author_count_answer(
     question: str, kind: str, records: Mapping[str, PaperRecord], scope: str = ""
 ) -> Answer:
@@ -119,8 +111,6 @@ def author_count_answer(
     ``count`` is how many papers that is. ``scope`` says what narrowed the papers (' by Sergey Levine',
     ' from 2024', ' holding "diffusion"'). Papers with no stored authors are left out (a note says how
     many); the abstention when none has any, or (one author) when no paper has one."""
-    from paperchat.answer.paper_lists import metadata_source
-
     known = [r for r in records.values() if r.authors]
     unknown = len(records) - len(known)
     notes = [f"{unknown:,} stored papers have no authors and are left out"] if unknown else []
@@ -137,7 +127,7 @@ def author_count_answer(
             note = f"no stored paper{scope} has a single author (the fewest is {min(sizes)})"
             return Answer.abstention(question, EXTRACTIVE, notes=notes + [note])
         lead = f"{of}, {len(tied):,} {'has' if len(tied) == 1 else 'have'} a single author:"
-        return _listing(question, tied, lead, notes, len(tied))
+        return listed_answer(question, tied, notes, lead=lead, count=len(tied))
     word = "most" if kind == MOST_AUTHORS else "fewest"
     if len(tied) == 1:
         text = cite_sentence(f'{of}, "{tied[0].name}" has the {word} authors: {n}.', 1)
@@ -145,7 +135,7 @@ def author_count_answer(
             question, text, EXTRACTIVE, sources=[metadata_source(1, tied[0])], notes=notes, count=1
         )
     lead = f"{of}, {len(tied):,} have the {word} authors, {n} author{'s' if n != 1 else ''} each:"
-    return _listing(question, tied, lead, notes, len(tied))
+    return listed_answer(question, tied, notes, lead=lead, count=len(tied))
 
 
 def prolific_answer(
@@ -193,8 +183,13 @@ def prolific_answer(
             r.source_index,
         ),
     )
-    answer = _listing(
-        question, chosen, lead, notes, most, who=lambda r: next(a for a in named if a in r.authors)
+    answer = listed_answer(
+        question,
+        chosen,
+        notes,
+        lead=lead,
+        count=most,
+        who=lambda r: next(a for a in named if a in r.authors),
     )
     if len(chosen) > MAX_LISTED:
         answer.notes[-1] += f' (`paperchat papers --author "{named[0]}"` lists {named[0]}\'s)'

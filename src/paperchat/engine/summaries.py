@@ -15,6 +15,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question
 from paperchat.engine.answering import FALLS_BACK
+from paperchat.ingest.corpus import P_ID
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
 
@@ -81,7 +82,7 @@ def summarize(
         )
     if paper_id is None and (same := engine.content_ids([target]).get(target)):
         paper_id = same if not ids or same in ids else None  # a p-… id from another store
-    if paper_id is None and re.fullmatch(r"p-[0-9a-f]{12}", target):
+    if paper_id is None and P_ID.fullmatch(target):
         raise PaperchatError(
             f"no paper with id {target} in the store; `paperchat papers` lists them"
         )
