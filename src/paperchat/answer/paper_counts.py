@@ -72,6 +72,18 @@ def topic_forms(topic: str) -> list[str]:
     return [" ".join(f) for f in forms]
 
 
+def topic_holders(topic: str, lexicon) -> tuple[set[str], list[str]]:
+    """The stored papers whose title or abstract holds every word of one of ``topic``'s forms
+    (:func:`topic_forms`; stemmed words, as the store's BM25 index ``lexicon`` reads them), and the forms
+    that count: the first always, another when some paper holds it ("LLM" beside "LLMs")."""
+    held: set[str] = set()
+    forms: list[str] = []
+    for form in topic_forms(topic):
+        found = lexicon.holders(lexicon.terms_of(form))
+        held, forms = held | found, forms + [form] * bool(found or not forms)
+    return held, forms
+
+
 def phrase_holders(forms: list[str], ids: set[str], read_papers: Callable, lexicon) -> set[str]:
     """Those of ``ids`` whose title or abstract writes one of the ``forms`` of a topic of two words or more as a
     phrase: its stemmed words in a row, as the store's BM25 index ``lexicon`` reads them (stop words

@@ -250,7 +250,7 @@ class Paperchat:
         found = store.papers([wanted]).get(wanted)
         # a merged duplicate's id, an id in another case, a p-… id from another store
         if found is None:
-            aliases = {**store.aliases(), **self.engine.content_ids([wanted])}
+            aliases = self.engine.id_aliases([wanted])
             same = resolve_id(wanted, store.papers(abstracts=False), aliases)
             found = store.papers([same]).get(same) if same else None
         if found is None:
@@ -343,7 +343,7 @@ class Paperchat:
         records = store.papers(abstracts=False)
         # a merged duplicate's id, or an id in another case
         if any(pid not in records for pid in ids):
-            aliases = {**store.aliases(), **self.engine.content_ids(ids)}
+            aliases = self.engine.id_aliases(ids)
             ids = [resolve_id(pid, records, aliases) or pid for pid in ids]
         missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
         if missing:

@@ -39,18 +39,13 @@ def evaluate(
     """
     from paperchat.evaluation import questions as qs
     from paperchat.evaluation.report import write_outputs
-    from paperchat.evaluation.runner import run_eval
+    from paperchat.evaluation.runner import lacks_own_store, run_eval
 
     own = str(questions) not in qs.NAMED_SETS
-    settings = pc.settings
-    if (
-        own
-        and not corpus
-        and not settings.chroma_url
-        and not (settings.store_path / "chroma").exists()
-    ):
-        raise StoreError(  # as `paperchat eval --set FILE` says it (a mistyped store is not filled)
-            f"no store at {settings.store_path}: ingest the papers your eval set is about first "
+    if own and lacks_own_store(pc.settings, corpus):
+        # as `paperchat eval --set FILE` says it, in the API's words (a mistyped store is not filled)
+        raise StoreError(
+            f"no store at {pc.settings.store_path}: ingest the papers your eval set is about first "
             "(pc.ingest(paths)), or pass corpus=[FILE]"
         )
     results = run_eval(

@@ -148,7 +148,7 @@ def eval_command(
         return
     obj: AppContext = ctx.obj
     from paperchat.evaluation import questions, report
-    from paperchat.evaluation.runner import run_eval
+    from paperchat.evaluation.runner import lacks_own_store, run_eval
 
     if html:  # before the run, not after it
         from paperchat.evaluation.html_report import require_matplotlib
@@ -157,8 +157,7 @@ def eval_command(
     own = set_path is not None and str(set_path) not in questions.NAMED_SETS
     settings = obj.settings
     # a user's set is about the user's papers: never seed a mistyped store with the bundled ones
-    needs_store = not corpus and not settings.chroma_url  # no --corpus to fill it, no server
-    if own and needs_store and not (settings.store_path / "chroma").exists():
+    if own and lacks_own_store(settings, corpus):
         from paperchat.core.commands import ingest_command
 
         raise PaperchatError(

@@ -215,6 +215,14 @@ class Engine:
         missing = [w for w in wanted if w not in self.catalog()]
         return content_ids(missing, self.store.papers)
 
+    def id_aliases(self, wanted) -> dict[str, str]:
+        """Ids that name stored papers under another id: merged duplicates' (``store.aliases()``), and the
+        ``p-…`` ids among ``wanted`` that only :meth:`content_ids` resolves (one read of the abstracts, only
+        when such an id is wanted)."""
+        aliases = self.store.aliases()
+        aliases.update(self.content_ids([w for w in wanted if w not in aliases]))
+        return aliases
+
     def catalog(self) -> dict[str, PaperRecord]:
         """Every stored paper's record without its abstract (paper id -> record), read once per store
         revision (about 0.25 s at 2,740 papers); filters, author questions and "did you mean" read it."""

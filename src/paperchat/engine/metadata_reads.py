@@ -45,7 +45,12 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         joint_author,
     )
     from paperchat.answer.offline import asks_where_published
-    from paperchat.answer.paper_counts import count_line, counted_topic, phrase_holders, topic_forms
+    from paperchat.answer.paper_counts import (
+        count_line,
+        counted_topic,
+        phrase_holders,
+        topic_holders,
+    )
     from paperchat.answer.paper_lists import listed_answer, only_listing
     from paperchat.answer.year_asks import asked_year, year_note
 
@@ -117,10 +122,8 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         return reading
     # "How many papers are about X?": the papers holding every word of X (or writing it as a phrase)
     if topic is not None:
-        bm25, held, forms = engine.store.bm25(), set(), []
-        for form in topic_forms(topic):  # "LLMs", and "LLM" when some paper writes it
-            found = bm25.holders(bm25.terms_of(form))
-            held, forms = held | found, forms + [form] * bool(found or not forms)
+        bm25 = engine.store.bm25()
+        held, forms = topic_holders(topic, bm25)  # "LLMs", and "LLM" when some paper writes it
         held &= reading.paper_ids if reading.paper_ids is not None else held
         if not held:
             note = f'no stored paper has every word of "{topic}" in its title or abstract'
@@ -142,7 +145,7 @@ def superlative_answer(engine, question: str, paper_ids) -> Answer | None:
     from paperchat.answer import superlatives as sup
     from paperchat.answer.authorship import asks_for_author, author_in_question
     from paperchat.answer.offline import asks_where_published
-    from paperchat.answer.paper_counts import topic_forms
+    from paperchat.answer.paper_counts import topic_holders
     from paperchat.answer.year_asks import asked_year
 
     asked = sup.superlative_in(question)
@@ -162,9 +165,7 @@ def superlative_answer(engine, question: str, paper_ids) -> Answer | None:
         held &= set(author.ids)
         scope = f" by {author.typed}{scope}"
     if asked.topic:
-        bm25 = engine.store.bm25()
-        holders = set().union(*(bm25.holders(bm25.terms_of(f)) for f in topic_forms(asked.topic)))
-        held &= holders
+        held &= topic_holders(asked.topic, engine.store.bm25())[0]
         scope += f' holding "{asked.topic}"' if asked.kind != sup.MOST_PAPERS else ""
     if not held:
         note = (

@@ -177,6 +177,13 @@ def _row(
     return row
 
 
+def lacks_own_store(settings, corpus: Sequence) -> bool:
+    """Whether a user's own eval set would run on a store folder that holds no store, with no ``corpus``
+    files to fill it and no Chroma server: an error (a mistyped ``--store`` is never filled with the
+    bundled corpus), said by the CLI and the Python API each in its own words."""
+    return not corpus and not settings.chroma_url and not (settings.store_path / "chroma").exists()
+
+
 def run_eval(
     engine,
     set_path: str | Path | None = None,
@@ -226,10 +233,10 @@ def run_eval(
     records = engine.store.papers(abstracts=False)
     bundled = qs.origin_map()
     origins = _Origins(records, bundled)
-    aliases = engine.store.aliases()
-    wanted = {g["id"] for q in questions for g in q.get("gold", []) if "id" in g}
-    # p-… ids of another store
-    aliases.update(engine.content_ids(wanted - set(records) - set(aliases)))
+    # merged duplicates' ids, and p-… ids of another store
+    aliases = engine.id_aliases(
+        {g["id"] for q in questions for g in q.get("gold", []) if "id" in g}
+    )
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
     if missing:
