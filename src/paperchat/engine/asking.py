@@ -29,7 +29,7 @@ METADATA_NOTE = "answered from the stored metadata (titles, authors, venues), no
 
 def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=None) -> Answer:
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
-    from paperchat.answer.intent import AUTHORS, FIND, TITLE, read_question
+    from paperchat.answer.intent import AUTHORS, FIND, SUMMARY, TITLE, read_question
     from paperchat.answer.offline import asks_where_published
 
     t0 = time.perf_counter()
@@ -52,8 +52,11 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
             reading.answer.notes.append(METADATA_NOTE)
         return reading.answer
     asked, paper_ids = reading.text, reading.paper_ids
-    if answer_mode == LLM and (
-        summary := _one_paper_summary(engine, asked, paper_ids, mode, on_token)
+    intent = read_question(asked)
+    if (
+        answer_mode == LLM
+        and intent.kind == SUMMARY
+        and (summary := _one_paper_summary(engine, asked, paper_ids, mode, on_token))
     ):
         # "summarize CROW" with an LLM: CROW's summary as `paperchat summarize CROW` writes it, not the
         # answer prompt over CROW and four other papers
@@ -62,7 +65,6 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     qvec = engine.embedder.embed_one(asked)
     phases.mark("question embedded")
     k = top_k or engine.settings.top_k
-    intent = read_question(asked)
     chosen = (
         engine.settings.origins.get("top_k", "default") != "default" or k != engine.settings.top_k
     )
@@ -117,16 +119,16 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
 
 
 def _one_paper_summary(engine, question: str, paper_ids, mode, on_token) -> Answer | None:
-    """The LLM's summary of the one stored paper "summarize X" names (its id, label or title, as ``paperchat
-    summarize`` reads TARGET: :func:`paperchat.answer.summaries.find_paper`), falling back offline as an
-    answer does under ``--mode auto`` (``mode`` as asked, streamed to ``on_token``); ``None`` for another
-    question, or a TARGET that is a topic. The summary request is read as the offline answerer reads it
-    (:func:`paperchat.answer.intent.read_question`, its instruction words dropped by ``retrieval_query``)."""
-    from paperchat.answer.intent import SUMMARY, read_question, retrieval_query
+    """The LLM's summary of the one stored paper a summary request ("Summarize CROW.", as the offline
+    answerer reads one: :func:`paperchat.answer.intent.read_question`) names (its id, label or title, as
+    ``paperchat summarize`` reads TARGET: :func:`paperchat.answer.summaries.find_paper`), falling back
+    offline as an answer does under ``--mode auto`` (``mode`` as asked, streamed to ``on_token``); ``None``
+    for a TARGET that is a topic. TARGET is the request without its instruction words (``retrieval_query``)."""
+    from paperchat.answer.intent import retrieval_query
     from paperchat.answer.summaries import find_paper
 
     target = retrieval_query(question).strip(" .?!")  # "Summarize CROW." -> "CROW"
-    if read_question(question).kind != SUMMARY or not target or target == question:
+    if not target or target == question:
         return None
     catalog = engine.catalog()
     records = catalog if paper_ids is None else {p: catalog[p] for p in paper_ids if p in catalog}
