@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from paperchat.cite.markers import answer_sentences, find_citations
+from paperchat.cite.markers import answer_sentences, find_citations, strip_markers
 from paperchat.core.contract import Answer
 
 
@@ -78,14 +78,11 @@ def retrieval_scores(ranked: Sequence[str], gold: set[str]) -> dict[str, float]:
     }
 
 
-#: A citation marker of the answer ("[1]", "[2, 3]"): not text a fact can match ("1" had matched "[1]").
-_MARKER = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\]")
-
-
 def _matchable(answer: str) -> str:
-    """``answer`` as facts are matched in: citation markers and Markdown emphasis (``**A**ligns``) removed,
-    lower case, runs of white space as one space."""
-    text = _MARKER.sub(" ", answer).replace("**", "").replace("*", "").replace("`", "")
+    """``answer`` as facts are matched in: citation markers (:func:`~paperchat.cite.markers.strip_markers`:
+    "1" had matched "[1]") and Markdown emphasis (``**A**ligns``) removed, lower case, runs of white space as
+    one space."""
+    text = strip_markers(answer).replace("**", "").replace("*", "").replace("`", "")
     return " ".join(text.lower().split())
 
 
