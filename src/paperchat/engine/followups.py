@@ -62,13 +62,16 @@ def ask_followup(
     ]
     try:
         condensed = engine.condense(history, res.question, mode)
-    # the rewrite is optional: the rules' reading stands (the answer may fall back)
     except LLMError as exc:
+        # the rewrite is optional: the rules' reading stands (the answer may fall back)
         condensed = None
         res.note += (
             f"; the LLM could not rewrite the follow-up ({exc}), so the rules' reading was used"
         )
-    if condensed and condensed != res.question and not _names_referred(engine, res, condensed):
+    rewritten = bool(condensed) and condensed != res.question
+    # the referred papers, read once for both checks of the rewrite
+    referred = engine.store.papers(list(res.target_ids)) if rewritten and res.target_ids else {}
+    if rewritten and res.target_ids and not _names_referred(referred, condensed):
         # "summarize the first two" rewritten by a small model as "What is the best way to measure ...":
         # the rules' reading, which names the papers, is kept
         res.note += (
@@ -78,7 +81,7 @@ def ask_followup(
     if condensed and condensed != res.question:
         res.query = condensed
         res.note += f'; rewritten by the LLM as "{condensed}"'
-        if res.kind == RESTRICT and _names_beyond(engine, res, condensed):
+        if res.kind == RESTRICT and _names_beyond(referred, condensed):
             # "Compare it with MxMoE" rewritten as "Compare FloE with MxMoE": MxMoE must be searched for
             res.kind = BOOST
             res.note += ", retrieval over all papers with the referred ones first"
@@ -93,25 +96,21 @@ def ask_followup(
     return _referred(engine, res, mode, top_k, fallback, on_token, filters)
 
 
-def _names_referred(engine, res: Resolution, condensed: str) -> bool:
-    """Whether ``condensed`` names a paper the rules found the follow-up refers to (its label or title), or
-    the rules found none."""
-    if not res.target_ids:
-        return True
-    records = engine.store.papers(list(res.target_ids), abstracts=False)
+def _names_referred(records: dict, condensed: str) -> bool:
+    """Whether ``condensed`` names one of the referred papers' ``records`` (its label or title)."""
     text = condensed.lower()
     return any(
         name and name.lower() in text for r in records.values() for name in (r.label, r.title)
     )
 
 
-def _names_beyond(engine, res: Resolution, condensed: str) -> bool:
-    """Whether the LLM's rewrite ``condensed`` names something the referred papers do not write (a coined
-    name, :func:`~paperchat.core.terms.name_tokens`): only then is it searched over all papers (a rewrite
-    that only spells out the referred paper had added four unrelated ones to its sources)."""
+def _names_beyond(records: dict, condensed: str) -> bool:
+    """Whether the LLM's rewrite ``condensed`` names something the referred papers' ``records`` do not
+    write (a coined name, :func:`~paperchat.core.terms.name_tokens`): only then is it searched over all
+    papers (a rewrite that only spells out the referred paper had added four unrelated ones to its
+    sources)."""
     from paperchat.core.terms import name_tokens
 
-    records = engine.store.papers(list(res.target_ids))
     text = " ".join(f"{r.title} {r.label} {r.abstract}" for r in records.values()).lower()
     return any(name.lower() not in text for name in name_tokens(condensed))
 
