@@ -145,6 +145,10 @@ def test_which_paper_names_the_paper_it_quotes(icml_engine, question, paper):
         "What temperature did DiTAR use for inference?",
         # C-3PO's abstract speaks of LLMs and retrievers but names no model
         "Which LLM does C-3PO use as its proxy optimizer?",
+        # a setting with a phrase before its verb, a size, settings by name (S4S and DISCO give none)
+        "What tolerance on the ODE error did S4S allow?",
+        "How large a teacher solver did S4S distill from?",
+        "What sampler settings did DISCO use for time integration?",
         # topics no paper covers
         "Is there a paper on predicting avalanche risk from snowpack measurements?",
         "which paper spots counterfeit wine bottles from label photos",

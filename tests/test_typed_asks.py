@@ -26,6 +26,11 @@ from paperchat.answer.model_names import asked_model, names_a_model
         ("What cache budget does it run with?", "cache budget"),
         ("what value of k did they settle on?", "k"),
         ("What temperature did DiTAR use for inference?", "temperature"),
+        # a phrase between the setting and its verb; "how large a ..." asks a size
+        ("What tolerance on the ODE error did S4S allow?", "tolerance"),
+        ("What constant in front of the log term did they pick?", "constant"),
+        ("How large a replay buffer did they keep?", "replay buffer"),
+        ("How large a speedup does QuantSpec give?", "speedup"),
         ("What technique is used to align the views?", None),  # a technique, not a value
         ("What loss function does it use?", None),
     ],
@@ -43,6 +48,8 @@ def test_a_value_the_abstract_gives_is_quoted(icml_engine):
     assert not answer.abstained
     assert answer.sources[0].paper_id == "5OLRHkzTYk"
     assert "at rank = 50" in answer.answer and answer.answer.endswith("[1].")
+    speedup = icml_engine.ask("How large a speedup does QuantSpec give?", mode="extractive")
+    assert speedup.sources[0].paper_id == "7SHbJENgHX" and "2.5" in speedup.answer
 
 
 @pytest.mark.parametrize(

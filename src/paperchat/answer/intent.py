@@ -168,10 +168,9 @@ _APPROACH = re.compile(
 _DETAIL = re.compile(
     r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
     r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up(?:[ -](?:steps|schedules?|ratio|period))?|training steps|memory footprint|"
-    r"participants|annotators|licen[cs]es?|code licen[cs]es?)\b",
+    r"participants|annotators|licen[cs]es?|code licen[cs]es?|hyper-?parameters?|(?:filter|sampler|solver) settings)\b",
     re.I,
 )
-
 
 #: Words that make a question a comparison of the papers it names.
 COMPARE = re.compile(
@@ -308,7 +307,9 @@ _SETTING = re.compile(
     # "by what factor was it cut" asks a change, not a setting
     r"|(?<!by )\bwhat (?P<b>(?:[\w-]+ ){0,2}?"
     + _SETTING_NOUNS
-    + r")s? (?:did|do|does|was|were|is|are)\b",
+    # "what tolerance on constraint violation did they allow", "how large a background sample did they ..."
+    + r")s? (?:(?:on|in|for|of|in front of|between) (?:\S+ ){1,4}?)?(?:did|do|does|was|were|is|are)\b"
+    + r"|\bhow (?:large|big) an? (?P<c>[\w-]+(?: [\w-]+)?) (?:did|do|does|was|were|is)\b",
     re.I,
 )
 
@@ -324,7 +325,7 @@ def setting_noun(question: str) -> str | None:
     if not match:
         return None
     words = []
-    for word in (match.group("a") or match.group("b")).split():
+    for word in (match.group("a") or match.group("b") or match.group("c")).split():
         if word.lower() in _SETTING_STOP:
             break
         words.append(word)
