@@ -77,6 +77,7 @@ from paperchat.answer.model_names import asked_model, names_a_model
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import label_named, missing_names, subject_papers
+from paperchat.answer.yes_no import deciding_first
 from paperchat.core.terms import terms
 
 #: Setting nouns that also name results ("success rate", "win probability": :func:`~paperchat.answer.intent.setting_noun`).
@@ -249,12 +250,8 @@ def extract(
     # a comparison's names are spread over the papers its mentions found, each by its own search
     named_in = [p for p in focus if p.mention] if named_each else [main_paper]
     if intent.kind in (it.QUANTITY, it.ENTITY) and partial_proper_nouns(question, named_in):
-        return Extract(
-            [],
-            relevance,
-            True,
-            "the paper does not mention some of the names the question asks about",
-        )
+        why = "the paper does not mention some of the names the question asks about"
+        return Extract([], relevance, True, why)
     count_noun = it.counted_noun(question)
     if (
         count_noun in it.CORPUS_NOUNS
@@ -387,12 +384,13 @@ def extract(
         picked = named_first(
             picked, own, main_paper.abstract, f"{question}\n{main_paper.title}", MAX_SENTENCES
         )
+    if one_paper:  # "Is S4S data-free?": the sentence holding "data-free" first
+        picked = deciding_first(question, intent.subject or "", own, picked, lexicon, MAX_SENTENCES)
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]
-    if (
-        counted and len(mentioned) < 2
-    ):  # "How many problems ...": the sentence that counts them first
+    # "How many problems ...": the sentence that counts them first
+    if counted and len(mentioned) < 2:
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")

@@ -1,0 +1,56 @@
+"""Yes/no questions about one paper: the sentence that decides them, first.
+
+"Is S4S data-free?" is answered by "Moreover, our method is lightweight, data-free, ..." (a sentence
+that does not name S4S), not by the sentences that name it best. The paper's name found the paper;
+what decides the question is its predicate, the question's other terms. :func:`deciding_first` puts
+the paper's sentence holding the most of the predicate's weight (BM25's inverse document frequency,
+Robertson and Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond") first, when
+no picked sentence holds as much. Written from a PhD student's session (twenty-ninth round); no eval
+set has more than a few such questions, so ten questions of the lead's own (``TUNING.md``) checked it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+#: A question that opens with an auxiliary and asks about something, not whether a paper exists
+#: ("Is S4S data-free?", "Does TARL need rewards?"; not "Is there a paper ...", "Has anyone ...").
+_ABOUT = re.compile(
+    r"^\s*(?:is|are|was|were|does|do|did|can|could|will|would|has|have)\s+"
+    r"(?!there\b|anyone\b|anybody\b|any\b|some\w*\b|an?y? (?:icml |recent )?(?:paper|work|study)\b)\S",
+    re.I,
+)
+
+
+def asks_about(question: str) -> bool:
+    """Whether ``question`` is a yes/no question about something (:data:`_ABOUT`)."""
+    return _ABOUT.match(question) is not None
+
+
+def deciding_first(question: str, name: str, own: list, picked: list, lexicon, limit: int) -> list:
+    """``picked`` (candidate sentences with ``text``) led by the sentence of ``own`` (the asked-about
+    paper's candidates) that holds the most idf weight of the question's terms beyond ``name`` (the
+    paper's name as the question writes it), when it holds more than the first picked sentence (a
+    picked one that holds as much leads instead); at most ``limit`` sentences. ``lexicon`` is the
+    store's BM25 index (``tokenize``, ``terms_of``, ``df``, ``ids``); with ``None``, or for a question
+    that is no yes/no question about something (:func:`asks_about`), ``picked`` unchanged."""
+    if lexicon is None or not own or not asks_about(question):
+        return picked
+    named = lexicon.terms_of(name) if name else set()
+    n = max(len(lexicon.ids), 1)
+    weight = {
+        t: math.log(1 + n / lexicon.df[t])
+        for t in lexicon.tokenize([question])[0]
+        if t not in named and lexicon.df.get(t)
+    }
+
+    def held(cand) -> float:
+        return sum(weight[t] for t in lexicon.terms_of(cand.text) & weight.keys())
+
+    best = max(own, key=held)
+    # a picked sentence that holds as much leads instead of a new one
+    best = max([c for c in picked if c.paper_id == best.paper_id] + [best], key=held)
+    if not picked or held(best) <= held(picked[0]) + 1e-9:
+        return picked
+    return [best] + [c for c in picked if c is not best][: limit - 1]

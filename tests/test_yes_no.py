@@ -1,0 +1,42 @@
+"""Yes/no questions about one paper quote the sentence that decides them first (issue 17).
+
+Questions written for these tests (none is in an eval set); the answers are asked of the 2,740-paper ICML
+2025 store (``icml_store``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.yes_no import asks_about
+
+
+@pytest.mark.parametrize(
+    "question, about",
+    [
+        ("Is S4S data-free?", True),
+        ("does TARL depend on environment rewards?", True),
+        ("Can QuantSpec run without a draft model?", True),
+        ("Is there a paper on avalanche forecasting?", False),
+        ("Has anyone used LLMs to grade essays?", False),
+        ("Are any papers about protein folding?", False),
+        ("What does S4S learn?", False),
+    ],
+)
+def test_a_yes_no_question_about_something(question, about):
+    assert asks_about(question) is about
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "question, paper, deciding",
+    [
+        # the deciding sentence says "our method", not "S4S"
+        ("Is S4S data-free?", "9OaZCNbV2w", "lightweight, data-free"),
+        ("Does NExtLong need real long documents?", "Q9DAI0AYv1", "non-synthetic long documents"),
+    ],
+)
+def test_the_deciding_sentence_comes_first(icml_engine, question, paper, deciding):
+    answer = icml_engine.ask(question, mode="extractive")
+    assert not answer.abstained and answer.sources[0].paper_id == paper
+    assert deciding in answer.answer.split("[1]")[0]
