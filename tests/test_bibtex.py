@@ -254,15 +254,22 @@ def test_team_names_and_bibtex_style_author_strings_stay_whole_names():
     assert 'author = "{Procter and Gamble Research Team}"' in entries(["x"], records)
 
 
-def test_an_abstention_leaves_an_existing_bibliography_as_it_was(tmp_path, capsys):
-    # a newcomer's `ask "..." --bibtex refs.bib` that abstained emptied a 1,553-byte refs.bib
-    from paperchat.cli.common import export_bibtex
+def test_an_abstention_leaves_an_existing_bibliography_as_it_was(tmp_path):
+    # a newcomer's `ask "..." --bibtex refs.bib` that abstained emptied a 1,553-byte refs.bib; a reviewer's
+    # script reading --json then kept the previous question's references: the answer's notes say so
+    from types import SimpleNamespace
+
+    from paperchat.cli.common import export_bibtex, note_unwritten_bibtex
 
     refs = tmp_path / "refs.bib"
     refs.write_text("@misc{kept, title = {Kept}}\n")
     assert export_bibtex(None, refs, []) == 0
     assert refs.read_text() == "@misc{kept, title = {Kept}}\n"
-    assert capsys.readouterr().err == f"no paper cited: {refs} left as it was\n"
+    answer = SimpleNamespace(sources=[], notes=[])
+    note_unwritten_bibtex(answer, refs)
+    assert answer.notes == [f"no paper cited: {refs} left as it was"]
+    note_unwritten_bibtex(answer, None)
+    assert len(answer.notes) == 1
 
 
 def test_a_caret_and_a_final_backslash_are_escaped_and_keys_fold_letters_nfkd_cannot():
@@ -321,3 +328,20 @@ def test_inline_math_in_a_title_is_not_the_keys_word():
         "y": PaperRecord("y", title=r"$\ell_1$-Regularized Models", authors=["Bo Li"], year=2025),
     }
     assert cite_keys(records) == {"x": "muller2025regret", "y": "li2025regularized"}
+
+
+def test_capitalised_particles_a_stray_period_and_hyphenated_words():
+    # a reviewer's session: "Schaar, Mihaela Van Der" (abbreviated "M. V. D. Schaar"), "Du., Yuntao", and
+    # "continual Test-Time adaptation" in a sentence-case style
+    from paperchat.cite.bibtex import base_key, bibtex_name, protect_case
+    from paperchat.ingest.records import PaperRecord
+
+    assert bibtex_name("Mihaela Van Der Schaar") == "Van Der Schaar, Mihaela"
+    assert bibtex_name("Luca Di Liello") == "Di Liello, Luca"
+    assert bibtex_name("Di Wang") == "Di Wang"  # a given name, not a particle
+    assert bibtex_name("Yuntao Du.") == "Yuntao Du"
+    assert bibtex_name("John Smith Jr.") == "Smith, Jr., John"
+    assert protect_case("Continual Test-Time Adaptation") == "Continual Test-Time Adaptation"
+    assert protect_case("Llama-3.1-8B on Non-IID data") == "{Llama-3.1-8B} on {Non-IID} data"
+    records = {"x": PaperRecord("x", title="T", authors=["Mihaela Van Der Schaar"], year=2025)}
+    assert base_key(records["x"]) == "vanderschaar2025t"

@@ -52,13 +52,29 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", fold(text))
 
 
+#: A name whose last name opens with capitalised particles ("Mihaela Van Der Schaar", "Luca Di Liello"):
+#: BibTeX reads only lower-case particles as part of the last name, so it is written "Last, First".
+_PARTICLED = re.compile(
+    r"^(?P<first>\S+(?:\s+\S+)*?)\s+(?P<last>(?:(?:Van|Von|Der|Den|De|Di|Da|Del|Della|Du|Le|La|Dos|Das|Ten|Ter)"
+    r"\s+)+[^\s,]+)$"
+)
+_TRAILING_DOT = re.compile(r"(?<=[^\W\d_]{2})\.$")
+
+
 def bibtex_name(author: str) -> str:
     """``author`` as BibTeX reads a name: "John Smith Jr." -> "Smith, Jr., John", so the suffix is neither
-    the last name nor in the cite key; a name holding the word "and" (a team) braced whole, since BibTeX
+    the last name nor in the cite key; "Mihaela Van Der Schaar" -> "Van Der Schaar, Mihaela" (capitalised
+    particles are the last name's); a stray final period dropped ("Yuntao Du."); a name holding the word "and" (a team) braced whole, since BibTeX
     splits authors at "and"; else unchanged."""
     if re.search(r"\band\b", author, re.I):  # "Procter and Gamble Research Team": one name, braced
         return "{" + author.replace("{", "").replace("}", "") + "}"
+    if author.split() and author.split()[-1].lower().rstrip(".") not in SUFFIXES:
+        author = _TRAILING_DOT.sub(
+            "", author
+        )  # "Yuntao Du." in the data: no initial, a stray period
     parts = [p.strip() for p in author.split(",")]
+    if len(parts) == 1 and (particled := _PARTICLED.match(author)):  # "Mihaela Van Der Schaar"
+        return f"{particled['last']}, {particled['first']}"
     if len(parts) == 2 and parts[1].lower().rstrip(".") in SUFFIXES:  # "John Smith, Jr."
         words, suffix = parts[0].split(), parts[1]
     elif (
@@ -128,11 +144,22 @@ def _balanced(text: str) -> str:
     return text if depth == 0 else text.replace("{", "").replace("}", "")
 
 
-_INNER_CAPS = re.compile(r"(?<![\w{\\])([A-Za-z0-9][\w+-]*?[A-Z][\w+-]*)")
+_WORD = re.compile(r"(?<![\w{\\.])[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
+
+
+def _brace_inner_caps(text: str) -> str:
+    """``text`` with each word braced that has a capital after the first letter of one of its hyphen-joined
+    parts ("{ConfPO}", "{GPT-4}", "{Non-IID}"; not "Test-Time", which a style may lower-case)."""
+    return _WORD.sub(
+        lambda m: (
+            "{" + m[0] + "}" if any(re.search(r".[A-Z]", p) for p in m[0].split("-")) else m[0]
+        ),
+        text,
+    )
 
 
 def protect_case(title: str) -> str:
-    """``title`` with each word that has a capital after its first letter braced (``{ConfPO}``, ``{GPT}-4``), so
+    """``title`` with each word that has a capital after its first letter braced (``{ConfPO}``, ``{GPT-4}``), so
     BibTeX styles that lower-case titles keep it; inline math and text already in braces stay as they are."""
     parts = _MATH.split(title)
     out = []
@@ -144,7 +171,7 @@ def protect_case(title: str) -> str:
         for j, ch in enumerate(part):
             if ch == "{":
                 if depth == 0:
-                    chunks.append(_INNER_CAPS.sub(r"{\1}", part[start:j]))
+                    chunks.append(_brace_inner_caps(part[start:j]))
                     start = j
                 depth += 1
             elif ch == "}" and depth:
@@ -152,7 +179,7 @@ def protect_case(title: str) -> str:
                 if depth == 0:
                     chunks.append(part[start : j + 1])
                     start = j + 1
-        chunks.append(part[start:] if depth else _INNER_CAPS.sub(r"{\1}", part[start:]))
+        chunks.append(part[start:] if depth else _brace_inner_caps(part[start:]))
         out.append("".join(chunks))
     return "".join(out)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from paperchat.cli.common import echo_json, export_bibtex, first_run
+from paperchat.cli.common import echo_json, export_bibtex, first_run, note_unwritten_bibtex
 from paperchat.cli.forward import forward
 from paperchat.cli.options import (
     AppContext,
@@ -134,7 +134,9 @@ MAX_STDIN_CHARS = 100_000
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no notes on stderr.")
 @filter_options
-@bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
+@bibtex_option(
+    "Also write the cited papers as BibTeX entries to FILE (replaced; left as it is when nothing is cited)."
+)
 @answer_options
 @click.pass_obj
 def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
@@ -180,6 +182,7 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     answer = _answer(
         lambda: engine.ask(question, on_token=on_token, filters=filters), on_token, printed
     )
+    note_unwritten_bibtex(answer, bibtex_path)
     show_answer(
         answer,
         as_json,
@@ -204,7 +207,9 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no notes on stderr.")
 @filter_options
-@bibtex_option("Also write the cited papers as BibTeX entries to FILE (replaced).")
+@bibtex_option(
+    "Also write the cited papers as BibTeX entries to FILE (replaced; left as it is when nothing is cited)."
+)
 @answer_options
 @click.pass_obj
 def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
@@ -239,6 +244,7 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
         on_token,
         printed,
     )
+    note_unwritten_bibtex(answer, bibtex_path)
     show_answer(answer, as_json, streamed=bool(printed), quiet=quiet)
     if bibtex_path is not None:
         export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources], quiet)

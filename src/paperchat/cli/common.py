@@ -24,18 +24,25 @@ def plural(n: int, word: str) -> str:
 def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
     """Write ``paper_ids`` as BibTeX entries to ``path`` (:mod:`paperchat.cite.bibtex`), saying so on stderr.
 
-    No paper (an abstention) writes nothing: a bibliography already at ``path`` is left as it was."""
+    No paper (an abstention) writes nothing: a bibliography already at ``path`` is left as it was, which
+    the answer's notes say (:func:`note_unwritten_bibtex`)."""
     from paperchat.cite.bibtex import write_bibtex
 
     paper_ids = list(paper_ids)
     if not paper_ids:
-        if not quiet:
-            click.echo(f"no paper cited: {path} left as it was", err=True)
         return 0
     n = write_bibtex(path, paper_ids, engine.store.papers(abstracts=False))
     if not quiet:
         click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)
     return n
+
+
+def note_unwritten_bibtex(answer, path: Path | None) -> None:
+    """Add a note to ``answer`` (its ``notes``, shown and in ``--json``) when ``--bibtex`` names ``path``
+    and the answer cites no paper: the file is left as it was, so a script must not read it as this
+    answer's references."""
+    if path is not None and not answer.sources:
+        answer.notes.append(f"no paper cited: {path} left as it was")
 
 
 def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
