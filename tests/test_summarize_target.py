@@ -183,9 +183,27 @@ def test_a_label_other_papers_also_write_is_named_with_how_many_do(icml_engine):
     # a label no other paper writes gets no note
     assert icml_engine.summarize("XAttention", mode="extractive").notes == []
     # an acronym no paper is labelled with is summarized as a topic, and says so
-    assert icml_engine.summarize("LLMs", mode="extractive").notes == [
+    notes = icml_engine.summarize("LLMs", mode="extractive").notes
+    assert notes[0] == (
         'no stored paper is labelled "LLMs": summarized as a topic, from the papers retrieval finds for it'
+    )
+    assert notes[1].startswith('529 stored papers write "LLMs": the summary keeps to them (')
+
+
+def test_a_short_topic_is_summarized_from_the_papers_that_write_it(icml_engine):
+    # a reviewer's session: "conformal prediction" summarized papers on molecular conformers, protein
+    # conformation and CLIP "conformity", none of which writes "conformal prediction"
+    answer = icml_engine.summarize("conformal prediction", mode="extractive")
+    records = icml_engine.store.papers([s.paper_id for s in answer.sources])
+    assert len(records) == 10
+    assert all("conformal prediction" in r.full_text.lower() for r in records.values())
+    assert answer.notes == [
+        '32 stored papers write "conformal prediction": the summary keeps to them (10 cited; a larger '
+        "--top-k takes more)"
     ]
+    # "entropy minimization", not maximum-entropy reinforcement learning
+    minimizing = icml_engine.summarize("entropy minimization", mode="extractive")
+    assert {s.paper_id for s in minimizing.sources} == {"lHaGLJ65J9", "QwxjjaGBUo", "OgfvSDn73E"}
 
 
 def test_a_topic_spelled_like_a_title_offers_it():

@@ -198,7 +198,12 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
 
 @click.command()
 @click.argument("target")
-@setting_option("top_k", "-k", lead="Papers to summarize when TARGET is a topic.")
+@setting_option(
+    "top_k",
+    "-k",
+    lead="Papers to summarize when TARGET is a topic (left unset, up to 10: those above the "
+    "relevance bar).",
+)
 @click.option(
     "--json",
     "as_json",

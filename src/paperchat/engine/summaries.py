@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
@@ -20,6 +21,8 @@ from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
 
 OnToken = Callable[[str], None]
+#: Papers that must write a topic of one to three words as written for its summary to keep to them.
+WRITTEN_TOPIC_MIN = 3
 
 
 def summarize_record(
@@ -122,10 +125,11 @@ def summarize(
             )
         answer.target = target
         return answer
+    writing = _writing(engine, target, ids)
     if answer_mode == LLM:
         from paperchat.answer.llm_answer import summarize_topic
 
-        hits = engine.retrieve(target, top_k, paper_ids=ids)
+        hits = engine.retrieve(target, top_k, paper_ids=frozenset(writing) or ids)
         records = engine.store.papers([h.paper_id for h in hits])
         try:
             answer = summarize_topic(
@@ -136,8 +140,11 @@ def summarize(
                 raise
             answer_mode, fell_back = EXTRACTIVE, f"{exc}; answered offline by quoting the abstracts"
     if answer_mode != LLM:
+        scoped = (
+            replace(filters or Filters(), papers=tuple(sorted(writing))) if writing else filters
+        )
         answer = engine.ask(
-            f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=filters
+            f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=scoped
         )
         if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
             close = close_names(engine.store.papers(abstracts=False), target)
@@ -159,9 +166,30 @@ def summarize(
                 + (f"; did you mean {' or '.join(close)}?" if close else "")
             )
         answer.notes += [fell_back] if fell_back else []
+    shown = len({s.paper_id for s in answer.sources})
+    if writing and not answer.abstained:
+        more = "; a larger --top-k takes more" if len(writing) > shown else ""
+        answer.notes.append(
+            f'{len(writing)} stored papers write "{target}": the summary keeps to them ({shown} cited{more})'
+        )
     # "summarize Flow Q Lerning": a topic summary of other flow papers; the paper meant may be a typo away
     near = close_names(engine.catalog(), target, n=1, titles=True, cutoff=0.85)
     if len(target.split()) >= 2 and near and not answer.abstained:
         answer.notes.append(f"summarized as a topic; did you mean {near[0]}?")
     answer.target = target
     return answer
+
+
+def _writing(engine, target: str, ids) -> set[str]:
+    """The stored papers (of ``ids`` when given) that write ``target``, a topic of one to three words, as
+    written (:func:`~paperchat.answer.paper_counts.phrase_holders`: "conformal prediction", not papers on
+    molecular conformers, whose stem it shares), when at least :data:`WRITTEN_TOPIC_MIN` do; else empty.
+    A reviewer's session had "conformal prediction" summarized from six papers that never write it."""
+    from paperchat.answer.paper_counts import phrase_holders, topic_holders
+
+    if not 1 <= len(target.split()) <= 3:
+        return set()
+    lexicon = engine.store.bm25()
+    held, forms = topic_holders(target, lexicon)
+    writing = phrase_holders(forms, held & set(ids) if ids else held, engine.store.papers, lexicon)
+    return writing if len(writing) >= WRITTEN_TOPIC_MIN else set()
