@@ -220,3 +220,14 @@ def test_a_topic_spelled_like_a_title_offers_it():
         "'Flow Q-Learning'"
     ]
     assert close_names(records, "flow matching", n=1, titles=True, cutoff=0.85) == []
+
+
+def test_a_name_only_one_abstract_writes_is_that_paper(icml_engine):
+    # a reviewer's session: "summarize MorphKV" said it was summarized as a topic, from the one paper
+    # whose abstract introduces MorphKV (its title does not name it)
+    answer = icml_engine.summarize("MorphKV", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["SuYO70ZxZX"]
+    assert answer.notes == [
+        "\"MorphKV\" read as the paper 'Dialogue Without Limits: Constant-Sized KV Caches for Extended "
+        "Response in LLMs' (its abstract names it)"
+    ]

@@ -94,7 +94,10 @@ def papers_on_topic(
 
 
 def title_note(target: str, record: PaperRecord, how: str) -> str | None:
-    """The note saying which paper a TARGET that is (words of) a title was read as; ``None`` for an id or label."""
+    """The note saying which paper a TARGET that is (words of) a title, or a name only its abstract writes
+    (``how`` "abstract name"), was read as; ``None`` for an id or label."""
+    if how == "abstract name":  # "MorphKV", which the title does not write
+        return f"\"{target}\" read as the paper '{record.name}' (its abstract names it)"
     if how not in ("title", "title words"):
         return None
     return f"\"{' '.join(target.split())}\" read as the paper '{record.name}' (title match)"

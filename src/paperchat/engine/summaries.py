@@ -89,6 +89,8 @@ def summarize(
         raise PaperchatError(
             f"no paper with id {target} in the store; `paperchat papers` lists them"
         )
+    if paper_id is None and (named := _abstract_name(engine, target, ids)):
+        paper_id, how = named, "abstract name"
     if paper_id is None and len(target.split()) == 1:
         lexicon = engine.store.bm25()
         unknown = all(not lexicon.df.get(t, 0) for t in lexicon.tokenize([target])[0])
@@ -193,3 +195,22 @@ def _writing(engine, target: str, ids) -> set[str]:
     held, forms = topic_holders(target, lexicon)
     writing = phrase_holders(forms, held & set(ids) if ids else held, engine.store.papers, lexicon)
     return writing if len(writing) >= WRITTEN_TOPIC_MIN else set()
+
+
+def _abstract_name(engine, target: str, ids) -> str | None:
+    """The one stored paper (of ``ids`` when given) whose title or abstract writes ``target``, a coined name
+    of one word (:func:`~paperchat.core.terms.name_tokens`: "MorphKV"), when no other paper holds it; else
+    ``None``. A reviewer's "summarize MorphKV" had been "summarized as a topic" from that one paper, whose
+    title ("Dialogue Without Limits: ...") does not name it."""
+    from paperchat.core.terms import name_tokens
+
+    if len(target.split()) != 1 or not name_tokens(target):
+        return None
+    lexicon = engine.store.bm25()
+    holders = lexicon.holders(lexicon.terms_of(target))
+    holders = holders & set(ids) if ids else holders
+    if len(holders) != 1:
+        return None
+    pid = next(iter(holders))
+    written = re.compile(rf"(?<![\w-]){re.escape(target)}(?![\w-])")
+    return pid if written.search(engine.store.papers([pid])[pid].full_text) else None
