@@ -187,7 +187,9 @@ def test_a_label_other_papers_also_write_is_named_with_how_many_do(icml_engine):
     assert notes[0] == (
         'no stored paper is labelled "LLMs": summarized as a topic, from the papers retrieval finds for it'
     )
-    assert notes[1].startswith('529 stored papers write "LLMs": the summary keeps to them (')
+    assert notes[1].startswith(
+        '529 stored papers write "LLMs": the summary keeps to them and cites'
+    )
 
 
 def test_a_short_topic_is_summarized_from_the_papers_that_write_it(icml_engine):
@@ -198,8 +200,9 @@ def test_a_short_topic_is_summarized_from_the_papers_that_write_it(icml_engine):
     assert len(records) == 10
     assert all("conformal prediction" in r.full_text.lower() for r in records.values())
     assert answer.notes == [
-        '32 stored papers write "conformal prediction": the summary keeps to them (10 cited; a larger '
-        "--top-k takes more)"
+        '34 stored papers write "conformal prediction" or "CP": the summary keeps to them and cites the 10 '
+        'retrieval ranks first; `paperchat ask "How many papers are about conformal prediction?"` lists '
+        'those writing "conformal prediction"'
     ]
     # "entropy minimization", not maximum-entropy reinforcement learning
     minimizing = icml_engine.summarize("entropy minimization", mode="extractive")
@@ -228,6 +231,17 @@ def test_a_name_only_one_abstract_writes_is_that_paper(icml_engine):
     answer = icml_engine.summarize("MorphKV", mode="extractive")
     assert [s.paper_id for s in answer.sources] == ["SuYO70ZxZX"]
     assert answer.notes == [
-        "\"MorphKV\" read as the paper 'Dialogue Without Limits: Constant-Sized KV Caches for Extended "
+        '"MorphKV" read as the paper \'Dialogue Without Limits: Constant-Sized KV Caches for Extended '
         "Response in LLMs' (its abstract names it)"
     ]
+
+
+def test_a_topic_is_also_written_as_the_abbreviation_its_writers_define(bundled_engine):
+    # "Speeding up Policy Simulation in Supply Chain RL" writes "RL" only, which papers writing
+    # "reinforcement learning (RL)" define
+    from paperchat.engine.summaries import _writing
+
+    writing, shorts = _writing(bundled_engine, "reinforcement learning", None)
+    assert shorts == ["RL"]
+    assert "p-e126ba626a72" in writing and len(writing) == 5
+    assert _writing(bundled_engine, "entropy minimization", None) == (set(), [])

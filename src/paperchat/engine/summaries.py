@@ -127,7 +127,7 @@ def summarize(
             )
         answer.target = target
         return answer
-    writing = _writing(engine, target, ids)
+    writing, shorts = _writing(engine, target, ids)
     if answer_mode == LLM:
         from paperchat.answer.llm_answer import summarize_topic
 
@@ -170,9 +170,11 @@ def summarize(
         answer.notes += [fell_back] if fell_back else []
     shown = len({s.paper_id for s in answer.sources})
     if writing and not answer.abstained:
-        more = "; a larger --top-k takes more" if len(writing) > shown else ""
+        also = "".join(f' or "{x}"' for x in shorts)
+        listed = f'; `paperchat ask "How many papers are about {target}?"` lists those writing "{target}"'
         answer.notes.append(
-            f'{len(writing)} stored papers write "{target}": the summary keeps to them ({shown} cited{more})'
+            f'{len(writing)} stored papers write "{target}"{also}: the summary keeps to them and cites '
+            f"the {shown} retrieval ranks first" + (listed if len(writing) > shown else "")
         )
     # "summarize Flow Q Lerning": a topic summary of other flow papers; the paper meant may be a typo away
     near = close_names(engine.catalog(), target, n=1, titles=True, cutoff=0.85)
@@ -182,19 +184,34 @@ def summarize(
     return answer
 
 
-def _writing(engine, target: str, ids) -> set[str]:
+def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
     """The stored papers (of ``ids`` when given) that write ``target``, a topic of one to three words, as
     written (:func:`~paperchat.answer.paper_counts.phrase_holders`: "conformal prediction", not papers on
-    molecular conformers, whose stem it shares), when at least :data:`WRITTEN_TOPIC_MIN` do; else empty.
+    molecular conformers, whose stem it shares) or the abbreviation they define for it ("RL"), when at least
+    :data:`WRITTEN_TOPIC_MIN` do, and those abbreviations; else empty.
     A reviewer's session had "conformal prediction" summarized from six papers that never write it."""
     from paperchat.answer.paper_counts import phrase_holders, topic_holders
 
     if not 1 <= len(target.split()) <= 3:
-        return set()
+        return set(), []
     lexicon = engine.store.bm25()
-    held, forms = topic_holders(target, lexicon)
-    writing = phrase_holders(forms, held & set(ids) if ids else held, engine.store.papers, lexicon)
-    return writing if len(writing) >= WRITTEN_TOPIC_MIN else set()
+
+    def writers(topic: str) -> set[str]:
+        held, forms = topic_holders(topic, lexicon)
+        return phrase_holders(forms, held & set(ids) if ids else held, engine.store.papers, lexicon)
+
+    writing = writers(target)
+    # the abbreviation its writers define ("reinforcement learning (RL)"): a paper writing "offline RL" only
+    # is on the topic too (definitions read as Schwartz & Hearst 2003 read them: "RL" is its initials)
+    phrase = r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", target.strip())))
+    defined = re.compile(rf"\b{phrase}s?\s*\(([A-Z][A-Za-z]*[A-Z])s?\)", re.I)
+    initials = "".join(w[0] for w in re.split(r"[\s-]+", target.strip()) if w).upper()
+    texts = engine.store.papers(sorted(writing)) if len(target.split()) > 1 else {}
+    shorts = {m[1] for r in texts.values() for m in defined.finditer(r.full_text)}
+    shorts = sorted(x for x in shorts if x.upper() == initials)
+    for short in shorts:
+        writing |= writers(short)
+    return (writing, shorts) if len(writing) >= WRITTEN_TOPIC_MIN else (set(), [])
 
 
 def _abstract_name(engine, target: str, ids) -> str | None:
