@@ -21,6 +21,7 @@ from paperchat.answer.yes_no import asks_about
         ("Has anyone used LLMs to grade essays?", False),
         ("Are any papers about protein folding?", False),
         ("What does S4S learn?", False),
+        ("Can you explain the two stages of S4S?", False),  # a request
     ],
 )
 def test_a_yes_no_question_about_something(question, about):

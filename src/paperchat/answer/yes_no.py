@@ -15,10 +15,11 @@ import math
 import re
 
 #: A question that opens with an auxiliary and asks about something, not whether a paper exists
-#: ("Is S4S data-free?", "Does TARL need rewards?"; not "Is there a paper ...", "Has anyone ...").
+#: ("Is S4S data-free?", "Does TARL need rewards?"; not "Is there a paper ...", "Has anyone ...", nor a
+#: request: "Can you explain ...").
 _ABOUT = re.compile(
     r"^\s*(?:is|are|was|were|does|do|did|can|could|will|would|has|have)\s+"
-    r"(?!there\b|anyone\b|anybody\b|any\b|some\w*\b|an?y? (?:icml |recent )?(?:paper|work|study)\b)\S",
+    r"(?!there\b|you\b|anyone\b|anybody\b|any\b|some\w*\b|an?y? (?:icml |recent )?(?:paper|work|study)\b)\S",
     re.I,
 )
 
