@@ -55,7 +55,10 @@ _BACKGROUND = re.compile(
     r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
     r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
     r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
-    r"|^(?:however|while|although)\b",
+    # a gap statement ("Nevertheless, it remains underexplored how ...")
+    r"|\bremains? (?:largely |relatively )?(?:under-?explored|unexplored|understudied|poorly understood)\b"
+    r"|\b(?:has|have) received (?:little|limited|less) attention\b"
+    r"|^(?:however|while|although|nevertheless|nonetheless)\b",
     re.I,
 )
 
