@@ -156,3 +156,38 @@ def test_a_file_whose_only_paper_was_merged_into_another_copy_is_removed(tmp_pat
     (kept,) = json.loads(run_cli("papers", "--json", store=store).stdout)
     assert kept["paper_id"] == first["id"] and kept["origin"]["also_in"] == []
     assert run_cli("check", store=store).returncode == 0
+
+
+def test_the_file_that_takes_a_paper_over_gives_it_its_metadata_and_a_copy_fills_empty_fields(
+    tmp_path,
+):
+    # an operator's session: after `remove A.jsonl` the paper B.jsonl also holds kept A's title, authors
+    # and url; and a copy of an abstract with a title and authors left an untitled stored copy untitled
+    abstract = json.loads(ICML_JSONL.read_text(encoding="utf-8").splitlines()[0])["abstract"]
+
+    def paper_file(name: str, **meta) -> str:
+        path = tmp_path / name
+        path.write_text(json.dumps({**meta, "abstract": abstract}) + "\n", encoding="utf-8")
+        return str(path)
+
+    a = paper_file("A.jsonl", title="A title", authors=["Alice A"], url="https://a.example")
+    b = paper_file("B.jsonl", title="B title", authors=["Bob B"], url="https://b.example")
+    store = tmp_path / "store"
+    assert run_cli("ingest", a, b, "-q", store=store).returncode == 0
+    assert run_cli("remove", a, store=store).returncode == 0
+    (paper,) = json.loads(run_cli("papers", "--json", store=store).stdout)
+    assert (paper["title"], paper["authors"], paper["url"]) == (
+        "B title",
+        ["Bob B"],
+        "https://b.example",
+    )
+    assert (paper["origin"]["path"], paper["origin"]["index"]) == ("B.jsonl", 1)
+    # an untitled copy first, then one with metadata: in one run, and in two
+    c = paper_file("C.jsonl")
+    d = paper_file("D.jsonl", title="D title", authors=["Dana D"], url="https://d.example")
+    for runs, folder in (([c, d],), "one"), (([c], [d]), "two"):
+        for files in runs:
+            assert run_cli("ingest", *files, "-q", store=tmp_path / folder).returncode == 0
+        (paper,) = json.loads(run_cli("papers", "--json", store=tmp_path / folder).stdout)
+        assert (paper["title"], paper["authors"], paper["aliases"]) == ("D title", ["Dana D"], [])
+        assert paper["origin"]["path"] == "C.jsonl"

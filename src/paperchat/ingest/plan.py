@@ -131,7 +131,7 @@ def absorbed_record(kept: PaperRecord, duplicate: Paper) -> PaperRecord:
     file in ``also_in`` (when it is another file)."""
     out = replace(
         kept,
-        aliases=sorted(set(kept.aliases) | {duplicate.paper_id}),
+        aliases=sorted((set(kept.aliases) | {duplicate.paper_id}) - {kept.paper_id}),
         also_in=sorted((set(kept.also_in) | {duplicate.source_file}) - {kept.source_file, ""}),
     )
     return fill_sticky(
@@ -140,7 +140,8 @@ def absorbed_record(kept: PaperRecord, duplicate: Paper) -> PaperRecord:
 
 
 def _absorb(owner: Paper, dup: Paper) -> None:
-    """Fill an incoming paper's missing title, authors and url from its duplicate; record the alias."""
+    """Fill an incoming paper's missing title, authors and url from its duplicate; record the alias (a copy
+    under another id)."""
     if not owner.title and dup.title:
         owner.title = dup.title
         owner.label = short_label(owner.title, owner.abstract)
@@ -149,7 +150,8 @@ def _absorb(owner: Paper, dup: Paper) -> None:
     for key in ("venue", "year", "pmlr_url"):
         if dup.extra.get(key):
             owner.extra.setdefault(key, dup.extra[key])
-    owner.extra.setdefault("aliases", []).append(dup.paper_id)
+    if dup.paper_id != owner.paper_id:
+        owner.extra.setdefault("aliases", []).append(dup.paper_id)
     if dup.source_file and dup.source_file != owner.source_file:
         owner.extra.setdefault("also_in", []).append(dup.source_file)
 
@@ -161,9 +163,11 @@ def _unique_papers(
     names: set[str],
     plan: IngestPlan,
     holders: dict[str, set[str]],
+    copies: list[Paper],
 ) -> dict[str, Paper]:
     """Incoming papers by id; the same abstract twice is kept once (the skipped copy's file is added to
-    ``holders[id]``), two abstracts under one id conflict."""
+    ``holders[id]``, the copy to ``copies``: its title, authors and url fill the kept one's empty fields),
+    two abstracts under one id conflict."""
     incoming: dict[str, Paper] = {}
     for paper in papers:
         key = content_key(paper.abstract)
@@ -173,6 +177,7 @@ def _unique_papers(
             if content_key(prev.abstract) == key:
                 plan.duplicates_skipped += 1
                 holders.setdefault(paper.paper_id, set()).add(paper.source_file)
+                copies.append(paper)
             else:
                 here, there = _origins(paper, prev)
                 plan.conflicts.append(
@@ -188,6 +193,7 @@ def _unique_papers(
             else:  # the same paper, stored from another file: keep that copy
                 plan.duplicates_skipped += 1
                 holders.setdefault(paper.paper_id, set()).add(paper.source_file)
+                copies.append(paper)
             continue
         incoming[paper.paper_id] = paper
     return incoming
@@ -282,7 +288,8 @@ def plan_ingest(
     fileset = set(files)
     names = {Path(f).name for f in files}
     holders: dict[str, set[str]] = {}
-    incoming = _unique_papers(papers, stored, fileset, names, plan, holders)
+    copies: list[Paper] = []  # the same abstract under the same id again: its metadata may fill
+    incoming = _unique_papers(papers, stored, fileset, names, plan, holders, copies)
     if plan.conflicts and on_error != "skip":
         more = f" (and {len(plan.conflicts) - 1} more)" if len(plan.conflicts) > 1 else ""
         raise PaperchatError(
@@ -309,6 +316,7 @@ def plan_ingest(
             merges.append((paper, owner))
             del incoming[pid]
     plan.duplicates_merged = len(merges)
+    merges += [(p, p.paper_id) for p in copies if p.paper_id in kept or p.paper_id in incoming]
 
     updates: dict[str, PaperRecord] = dict(rehomed)
     # An incoming id that is an alias of another stored abstract is this paper's own now.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -30,7 +30,7 @@ from paperchat.core.sentences import split_sentences
 from paperchat.core.text import content_key, short_hash
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.corpus import Paper
-from paperchat.ingest.plan import fill_sticky, plan_ingest
+from paperchat.ingest.plan import fill_sticky, plan_ingest, updated_record
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.sentence_vectors import embed_papers, pool_chunks
 
@@ -165,8 +165,10 @@ def _within(
 
 def _place_taken_over(updates: list[PaperRecord]) -> None:
     """Give each paper another file took over (position 0: :func:`paperchat.ingest.plan.plan_ingest` did not
-    read that file) its 1-based position there, by reading the file, in place; a file that cannot be read
-    leaves 0 until it is ingested."""
+    read that file) its 1-based position there and that file's title, authors, url, venue and year (an
+    empty one keeps the old value: :func:`~paperchat.ingest.plan.updated_record`), by reading the file, in
+    place; a file that cannot be read leaves them until it is ingested. An operator's `remove A.jsonl` had
+    left A's title, authors and url on the paper B.jsonl took over."""
     from paperchat.ingest.corpus import load_file
 
     files = {r.source_file for r in updates if r.source_index == 0 and r.source_file}
@@ -175,10 +177,10 @@ def _place_taken_over(updates: list[PaperRecord]) -> None:
             papers, _ = load_file(path, on_error="skip")
         except Exception:  # PaperchatError, OSError: the file says so when it is ingested
             continue
-        at = {content_key(p.abstract): p.source_index for p in reversed(papers)}  # the first copy
+        at = {content_key(p.abstract): p for p in reversed(papers)}  # the first copy
         for i, r in enumerate(updates):
             if r.source_file == path and r.source_index == 0 and r.content_key in at:
-                updates[i] = replace(r, source_index=at[r.content_key])
+                updates[i] = updated_record(r, at[r.content_key])
 
 
 def _gone_notes(stored: dict[str, PaperRecord], files: list[str]) -> list[str]:
