@@ -245,6 +245,42 @@ def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bun
     assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
 
 
+def test_a_re_ingest_stopped_while_embedding_leaves_each_paper_whole(tmp_path, monkeypatch):
+    # an operator's session: a re-ingest of an edited file, stopped part-way, left papers whose old chunks
+    # were deleted before the new ones were embedded; `check` found chunks missing and `summarize` quoted them
+    corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
+    store = tmp_path / "store"
+    engine_for(store).ingest([corpus])
+    edited = [(i, t, a + " We also release a toolkit.") for i, t, a in FIVE]
+    write_jsonl(corpus, edited)
+    import paperchat.ingest.run as run
+
+    monkeypatch.setattr(run, "PAPER_BATCH", 2)
+    embed, calls = run.embed_papers, []
+
+    def stopped_in_the_second_batch(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C while the second batch embeds
+        return embed(*args, **kwargs)
+
+    monkeypatch.setattr(run, "embed_papers", stopped_in_the_second_batch)
+    with pytest.raises(KeyboardInterrupt):
+        engine_for(store).ingest([corpus])
+    check = cli(store, "check")
+    assert "chunk(s) missing" not in check.stdout, check.stdout
+    # every paper is whole: the old text, its chunks all stored, until the run is finished
+    assert {p["paper_id"]: p["chunks"] for p in stored(store).values()} == dict.fromkeys(
+        [i for i, _t, _a in FIVE], 1
+    )
+    # the first batch (a1, a2) is new, the second (b1, b2) old: neither lost a chunk
+    for pid, new in (("a1", True), ("b1", False)):
+        summary = json.loads(cli(store, "summarize", pid, "--json").stdout)
+        assert ("toolkit" in summary["answer"]) is new
+    assert json.loads(cli(store, "ingest", str(corpus), "--json").stdout)["papers_updated"] == 3
+    assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
+
+
 def test_every_batch_written_in_place_gives_a_new_revision_so_a_killed_run_leaves_readers_one(
     tmp_path, monkeypatch
 ):

@@ -251,8 +251,6 @@ def run_ingest(
             have = writer.chunk_ids_of([p.paper_id for p, _ in group])
             wanted = {c.chunk_id for _, chunks in group for c in chunks}
             stale = sorted(have - wanted)
-            writer.delete_chunks(stale)
-            report.chunks_removed += len(stale)
             vectors = _reusable(writer, group, have, embedder.count_tokens)
             todo = [(p, chunks) for p, chunks in group if p.paper_id not in vectors]
             sentences: dict[str, tuple[list[str], np.ndarray, str]] = {}
@@ -282,6 +280,11 @@ def run_ingest(
                 {p.paper_id: list(zip(chunks, vectors[p.paper_id])) for p, chunks in group},
                 sentences,
             )
+            # the old text's chunks go once the new ones are written: a run stopped while embedding leaves
+            # each paper whole, old or new (deleted first, an operator's stopped re-ingest had served
+            # papers missing chunks)
+            writer.delete_chunks(stale)
+            report.chunks_removed += len(stale)
             for paper, _ in group:
                 if paper.paper_id in stored:
                     report.papers_updated += 1
