@@ -521,3 +521,39 @@ def test_a_chroma_server_is_never_filled_with_the_bundled_corpus_unasked():
         settings=SimpleNamespace(chroma_url="http://127.0.0.1:8000"), open_store=never
     )
     assert ensure_corpus(engine) is None
+
+
+def test_an_operators_own_files_capitalised_fields_entities_windows_text_and_author_forms(tmp_path):
+    # an operator's session: {"Title", "Abstract"} had no abstract (a CSV header's case was free),
+    # "Cats &amp; Dogs" stayed escaped, a Windows-1252 file was told to use latin-1 (which stores its
+    # curly quotes as control characters), and "Smith, Alice" was two authors
+    from paperchat.ingest.authors import author_list
+    from paperchat.ingest.corpus import load_file
+    from paperchat.ingest.text_files import NothingReadable, read_text
+
+    caps = tmp_path / "caps.jsonl"
+    caps.write_text(
+        json.dumps(
+            {
+                "Title": "Cats &amp; Dogs &#233;t&eacute;",
+                "Abstract": "We sort cats &amp; dogs &mdash; fast.",
+                "Authors": "Smith, Alice",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    (paper,) = load_file(caps)[0]
+    assert (paper.title, paper.abstract, paper.authors) == (
+        "Cats & Dogs été",
+        "We sort cats & dogs — fast.",
+        ["Alice Smith"],
+    )
+    windows = tmp_path / "win.csv"
+    windows.write_bytes("title,abstract\n“Quoted” title,A — dash.\n".encode("cp1252"))
+    with pytest.raises(NothingReadable) as caught:
+        read_text(windows)
+    assert str(caught.value).endswith("e.g. --encoding cp1252")
+    assert author_list("Alice Smith\nBob Jones") == ["Alice Smith", "Bob Jones"]
+    assert author_list(42) == [] and author_list("Smith, A. B.") == ["A. B. Smith"]
+    assert author_list("Martin Luther King, Jr.") == ["Martin Luther King, Jr."]

@@ -16,9 +16,10 @@ def author_list(value: Any) -> list[str]:
     """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
     ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
     holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
-    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"). A string that is a JSON or Python list (a
+    else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"); "Smith, Alice" alone is one name, and a
+    string of several lines one name a line; a number is no name. A string that is a JSON or Python list (a
     spreadsheet cell written by ``df.to_csv``) is read as that list."""
-    if value is None:
+    if value is None or isinstance(value, (bool, int, float)):  # "authors": 42 names no one
         return []
     if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
         names = [
@@ -37,6 +38,12 @@ def author_list(value: Any) -> list[str]:
                 continue
             if isinstance(parsed, list):
                 return author_list(parsed)
+    if "\n" in text:  # one name a line
+        return [a for line in text.splitlines() for a in author_list(line)]
+    if _LAST_FIRST.fullmatch(text):  # one author, "Smith, Alice" or "Smith, A. B."
+        return [natural_order(text)]
+    if text.count(",") == 1 and text.split(",")[1].strip().lower().rstrip(".") in SUFFIXES:
+        return [text]  # "Martin Luther King, Jr."
     if ";" in text:
         parts = [natural_order(p) for p in text.split(";")]  # "Vaswani, Ashish; Shazeer, Noam" too
     elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
@@ -47,6 +54,8 @@ def author_list(value: Any) -> list[str]:
     return [a.strip() for a in parts if a.strip()]
 
 
+#: One name written "Last, First": a word, a comma, then one word or initials ("Smith, Alice", "Smith, A. B.").
+_LAST_FIRST = re.compile(r"[^\s,]+,\s*(?:[^\s,.]+|(?:[A-Z]\.\s*)+)")
 #: Name suffixes, lower case without their dot ("Martin Luther King, Jr."): after a comma they are no
 #: "Last, First", and no surname an author question matches.
 SUFFIXES = frozenset("jr sr ii iii iv".split())

@@ -97,7 +97,9 @@ def read_text(path: Path, encoding: str | None = None) -> str:
             raise NothingReadable(
                 f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})"
             ) from None
+        # 0x80-0x9f are Windows-1252's curly quotes and dashes, which latin-1 reads as control characters
+        guess = "cp1252" if 0x80 <= raw[exc.start] <= 0x9F else "latin-1"
         raise NothingReadable(
             f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
-            "encoding, say which with --encoding, e.g. --encoding latin-1"
+            f"encoding, say which with --encoding, e.g. --encoding {guess}"
         ) from None
