@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from paperchat.cli import cli
@@ -185,6 +186,17 @@ def test_a_log_lines_time_left_is_rounded_up(monkeypatch, capsys):
         "embedding: 1000/1002 chunks (99%), 100.0 chunk/s, about 1 s left",
         "embedding: 1002/1002 chunks (100%), 50.1 chunk/s",
     ]
+
+
+def test_a_progress_interval_that_is_no_number_of_seconds_is_refused(monkeypatch):
+    # an operator's "abc" and "-1" had been taken silently
+    from paperchat.cli import progress
+    from paperchat.core.errors import PaperchatError
+
+    for bad in ("abc", "-1", "inf"):
+        monkeypatch.setenv("PAPERCHAT_PROGRESS_INTERVAL", bad)
+        with pytest.raises(PaperchatError, match="PAPERCHAT_PROGRESS_INTERVAL must be a number"):
+            progress._log_lines("embedding", "chunk")
 
 
 def test_a_reader_that_stops_early_is_no_error(bundled_store):

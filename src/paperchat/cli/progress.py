@@ -14,10 +14,21 @@ LOG_EVERY_S = 10.0  # PAPERCHAT_PROGRESS_INTERVAL overrides it (seconds; 0: a li
 
 
 def _log_interval() -> float:
+    """``PAPERCHAT_PROGRESS_INTERVAL`` in seconds (default :data:`LOG_EVERY_S`); raises
+    :class:`~paperchat.core.errors.PaperchatError` for a value that is no number of seconds, 0 or more (an
+    operator's "abc" and "-1" had been taken silently, where every other setting is checked)."""
+    from paperchat.core.errors import PaperchatError
+
+    raw = os.environ.get("PAPERCHAT_PROGRESS_INTERVAL", "").strip()
     try:
-        return max(0.0, float(os.environ.get("PAPERCHAT_PROGRESS_INTERVAL", LOG_EVERY_S)))
+        value = float(raw) if raw else LOG_EVERY_S
     except ValueError:
-        return LOG_EVERY_S
+        value = -1.0
+    if not 0 <= value < math.inf:
+        raise PaperchatError(
+            f"PAPERCHAT_PROGRESS_INTERVAL must be a number of seconds, 0 or more, not {raw!r}"
+        )
+    return value
 
 
 def _log_lines(desc: str, unit: str) -> Callable[[int, int], None]:
