@@ -207,3 +207,35 @@ def test_a_reader_that_stops_early_is_no_error(bundled_store):
     proc.stdout.close()  # the reader is gone before the first line is written
     err = proc.stderr.read().decode()
     assert (proc.wait(timeout=120), err) == (0, "")
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does(capsys):
+    # an operator's session: `kill` (SIGTERM, as timeout, systemd and docker send) ended an ingest with
+    # status 143 and no word; chat's prompt must not take it for a Ctrl-C that clears its line
+    import os
+    import signal
+
+    import click
+
+    from paperchat.cli import invoke
+
+    @click.group()
+    def group():
+        pass
+
+    @group.command()
+    def ingest():
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("not reached: the handler raises")
+
+    # a test runner's worker may have a handler of its own: the command line installs its own only over
+    # the default action, so the default stands in for this test
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        assert invoke(group, ["ingest"]) == 143
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert capsys.readouterr().err.endswith(
+        "interrupted; the papers written so far are kept: run the same command again to finish (it resumes)\n"
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import json
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -125,10 +126,35 @@ def _json_error(args: list[str], message: str, status: int) -> None:
         click.echo(json.dumps({"error": message, "exit_status": int(status)}, ensure_ascii=False))
 
 
+class _Terminated(BaseException):
+    """SIGTERM (``kill``, ``timeout``, systemd, docker) raised where the command is, so it stops as Ctrl-C
+    stops it: the same line, the store closed, status 143 (an operator's killed ingest had said nothing).
+    No ``KeyboardInterrupt``: chat's prompt takes one to clear its line and would go on."""
+
+
+def _on_sigterm(_signum, _frame) -> None:
+    raise _Terminated
+
+
+def _catch_sigterm() -> Callable[[], None]:
+    """Install :func:`_on_sigterm` when SIGTERM has its default action in the main thread (a daemon's own
+    handler is kept); returns what puts the previous handler back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return lambda: None
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    return lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def invoke(group: click.Group, args: list[str], prog_name: str | None = None) -> int:
     """Run ``group`` on ``args`` and return its exit status: every exception becomes a status and one line on
     stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises); under ``--json`` the error is also an object on
     stdout (:func:`_json_error`). A :class:`ReportedFailure` (the command said why already) adds no line."""
+    restore = _catch_sigterm()
     try:
         status = group.main(
             args, prog_name=prog_name, standalone_mode=False
@@ -137,6 +163,9 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
     except click.exceptions.Abort:  # Click's form of Ctrl-C
         click.echo(_interrupted(args), err=True)
         status = ExitStatus.INTERRUPTED
+    except _Terminated:
+        click.echo(_interrupted(args), err=True)
+        status = 143
     except click.ClickException as exc:
         _point_at_group_option(group, exc)
         exc.show()
@@ -162,6 +191,8 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         click.echo(f"error: {describe(exc)}", err=True)
         status = ExitStatus.ERROR
         _json_error(args, describe(exc), status)
+    finally:
+        restore()
     return int(status)
 
 
