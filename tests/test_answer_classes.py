@@ -51,6 +51,14 @@ def test_a_comparison_cites_every_paper_it_names(icml_engine, question, papers):
     assert papers <= set(_cited(answer))
 
 
+def test_a_bare_comparison_quotes_what_each_paper_proposes(icml_engine):
+    # a reviewer's session: "Compare DPCore and Ranked Entropy Minimization" quoted results, no method
+    answer = icml_engine.ask("Compare DPCore and Ranked Entropy Minimization", mode="extractive")
+    assert _cited(answer)[:2] == ["A6zDim0rQf", "lHaGLJ65J9"]
+    assert "we propose **DPCore**, a method designed for robust performance" in answer.answer
+    assert "We propose ranked entropy minimization to mitigate" in answer.answer
+
+
 @pytest.mark.parametrize(
     "question, paper, fact",
     [

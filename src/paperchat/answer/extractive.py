@@ -117,7 +117,7 @@ def _sentence_kind(read: it.Intent) -> it.Intent:
 
 
 def _subject_sentences(
-    question: str, qvec: np.ndarray, papers: list[PaperText], index: SentenceIndex, subjects: list
+    question: str, qvec: np.ndarray, papers: list[PaperText], index, subjects: list, bare: bool
 ) -> list[Candidate]:
     """The best :data:`PER_SUBJECT` sentences of each paper a comparison mentions, in ``subjects`` order.
 
@@ -129,7 +129,8 @@ def _subject_sentences(
     :func:`paperchat.answer.labels.labelled_clauses`). An ask of several questions ("how many queries does
     the flipper need, ..., and how fast is the helper?", :func:`paperchat.answer.clauses.ask_clauses`) gives
     each question to the paper whose sentence fits it best, which that paper adds when it is relevant, new
-    and the paper has room (:data:`PER_SUBJECT` + 1 sentences).
+    and the paper has room (:data:`PER_SUBJECT` + 1 sentences). A ``bare`` comparison ("Compare A, B and
+    C.", asking nothing more) quotes each paper's proposal (:func:`proposal`) among its sentences.
     """
     mentions = split_mentions(question)
     ask = ask_part(question, mentions)
@@ -158,11 +159,13 @@ def _subject_sentences(
     chosen: dict[str, list] = {}
     for pid in subjects:
         picked = pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
+        if bare:  # "Compare RocketKV and CateKV.": what each proposes, not only its results
+            first = proposal(own[pid], picked)
+            picked = first + picked[: PER_SUBJECT - len(first)]
         mention = described.get(pid, "")
         picked += cover(mention, picked, pid, PER_SUBJECT)  # a description, not a name
-        picked += cover(
-            own_ask.get(mention, ""), picked, pid, PER_SUBJECT + 1
-        )  # its own ask, with room
+        # its own ask, with room
+        picked += cover(own_ask.get(mention, ""), picked, pid, PER_SUBJECT + 1)
         if how and own[pid]:  # "How does each obtain step-level guidance?": its method move
             picked += method_span(own[pid], picked, PER_SUBJECT + 1)
         chosen[pid] = picked
@@ -332,7 +335,7 @@ def extract(
             [], relevance, True, "the abstract denies the question's premise", why, paper=main
         )
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
-        picked = _subject_sentences(question, qvec, focus, index, subjects)
+        picked = _subject_sentences(question, qvec, focus, index, subjects, bare)
     elif intent.kind == it.FIND and intent.plural:
         picked = list_sentences(question, cands, focus, lexicon, n_papers, ABSTAIN_BELOW)
         # "which of the papers ...?" that one paper answers: more of it, and its name
@@ -378,7 +381,7 @@ def extract(
         if cand.paper_id not in paper_order:
             paper_order.append(cand.paper_id)
     # the asked-for detail first, else the abstract's order
-    by_score = intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING)
+    by_score = intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING) and not bare
     picked.sort(key=lambda c: (paper_order.index(c.paper_id), -c.score if by_score else c.position))
     if entity:  # "which benchmarks does it evaluate on?": a sentence that names one, first
         picked = named_first(
