@@ -41,3 +41,15 @@ def test_the_deciding_sentence_comes_first(icml_engine, question, paper, decidin
     answer = icml_engine.ask(question, mode="extractive")
     assert not answer.abstained and answer.sources[0].paper_id == paper
     assert deciding in answer.answer.split("[1]")[0]
+
+
+@pytest.mark.slow
+def test_a_yes_no_question_its_abstract_does_not_address_gets_a_note(icml_engine):
+    # a reviewer's session: "Is CateKV training-free?" quoted a memory result, no word of training
+    answer = icml_engine.ask("Is CateKV training-free?", mode="extractive")
+    assert answer.sources[0].paper_id == "u7dlwgKstN"
+    assert answer.notes == [
+        'the abstract of CateKV (u7dlwgKstN) does not write "training-free": the quotes may not decide '
+        "the question"
+    ]
+    assert icml_engine.ask("Is S4S data-free?", mode="extractive").notes == []

@@ -39,6 +39,7 @@ from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import label_named
 from paperchat.answer.summaries import extractive_paper_summary
+from paperchat.answer.yes_no import unaddressed_note
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
 from paperchat.core.sentences import split_sentences
@@ -376,6 +377,12 @@ def offline_answer(
     # "Which paper uses diffusion models to design CRISPR guide RNAs?": say when no cited paper fits it all
     fit = intent.kind == it.FIND and partial_fit_note(
         asked, [p for p in papers if p.paper_id in order], lexicon, n_papers
+    )
+    # "Is CateKV training-free?" of an abstract that speaks of no training
+    fit = (
+        fit
+        or len(order) == 1
+        and unaddressed_note(asked, intent.subject, records[order[0]], lexicon)
     )
     return Answer(
         question,

@@ -55,3 +55,25 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
     if not picked or held(best) <= held(picked[0]) + 1e-9:
         return picked
     return [best] + [c for c in picked if c is not best][: limit - 1]
+
+
+def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
+    """For a yes/no question about the paper ``name`` names (:func:`asks_about`), a note when its abstract
+    (``paper.full_text``, ``paper.paper_id``) writes none of the question's other words ("Is CateKV
+    training-free?": neither "training" nor "free"), so the quoted sentences cannot decide it; else
+    ``None``. A note, not an abstention: no eval set asks enough such questions to set an abstention on."""
+    if lexicon is None or not name or not asks_about(question):
+        return None
+    named, held = lexicon.terms_of(name), lexicon.terms_of(paper.full_text)
+    words = [
+        w
+        for w in dict.fromkeys(re.findall(r"[\w-]+", question))
+        if (t := lexicon.terms_of(w)) and not t <= named
+    ]
+    if not words or any(lexicon.terms_of(w) & held for w in words):
+        return None
+    shown = ", ".join(f'"{w}"' for w in words[:4])
+    lacks = f"writes none of {shown}" if len(words) > 1 else f"does not write {shown}"
+    return (
+        f"the abstract of {name} ({paper.paper_id}) {lacks}: the quotes may not decide the question"
+    )
