@@ -155,6 +155,22 @@ def test_a_store_flag_beats_a_chroma_url_from_the_environment(tmp_path, monkeypa
     assert load_settings({}).chroma_url == "http://127.0.0.1:8000"
     with pytest.raises(PaperchatError, match="^--store and --chroma-url name two stores; give one"):
         load_settings({"store": str(tmp_path), "chroma_url": "http://127.0.0.1:8000"})
+    # an operator's PAPERCHAT_STORE beside PAPERCHAT_CHROMA_URL: the server had answered silently
+    monkeypatch.setenv("PAPERCHAT_STORE", str(tmp_path))
+    with pytest.raises(PaperchatError) as caught:
+        load_settings({})
+    assert str(caught.value) == (
+        "PAPERCHAT_STORE and PAPERCHAT_CHROMA_URL name two stores (a folder and a Chroma server); "
+        "give one of them"
+    )
+    # the environment beats the config file
+    config = tmp_path / "config.toml"
+    config.write_text('chroma_url = "http://127.0.0.1:9000"\n', encoding="utf-8")
+    monkeypatch.delenv("PAPERCHAT_CHROMA_URL")
+    monkeypatch.setenv("PAPERCHAT_CONFIG", str(config))
+    settings = load_settings({})
+    assert settings.chroma_url is None and settings.store_path == tmp_path
+    assert settings.origins["chroma_url"] == f"ignored: env:PAPERCHAT_STORE beats file:{config}"
 
 
 def test_a_config_file_with_a_bom_and_a_relative_store_path(tmp_path, monkeypatch):

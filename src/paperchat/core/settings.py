@@ -27,6 +27,7 @@ from typing import Any
 
 from paperchat.core.config_file import config_file_path, read_config_file, user_data_dir
 from paperchat.core.errors import PaperchatError
+from paperchat.core.store_choice import one_store
 
 # No telemetry and no hub downloads, for this process and its children.
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -391,10 +392,5 @@ def load_settings(flags: dict[str, Any] | None = None) -> Settings:
             _coerce(setting, file_values[setting.key], f"file:{path}")
         values[name] = _coerce(setting, value, origin)
         origins[name] = origin
-    # a --store flag beats a Chroma URL from the environment or the config file, as any flag would
-    if flags.get("store") is not None and values["chroma_url"]:
-        if origins["chroma_url"] == "flag":
-            raise PaperchatError("--store and --chroma-url name two stores; give one of them")
-        origins["chroma_url"] = f"ignored: --store beats {origins['chroma_url']}"
-        values["chroma_url"] = None
+    one_store(values, origins)
     return Settings(**values, origins=origins)
