@@ -573,3 +573,17 @@ def test_an_operators_own_files_capitalised_fields_entities_windows_text_and_aut
     assert author_list("Alice Smith\nBob Jones") == ["Alice Smith", "Bob Jones"]
     assert author_list(42) == [] and author_list("Smith, A. B.") == ["A. B. Smith"]
     assert author_list("Martin Luther King, Jr.") == ["Martin Luther King, Jr."]
+    # JSON lines saved as .txt had become one paper of raw JSON; a CSV header too is no seed text
+    from paperchat.core.errors import PaperchatError
+
+    saved = tmp_path / "saved.txt"
+    saved.write_text(caps.read_text(encoding="utf-8") * 2, encoding="utf-8")
+    with pytest.raises(
+        PaperchatError, match=r"saved.txt: its first line is JSONL, not seed text .*"
+    ):
+        load_file(saved)
+    saved.write_text("title,abstract\nA,We do x.\n", encoding="utf-8")
+    with pytest.raises(PaperchatError, match=r"rename it to saved.csv$"):
+        load_file(saved)
+    saved.write_text("Abstracts, 2025\n\nWe do x. It works.\n\nWe do y.\n", encoding="utf-8")
+    assert len(load_file(saved)[0]) == 2

@@ -266,36 +266,6 @@ def _csv_papers(
     return papers
 
 
-#: A seed file's header is a title line ("ICML 2025 abstracts"); a first line longer than this that ends a
-#: sentence is an abstract of a file written without one.
-HEADER_MAX_CHARS = 200
-
-
-def _load_seed(path: Path, text: str, report: LoadReport) -> list[Paper]:
-    lines = text.splitlines()
-    first = lines[0].strip() if lines else ""
-    headless = len(first) > HEADER_MAX_CHARS and re.search(r"[.!?]\W*$|[.!?]\s", first) is not None
-    if headless:
-        report.notes.append(
-            f"{path}: the first line ({len(first):,} characters) is an abstract, not a header line; "
-            "it is read as the first paper"
-        )
-    body = "\n".join(lines if headless else lines[1:])  # the first line is the header
-    papers = []
-    blocks = [b for b in (blk.strip() for blk in body.replace("\r", "").split("\n\n")) if b]
-    for index, block in enumerate(blocks, 1):
-        abstract = clean_text(" ".join(block.split("\n")))
-        papers.append(
-            Paper(
-                paper_id=paper_id_for(abstract),
-                abstract=abstract,
-                source_path=path.name,
-                source_index=index,
-            )
-        )
-    return papers
-
-
 def load_file(
     path: str | Path, on_error: str = "stop", encoding: str | None = None
 ) -> tuple[list[Paper], LoadReport]:
@@ -326,7 +296,9 @@ def load_file(
         # "Unicode Text" export), not seed text to be read as one abstract
         papers = _load_csv(path, text, on_error, report)
     else:
-        papers = _load_seed(path, text, report)
+        from paperchat.ingest.seed_text import load_seed  # it reads Paper from here
+
+        papers = load_seed(path, text, report)
     if not papers and report.skipped:  # --on-error skip dropped every line: say which and why
         line, why = report.skipped[0]
         more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
