@@ -105,8 +105,9 @@ def ingest(obj: AppContext, paths, metadata, rebuild, on_error, encoding, as_jso
 # text, not click.Path: click would read "" as "." (every file here)
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No notes on stderr (the report line stays).")
 @click.pass_obj
-def remove(obj: AppContext, paths, as_json):
+def remove(obj: AppContext, paths, as_json, quiet):
     """Take out the papers that files (or the files in a folder) gave the store.
 
     For a file you deleted, moved or no longer want: its papers stay until
@@ -127,7 +128,7 @@ def remove(obj: AppContext, paths, as_json):
     if as_json:
         echo_json(asdict(report))
         return
-    for note in report.notes:
+    for note in [] if quiet else report.notes:
         click.echo(f"note: {note}", err=True)
     click.echo(
         f"{report.papers_removed} removed in {report.seconds:.1f} s. Store: "
