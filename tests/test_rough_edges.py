@@ -239,3 +239,20 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(capsys):
     assert capsys.readouterr().err.endswith(
         "interrupted; the papers written so far are kept: run the same command again to finish (it resumes)\n"
     )
+
+
+def test_the_first_run_names_the_store_it_fills(tmp_path, capsys):
+    # an operator's mistyped PAPERCHAT_STORE became a new store filled with the bundled corpus, and the
+    # first-run line did not say where
+    from types import SimpleNamespace
+
+    from paperchat.cli.common import first_run
+    from paperchat.core.settings import load_settings
+
+    settings = load_settings({"store": str(tmp_path / "typo")})
+    report = SimpleNamespace(total_papers=38, total_chunks=97)
+    engine = SimpleNamespace(ensure_corpus=lambda progress: report)
+    first_run(SimpleNamespace(settings=settings, engine=lambda: engine), quiet=False)
+    assert capsys.readouterr().err == (
+        f"ingested the bundled corpus into a new store at {tmp_path / 'typo'}: 38 papers, 97 chunks\n"
+    )

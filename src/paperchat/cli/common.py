@@ -57,9 +57,13 @@ def first_run(obj: AppContext, quiet: bool) -> None:
     report = obj.engine().ensure_corpus(
         progress=progress("first run: embedding the bundled corpus", quiet)
     )
-    if report is not None and not quiet:
+    if (
+        report is not None and not quiet
+    ):  # where: a mistyped --store or PAPERCHAT_STORE is a new store
+        where = obj.settings.chroma_url or obj.settings.store_path
         click.echo(
-            f"ingested the bundled corpus: {report.total_papers} papers, {report.total_chunks} chunks",
+            f"ingested the bundled corpus into a new store at {where}: {report.total_papers} papers, "
+            f"{report.total_chunks} chunks",
             err=True,
         )
 
