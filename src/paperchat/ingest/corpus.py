@@ -40,6 +40,7 @@ from paperchat.core.text import clean_text, normalize_for_id, short_hash
 from paperchat.ingest.authors import author_list
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
+from paperchat.ingest.seed_text import seed_abstracts
 from paperchat.ingest.text_files import NothingReadable, read_text
 from paperchat.ingest.venue import parse_year
 
@@ -296,9 +297,10 @@ def load_file(
         # "Unicode Text" export), not seed text to be read as one abstract
         papers = _load_csv(path, text, on_error, report)
     else:
-        from paperchat.ingest.seed_text import load_seed  # it reads Paper from here
-
-        papers = load_seed(path, text, report)
+        papers = [
+            Paper(paper_id_for(a), a, source_path=path.name, source_index=i)
+            for i, a in enumerate(seed_abstracts(path, text, report.notes), 1)
+        ]
     if not papers and report.skipped:  # --on-error skip dropped every line: say which and why
         line, why = report.skipped[0]
         more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""

@@ -8,17 +8,16 @@ from pathlib import Path
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_text
-from paperchat.ingest.corpus import Paper, paper_id_for
 
 #: A seed file's header is a title line ("ICML 2025 abstracts"); a first line longer than this that ends a
 #: sentence is an abstract of a file written without one.
 HEADER_MAX_CHARS = 200
 
 
-def load_seed(path: Path, text: str, report) -> list[Paper]:
-    """The papers of a seed-text file (``text``, read from ``path``): a header line, then abstracts separated
+def seed_abstracts(path: Path, text: str, notes: list[str]) -> list[str]:
+    """The abstracts of a seed-text file (``text``, read from ``path``), in order: a header line, then abstracts separated
     by blank lines; a first line that is itself an abstract (over :data:`HEADER_MAX_CHARS` characters,
-    ending a sentence) is read as the first paper, with a note on ``report`` (``notes``). Raises
+    ending a sentence) is read as the first one, with a note appended to ``notes``. Raises
     :class:`PaperchatError` for a first line that is a JSON object or a CSV header naming an ``abstract``
     column: JSONL or CSV saved as ``.txt`` (an operator's 30 JSON lines had become one paper of raw JSON)."""
     lines = text.splitlines()
@@ -33,21 +32,10 @@ def load_seed(path: Path, text: str, report) -> list[Paper]:
         )
     headless = len(first) > HEADER_MAX_CHARS and re.search(r"[.!?]\W*$|[.!?]\s", first) is not None
     if headless:
-        report.notes.append(
+        notes.append(
             f"{path}: the first line ({len(first):,} characters) is an abstract, not a header line; "
             "it is read as the first paper"
         )
     body = "\n".join(lines if headless else lines[1:])  # the first line is the header
-    papers = []
     blocks = [b for b in (blk.strip() for blk in body.replace("\r", "").split("\n\n")) if b]
-    for index, block in enumerate(blocks, 1):
-        abstract = clean_text(" ".join(block.split("\n")))
-        papers.append(
-            Paper(
-                paper_id=paper_id_for(abstract),
-                abstract=abstract,
-                source_path=path.name,
-                source_index=index,
-            )
-        )
-    return papers
+    return [clean_text(" ".join(block.split("\n"))) for block in blocks]
