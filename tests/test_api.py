@@ -293,6 +293,12 @@ def test_search_and_summarize_use_the_top_k_setting(bundled_store):
     # learning" or "RL", the four above the relevance bar here
     assert len(Paperchat(bundled_store).summarize("reinforcement learning").sources) == 4
     assert len(pc.summarize("reinforcement learning").sources) <= 2
+    # top_k=5 given is a top-k chosen, though it is the setting's value: a notebook's top_k=5 had listed
+    # up to ten papers, as a "which papers" question given none does
+    default = Paperchat(bundled_store)
+    question = "Which papers study large language models?"
+    assert len(default.ask(question).sources) == 6
+    assert len(default.ask(question, top_k=5).sources) == 2
 
 
 def test_the_first_use_ingest_says_what_it_is_doing_on_stderr(tmp_path, capsys):

@@ -25,7 +25,7 @@ def text_arg(value: Any, what: str) -> str:
     return value
 
 
-def top_k_arg(value: Any, default: int) -> int:
+def top_k_arg(value: Any, default: int | None) -> int | None:
     """``value`` (``None``: ``default``) checked as the CLI's ``--top-k`` is: a whole number in its range
     (numpy's integers too: a notebook's ``df["k"]`` value)."""
     low, high = int(BY_NAME["top_k"].low), int(BY_NAME["top_k"].high)

@@ -133,12 +133,14 @@ class Paperchat:
     ) -> Answer:
         """Answer ``question`` from the abstracts, every sentence cited ``[n]``; abstains when they hold no answer.
 
-        ``top_k``: papers to retrieve (default: the setting, 5); ``mode``:
+        ``top_k``: papers to retrieve (default: the setting, 5; a "which papers" question given none lists up
+        to 10 above the relevance bar, as the CLI does); ``mode``:
         ``auto``, ``llm`` or ``extractive``; ``on_token(piece)`` receives an LLM
         answer as it streams. Raises :class:`PaperchatError` for an empty
         question, a filter that matches nothing, or an LLM failure.
         """
-        question, top_k = text_arg(question, "question"), top_k_arg(top_k, self.settings.top_k)
+        # None stays None: the engine tells a top-k given from the setting's default
+        question, top_k = text_arg(question, "question"), top_k_arg(top_k, None)
         filters = self.filters(author, venue, year, papers)
         self._ready()
         return Answer.of(self.engine.ask(question, top_k, mode, on_token, filters=filters))
@@ -155,12 +157,12 @@ class Paperchat:
         papers: Iterable[str] | str | None = None,
     ) -> Answer:
         """A cited summary of ``target``: a paper (id, label, title or words of it), else a topic (``top_k`` papers;
-        default: the setting, 5).
+        default: the setting when set, else up to 10 above the relevance bar, as the CLI does).
 
         Raises :class:`PaperchatError` for an empty target, an unknown paper id
         or a filter that matches nothing.
         """
-        target, top_k = text_arg(target, "summary target"), top_k_arg(top_k, self.settings.top_k)
+        target, top_k = text_arg(target, "summary target"), top_k_arg(top_k, None)
         filters = self.filters(author, venue, year, papers)
         self._ready()
         return Answer.of(self.engine.summarize(target, top_k=top_k, mode=mode, filters=filters))

@@ -243,9 +243,8 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
     on_token, printed = _streamer(mode == "llm" and not as_json)
     # the mode setting as asked: auto may fall back offline
     answer = _answer(
-        lambda: engine.summarize(
-            target, top_k=obj.settings.top_k, on_token=on_token, filters=filters
-        ),
+        # the engine reads the top-k setting (flag, environment, file) and whether it was set
+        lambda: engine.summarize(target, on_token=on_token, filters=filters),
         on_token,
         printed,
     )

@@ -87,7 +87,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
         engine,
         mode,
         log=log,
-        top_k=settings.top_k,
+        top_k=None,  # the engine's setting, and whether it was set (a "which papers" list takes 10 if not)
         fallback=choice.fallback,
         verbose=verbose,
         width=terminal_width() if interactive else 88,

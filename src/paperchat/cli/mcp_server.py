@@ -275,7 +275,8 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
             Field(
                 ge=1,
                 le=50,
-                description="How many papers to retrieve (1-50; default: the server's --top-k, 5).",
+                description="How many papers to retrieve (1-50; default: the server's --top-k, 5; a "
+                '"which papers" question given none lists up to 10).',
             ),
         ] = None,
         mode: Mode = None,
@@ -314,7 +315,15 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
             str,
             Field(description="A paper (its id, label, title or words of its title) or a topic."),
         ],
-        top_k: TopK = 5,
+        top_k: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=50,
+                description="Papers of a topic to summarize (1-50; default: the server's --top-k when "
+                "set, else up to 10 above the relevance bar).",
+            ),
+        ] = None,
         mode: Mode = None,
         filters: FiltersArg = None,
     ) -> ToolResult:

@@ -381,7 +381,7 @@ class Engine:
     def summarize(
         self,
         target: str,
-        top_k: int = 5,
+        top_k: int | None = None,
         mode: str | None = None,
         on_token: OnToken | None = None,
         filters: Filters | None = None,

@@ -65,9 +65,9 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     qvec = engine.embedder.embed_one(asked)
     phases.mark("question embedded")
     k = top_k or engine.settings.top_k
-    chosen = (
-        engine.settings.origins.get("top_k", "default") != "default" or k != engine.settings.top_k
-    )
+    # given as an argument (the Python API, MCP, eval --top-k) or by flag, environment or file; a caller
+    # that passes the setting's own value has chosen it too (a notebook's top_k=5 had listed ten papers)
+    chosen = top_k is not None or engine.settings.origins.get("top_k", "default") != "default"
     if intent.kind == FIND and intent.plural and not chosen:
         # "which papers ...": every paper above the bar, not only the first five (a top-k the user
         # chose, by flag, environment, file or argument, is kept)

@@ -46,7 +46,7 @@ def summarize_record(
 def summarize(
     engine,
     target: str,
-    top_k: int = 5,
+    top_k: int | None = None,
     mode: str | None = None,
     on_token: OnToken | None = None,
     filters: Filters | None = None,

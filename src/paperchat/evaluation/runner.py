@@ -244,7 +244,7 @@ def run_eval(
             f"the store lacks {len(missing)} gold paper(s) of the eval set (e.g. {missing[0]}); "
             "ingest the corpus the questions are about first (`paperchat ingest FILE`, or --corpus FILE)"
         )
-    top_k = top_k or engine.settings.top_k
+    given, top_k = top_k, top_k or engine.settings.top_k
     cached = CachedEmbedder(engine.embedder)
     support = CachedSupport(SupportChecker(cached)) if check_support else None
     base_retrievers = {
@@ -256,7 +256,7 @@ def run_eval(
     for i, q in enumerate(questions, 1):
         asked = qs.asked_question(q, by_id)
         gold = golds[q["id"]]
-        answer = engine.ask(asked, top_k=top_k, mode=mode)
+        answer = engine.ask(asked, top_k=given, mode=mode)
         # the cited abstracts' stored sentence vectors, for the citation check
         for pid in {s.paper_id for s in answer.sources}:
             known = engine.sentences.cached(pid)
