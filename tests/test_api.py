@@ -353,6 +353,23 @@ def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_
         pc.ask("What is ConfPO?", top_k=0)
     answer = pc.ask("What does ConfPO use to pick preference-critical tokens?", top_k=np.int64(3))
     assert answer.sources[0].paper_id == "p-abe9274a3783"
+    # a notebook session: these were PaperchatErrors only, and evaluate() checked none of its arguments
+    # (limit=0 divided by zero, limit=-1 dropped the last question)
+    from paperchat.api.evaluating import evaluate
+
+    for call, message in (
+        (lambda: pc.ask("x", year="2025"), "year must be a whole number such as 2025, not '2025'"),
+        (lambda: pc.ask("x", author=["hinton"]), "author must be a string, not list"),
+        (lambda: pc.ask("x", mode="bogus"), "unknown mode 'bogus': use auto, llm or extractive"),
+        (lambda: pc.bibtex(3), "papers must be an answer, a paper id or a list of them, not int"),
+        (lambda: Paperchat(3), "store must be a folder path, not int"),
+        (lambda: evaluate(pc, limit=0), "limit must be a whole number, 1 or more, not 0"),
+        (lambda: evaluate(pc, top_k=1000), "top_k must be a whole number from 1 to 100, not 1000"),
+        (lambda: evaluate(pc, mode="auto"), "mode must be 'extractive' or 'llm', not 'auto'"),
+    ):
+        with pytest.raises(ValueError) as err:
+            call()
+        assert str(err.value) == message
 
 
 def test_evaluate_runs_an_own_set_from_python(bundled_store, tmp_path):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from paperchat.core.contract import EXTRACTIVE, LLM
-from paperchat.core.errors import LLMConfigError, PaperchatError, redact
+from paperchat.core.errors import BadArgument, LLMConfigError, redact
 
 OPENAI_URL = "https://api.openai.com/v1"
 
@@ -62,7 +62,7 @@ def choose_mode(settings, requested: str | None = None) -> ModeChoice:
     the ``mode`` setting): ``auto`` means the LLM when one is configured (:func:`llm_configured`), else offline.
 
     Raises :class:`LLMConfigError` for ``llm`` without a usable configuration,
-    :class:`PaperchatError` for an unknown mode.
+    :class:`BadArgument` (a :class:`PaperchatError` and a ``ValueError``) for an unknown mode.
     """
     mode = (requested or settings.mode or "auto").lower()
     if mode == "auto":
@@ -72,7 +72,7 @@ def choose_mode(settings, requested: str | None = None) -> ModeChoice:
         return ModeChoice(LLM, False)
     if mode == EXTRACTIVE:
         return ModeChoice(EXTRACTIVE, False)
-    raise PaperchatError(f"unknown mode {mode!r}: use auto, llm or extractive")
+    raise BadArgument(f"unknown mode {mode!r}: use auto, llm or extractive")
 
 
 def decide_mode(settings, requested: str | None = None) -> str:

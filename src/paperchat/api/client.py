@@ -18,7 +18,7 @@ from typing import Any
 from paperchat.api.arguments import FirstRun, paths_arg, python_api, text_arg, top_k_arg
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
-from paperchat.core.errors import PaperchatError, StoreError
+from paperchat.core.errors import BadArgument, PaperchatError, StoreError
 from paperchat.core.settings import BY_NAME, load_settings
 from paperchat.ingest.records import PaperRecord, resolve_id
 from paperchat.retrieve.filters import Filters
@@ -54,13 +54,13 @@ class Paperchat:
     def __init__(self, store: PathLike | None = None, **settings: Any):
         unknown = sorted(set(settings) - set(BY_NAME))
         if unknown:
-            raise PaperchatError(
+            raise BadArgument(
                 f"unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(BY_NAME))})"
             )
         if store is not None and not isinstance(store, (str, os.PathLike)):
-            raise PaperchatError(f"store must be a folder path, not {type(store).__name__}")
+            raise BadArgument(f"store must be a folder path, not {type(store).__name__}")
         if store is not None and not str(store).strip():  # Path("") is ".", the current folder
-            raise PaperchatError("store is empty; leave it out to use the default store")
+            raise BadArgument("store is empty; leave it out to use the default store")
         flags = {"store": str(Path(store).expanduser()) if store is not None else None, **settings}
         self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
         from paperchat.engine import Engine
@@ -103,19 +103,19 @@ class Paperchat:
         """
         for name, value in (("author", author), ("venue", venue)):
             if value is not None and not isinstance(value, str):
-                raise PaperchatError(f"{name} must be a string, not {type(value).__name__}")
+                raise BadArgument(f"{name} must be a string, not {type(value).__name__}")
             if value is not None and not value.strip():
-                raise PaperchatError(f"{name} is empty; leave it out to search every paper")
+                raise BadArgument(f"{name} is empty; leave it out to search every paper")
         if year is not None and (isinstance(year, bool) or not isinstance(year, numbers.Integral)):
-            raise PaperchatError(f"year must be a whole number such as 2025, not {year!r}")
+            raise BadArgument(f"year must be a whole number such as 2025, not {year!r}")
         year = None if year is None else int(year)  # numpy's int64 from a DataFrame too
         ids = [papers] if isinstance(papers, str) else papers
         if ids is not None:
             ids = list(ids) if isinstance(ids, Iterable) else None
             if ids is None or not all(isinstance(p, str) for p in ids):
-                raise PaperchatError("papers must be a paper id or a list of paper ids (strings)")
+                raise BadArgument("papers must be a paper id or a list of paper ids (strings)")
             if not any(p.strip() for p in ids):
-                raise PaperchatError("papers is empty; leave it out to search every paper")
+                raise BadArgument("papers is empty; leave it out to search every paper")
         return Filters.of(author, venue, year, ids)
 
     # -- reading ----------------------------------------------------------------------------
@@ -330,14 +330,14 @@ class Paperchat:
         else:
             items = [papers] if isinstance(papers, (str, PaperRecord, SearchHit)) else papers
             if not isinstance(items, Iterable) or isinstance(items, Mapping):
-                raise PaperchatError(
+                raise BadArgument(
                     f"papers must be an answer, a paper id or a list of them, not {type(papers).__name__}"
                 )
             ids = []
             for item in items:
                 pid = item if isinstance(item, str) else getattr(item, "paper_id", None)
                 if not isinstance(pid, str):
-                    raise PaperchatError(
+                    raise BadArgument(
                         f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
                     )
                 ids.append(pid)

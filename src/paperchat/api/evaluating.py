@@ -3,14 +3,15 @@ paperchat on its own questions: ``evaluate(pc, "my_questions.jsonl")``."""
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from paperchat.api.arguments import python_errors
+from paperchat.api.arguments import python_errors, top_k_arg
 from paperchat.api.client import Paperchat
-from paperchat.core.errors import StoreError
+from paperchat.core.errors import BadArgument, StoreError
 
 
 @python_errors
@@ -34,13 +35,21 @@ def evaluate(
     Returns the run's results (``config``, ``overall`` and ``by_kind`` as ``{metric: {value, ci, n}}``,
     ``questions``: one row per question with its answer, citations and scores). Your own set is never
     answered from the bundled corpus put into an empty store (a shipped set's is, as the CLI does). Raises
-    :class:`~paperchat.core.errors.PaperchatError` for a malformed set, gold papers the store lacks, or a
-    store that does not exist.
+    :class:`~paperchat.core.errors.BadArgument` (a ``ValueError`` too) for a ``top_k``, ``limit`` or ``mode``
+    the CLI would refuse, and :class:`~paperchat.core.errors.PaperchatError` for a malformed set, gold
+    papers the store lacks, or a store that does not exist.
     """
     from paperchat.evaluation import questions as qs
     from paperchat.evaluation.report import write_outputs
     from paperchat.evaluation.runner import lacks_own_store, run_eval
 
+    top_k = top_k_arg(top_k, None)
+    if limit is not None and (
+        isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1
+    ):  # as the CLI's --limit (0 had divided by zero, -1 dropped the last question)
+        raise BadArgument(f"limit must be a whole number, 1 or more, not {limit!r}")
+    if mode not in ("extractive", "llm"):
+        raise BadArgument(f"mode must be 'extractive' or 'llm', not {mode!r}")
     own = str(questions) not in qs.NAMED_SETS
     if own and lacks_own_store(pc.settings, corpus):
         # as `paperchat eval --set FILE` says it, in the API's words (a mistyped store is not filled)
