@@ -353,6 +353,11 @@ def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_
         pc.ask("What is ConfPO?", top_k=0)
     answer = pc.ask("What does ConfPO use to pick preference-critical tokens?", top_k=np.int64(3))
     assert answer.sources[0].paper_id == "p-abe9274a3783"
+    # print(answer) had printed every field, cited chunks and all
+    assert str(answer).startswith(
+        answer.answer + "\n\nSources:\n  [1] ConfPO: Exploiting Policy Model"
+    )
+    assert str(answer).splitlines()[3].endswith(" — p-abe9274a3783")
     # a notebook session: these were PaperchatErrors only, and evaluate() checked none of its arguments
     # (limit=0 divided by zero, limit=-1 dropped the last question)
     from paperchat.api.evaluating import evaluate

@@ -27,6 +27,14 @@ class Answer(contract.Answer):
         """The same answer, as this class."""
         return cls(**{f.name: getattr(answer, f.name) for f in fields(contract.Answer)})
 
+    def __str__(self) -> str:
+        """The answer as ``paperchat ask`` prints it: its text, the Sources (``[n] title — id``) and the
+        notes; ``print(answer)`` had printed every field, cited chunks and all (``repr`` still does)."""
+        lines = [self.answer]
+        if self.sources:
+            lines += ["", "Sources:"] + [f"  [{s.n}] {s.name} — {s.paper_id}" for s in self.sources]
+        return "\n".join(lines + [f"note: {n}" for n in self.notes])
+
     def _repr_markdown_(self) -> str:
         """The answer with each ``[n]`` linked to its paper, the flagged sentences, then the Sources list."""
         urls = {s.n: _url(s.url) for s in self.sources}
