@@ -353,6 +353,12 @@ def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_
         pc.ask("What is ConfPO?", top_k=0)
     answer = pc.ask("What does ConfPO use to pick preference-critical tokens?", top_k=np.int64(3))
     assert answer.sources[0].paper_id == "p-abe9274a3783"
+    # an answer's notes name the API's methods, not the CLI's commands
+    assert pc.summarize("reinforcement learning").notes == [
+        '5 stored papers write "reinforcement learning" or "RL": the summary keeps to them and cites the 4 '
+        'retrieval ranks first; Paperchat.ask("How many papers are about reinforcement learning?") lists '
+        'those writing "reinforcement learning"'
+    ]
     # print(answer) had printed every field, cited chunks and all
     assert str(answer).startswith(
         answer.answer + "\n\nSources:\n  [1] ConfPO: Exploiting Policy Model"

@@ -42,11 +42,14 @@ def top_k_arg(value: Any, default: int | None) -> int | None:
 
 #: The CLI's words in an engine message, and what the Python API calls them.
 _CLI_WORDS = (
+    (re.compile(r"`paperchat papers --author (\"[^\"]*\")`"), r"Paperchat.papers(author=\1)"),
     (re.compile(r"--(author|venue) (\"[^\"]*\")"), r"\1=\2"),
     (re.compile(r"--year (\d+)"), r"year=\1"),
     (re.compile(r"\(--paper\)"), "(papers=)"),
     (re.compile(r"--paper\b"), "papers="),
-    (re.compile(r"`paperchat papers` lists them"), "Paperchat.papers() lists them"),
+    (re.compile(r"`paperchat papers` lists"), "Paperchat.papers() lists"),
+    (re.compile(r"`paperchat ask (\"[^\"]*\")`"), r"Paperchat.ask(\1)"),
+    (re.compile(r"`paperchat remove ([^`]*)`"), r'Paperchat.remove("\1")'),
     (re.compile(r"setting (\w+) from flag: (\S+) is"), r"\1=\2 is"),
     (
         re.compile(r"run `paperchat(?: --store \S+)? ingest` first"),
@@ -65,20 +68,25 @@ def for_python(message: str) -> str:
 
 
 def python_errors(method: Callable) -> Callable:
-    """``method`` whose :class:`PaperchatError` messages name the API's arguments, not the CLI's flags
-    (:func:`for_python`); the exception's class is kept. An instance whose ``cli_messages`` is true (the MCP
+    """``method`` whose :class:`PaperchatError` messages and returned answer's ``notes`` name the API's
+    arguments and methods, not the CLI's flags and commands (:func:`for_python`); the exception's class is
+    kept. An instance whose ``cli_messages`` is true (the MCP
     server's: an agent runs the CLI) keeps the CLI's words."""
 
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
+        # the MCP server's instance keeps the CLI's words
+        cli = bool(args) and getattr(args[0], "cli_messages", False)
         try:
-            return method(*args, **kwargs)
+            result = method(*args, **kwargs)
         except PaperchatError as exc:
-            # the MCP server's instance keeps the CLI's words
-            cli = bool(args) and getattr(args[0], "cli_messages", False)
             if not cli and exc.args and isinstance(exc.args[0], str):
                 exc.args = (for_python(exc.args[0]), *exc.args[1:])
             raise
+        # an answer's notes too ("`paperchat ask \"How many papers ...\"` lists them": Paperchat.ask(...))
+        if not cli and isinstance(getattr(result, "notes", None), list):
+            result.notes = [for_python(n) if isinstance(n, str) else n for n in result.notes]
+        return result
 
     return wrapper
 
