@@ -229,7 +229,7 @@ class Paperchat:
         year: int | None = None,
         papers: Iterable[str] | str | None = None,
     ) -> list[PaperRecord]:
-        """The stored papers that match the filters (without abstracts), by origin (file, position).
+        """The stored papers that match the filters (``abstract`` empty: :meth:`paper` reads it), by origin.
 
         Each :class:`~paperchat.ingest.records.PaperRecord` has ``paper_id``,
         ``title``, ``label``, ``authors``, ``url``, ``venue``, ``year`` and its
