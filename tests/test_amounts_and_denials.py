@@ -264,3 +264,20 @@ def test_how_much_faster_is_answered_by_a_speed_not_another_gain():
     assert amount_sentences([accuracy], question) == []
     assert amount_sentences([accuracy, speed, latency], question) == [speed, latency]
     assert amount_sentences([accuracy], "By how much does CoSD beat the baselines?") == [accuracy]
+
+
+def test_a_verb_of_needing_is_no_premise_its_object_is():
+    # a notebook session: "What does ConfPO not require?" was declined for "require", which the abstract
+    # writes after "without"; the thing required is the premise
+    from paperchat.answer.premises import denied_terms
+
+    abstract = (
+        "ConfPO: Exploiting Policy Model Confidence\nWe introduce ConfPO, a method for preference learning "
+        "that identifies preference-critical tokens based solely on the training policy's confidence, "
+        "without requiring any auxiliary models or compute."
+    )
+    assert denied_terms("What does ConfPO not require?", abstract) == []
+    assert denied_terms("What does ConfPO require?", abstract) == []
+    assert denied_terms("Why does ConfPO need an auxiliary reward model?", abstract) == [
+        "auxiliary"
+    ]

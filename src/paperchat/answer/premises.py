@@ -48,6 +48,8 @@ DENIALS = frozenset(
 #: Stems of the verbs of needing that make a bare "not" deny what follows: "does not require any X", "does
 #: not rely on X" (while "does not reduce X" says nothing of having X).
 _NEEDING = ("requir", "need", "reli", "use", "depend", "assum", "involv", "train")
+#: The verbs of needing that are no thing a paper could do without.
+_NEEDS = ("requir", "need", "reli", "depend")
 
 
 def _negated_at(tokens: list[str], i: int) -> bool:
@@ -112,6 +114,10 @@ def denied_terms(ask: str, text: str) -> list[str]:
     title = text.split("\n", 1)[0] if "\n" in text else ""
     titled = {stem(w) for w in tokenize(title)}
     for w in tokenize(ask):
+        # a verb of needing is no premise, its object is ("What does ConfPO not require?" had been declined
+        # for "require", which its abstract writes after "without")
+        if stem(w).startswith(_NEEDS):
+            continue
         if w[0].isalpha() and len(w) >= 4 and w not in STOPWORDS and w not in DENIALS:
             if stem(w) not in after_names and stem(w) not in titled:
                 surface.setdefault(stem(w), w)
