@@ -14,6 +14,7 @@ from openai_stub import Drop, Fault, Hang, Reply, StreamError, StubServer  # noq
 
 from paperchat.answer.llm_answer import condense_question, llm_answer, summarize_paper  # noqa: E402
 from paperchat.answer.llm_client import count_message_tokens, get_client  # noqa: E402
+from paperchat.answer.llm_stream import CUT_NOTE  # noqa: E402
 from paperchat.answer.prompts import load_prompt, parse_prompt  # noqa: E402
 from paperchat.core.contract import ABSTENTION  # noqa: E402
 from paperchat.core.errors import (  # noqa: E402
@@ -243,7 +244,7 @@ def test_length_finish_reason_is_incomplete(server, retrieved, engine, gnn_n):
         engine,
         Reply(f"GNN+ integrates six techniques [{gnn_n}]", finish_reason="length"),
     )
-    assert r["incomplete"] is True and r["notes"] == ["the answer was cut at the token limit"]
+    assert r["incomplete"] is True and r["notes"] == [CUT_NOTE]
     # the check marks give the same reason (they had said "the stream broke off")
     from paperchat.core.contract import Answer
 

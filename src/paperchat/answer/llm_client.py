@@ -43,7 +43,7 @@ from paperchat.answer.llm_errors import (
     translate_error,
     unreachable,
 )
-from paperchat.answer.llm_stream import Completion, KeyGuard, read_stream
+from paperchat.answer.llm_stream import CUT_NOTE, Completion, KeyGuard, read_stream
 from paperchat.answer.mode import OPENAI_URL, check_llm_settings
 from paperchat.core.errors import (
     DUMMY_KEY,
@@ -267,7 +267,7 @@ class LLMClient:
             "the server's answer stream was empty; the answer was fetched again without streaming"
         ]
         if finish == "length":
-            notes.append("the answer was cut at the token limit")
+            notes.append(CUT_NOTE)
         return Completion(
             guard.clean(text),
             finish,

@@ -30,6 +30,13 @@ from paperchat.core.errors import (
 )
 from paperchat.core.text import strip_controls
 
+#: The note of an answer cut at the token limit: a server whose context window is smaller than the one
+#: paperchat assumes fills it with the prompt (a grounding skeptic's 4,096-token server left 21 tokens).
+CUT_NOTE = (
+    "the answer was cut at the token limit; if the server's context window is smaller than "
+    "--context-window (PAPERCHAT_CONTEXT_WINDOW), set it to the server's so the sources leave room"
+)
+
 
 @dataclass
 class Completion:
@@ -211,7 +218,7 @@ def read_stream(
         if finish is None:
             notes.append("the server sent no finish_reason; the answer was treated as complete")
         elif finish == "length":
-            notes.append("the answer was cut at the token limit")
+            notes.append(CUT_NOTE)
         elif finish == "content_filter":
             notes.append("the server's content filter stopped the answer")
     incomplete = broke or finish in ("length", "content_filter")
