@@ -224,7 +224,8 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(capsys):
         pass
 
     @group.command()
-    def ingest():
+    @click.option("--json", "as_json", is_flag=True)
+    def ingest(as_json):
         os.kill(os.getpid(), signal.SIGTERM)
         raise AssertionError("not reached: the handler raises")
 
@@ -236,9 +237,22 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(capsys):
         assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back
     finally:
         signal.signal(signal.SIGTERM, previous)
-    assert capsys.readouterr().err.endswith(
+    out = capsys.readouterr()
+    assert out.err.endswith(
         "interrupted; the papers written so far are kept: run the same command again to finish (it resumes)\n"
     )
+    assert out.out == ""
+    # under --json a script reads the interruption on stdout too (a skeptic's Ctrl-C had left it empty)
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        assert invoke(group, ["ingest", "--json"]) == 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert json.loads(capsys.readouterr().out) == {
+        "error": "interrupted; the papers written so far are kept: run the same command again to finish "
+        "(it resumes)",
+        "exit_status": 143,
+    }
 
 
 def test_the_first_run_names_the_store_it_fills(tmp_path, capsys):

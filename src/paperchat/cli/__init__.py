@@ -150,6 +150,14 @@ def _catch_sigterm() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _stopped(args: list[str], status: int) -> int:
+    """Say a command was interrupted (:func:`_interrupted`), under ``--json`` on stdout too (a script had
+    read nothing there after a Ctrl-C); returns ``status``."""
+    click.echo(_interrupted(args), err=True)
+    _json_error(args, _interrupted(args), status)
+    return status
+
+
 def invoke(group: click.Group, args: list[str], prog_name: str | None = None) -> int:
     """Run ``group`` on ``args`` and return its exit status: every exception becomes a status and one line on
     stderr, never a traceback (``PAPERCHAT_DEBUG`` re-raises); under ``--json`` the error is also an object on
@@ -161,19 +169,16 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         )  # ctx.exit(n) comes back as n
         status = status if isinstance(status, int) else ExitStatus.OK
     except click.exceptions.Abort:  # Click's form of Ctrl-C
-        click.echo(_interrupted(args), err=True)
-        status = ExitStatus.INTERRUPTED
+        status = _stopped(args, ExitStatus.INTERRUPTED)
     except _Terminated:
-        click.echo(_interrupted(args), err=True)
-        status = 143
+        status = _stopped(args, 143)
     except click.ClickException as exc:
         _point_at_group_option(group, exc)
         exc.show()
         status = exc.exit_code
         _json_error(args, exc.format_message(), status)
     except KeyboardInterrupt:
-        click.echo(_interrupted(args), err=True)
-        status = ExitStatus.INTERRUPTED
+        status = _stopped(args, ExitStatus.INTERRUPTED)
     except BrokenPipeError:
         status = ExitStatus.OK
     except SystemExit as exc:  # Click's own answer to EPIPE ("history | head -1") is exit 1
