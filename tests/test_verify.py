@@ -346,3 +346,23 @@ def test_a_list_items_number_is_no_sentence_of_its_own():
         "Accuracy reached 2.",
         "Next claim [1].",
     ]
+
+
+def test_list_lines_are_sentences_and_an_interval_is_no_citation():
+    # a grounding skeptic's session: an uncited bullet, or a line without a full stop, ran into the cited
+    # line above and passed with it; an item's number was checked as a number of the claim; "range [0, 1]"
+    # became "range [1]", citing the first source
+    from paperchat.cite.markers import answer_sentences, find_citations
+
+    answer = (
+        "Key points:\n* ConfPO selects tokens by confidence [1]\n* ConfPO is widely deployed\n"
+        "2. It needs no auxiliary model [1].\nA line wrapped\nmid-sentence [1]."
+    )
+    assert answer_sentences(answer) == [
+        "Key points: ConfPO selects tokens by confidence [1]",
+        "ConfPO is widely deployed",
+        "It needs no auxiliary model [1].",
+        "A line wrapped mid-sentence [1].",
+    ]
+    assert find_citations("scores in the range [0, 1] [2] and [0,10]") == [2]
+    assert find_citations("cites [1, 3] and [2-4]") == [1, 3, 2, 3, 4]

@@ -23,9 +23,12 @@ _AFTER = r"(?:†[^\]】\[]{0,40}|\s*:\s*[A-Za-z][^\]】\[]{0,60})?"
 #: A citation marker: ``[1]``, ``[1, 3]``, ``[2-4]``, with a word before a number, in full-width brackets
 #: (``【1】``), a footnote (``[^1]``) or with a source's name after (``[1†source]``, ``[1: CROW]``); the
 #: renumbered answer writes every one as ``[n]``.
-MARKER = re.compile(rf"[\[【]({_NUMBER}(?:\s*[-–,;]\s*{_NUMBER})*){_AFTER}[\]】]", re.I)
-_SPACED_MARKER = re.compile(r"\s*\[\d+(?:\s*[-–,]\s*\d+)*\]")
-_LEADING_MARKERS = re.compile(r"^((?:\[\d+(?:\s*[-–,]\s*\d+)*\]\s*)+)")
+#: ... but not an interval that opens at 0 ("[0, 1]", "[0,10]"): no source is numbered 0, and a model's "range
+#: [0, 1]" had become "range [1]", citing the first source (a grounding skeptic's session).
+_INTERVAL = r"(?!0\s*[,;]\s*\d)"
+MARKER = re.compile(rf"[\[【]{_INTERVAL}({_NUMBER}(?:\s*[-–,;]\s*{_NUMBER})*){_AFTER}[\]】]", re.I)
+_SPACED_MARKER = re.compile(rf"\s*\[{_INTERVAL}\d+(?:\s*[-–,]\s*\d+)*\]")
+_LEADING_MARKERS = re.compile(rf"^((?:\[{_INTERVAL}\d+(?:\s*[-–,]\s*\d+)*\]\s*)+)")
 _OPEN = re.compile(r"[\[【][\w\s,;:#\-–^†]*")
 
 
@@ -95,8 +98,36 @@ def cite_sentence(sentence: str, n: int) -> str:
 _ENUMERATOR_END = re.compile(r"(?:^|:\s*)\(?\d{1,2}[.)]$")
 
 
+#: A list item's opening: a bullet or an item number ("* ", "- ", "2. ", "3) ").
+_ITEM = re.compile(r"^\s*(?:[*\-•]|\d{1,2}[.)])\s+")
+#: The end of a line that ends what it says: sentence punctuation or a citation marker.
+_ENDS = re.compile(r"(?:[.!?;]|[\]】])\s*$")
+
+
+def _lines(paragraph: str) -> list[str]:
+    """A paragraph's lines that each hold sentences of their own, list bullets and item numbers dropped: a new
+    line starts one when it opens a list item or the line before ends a sentence or a citation, not a
+    lead-in ending in a colon (an
+    uncited bullet, or a line without a full stop, had run into the cited line above and passed with
+    it; an item's number had been checked as a number of the claim); else it goes on the line before
+    (text wrapped mid-sentence)."""
+    lines: list[str] = []
+    for line in paragraph.split("\n"):
+        if not line.strip():
+            continue
+        if lines and (
+            lines[-1].endswith(":") or not (_ITEM.match(line) or _ENDS.search(lines[-1]))
+        ):
+            # a lead-in ("Key points:") goes with its first item, as one sentence had held both
+            lines[-1] = f"{lines[-1]} {_ITEM.sub('', line).strip()}"
+        else:
+            lines.append(_ITEM.sub("", line).strip())
+    return lines
+
+
 def answer_sentences(answer: str) -> list[str]:
-    """Split an answer into sentences, keeping each ``[n]`` marker with the sentence it follows.
+    """Split an answer into sentences, keeping each ``[n]`` marker with the sentence it follows; a line of a
+    list, or one after a line that ends a sentence or a citation, starts a sentence (:func:`_lines`).
 
     A marker placed after the full stop (``"Claim. [2] Next..."``) is moved back to the sentence before
     it when that one cites nothing, in the same paragraph; a marker that opens a paragraph, or follows a
@@ -105,7 +136,7 @@ def answer_sentences(answer: str) -> list[str]:
     out: list[str] = []
     for paragraph in re.split(r"\n\s*\n", answer):
         opens = len(out)  # the paragraph's first sentence is out[opens]
-        for sent in split_sentences(paragraph):
+        for sent in (s for line in _lines(paragraph) for s in split_sentences(line)):
             m = _LEADING_MARKERS.match(sent)
             if m and len(out) > opens and not find_citations(out[-1]):
                 out[-1] = out[-1] + " " + m.group(1).strip()
