@@ -5,8 +5,9 @@ that does not name S4S), not by the sentences that name it best. The paper's nam
 what decides the question is its predicate, the question's other terms. :func:`deciding_first` puts
 the paper's sentence holding the most of the predicate's weight (BM25's inverse document frequency,
 Robertson and Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond") first, when
-no picked sentence holds as much. Written from a PhD student's session (twenty-ninth round); no eval
-set has more than a few such questions, so ten questions of the lead's own (``TUNING.md``) checked it.
+no picked sentence holds as much. Written from a PhD student's session (thirty-first round); no eval
+set has more than a few such questions, so ten questions of the lead's own, listed in
+``eval/generalization/TUNING.md`` (thirty-second round), checked it.
 """
 
 from __future__ import annotations

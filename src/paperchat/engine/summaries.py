@@ -204,7 +204,7 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
     # the abbreviation its writers define ("reinforcement learning (RL)"): a paper writing "offline RL" only
     # is on the topic too (definitions read as Schwartz & Hearst 2003 read them: "RL" is its initials)
     phrase = r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", target.strip())))
-    defined = re.compile(rf"\b{phrase}s?\s*\(([A-Z][A-Za-z]*[A-Z])s?\)", re.I)
+    defined = re.compile(rf"\b(?i:{phrase})s?\s*\(([A-Z][A-Za-z]*[A-Z])s?\)")
     initials = "".join(w[0] for w in re.split(r"[\s-]+", target.strip()) if w).upper()
     texts = engine.store.papers(sorted(writing)) if len(target.split()) > 1 else {}
     shorts = {m[1] for r in texts.values() for m in defined.finditer(r.full_text)}
