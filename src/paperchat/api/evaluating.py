@@ -44,9 +44,10 @@ def evaluate(
     from paperchat.evaluation.runner import lacks_own_store, run_eval
 
     top_k = top_k_arg(top_k, None)
+    # as the CLI's --limit (0 had divided by zero, -1 dropped the last question)
     if limit is not None and (
         isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1
-    ):  # as the CLI's --limit (0 had divided by zero, -1 dropped the last question)
+    ):
         raise BadArgument(f"limit must be a whole number, 1 or more, not {limit!r}")
     if mode not in ("extractive", "llm"):
         raise BadArgument(f"mode must be 'extractive' or 'llm', not {mode!r}")

@@ -69,9 +69,8 @@ def bibtex_name(author: str) -> str:
     if re.search(r"\band\b", author, re.I):  # "Procter and Gamble Research Team": one name, braced
         return "{" + author.replace("{", "").replace("}", "") + "}"
     if author.split() and author.split()[-1].lower().rstrip(".") not in SUFFIXES:
-        author = _TRAILING_DOT.sub(
-            "", author
-        )  # "Yuntao Du." in the data: no initial, a stray period
+        # "Yuntao Du." in the data: no initial, a stray period
+        author = _TRAILING_DOT.sub("", author)
     parts = [p.strip() for p in author.split(",")]
     if len(parts) == 1 and (particled := _PARTICLED.match(author)):  # "Mihaela Van Der Schaar"
         return f"{particled['last']}, {particled['first']}"

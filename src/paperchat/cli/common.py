@@ -57,9 +57,8 @@ def first_run(obj: AppContext, quiet: bool) -> None:
     report = obj.engine().ensure_corpus(
         progress=progress("first run: embedding the bundled corpus", quiet)
     )
-    if (
-        report is not None and not quiet
-    ):  # where: a mistyped --store or PAPERCHAT_STORE is a new store
+    # where: a mistyped --store or PAPERCHAT_STORE is a new store
+    if report is not None and not quiet:
         where = obj.settings.chroma_url or obj.settings.store_path
         click.echo(
             f"ingested the bundled corpus into a new store at {where}: {report.total_papers} papers, "
