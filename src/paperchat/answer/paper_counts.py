@@ -112,6 +112,19 @@ def phrase_holders(forms: list[str], ids: set[str], read_papers: Callable, lexic
     return {pid for pid, words in zip(records, texts) if any(writes(words, p) for p in phrases)}
 
 
+def topic_papers(
+    topic: str, lexicon, read_papers: Callable, ids=None
+) -> tuple[set[str], set[str], list[str]]:
+    """``(holders, writers, forms)`` for ``topic``: the stored papers (of ``ids`` when given) holding every
+    word of one of its forms (:func:`topic_holders`), those of them writing it as written
+    (:func:`phrase_holders`), and the forms. The count of "How many papers are about X?" and a topic
+    summary (``paperchat summarize X``) both read a topic so."""
+    held, forms = topic_holders(topic, lexicon)
+    if ids is not None:
+        held &= set(ids)
+    return held, phrase_holders(forms, held, read_papers, lexicon), forms
+
+
 def count_line(count: int, topic: str, forms: list[str] | None = None, words: int = 0) -> str:
     """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
     abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")');

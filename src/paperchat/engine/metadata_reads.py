@@ -48,8 +48,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     from paperchat.answer.paper_counts import (
         count_line,
         counted_topic,
-        phrase_holders,
-        topic_holders,
+        topic_papers,
     )
     from paperchat.answer.paper_lists import listed_answer, only_listing
     from paperchat.answer.year_asks import asked_year, year_note
@@ -123,14 +122,13 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     # "How many papers are about X?": the papers holding every word of X (or writing it as a phrase)
     if topic is not None:
         bm25 = engine.store.bm25()
-        held, forms = topic_holders(topic, bm25)  # "LLMs", and "LLM" when some paper writes it
-        held &= reading.paper_ids if reading.paper_ids is not None else held
+        # "LLMs", and "LLM" when some paper writes it; "quantum computing": those writing its words in a row
+        held, phrased, forms = topic_papers(topic, bm25, engine.store.papers, reading.paper_ids)
         if not held:
             note = f'no stored paper has every word of "{topic}" in its title or abstract'
             reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
             return reading
-        # "quantum computing": the papers writing its words in a row, when fewer than hold them (2 of 9)
-        phrased = phrase_holders(forms, held, engine.store.papers, bm25)
+        # the papers writing its words in a row, when fewer than hold them ("quantum computing": 2 of 9)
         words, held = (len(held), phrased) if phrased and len(phrased) < len(held) else (0, held)
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
         reading.lead, reading.count = count_line(len(held), topic, forms, words), len(held)

@@ -190,15 +190,21 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
     molecular conformers, whose stem it shares) or the abbreviation they define for it ("RL"), when at least
     :data:`WRITTEN_TOPIC_MIN` do, and those abbreviations; else empty.
     A reviewer's session had "conformal prediction" summarized from six papers that never write it."""
-    from paperchat.answer.paper_counts import phrase_holders, topic_holders
+    from paperchat.answer.paper_counts import topic_papers
 
     if not 1 <= len(target.split()) <= 3:
         return set(), []
     lexicon = engine.store.bm25()
+    # each abstract read once: to find the writers, then the abbreviations they define
+    read: dict[str, PaperRecord] = {}
+
+    def read_papers(wanted: list[str]) -> dict[str, PaperRecord]:
+        if missing := [p for p in wanted if p not in read]:
+            read.update(engine.store.papers(missing))
+        return {p: read[p] for p in wanted if p in read}
 
     def writers(topic: str) -> set[str]:
-        held, forms = topic_holders(topic, lexicon)
-        return phrase_holders(forms, held & set(ids) if ids else held, engine.store.papers, lexicon)
+        return topic_papers(topic, lexicon, read_papers, ids or None)[1]
 
     writing = writers(target)
     # the abbreviation its writers define ("reinforcement learning (RL)"): a paper writing "offline RL" only
@@ -206,7 +212,7 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
     phrase = r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", target.strip())))
     defined = re.compile(rf"\b(?i:{phrase})s?\s*\(([A-Z][A-Za-z]*[A-Z])s?\)")
     initials = "".join(w[0] for w in re.split(r"[\s-]+", target.strip()) if w).upper()
-    texts = engine.store.papers(sorted(writing)) if len(target.split()) > 1 else {}
+    texts = read_papers(sorted(writing)) if len(target.split()) > 1 else {}
     shorts = {m[1] for r in texts.values() for m in defined.finditer(r.full_text)}
     shorts = sorted(x for x in shorts if x.upper() == initials)
     for short in shorts:
