@@ -572,6 +572,10 @@ def test_an_operators_own_files_capitalised_fields_entities_windows_text_and_aut
     assert str(caught.value).endswith("e.g. --encoding cp1252")
     assert author_list("Alice Smith\nBob Jones") == ["Alice Smith", "Bob Jones"]
     assert author_list(42) == [] and author_list("Smith, A. B.") == ["A. B. Smith"]
+    assert author_list(["Ren&eacute;e Smith", "Bo Chen"]) == [
+        "Renée Smith",
+        "Bo Chen",
+    ]  # a list's too
     assert author_list("Martin Luther King, Jr.") == ["Martin Luther King, Jr."]
     # JSON lines saved as .txt had become one paper of raw JSON; a CSV header too is no seed text
     from paperchat.core.errors import PaperchatError

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import re
 import unicodedata
 
@@ -46,6 +47,16 @@ def fold(text: str) -> str:
     return " ".join(
         "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().split()
     )
+
+
+#: An HTML character reference ("&amp;", "&#233;", "&mdash;"), as scraped metadata often holds.
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30});")
+
+
+def unescape_html(text: str) -> str:
+    """``text`` with its HTML character references decoded (``html.unescape``): "Cats &amp; Dogs" is
+    "Cats & Dogs" (an operator's scraped titles had shown "&amp;", and BibTeX "\\&amp;")."""
+    return html.unescape(text) if _ENTITY.search(text) else text
 
 
 def clean_text(text: str) -> str:

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from paperchat.core.text import clean_text
+from paperchat.core.text import clean_text, unescape_html
 
 
 def author_list(value: Any) -> list[str]:
@@ -17,7 +17,8 @@ def author_list(value: Any) -> list[str]:
     ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
     holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
     else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"); "Smith, Alice" alone is one name, and a
-    string of several lines one name a line; a number is no name. A string that is a JSON or Python list (a
+    string of several lines one name a line; a number is no name; HTML character references are decoded
+    ("Ren&eacute;e"), in a list's names too. A string that is a JSON or Python list (a
     spreadsheet cell written by ``df.to_csv``) is read as that list."""
     if value is None or isinstance(value, (bool, int, float)):  # "authors": 42 names no one
         return []
@@ -25,8 +26,8 @@ def author_list(value: Any) -> list[str]:
         names = [
             a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
         ]
-        return [clean_text(a) for a in names if isinstance(a, str) and a.strip()]
-    text = clean_text(str(value))
+        return [clean_text(unescape_html(a)) for a in names if isinstance(a, str) and a.strip()]
+    text = clean_text(unescape_html(str(value)))
     if not text:
         return []
     # a CSV cell holding a list: JSON, or pandas' Python repr

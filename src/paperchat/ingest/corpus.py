@@ -25,7 +25,6 @@ files.
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import re
@@ -36,7 +35,7 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.sentences import split_sentences
-from paperchat.core.text import clean_text, normalize_for_id, short_hash
+from paperchat.core.text import clean_text, normalize_for_id, short_hash, unescape_html
 from paperchat.ingest.authors import author_list
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
@@ -126,16 +125,6 @@ def content_ids(wanted: Iterable[str], read_papers) -> dict[str, str]:
     return out
 
 
-#: An HTML character reference ("&amp;", "&#233;", "&mdash;"), as scraped metadata often holds.
-_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,30});")
-
-
-def _unescaped(text: str) -> str:
-    """``text`` with its HTML character references decoded (``html.unescape``): "Cats &amp; Dogs" is
-    "Cats & Dogs" (an operator's scraped titles had shown "&amp;", and BibTeX "\\&amp;")."""
-    return html.unescape(text) if _ENTITY.search(text) else text
-
-
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
     parse_year(rec.get("year"))  # a year that is not one stops here, with its line
     for key in ("abstract", "title", "url", "venue"):
@@ -152,7 +141,7 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         raise ValueError(
             f"id {given!r} holds white space; a paper id is one word (e.g. {'-'.join(given.split())!r})"
         )
-    abstract = clean_text(_unescaped(str(rec.get("abstract") or "")))
+    abstract = clean_text(unescape_html(str(rec.get("abstract") or "")))
     if not any(ch.isalnum() for ch in abstract):  # "..." or "-": nothing to answer from
         raise ValueError(
             "no abstract" if not abstract else f"no words in the abstract {abstract[:20]!r}"
@@ -167,8 +156,8 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         abstract=abstract,
         source_path=name,
         source_index=index,
-        title=clean_text(_unescaped(str(rec.get("title") or ""))),
-        authors=author_list(_unescaped(a) if isinstance(a := rec.get("authors"), str) else a),
+        title=clean_text(unescape_html(str(rec.get("title") or ""))),
+        authors=author_list(rec.get("authors")),
         url=clean_text(str(rec.get("url") or "")),
         extra=extra,
     )
