@@ -47,8 +47,14 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
         if t not in named and lexicon.df.get(t)
     }
 
+    # each sentence tokenized once
+    scores = {
+        id(c): sum(weight[t] for t in lexicon.terms_of(c.text) & weight.keys())
+        for c in own + picked
+    }
+
     def held(cand) -> float:
-        return sum(weight[t] for t in lexicon.terms_of(cand.text) & weight.keys())
+        return scores[id(cand)]
 
     best = max(own, key=held)
     # a picked sentence that holds as much leads instead of a new one

@@ -68,7 +68,8 @@ def bibtex_name(author: str) -> str:
     splits authors at "and"; else unchanged."""
     if re.search(r"\band\b", author, re.I):  # "Procter and Gamble Research Team": one name, braced
         return "{" + author.replace("{", "").replace("}", "") + "}"
-    if author.split() and author.split()[-1].lower().rstrip(".") not in SUFFIXES:
+    words = author.split()
+    if words and words[-1].lower().rstrip(".") not in SUFFIXES:
         # "Yuntao Du." in the data: no initial, a stray period
         author = _TRAILING_DOT.sub("", author)
     parts = [p.strip() for p in author.split(",")]

@@ -107,10 +107,9 @@ _ENDS = re.compile(r"(?:[.!?;]|[\]】])\s*$")
 def _lines(paragraph: str) -> list[str]:
     """A paragraph's lines that each hold sentences of their own, list bullets and item numbers dropped: a new
     line starts one when it opens a list item or the line before ends a sentence or a citation, not a
-    lead-in ending in a colon (an
-    uncited bullet, or a line without a full stop, had run into the cited line above and passed with
-    it; an item's number had been checked as a number of the claim); else it goes on the line before
-    (text wrapped mid-sentence)."""
+    lead-in ending in a colon (an uncited bullet, or a line without a full stop, had run into the cited
+    line above and passed with it; an item's number had been checked as a number of the claim); else it
+    goes on the line before (text wrapped mid-sentence)."""
     lines: list[str] = []
     for line in paragraph.split("\n"):
         if not line.strip():

@@ -153,8 +153,9 @@ def _catch_sigterm() -> Callable[[], None]:
 def _stopped(args: list[str], status: int) -> int:
     """Say a command was interrupted (:func:`_interrupted`), under ``--json`` on stdout too (a script had
     read nothing there after a Ctrl-C); returns ``status``."""
-    click.echo(_interrupted(args), err=True)
-    _json_error(args, _interrupted(args), status)
+    message = _interrupted(args)
+    click.echo(message, err=True)
+    _json_error(args, message, status)
     return status
 
 
