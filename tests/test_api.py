@@ -169,7 +169,8 @@ def test_a_rebuild_without_files_keeps_the_users_papers(tmp_path):
         pc.ingest(rebuild=True)  # the bundled corpus alone would replace mine.jsonl's paper
     assert str(err.value) == (
         "`ingest --rebuild` without files would leave only the bundled corpus and drop 1 paper of "
-        "mine.jsonl; name the files to keep: `paperchat ingest --rebuild FILES`"
+        "mine.jsonl; name the files to keep: "
+        f"`paperchat --store {(tmp_path / 'store').resolve()} ingest --rebuild FILES`"
     )
     assert [p.paper_id for p in pc.papers()] == ["m1"]
 

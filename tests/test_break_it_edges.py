@@ -375,7 +375,7 @@ def test_history_of_a_store_that_does_not_exist_says_so(tmp_path):
     assert out.exit_code == 1
     assert str(out.exception) == (
         f"no store at {tmp_path / 'nostore'}: no chat history there "
-        f"(`paperchat --store {(tmp_path / 'nostore').resolve()} ingest` creates one)"
+        f"(`paperchat --store {(tmp_path / 'nostore').resolve()} ingest FILES` creates one of your files; without FILES, of the bundled corpus)"
     )
     assert not (tmp_path / "nostore").exists()
 

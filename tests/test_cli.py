@@ -205,7 +205,7 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, args, status, message):
         (
             ["papers", "--json"],
             1,
-            "no store at {store}: nothing to list (`paperchat --store {store} ingest` creates one)",
+            "no store at {store}: nothing to list (`paperchat --store {store} ingest FILES` creates one of your files; without FILES, of the bundled corpus)",
         ),
         (
             ["ask", "q", "--top-k", "0", "--json"],

@@ -142,7 +142,7 @@ def test_bad_targets_and_files_are_one_line_errors(bundled_store, tmp_path):
     out = invoke(tmp_path / "never-made", "check")
     assert out.exit_code == 1 and str(out.exception) == (
         f"no store at {tmp_path / 'never-made'}: nothing to check "
-        f"(`paperchat --store {(tmp_path / 'never-made').resolve()} ingest` creates one)"
+        f"(`paperchat --store {(tmp_path / 'never-made').resolve()} ingest FILES` creates one of your files; without FILES, of the bundled corpus)"
     )
     assert not (tmp_path / "never-made").exists()
     store = tmp_path / "store"

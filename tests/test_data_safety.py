@@ -421,7 +421,7 @@ def test_papers_on_a_path_with_no_store_says_so_and_creates_nothing(tmp_path):
     assert (out.returncode, out.stderr) == (
         1,
         f"error: no store at {missing}: nothing to list "
-        f"(`paperchat --store {missing.resolve()} ingest` creates one)\n",
+        f"(`paperchat --store {missing.resolve()} ingest FILES` creates one of your files; without FILES, of the bundled corpus)\n",
     )
     assert not (tmp_path / "mistyped").exists()
 

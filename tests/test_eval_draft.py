@@ -366,7 +366,7 @@ def test_draft_on_a_mistyped_store_is_refused(tmp_path):
     assert out.returncode == 1 and not (tmp_path / "nope").exists()
     assert out.stderr == (
         f"error: no store at {tmp_path / 'nope'}: no papers to draft questions about "
-        f"(`paperchat --store {tmp_path / 'nope'} ingest` creates one)\n"
+        f"(`paperchat --store {tmp_path / 'nope'} ingest FILES` creates one of your files; without FILES, of the bundled corpus)\n"
     )
 
 

@@ -177,8 +177,8 @@ def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(
     check = cli(store, "check")
     assert check.returncode == 1
     assert (
-        f"FAIL  database: {reason}. Restore the store from a backup, or start afresh with `paperchat ingest "
-        "--rebuild FILES` (the stored papers are lost)"
+        f"FAIL  database: {reason}. Restore the store from a backup, or start afresh with `paperchat "
+        f"--store {store.resolve()} ingest --rebuild FILES` (the stored papers are lost)"
     ) in check.stdout.splitlines()
     for args in (("papers",), ("ask", "What does ConfPO do?")):
         out = cli(store, *args)
@@ -334,6 +334,23 @@ def test_a_first_ingest_refused_for_its_ids_leaves_no_interrupted_run(tmp_path):
     assert json.loads(added.stdout)["papers_added"] == len(A_ROWS)
 
 
+def test_removing_the_files_of_an_interrupted_ingest_ends_it(tmp_path, monkeypatch):
+    # a newcomer's session: Ctrl-C during an ingest, then `remove` of its file; `check` failed for good,
+    # asking to run the ingest of a file they no longer wanted (or had moved) again
+    store = tmp_path / "store"
+    engine_for(store).ingest([write_jsonl(tmp_path / "a.jsonl", A_ROWS)])
+    rest = write_jsonl(tmp_path / "rest.jsonl", B_ROWS + FIVE[-1:])
+    _interrupted_ingest(store, rest, monkeypatch, after_batches=1)
+    assert cli(store, "check").returncode == 1
+    removed = invoke(store, "remove", "--json", str(rest))
+    assert removed.exit_code == 0, removed.output
+    assert json.loads(removed.output)["papers_removed"] == 2
+    check = cli(store, "check")
+    assert check.returncode == 0, check.stdout
+    assert "ok    ingest: no ingest was interrupted" in check.stdout.splitlines()
+    assert sorted(stored(store)) == ["a1", "a2"]
+
+
 def test_the_command_that_resumes_an_ingest_names_its_store_and_absolute_files(
     tmp_path, monkeypatch
 ):
@@ -386,8 +403,8 @@ def test_rebuilds_leave_no_index_folders_behind_and_check_reports_leftovers(tmp_
     assert stopped.returncode == 0
     assert stopped.stdout.splitlines()[-1] == f"the store at {store} is sound"
     assert (
-        "the next `paperchat ingest --rebuild FILES` drops the half-built generation"
-        in stopped.stdout
+        f"the next `paperchat --store {store.resolve()} ingest --rebuild FILES` drops the half-built "
+        "generation" in stopped.stdout
     )
     for _ in range(2):
         assert cli(store, "ingest", "--rebuild", "--quiet", str(corpus)).returncode == 0
@@ -799,11 +816,35 @@ def test_a_rebuild_without_files_never_drops_the_users_own_papers(tmp_path):
     assert out.returncode == 1
     assert out.stderr == (
         "error: `ingest --rebuild` without files would leave only the bundled corpus and drop 2 papers of "
-        "mine.jsonl; name the files to keep: `paperchat ingest --rebuild FILES`\n"
+        f"mine.jsonl; name the files to keep: `paperchat --store {store.resolve()} ingest --rebuild FILES`\n"
     )
     assert sorted(stored(store)) == ["a1", "a2"]
     rebuilt = invoke(store, "ingest", "--rebuild", "--quiet", str(a))
     assert rebuilt.exit_code == 0 and sorted(stored(store)) == ["a1", "a2"]
+
+
+def test_a_rebuild_keeps_the_titles_a_metadata_file_gave(tmp_path):
+    # a newcomer's session: `ingest --rebuild notes.txt` (check's advice) turned the titles a --metadata
+    # file had given the title-less text file back into labels, with no note
+    notes = tmp_path / "notes.txt"
+    notes.write_text(
+        "My reading notes\n\n" + A_ROWS[0][2] + "\n\n" + A_ROWS[1][2] + "\n", encoding="utf-8"
+    )
+    meta = tmp_path / "meta.jsonl"
+    meta.write_text(
+        json.dumps({"seed_file": "notes.txt", "index": 1, "title": "Saliency Pruning of GNNs"})
+        + "\n"
+        + json.dumps({"seed_file": "notes.txt", "index": 2, "authors": ["Ada Lovelace"]})
+        + "\n",
+        encoding="utf-8",
+    )
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", "--quiet", str(notes), "--metadata", str(meta)).exit_code == 0
+    before = {p["title"]: p["authors"] for p in stored(store).values()}
+    assert before["Saliency Pruning of GNNs"] == [] and ["Ada Lovelace"] in before.values()
+    rebuilt = invoke(store, "ingest", "--rebuild", "--quiet", str(notes))
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert {p["title"]: p["authors"] for p in stored(store).values()} == before
 
 
 # -- 3. a paper two files hold, a file with skipped lines, what a rebuild removed ------------------------------

@@ -50,7 +50,8 @@ def test_a_deleted_files_papers_are_named_by_a_folder_ingest_and_removed(tmp_pat
         refused = run_cli("remove", str(path), store=store)
         assert refused.returncode == 1
         assert refused.stderr == (
-            f"error: no stored paper came from {path} (`paperchat papers` lists each paper's file)\n"
+            f"error: no stored paper came from {path} (`paperchat --store {store.resolve()} papers` "
+            "lists each paper's file)\n"
         )
     assert _ids(store) == sorted(ids[:6])
     assert run_cli("check", store=store).returncode == 0

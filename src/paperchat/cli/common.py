@@ -80,5 +80,6 @@ def refuse_no_store(settings, nothing: str) -> None:
         raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
     if not (settings.store_path / "chroma").exists():
         raise PaperchatError(
-            f"no store at {settings.store_path}: {nothing} (`{ingest_command(settings)}` creates one)"
+            f"no store at {settings.store_path}: {nothing} (`{ingest_command(settings)} FILES` creates "
+            "one of your files; without FILES, of the bundled corpus)"
         )

@@ -192,6 +192,7 @@ def check(obj: AppContext, as_json):
     Example:
       paperchat check
     """
+    from paperchat.core.commands import command
     from paperchat.core.errors import ReportedFailure, StoreError
     from paperchat.store.check import Finding, cache_findings, check_store, folder_findings, verdict
 
@@ -214,6 +215,11 @@ def check(obj: AppContext, as_json):
                 Finding("open the store", False, str(exc), not isinstance(exc, StoreUnavailable))
             )
     line = verdict(findings, where)
+    # a command to copy names this store, as the interrupted run's does (a newcomer's had rebuilt the default one)
+    rebuild = f"`{command(settings, 'ingest', '--rebuild')} FILES`"
+    line = line.replace("`paperchat ingest --rebuild FILES`", rebuild)
+    for finding in findings:
+        finding.detail = finding.detail.replace("`paperchat ingest --rebuild FILES`", rebuild)
     if as_json:
         echo_json(
             {

@@ -24,6 +24,11 @@ def store_options(settings: Settings) -> list[str]:
     return out
 
 
+def command(settings: Settings, *words: str) -> str:
+    """``paperchat [store options] WORDS``: a command on ``settings``' store (:func:`store_options`)."""
+    return shlex.join(["paperchat", *store_options(settings), *words])
+
+
 def ingest_command(settings: Settings) -> str:
     """``paperchat [store options] ingest``: the command that fills ``settings``' store (:func:`store_options`)."""
-    return shlex.join(["paperchat", *store_options(settings), "ingest"])
+    return command(settings, "ingest")

@@ -24,9 +24,11 @@ def _under(path: str, key: str) -> bool:
 def forget(engine, paths: list[Path | str]):
     """Remove from ``engine``'s store the papers of the files ``paths`` name (a folder: every stored file in
     it); returns the :class:`~paperchat.ingest.run.IngestReport` (``papers_removed``; papers kept for
-    another file are in ``notes``). Raises :class:`PaperchatError` when no stored paper came from one of
+    another file are in ``notes``); an interrupted ingest of only those files is no longer recorded
+    (``check`` had asked to finish it). Raises :class:`PaperchatError` when no stored paper came from one of
     ``paths`` (before anything is written), and what the store raises.
     """
+    from paperchat.core.commands import command
     from paperchat.engine.ingesting import chunker_factory
     from paperchat.ingest import manifest
     from paperchat.ingest.run import run_ingest
@@ -42,15 +44,25 @@ def forget(engine, paths: list[Path | str]):
     stored = store.papers(abstracts=False)
     # a file whose papers were all merged into another file's copies holds them too (origin.also_in)
     held = {f for r in stored.values() for f in (r.source_file, *r.also_in) if f}
+    # an interrupted ingest of files removed now has nothing left to finish (check had failed on it for good)
+    abandoned = {
+        run
+        for run in store.runs()
+        if (files := manifest.run_files(run))
+        and all(any(_under(f, k) for k in keys) for f in files)
+    }
+    begun = {f for run in abandoned for f in manifest.run_files(run)}
     for path, key in zip(paths, keys):
-        if not any(_under(f, key) for f in held):
+        if not any(_under(f, key) for f in held | begun):
             raise PaperchatError(
-                f"no stored paper came from {path} (`paperchat papers` lists each paper's file)"
+                f"no stored paper came from {path} (`{command(engine.settings, 'papers')}` lists each "
+                "paper's file)"
             )
     files = sorted(f for f in held if any(_under(f, key) for key in keys))
     info = engine.wanted_info()
     command = "paperchat remove " + " ".join(str(p) for p in paths)
     with open_writer(store, info, run=("remove:" + "\n".join(files), command)) as writer:
+        writer.drop_runs(abandoned)
         report = run_ingest(
             writer,
             [],

@@ -55,17 +55,41 @@ def bundled_run() -> tuple[str, list[Path], Path]:
     )
 
 
-def _readable_ids(store) -> tuple[set[str], set[str]]:
-    """The ids of the papers ``store`` holds, and those ids with their aliases; empty when it cannot be read
-    (a damaged store)."""
+def _readable_records(store) -> dict:
+    """``{paper id: PaperRecord}`` of the papers ``store`` holds; empty when it cannot be read (a damaged
+    store)."""
     from paperchat.core.errors import PaperchatError
 
     try:
         store.refresh()
-        records = store.papers(abstracts=False)
+        return store.papers(abstracts=False)
     except PaperchatError:
-        return set(), set()
+        return {}
+
+
+def _ids(records: dict) -> tuple[set[str], set[str]]:
+    """The ids of ``records`` (:func:`_readable_records`), and those ids with their aliases."""
     return set(records), set(records) | {a for r in records.values() for a in r.aliases}
+
+
+def keep_stored_metadata(papers: list, records: dict) -> None:
+    """Give each of ``papers`` (:class:`~paperchat.ingest.corpus.Paper`) the title, authors, url, venue and
+    year its stored record (``records``, by paper id) has where the file gives none, and its label anew,
+    in place: a rebuild starts empty, and the titles a ``--metadata`` file once gave a title-less file
+    were lost when the same files were rebuilt without it (a newcomer's session, thirty-third round), where
+    a plain re-ingest keeps them."""
+    from paperchat.ingest.labels import short_label
+
+    for paper in papers:
+        old = records.get(paper.paper_id)
+        if old is None:
+            continue
+        paper.title, paper.url = paper.title or old.title, paper.url or old.url
+        paper.authors = paper.authors or list(old.authors)
+        for key, value in (("venue", old.venue), ("year", old.year)):
+            if value and not paper.extra.get(key):
+                paper.extra[key] = value
+        paper.label = short_label(paper.title, paper.abstract)
 
 
 def refuse_bare_rebuild(engine) -> None:
@@ -74,6 +98,7 @@ def refuse_bare_rebuild(engine) -> None:
     cannot be read (damaged, of another version) is what such a rebuild is for, so it passes. The CLI's
     ``ingest --rebuild`` and :meth:`paperchat.api.client.Paperchat.ingest` call it before defaulting to
     the bundled corpus."""
+    from paperchat.core.commands import command
     from paperchat.core.errors import PaperchatError
     from paperchat.ingest.corpus import bundled_corpus_files
 
@@ -95,7 +120,7 @@ def refuse_bare_rebuild(engine) -> None:
         raise PaperchatError(
             f"`ingest --rebuild` without files would leave only the bundled corpus and drop {mine} paper{'s' if mine != 1 else ''} "
             f"of {', '.join(own[:3])}{' ...' if len(own) > 3 else ''}; name the files to keep: "
-            "`paperchat ingest --rebuild FILES`"
+            f"`{command(engine.settings, 'ingest', '--rebuild')} FILES`"
         )
 
 
@@ -181,7 +206,9 @@ def ingest(
     _background(_import_chunker, "paperchat-llamaindex-import")
     engine.preload()
     store = engine.open_store(allow_damaged=rebuild)
-    before = _readable_ids(store) if rebuild else (set(), set())
+    stored = _readable_records(store) if rebuild else {}
+    before = _ids(stored)
+    keep_stored_metadata(papers, stored)
     if rebuild:
         engine.embedder.embed(
             ["paperchat rebuild check"]
@@ -243,7 +270,7 @@ def ingest(
     if (
         rebuild
     ):  # a rebuild starts empty: count against the store it replaced (an alias is no paper)
-        ids, named = _readable_ids(store)
+        ids, named = _ids(_readable_records(store))
         report.papers_removed = len(before[0] - named)
         report.papers_added, report.papers_updated = len(ids - before[1]), len(ids & before[1])
         report.papers_unchanged = 0

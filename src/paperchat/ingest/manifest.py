@@ -63,6 +63,12 @@ def run_key(paths: list[Path], metadata: Path | None, encoding: str | None, on_e
     )
 
 
+def run_files(key: str) -> list[str]:
+    """The files (:func:`file_key` s) of the run ``key`` (:func:`run_key`); ``[]`` for a key of no files."""
+    files = key.split(";metadata=", 1)[0] if ";metadata=" in key else ""
+    return [f for f in files.split("|") if f]
+
+
 def repeat_command(
     paths: list[Path],
     metadata: Path | None,

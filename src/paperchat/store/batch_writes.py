@@ -81,6 +81,13 @@ class StoreWriter:
             self.runs[self.run[0]] = self.run[1]
             self.store.write_meta(writing=encode(self.runs))
 
+    def drop_runs(self, keys: set[str]) -> None:
+        """Forget the recorded runs ``keys`` (interrupted ingests whose files ``paperchat remove`` took out:
+        there is nothing left for them to finish)."""
+        if keys & set(self.runs):
+            self.runs = {k: v for k, v in self.runs.items() if k not in keys}
+            self.store.write_meta(writing=encode(self.runs))
+
     def fresh_for(self, key: str) -> bool:
         """Whether the generation holds nothing but what run ``key`` wrote: no papers, or an interrupted ``key``."""
         if set(self.runs) - {key}:
