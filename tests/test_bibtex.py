@@ -120,6 +120,22 @@ def test_chat_export(bundled_store, tmp_path):
     assert [k for k in read_back(bib)] == ["yoon2025confpo", "min2025crow"]
 
 
+def test_chat_exports_the_sources_it_is_given(bundled_store, tmp_path):
+    # a reading-group session: "/export pick.bib 1 3" wrote every cited paper to a file named "pick.bib 1 3"
+    picks = tmp_path / "picks.bib"
+    out = run(
+        bundled_store,
+        "chat",
+        "--no-history",
+        stdin="What does ConfPO use to pick preference-critical tokens?\nHow does CROW remove backdoors?\n"
+        f"/export {picks} 1\n/export {tmp_path / 'x.bib'} 7\n",
+    )
+    assert f"Exported 1 BibTeX entry to {picks}" in out.stdout
+    assert [k for k in read_back(picks)] == ["min2025crow"]  # source 1 of the last list
+    assert "The last answer has 1 source: /export refs.bib 1." in out.stdout
+    assert not (tmp_path / "x.bib").exists() and not list(tmp_path.glob("picks.bib *"))
+
+
 def test_keys_are_stable_and_unique():
     from paperchat.cite.bibtex import cite_keys, entries
     from paperchat.ingest.records import PaperRecord

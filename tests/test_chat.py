@@ -107,6 +107,14 @@ def test_followup_rules_without_a_model():
     assert resolve("How do they differ?", ctx).target_ids == ["p-1", "p-2"]
     # a chat break-it session: these were new questions over all papers, answered from unrelated ones
     assert resolve("which one is faster?", ctx).query == "which of LightGTS and CROW is faster?"
+    # a reading-group session: "which of these ...?" had been a new search over all papers
+    assert resolve("which of these is the most recent?", ctx).query == (
+        "which of LightGTS and CROW is the most recent?"
+    )
+    assert (
+        resolve("which of those papers uses RL?", ctx).query
+        == "which of LightGTS and CROW uses RL?"
+    )
     for plural in (
         "do both use a draft model?",
         "how do the two differ?",

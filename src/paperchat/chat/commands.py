@@ -29,7 +29,8 @@ Commands:
   /papers         the stored papers
   /history        the questions of this conversation
   /save FILE      write this conversation (answers, sources, citation checks) to a Markdown file
-  /export FILE    write the papers this conversation cited as BibTeX entries (refs.bib)
+  /export FILE    write the papers this conversation cited as BibTeX entries (refs.bib);
+                  /export FILE 1 3: sources 1 and 3 of the last list only
   /reset          forget this conversation and start a new one
   /help           this list
   /quit           leave (also Ctrl-D)
@@ -244,18 +245,27 @@ def cmd_save(session: Session, arg: str, on_token) -> Reply:
 
 
 def cmd_export(session: Session, arg: str, on_token) -> Reply:
-    """/export FILE.bib: the papers the remembered turns cited (in order of first citation) as BibTeX entries."""
+    """/export FILE.bib [N ...]: the papers the remembered turns cited (in order of first citation), or sources N
+    of the list (what /show N counts), as BibTeX entries. A file name holds no space (a reading-group
+    session's "/export pick.bib 1 3" had written a file named "pick.bib 1 3")."""
     from paperchat.cite.bibtex import write_bibtex
     from paperchat.core.errors import PaperchatError
 
     arg, force = _split_force(arg)
-    if not arg:
+    name, *picks = arg.split() or [""]
+    if not name:
         return Reply(text="Give a file name, e.g. /export refs.bib")
     ids = list(dict.fromkeys(s.paper_id for turn in session.turns for s in turn.sources))
     if not ids:
         return Reply(text="No answer so far cited papers: nothing to export.")
-    path = Path(arg).expanduser()
-    refused = _refused(path, arg, force, "/export", "refs.bib")
+    if picks:  # "/export picks.bib 1 3": sources 1 and 3 of the list, not every paper cited
+        chosen = [_source(session, n, "/export refs.bib") for n in picks]
+        refused = next((c for c in chosen if isinstance(c, Reply)), None)
+        if refused:
+            return refused
+        ids = list(dict.fromkeys(src.paper_id for src, _ in chosen))
+    path = Path(name).expanduser()
+    refused = _refused(path, name, force, "/export", "refs.bib")
     if refused:
         return refused
     try:

@@ -104,7 +104,9 @@ _PLURAL = re.compile(
     r"\b(?:(?:these|those|the\s+two|the\s+three|both(?:\s+of\s+the)?)\s+"
     + _NOUNS
     + r"|both\s+of\s+them|each\s+of\s+them|all\s+of\s+them"
-    # "which one is faster?", "how do the two differ?", "do both use a draft model?" (not "both X and Y")
+    # "which one is faster?", "how do the two differ?", "do both use a draft model?" (not "both X and Y"),
+    # "which of these is the most recent?"
+    r"|(?:(?<=\bof )|(?<=\bamong ))(?:these|those)(?!\s+" + _NOUNS + r")"
     r"|which\s+one|which\s+of\s+(?:the\s+)?(?:two|three)|the\s+(?:two|three)(?=\s+(?:differ|compare|do|are|have|use))"
     r"|both(?!\s+(?:\w+\s+){0,3}?and\b)"
     r"|they|them|their|theirs|themselves)\b",
@@ -126,7 +128,7 @@ _IMPERSONAL = re.compile(
 )
 # the question looks for papers itself: "Which paper ...", "Is there a method that ..."
 _FINDS = re.compile(
-    r"\b(?:which|what|any|find|list|name)\s+(?:\w+\s+){0,2}?"
+    r"\b(?:which|what|any|find|list|name)\s+(?!of\s+(?:these|those|them)\b)(?:\w+\s+){0,2}?"
     + _NOUNS
     + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
     r"|\bis\s+there\b|\bare\s+there\b",
