@@ -17,6 +17,7 @@ from typing import Any
 
 from paperchat.api.arguments import FirstRun, paths_arg, python_api, text_arg, top_k_arg
 from paperchat.api.results import Answer, SearchHit
+from paperchat.core.background import join_background
 from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import BadArgument, PaperchatError, StoreError
 from paperchat.core.settings import BY_NAME, load_settings
@@ -386,15 +387,13 @@ class Paperchat:
         year: int | None = None,
         papers: Iterable[str] | str | None = None,
     ):
-        """paperchat's hybrid retriever as a LlamaIndex ``BaseRetriever`` (imports LlamaIndex now, not before).
-
-        See :class:`paperchat.retrieve.llama.PaperchatRetriever`: one
-        ``NodeWithScore`` per paper, restricted to the papers the filters match.
-        """
-        from paperchat.retrieve.llama import PaperchatRetriever
-
+        """paperchat's hybrid retriever as a LlamaIndex ``BaseRetriever`` (imports LlamaIndex now, not before):
+        :class:`paperchat.retrieve.llama.PaperchatRetriever`, one ``NodeWithScore`` per paper the filters match."""
         top_k = top_k_arg(top_k, self.settings.top_k)
         filters = self.filters(author, venue, year, papers)
         self._ready()
+        join_background()  # an ingest's LlamaIndex import on its thread and this one had deadlocked
+        from paperchat.retrieve.llama import PaperchatRetriever
+
         ids = self.engine.paper_ids(filters)
         return PaperchatRetriever(self.engine.retriever, top_k=top_k, paper_ids=ids)
