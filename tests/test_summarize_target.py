@@ -115,12 +115,16 @@ def test_a_summary_of_several_papers_summarizes_each(bundled_engine):
         "[1]."
     )
     assert lines[1].startswith("CROW: Eliminating Backdoors") and lines[1].endswith("[2].")
+    # in the order the question names them (a reading-group session: "summarize the first two" had cited
+    # them in retrieval's order, which made the list's second paper the first of a new list)
+    reversed_ = bundled_engine.ask("Summarize CROW and ConfPO", mode="extractive")
+    assert [s.paper_id for s in reversed_.sources] == [crow, confpo]
     # a paper named by its title's words (no label of its own in the question) counts too (a second
     # break-it session: "Summarize Flow Q-Learning and Sundial" had summarized one paper)
     titled = bundled_engine.ask(
         "Summarize LightGTS and Flexible Tails for Normalizing Flows", mode="extractive"
     )
-    assert {s.paper_id for s in titled.sources} == {"p-34c64e0fe1f8", "p-8a70d0aef62e"}
+    assert [s.paper_id for s in titled.sources] == ["p-34c64e0fe1f8", "p-8a70d0aef62e"]
     chat = ChatSession(bundled_engine)
     listed = chat.handle("Which papers study backdoor attacks?").answer
     assert [s.paper_id for s in listed.sources] == [arora, crow]

@@ -230,7 +230,7 @@ def amount_sentences(cands: list, question: str) -> list:
     asks one (:func:`asks_change`), else those stating a number (:func:`states_number`); a percentage when
     it asks one ("..., as a percentage?"), a speed when it asks "how much faster" (a time, a rate or a factor:
     :data:`_STATES_SPEED`); code links never. A number the question gives
-    (:func:`given_numbers`) states nothing."""
+    (:func:`given_numbers`) states nothing; "by several orders of magnitude" (:data:`_ORDERS`) states one."""
     fits = states_change if asks_change(question) else states_number
     percent = _ASKS_PERCENT.search(question) is not None  # "..., as a percentage?": a percentage
     # "how much faster is CoSD?": a speed, not "improves accuracy by up to 10%"
@@ -240,7 +240,8 @@ def amount_sentences(cands: list, question: str) -> list:
         c
         for c in cands
         if c.role != "resource"
-        and fits(c.text, given)
+        # "by several orders of magnitude" is an amount without a digit
+        and (fits(c.text, given) or _ORDERS.search(c.text) is not None)
         and (not percent or _PERCENT.search(c.text))
         and (not speed or _STATES_SPEED.search(c.text))
     ]
@@ -253,6 +254,9 @@ _STATES_SPEED = re.compile(
     r"\d\s*(?:x|×)(?!\w)|\\times|FLOPs?\b|efficien",
     re.I,
 )
+#: An amount stated in orders of magnitude ("reducing the variance ... by several orders of magnitude"), from
+#: a grounding audit's "How much does NAL reduce the variance ...?" (thirty-third round).
+_ORDERS = re.compile(r"\borders? of magnitude\b", re.I)
 #: An amount asked as a percentage, and a percentage stated ("45%", "$76.1\\%$", "$51.5$\\%", "12 percent").
 _ASKS_PERCENT = re.compile(r"\b(?:as an? |in |what |which |how many )(?:percent(?:age)?\b|%)", re.I)
 _PERCENT = re.compile(r"\d\$?\s*(?:\\?%|percent\b)|\bpercentage points?\b", re.I)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from paperchat.core.sentences import split_sentences
+
 #: The kinds of thing a paper names rather than describes ("which dataset", "what solver").
 _KINDS = (
     r"(datasets?|data sets?|benchmarks?|architectures?|checkpoints?|solvers?|simulators?|optimi[sz]ers?|"
@@ -75,9 +77,46 @@ def new_names(text: str, known: str) -> set[str]:
     }
 
 
-def names_something_new(text: str, known: str) -> bool:
-    """Whether ``text`` (an abstract) holds a name that ``known`` does not (:func:`new_names`)."""
-    return bool(new_names(text, known))
+def names_something_new(text: str, known: str, kind: str = "") -> bool:
+    """Whether ``text`` (an abstract) holds a name that ``known`` does not (:func:`new_names`), or, given
+    the asked ``kind`` ("benchmark"), a thing of that kind named by a capitalised word (:func:`names_kind`).
+    Data (a dataset, a benchmark) is named where the paper is evaluated: a name counts for it only in a
+    sentence of evaluation or results (:data:`_EVALUATED`, :data:`_RESULTS`), not the method's own parts
+    ("we propose Pruned MP-GNNs, K-Path GNNs" names no benchmark; a grounding audit, thirty-third round)."""
+    names = asked_names(text, known, kind)
+    return bool(names) or bool(kind and names_kind(text, kind, known))
+
+
+def asked_names(text: str, known: str, kind: str = "") -> set[str]:
+    """The :func:`new_names` of ``text`` (an abstract) that can be a thing of ``kind``: for data (a dataset,
+    a benchmark) those written in a sentence of evaluation or results (:data:`_EVALUATED`, :data:`_RESULTS`)."""
+    names = new_names(text, known)
+    if names and re.match(_DATA_KINDS, kind):
+        sentences = [s for s in split_sentences(text) if _EVALUATED.search(s) or _RESULTS.search(s)]
+        names = {n for n in names if any(n in s for s in sentences)}
+    return names
+
+
+#: The asked kinds that are data, and the words of a result sentence ("achieves 91% on Cora").
+_DATA_KINDS = r"(?:datasets?|data sets?|benchmarks?)$"
+_RESULTS = re.compile(
+    r"\b(?:achiev|outperform|surpass|accura|state-of-the-art|sota\b|test(?:s|ed|ing)?\b|trained on)",
+    re.I,
+)
+
+
+def names_kind(text: str, kind: str, known: str) -> bool:
+    """Whether ``text`` names a thing of ``kind`` (an :func:`asked_entity`: "benchmark", "libraries") with a
+    capitalised word up to two words before the kind's noun, inside a sentence ("on the MD ensemble
+    benchmark"), that ``known`` (the question and the title) does not hold. An abbreviation the abstract
+    defines is its own concept for :func:`new_names`; written before the noun, it names the benchmark.
+    From a grounding audit's "What benchmark does EBA use?" (thirty-third round), which had been declined."""
+    stem = re.sub(r"(?:ies|y|s)$", "", kind)
+    seen = {w.lower() for w in re.findall(r"[\w-]+", known)}
+    named = re.finditer(
+        r"(?<=[a-z,;:] )([A-Z][\w-]*)(?:\s+[a-z][\w-]*){0,2}?\s+" + re.escape(stem) + r"\w*\b", text
+    )
+    return any(m.group(1).lower() not in seen for m in named)
 
 
 #: Words that place a name among a paper's data or evaluation ("on OGBench and D4RL tasks").
@@ -87,13 +126,16 @@ _EVALUATED = re.compile(
 )
 
 
-def named_first(picked: list, own: list, abstract: str, known: str, limit: int) -> list:
+def named_first(
+    picked: list, own: list, abstract: str, known: str, limit: int, kind: str = ""
+) -> list:
     """``picked`` (candidate sentences with ``text`` and ``score``) led by the best sentence of ``own`` (the
     paper's) that holds a :func:`new_names` name, one that also says it is data or evaluation
     (:data:`_EVALUATED`) first, when none of ``picked`` holds one; at most ``limit`` sentences. "Which
     benchmarks does Flow Q-Learning evaluate on?" had quoted the opening sentence, not "... on 73 OGBench
-    and D4RL tasks"."""
-    names = new_names(abstract, known)
+    and D4RL tasks". For data, names of the asked ``kind`` only (:func:`asked_names`: "Jensen–Shannon" in
+    the method sentence is no dataset)."""
+    names = asked_names(abstract, known, kind)
     if not names or any(any(n in c.text for n in names) for c in picked):
         return picked
     holding = [c for c in own if any(n in c.text for n in names)]

@@ -45,14 +45,9 @@ import numpy as np
 
 from paperchat.answer import counts
 from paperchat.answer import intent as it
+from paperchat.answer.asked_head import asked_head, head_first
 from paperchat.answer.asks import split_ask
-from paperchat.answer.candidates import (
-    DUPLICATE_COS,
-    Candidate,
-    focus_paper,
-    pick,
-    score_sentences,
-)
+from paperchat.answer.candidates import DUPLICATE_COS, Candidate, focus_paper, pick, score_sentences
 from paperchat.answer.clauses import (
     MIN_CLAUSE_TERMS,
     ask_clauses,
@@ -74,9 +69,10 @@ from paperchat.answer.lists import list_sentences
 from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
 from paperchat.answer.model_names import asked_model, names_a_model
+from paperchat.answer.named_papers import label_named
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import label_named, missing_names, subject_papers
+from paperchat.answer.subjects import missing_names, subject_papers
 from paperchat.answer.yes_no import deciding_first
 from paperchat.core.terms import terms
 
@@ -292,7 +288,7 @@ def extract(
     if (
         entity
         and not any(  # the paper it is about, or one the question names ("... does Ex-VAD use?")
-            names_something_new(p.abstract, f"{question}\n{p.title}")
+            names_something_new(p.abstract, f"{question}\n{p.title}", entity)
             for p in focus
             if p is main_paper or p.mention or (p.label and p.label in intent.names)
         )
@@ -384,14 +380,17 @@ def extract(
     by_score = intent.kind in (it.QUANTITY, it.ENTITY, it.FINDING) and not bare
     picked.sort(key=lambda c: (paper_order.index(c.paper_id), -c.score if by_score else c.position))
     if entity:  # "which benchmarks does it evaluate on?": a sentence that names one, first
-        picked = named_first(
-            picked, own, main_paper.abstract, f"{question}\n{main_paper.title}", MAX_SENTENCES
-        )
-    if one_paper:  # "Is S4S data-free?": the sentence holding "data-free" first
-        picked = deciding_first(question, intent.subject or "", own, picked, lexicon, MAX_SENTENCES)
+        known = f"{question}\n{main_paper.title}"
+        picked = named_first(picked, own, main_paper.abstract, known, MAX_SENTENCES, entity)
+    # "Is S4S data-free?" leads with "data-free" (title words that found an unnamed paper decide nothing)
+    if one_paper:
+        name = intent.subject or main_paper.title
+        picked = deciding_first(question, name, own, picked, lexicon, MAX_SENTENCES)
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]
+    if one_paper:  # "What are the two loss functions ...?": the sentence holding "loss functions"
+        picked = head_first(picked, own, asked_head(split.sentence), MAX_SENTENCES)
     # "How many problems ...": the sentence that counts them first
     if counted and len(mentioned) < 2:
         picked = counted[:1] + [c for c in picked if c is not counted[0]]

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from paperchat.answer import intent as it
 from paperchat.answer.asks import asks_which_paper
 from paperchat.answer.clauses import split_clauses
-from paperchat.answer.subjects import label_named, mentions, missing_names, plain, written
+from paperchat.answer.named_papers import label_named, written
+from paperchat.answer.subjects import mentions, missing_names, plain
 from paperchat.core.terms import terms
 from paperchat.retrieve.titles import head_names, named_by_head, titled
 

@@ -4,13 +4,10 @@
 
 * ``summary``: "Summarize X", "Give me an overview of X" -> problem, method and result of that one paper;
 * ``authors`` / ``title``: "Who wrote X?", "What is the title of the paper that ...?" -> the stored metadata;
-* ``find``: "Which paper(s) ...", "Is there work on ...?" -> the papers that
-  fit, each named, with the sentence that says why (``plural``: every paper
-  above the relevance bar);
-* ``define``: "What is X?", "What does X propose?" -> the sentence that
-  defines X first;
-* ``quantity``: "How many ...", "By how much ...", "What speed-up ..." -> the
-  sentence that holds the number;
+* ``find``: "Which paper(s) ...", "Is there work on ...?" -> the papers that fit, each named, with the
+  sentence that says why (``plural``: every paper above the relevance bar);
+* ``define``: "What is X?", "What does X propose?" -> the sentence that defines X first;
+* ``quantity``: "How many ...", "By how much ...", "What speed-up ..." -> the sentence that holds the number;
 * ``entity``: "Which datasets / models / benchmarks ..." -> the sentence that
   names them;
 * ``finding``: "How does A compare with B?", "What did they find?" -> result
@@ -299,7 +296,7 @@ def holds_detail(sentence: str, detail: str) -> bool:
 #: Hyperparameters a question asks the value of by name ("what LoRA rank did they use?").
 _SETTING_NOUNS = (
     r"(?:rank|top-k|budget|factor|coefficient|temperature|threshold|weight|ratio|dimension|window|margin|"
-    r"penalty|lambda|alpha|beta|gamma|epsilon|horizon|step size|probability|rate|constant|tolerance)"
+    r"penalty|lambda|alpha|beta|gamma|epsilon|horizon|(?<!model )size|probability|rate|constant|tolerance)"
 )
 _SETTING = re.compile(
     r"\bwhat (?:exact |specific |numerical )?values? (?:of|for) (?:the |that |their |its |this )?"
@@ -309,6 +306,8 @@ _SETTING = re.compile(
     + _SETTING_NOUNS
     # "what tolerance on constraint violation did they allow", "how large a background sample did they ..."
     + r")s? (?:(?:on|in|for|of|in front of|between) (?:\S+ ){1,4}?)?(?:did|do|does|was|were|is|are)\b"
+    # "what approximation ratio does it achieve?" asks a result, not a setting (a newcomer's session)
+    + r"(?!(?: [\w-]+){0,5}? (?:achiev|reach|attain|obtain|report|prov|guarantee|get)\w*)"
     + r"|\bhow (?:large|big) an? (?P<c>[\w-]+(?: [\w-]+)?) (?:did|do|does|was|were|is)\b",
     re.I,
 )

@@ -35,9 +35,9 @@ from paperchat.answer.extractive import extract
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.limitations import LIMITS_NOTE, asks_limitations, limited_paper
 from paperchat.answer.lists import partial_fit_note
+from paperchat.answer.named_papers import as_named, label_named, named_by
 from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
-from paperchat.answer.subjects import label_named
 from paperchat.answer.summaries import extractive_paper_summary
 from paperchat.answer.yes_no import unaddressed_note
 from paperchat.cite.markers import cite_sentence
@@ -227,16 +227,6 @@ _NOT_TITLE_WORDS = frozenset(
 )
 
 
-def _head_written(question: str, title: str) -> bool:
-    """Whether ``question`` writes ``title``'s words before its colon (the whole title without one), any
-    case, when they are a short name (six words at most): "Flow Q-Learning", "Sundial"."""
-    head = title.split(":")[0].strip()
-    return (
-        0 < len(head.split()) <= 6
-        and re.search(rf"(?<!\w){re.escape(head)}(?!\w)", question, re.I) is not None
-    )
-
-
 def _titled(question: str, paper: PaperText) -> bool:
     """Whether the question names ``paper`` by its title or label: its capitalised words (the words of
     what it asks about) all occur in that title or label, and there is one."""
@@ -247,11 +237,6 @@ def _titled(question: str, paper: PaperText) -> bool:
     }
     named = {w.lower() for w in re.findall(r"[\w+-]+", f"{paper.title} {paper.label}")}
     return bool(words) and words <= named
-
-
-def _named_by(asked: str, papers: list[PaperText]) -> list[PaperText]:
-    """The ``papers`` the question names by label or by the words of the title before its colon."""
-    return [p for p in papers if p.label and label_named(asked, p) or _head_written(asked, p.title)]
 
 
 def offline_answer(
@@ -298,11 +283,11 @@ def offline_answer(
         intent = it.Intent(
             it.TITLE, names=intent.names, subject=intent.subject
         )  # its paper, as a title's
-    marked = [records[p.paper_id] for p in papers if p.mention]
+    marked = [records[p.paper_id] for p in as_named(asked, [p for p in papers if p.mention])]
     if intent.kind == it.SUMMARY and len(marked) < 2:
         # "Summarize ConfPO and CROW", "Summarize Flow Q-Learning and Sundial": the papers the question
         # names by label or by the title's words before its colon
-        marked = [records[p.paper_id] for p in _named_by(asked, papers)]
+        marked = [records[p.paper_id] for p in as_named(asked, named_by(asked, papers))]
     if intent.kind == it.SUMMARY and len(marked) >= 2:  # "summarize the first two": each of them
         return summaries_answer(question, marked, retrieved, chunk_texts)
     if intent.kind in (it.SUMMARY, it.AUTHORS, it.TITLE) and papers:
@@ -328,7 +313,7 @@ def offline_answer(
         return metadata_answer(question, record, kind, retrieved)
     # read for a limitations question only: naming each paper is no work for every question
     if asks_limitations(asked) and (
-        about := limited_paper(intent.names, papers, _named_by(asked, papers))
+        about := limited_paper(intent.names, papers, named_by(asked, papers))
     ):
         # "What are the limitations of ConfPO?": its method sentences had read as the answer
         note = f"{about.title or about.label} ({about.paper_id}): {LIMITS_NOTE}"

@@ -22,6 +22,7 @@ from paperchat.answer import intent as it
 from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.mention_lists import Mention
 from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
+from paperchat.answer.named_papers import label_named, written
 from paperchat.core.terms import name_tokens, terms
 from paperchat.retrieve.titles import head_label
 
@@ -39,8 +40,15 @@ def plain(text: str) -> str:
     return _unaccented(text.replace("$", "").replace("^", "").replace("*", "")).lower()
 
 
+#: Unicode hyphens and the en dash, written "-" in names ("Schwarz–Schur" is the "Schwarz-Schur" a user types).
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013", "-"))
+
+
 def _unaccented(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    """``text`` without accents, its hyphens and en dashes written "-" (:data:`_DASHES`)."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    ).translate(_DASHES)
 
 
 def _squash(text: str) -> str:
@@ -133,17 +141,6 @@ def mentions(text: str, name: str) -> bool:
     return bool(
         re.search(rf"(?<![a-z0-9]){phrase}(?:e?s)?(?![a-z0-9])", " ".join(plain(text).split()))
     )
-
-
-def label_named(question: str, paper) -> bool:
-    """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
-    label = paper.label.strip()
-    return 3 <= len(label) <= 40 and not label.endswith("…") and written(label, question)
-
-
-def written(name: str, text: str) -> bool:
-    """Whether ``text`` writes ``name`` as it is written, a whole word (not inside "pre-CROW" or "CROWs")."""
-    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
 
 
 def subject_papers(question: str, papers: list, intent: it.Intent) -> list[str]:

@@ -1,0 +1,46 @@
+"""The papers a question names: by label, by the words of a title before its colon, and in the order it
+names them ("Summarize Flow Q-Learning and Sundial", a chat follow-up's "summarize AWM and Demystifying")."""
+
+from __future__ import annotations
+
+import re
+
+
+def label_named(question: str, paper) -> bool:
+    """Whether the question names the paper by its short label ("Habi", "SafeDiffCon"), as a whole word."""
+    label = paper.label.strip()
+    return 3 <= len(label) <= 40 and not label.endswith("…") and written(label, question)
+
+
+def written(name: str, text: str) -> bool:
+    """Whether ``text`` writes ``name`` as it is written, a whole word (not inside "pre-CROW" or "CROWs")."""
+    return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None
+
+
+def head_written(question: str, title: str) -> bool:
+    """Whether ``question`` writes ``title``'s words before its colon (the whole title without one), any
+    case, when they are a short name (six words at most): "Flow Q-Learning", "Sundial"."""
+    head = title.split(":")[0].strip()
+    return (
+        0 < len(head.split()) <= 6
+        and re.search(rf"(?<!\w){re.escape(head)}(?!\w)", question, re.I) is not None
+    )
+
+
+def named_by(asked: str, papers: list) -> list:
+    """The ``papers`` (:class:`~paperchat.answer.focus.PaperText` s) the question names by label or by the
+    words of the title before its colon."""
+    return [p for p in papers if p.label and label_named(asked, p) or head_written(asked, p.title)]
+
+
+def as_named(asked: str, papers: list) -> list:
+    """``papers`` in the order ``asked`` names them (by mention, label or title head; unnamed ones last):
+    "summarize the first two" cites the list's first paper first (a chat session: the order had been
+    retrieval's, which made the second the first of a new list)."""
+    low = asked.lower()
+
+    def at(p) -> int:
+        keys = (p.mention, p.label, p.title.split(":")[0])
+        return min((i for k in keys if k and (i := low.find(k.lower())) >= 0), default=len(low))
+
+    return sorted(papers, key=at)
