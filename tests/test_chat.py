@@ -115,6 +115,13 @@ def test_followup_rules_without_a_model():
         resolve("which of those papers uses RL?", ctx).query
         == "which of LightGTS and CROW uses RL?"
     )
+    # "its" beside a description of another paper is that paper (a reading-group session: "going back to
+    # the chain-of-thought paper, what are its three findings?" had been asked of the last answer's paper)
+    texts = {"p-1": "We pretrain a lightweight time series model.", "p-2": "We remove backdoors."}
+    back = resolve("going back to the chain-of-thought paper, what are its findings?", ctx, texts)
+    assert back.kind == STANDALONE and back.query.startswith("going back to the chain-of-thought")
+    described = resolve("does the time series paper need labels? is it pretrained?", ctx, texts)
+    assert (described.kind, described.target_ids) == (RESTRICT, ["p-1"])
     for plural in (
         "do both use a draft model?",
         "how do the two differ?",

@@ -37,35 +37,15 @@ from paperchat.core.resolution import (  # the resolution type, re-exported for 
     STANDALONE,  # noqa: F401
     Resolution,
 )
-from paperchat.core.terms import name_tokens
+from paperchat.core.terms import name_tokens, terms
 
-_ORDINALS = {
-    "first": 1,
-    "1st": 1,
-    "second": 2,
-    "2nd": 2,
-    "third": 3,
-    "3rd": 3,
-    "fourth": 4,
-    "4th": 4,
-    "fifth": 5,
-    "5th": 5,
-    "sixth": 6,
-    "6th": 6,
-    "seventh": 7,
-    "7th": 7,
-    "eighth": 8,
-    "8th": 8,
-    "ninth": 9,
-    "9th": 9,
-    "tenth": 10,
-    "10th": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "last": -1,
-    "former": 1,
-    "latter": -1,
-}
+_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+_SUFFIXES = ("st", "nd", "rd") + ("th",) * 7
+_ORDINALS = (
+    {w: i for i, w in enumerate(_WORDS, 1)}
+    | {f"{i}{s}": i for i, s in enumerate(_SUFFIXES, 1)}
+    | {"last": -1, "former": 1, "latter": -1}
+)
 _NOUNS = r"(?:paper|papers|method|methods|approach|approaches|model|models|work|works|framework|frameworks|technique|techniques|algorithm|algorithms|study|studies|article|articles|system|architecture|source|one|ones|proposal|result)"
 _SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algorithm|study|article|system|architecture|proposal|benchmark|dataset|tool|pipeline|estimator|network|one)"
 
@@ -132,6 +112,15 @@ _FINDS = re.compile(
     + _NOUNS
     + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
     r"|\bis\s+there\b|\bare\s+there\b",
+    re.I,
+)
+
+
+#: A paper described by what it is about ("the chain-of-thought paper", a reading-group session's "going back
+#: to ..."); not an ordinal, "the same" or "the above" one.
+_DESCRIBED = re.compile(
+    r"\bthe\s+(?!(?:same|above|previous|last|first|second|third|other|former|latter|new|proposed)\b)"
+    r"((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:paper|work|study|article)\b",
     re.I,
 )
 
@@ -333,6 +322,15 @@ def resolve(
                 note=f"new question (names {', '.join(new_names)}): retrieval over all papers",
             )
 
+    described = _DESCRIBED.search(question) if kind == "it" else None
+    text = f"{context[0].title} {(texts or {}).get(context[0].paper_id) or context[0].text}".lower()
+    if described and not all(t in terms(text) for t in terms(described.group(1))):
+        # "going back to the chain-of-thought paper, what are its findings?": "its" is the paper it describes
+        return Resolution(
+            question,
+            question,
+            note=f'new question ("{described.group(0)}" is not {context[0].name}): retrieval over all papers',
+        )
     if kind == "ordinal":
         numbers = list(dict.fromkeys(len(context) + 1 + n if n < 0 else n for n in ordinals))
         if not all(1 <= n <= len(context) for n in numbers):
