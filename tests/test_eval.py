@@ -106,6 +106,12 @@ def test_fact_recall_groups_and_variants():
         ("probabilities are heavy tailed [1].", "heavy tail", True),
         ("a speedup of x1.4 [1].", "1.4", True),
         ("speedups up to $\\sim2.5\\times$ [1].", "2.5", True),
+        # an eval session's: a number inside a name had counted, a figure copied from an answer had not
+        ("evaluated on GPT-4 and Claude-2 [1].", "4", False),
+        ("on one A100 GPU [1].", "100", False),
+        ("up to 6$\\times$ larger batch sizes [1].", "6×", True),
+        ("3.04× higher throughput [1].", "3.04x", True),
+        ("speedups up to $\\sim2.5\\times$ [1].", "2.5x", True),
     ],
 )
 def test_a_fact_is_matched_as_words_or_a_number(answer, fact, found):
@@ -727,6 +733,11 @@ def test_a_comparison_is_correct_only_citing_every_compared_paper():
         {**row, "kind": "lookup", "all_gold_cited": None},
     ]
     assert stats.aggregate(rows)["answers.all_compared_cited"]["value"] == 0.5
+
+
+def test_a_comparison_is_one_in_any_case():
+    assert runner.compares("Compare", {"a", "b"}) and runner.compares("comparison", {"a", "b"})
+    assert not runner.compares("compare", {"a"}) and not runner.compares("versus", {"a", "b"})
 
 
 def test_check_needs_a_baseline_for_a_set_without_one(tmp_path):

@@ -335,3 +335,28 @@ def test_help_is_fast_and_has_examples():
         and "--json" in proc.stdout
     )
     assert "heavy: []" in proc.stdout
+
+
+def test_an_out_folder_under_a_file_is_refused_before_any_question(bundled_store, tmp_path):
+    # an eval session: `--out afile/sub` answered every question, then failed to write and lost the run
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder\n")
+    set_path = tmp_path / "one.jsonl"
+    set_path.write_text(json.dumps({"id": "o1", "question": "What is ConfPO?"}) + "\n")
+    res = CliRunner().invoke(
+        cli,
+        [
+            "--store",
+            str(bundled_store),
+            "eval",
+            "--set",
+            str(set_path),
+            "--out",
+            str(afile / "sub"),
+        ],
+    )
+    # the CLI prints a PaperchatError as its one line (`error: ...`, exit status 1)
+    assert (
+        str(res.exception) == f"cannot write the eval outputs to {afile / 'sub'}: Not a directory"
+    )
+    assert "o1" not in res.output  # refused before the question was asked

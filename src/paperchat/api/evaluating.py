@@ -40,7 +40,7 @@ def evaluate(
     papers the store lacks, or a store that does not exist.
     """
     from paperchat.evaluation import questions as qs
-    from paperchat.evaluation.report import write_outputs
+    from paperchat.evaluation.report import ready_out, write_outputs
     from paperchat.evaluation.runner import lacks_own_store, run_eval
 
     top_k = top_k_arg(top_k, None)
@@ -58,6 +58,8 @@ def evaluate(
             f"no store at {pc.settings.store_path}: ingest the papers your eval set is about first "
             "(pc.ingest(paths)), or pass corpus=[FILE]"
         )
+    if out is not None:
+        ready_out(Path(out))
     results = run_eval(
         pc.engine,
         set_path=questions,

@@ -175,6 +175,7 @@ def eval_command(
         from paperchat.engine import Engine
 
         engine = Engine(obj.settings, retriever=retriever)
+    report.ready_out(out_dir or questions.default_out_dir())
     results = run_eval(
         engine,
         set_path=set_path,

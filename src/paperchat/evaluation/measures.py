@@ -83,7 +83,22 @@ def _matchable(answer: str) -> str:
     "1" had matched "[1]") and Markdown emphasis (``**A**ligns``) removed, lower case, runs of white space as
     one space."""
     text = strip_markers(answer).replace("**", "").replace("*", "").replace("`", "")
-    return " ".join(text.lower().split())
+    return _times(" ".join(text.lower().split()))
+
+
+#: A multiplication sign as an abstract writes it (LaTeX "$\\times$", "×") or a user types it ("x").
+_TIMES = re.compile(r"\$?\\times\$?|×")
+
+
+def _times(text: str) -> str:
+    """``text`` with every multiplication sign written "x": "3.04$\\times$", "3.04×" and "3.04x" are one fact
+    (an eval session's "6×", copied from an answer, had not matched the abstract's "6$\\times$")."""
+    return _TIMES.sub("x", text)
+
+
+#: What a number inside a name follows: letters that are no LaTeX command and not a lone "x" ("a100"), or
+#: letters and a hyphen ("gpt-4").
+_NAME_BEFORE = re.compile(r"(?<![\\a-z])(?!x-?$)[a-z]+-?$")
 
 
 def _holds(text: str, variant: str) -> bool:
@@ -91,7 +106,8 @@ def _holds(text: str, variant: str) -> bool:
     that starts with a letter is not preceded by one ("core" is not in "scorer"), one that starts with a digit
     not by a digit ("3" is not in "2023"); one that ends with a letter or digit is not followed by a digit
     ("1280x" is not in "1280x720"), and one that ends with a digit not by a decimal part ("1.88" is not in
-    "1.885"). Endings stay free ("heavy tail" is in "heavy tailed"), as does a symbol before a number
+    "1.885"), and one that starts with a digit is no part of a name ("4" is not in "gpt-4", "100" not in
+    "a100"). Endings stay free ("heavy tail" is in "heavy tailed"), as does a symbol before a number
     ("x1.4", "$\\sim2.5$")."""
     for m in re.finditer(re.escape(variant), text):
         start, end = m.span()
@@ -101,6 +117,9 @@ def _holds(text: str, variant: str) -> bool:
         if variant[0].isdigit() and (
             before.isdigit() or before == "." and text[start - 2 : start - 1].isdigit()
         ):
+            continue
+        # a number inside a name: "4" in "gpt-4", "100" in "a100" (not "x1.4", a factor, nor "\\sim2.5")
+        if variant[0].isdigit() and _NAME_BEFORE.search(text, 0, start):
             continue
         after = text[end : end + 2]
         if variant[-1].isalnum() and after[:1].isdigit():
@@ -114,10 +133,14 @@ def _holds(text: str, variant: str) -> bool:
 def facts_found(answer: str, facts: Sequence[Sequence[str]]) -> list[bool]:
     """For each fact group (list of variants): whether any variant occurs in ``answer`` (:func:`_holds`: as
     words or a number, not inside another), case and runs of white space folded ("discrete   diffusion" is
-    "Discrete diffusion"), citation markers and Markdown emphasis left out (:func:`_matchable`)."""
+    "Discrete diffusion"), a multiplication sign as "x" (:func:`_times`), citation markers and Markdown
+    emphasis left out (:func:`_matchable`)."""
     text = _matchable(answer)
     return [
-        any((v := " ".join(str(variant).lower().split())) and _holds(text, v) for variant in group)
+        any(
+            (v := _times(" ".join(str(variant).lower().split()))) and _holds(text, v)
+            for variant in group
+        )
         for group in facts
     ]
 

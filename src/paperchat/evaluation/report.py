@@ -272,6 +272,17 @@ def summary_json(results: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in results.items() if k != "questions"}
 
 
+def ready_out(out_dir: str | Path) -> None:
+    """Create ``out_dir`` before an eval runs, or raise :class:`PaperchatError` (the message
+    :func:`write_outputs` gives): a folder under a file had failed only after every question was answered."""
+    try:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PaperchatError(
+            f"cannot write the eval outputs to {out_dir}: {exc.strerror or exc}"
+        ) from None
+
+
 def write_outputs(
     results: dict[str, Any], out_dir: str | Path, failures: list[str] | None = None
 ) -> dict[str, str]:

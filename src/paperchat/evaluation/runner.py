@@ -103,6 +103,13 @@ class CachedEmbedder:
 COMPARISON_KINDS = frozenset({"compare", "comparison"})
 
 
+def compares(kind: str, gold: set[str]) -> bool:
+    """Whether a question of ``kind`` with ``gold`` papers is a comparison, which a correct answer cites
+    every paper of: a kind of :data:`COMPARISON_KINDS` in any case ("Compare" had been scored as a lookup,
+    an eval session found) and two gold papers or more."""
+    return kind.lower() in COMPARISON_KINDS and len(gold) > 1
+
+
 def _correct(row: dict[str, Any]) -> bool:
     """Whether the row's answer is right: an unanswerable question abstained; an answerable one cites a gold
     paper (a comparison: every one, :data:`COMPARISON_KINDS`) and holds every required fact."""
@@ -169,8 +176,7 @@ def _row(
     if q["answerable"]:  # what a user sees: a gold paper among the citations, and cited first
         row["gold_cited"] = float(bool(set(row["cited"]) & gold_set))
         row["first_cited_gold"] = float(bool(row["cited"]) and row["cited"][0] in gold_set)
-        # a comparison needs each of its papers
-        if q["kind"] in COMPARISON_KINDS and len(gold_set) > 1:
+        if compares(q["kind"], gold_set):  # a comparison needs each of its papers
             row["all_gold_cited"] = float(gold_set <= set(row["cited"]))
     row["correct"] = _correct(row)
     row["failure"] = _failure(row)
