@@ -387,3 +387,14 @@ def test_a_drafted_number_is_no_resolution_baseline_or_share():
         ("What fid does APT reach on CAD?", [["7.80"]]),
         ("On how many benchmarks is APT evaluated?", [["7"]]),
     ]
+    # an own-set session: the first of two baselines ("from 1.79/1.58 to ..."), and a bound read as a
+    # reduction ("less than 1% of the epochs"); two questions a paper, so a paper of their own
+    sentences = [
+        "It reduces FID from 1.79/1.58 to 1.30/0.97 on CIFAR-10 and ImageNet.",
+        "It trains in less than 1% of the pretraining epochs.",
+    ]
+    paper = dc.DraftPaper("p2", "T", "", " ".join(sentences), sentences, sentences)
+    corpus.abstract_lower["p2"] = " ".join(sentences).lower()
+    assert [(c["question"], c["facts"]) for c in reports(corpus, paper, "DDO")] == [
+        ("What fid does DDO reach on CIFAR-10?", [["1.30"]])
+    ]

@@ -76,8 +76,15 @@ def reports(corpus: Corpus, paper: DraftPaper, subj: str) -> list[dict]:
             # a baseline ("from 16.04 to 7.80": the second is the paper's) or a share ("3 of 7 benchmarks":
             # 7 is the count): an eval-workflow session's drafted keys had held the first
             after = raw[m.end() :]
-            if re.match(r"\s*(?:\\?%|×|x)?\s*(?:to|→)\s*\d", after) and re.search(
+            # "from 1.79/1.58 to 1.30/0.97" too (an eval session's draft had asked for 1.79, the baseline)
+            if re.match(r"(?:\s*/\s*[\d.]+)*\s*(?:\\?%|×|x)?\s*(?:to|→)\s*\d", after) and re.search(
                 r"\bfrom\s*$", raw[: m.start()]
+            ):
+                continue
+            # a bound, not what the paper reports ("in less than 1% of the pretraining epochs")
+            if re.search(
+                r"\b(?:less|fewer|more|other|rather)\s+than\s*$|\b(?:under|over)\s*$",
+                raw[: m.start()],
             ):
                 continue
             if re.match(r"\s*(?:out\s+)?of\s+(?:the\s+)?\d", after):
