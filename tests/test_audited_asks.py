@@ -14,9 +14,11 @@ from types import SimpleNamespace
 import pytest
 
 from paperchat.answer.asked_head import asked_head, head_first
+from paperchat.answer.asks import plain_question
 from paperchat.answer.counts import amount_sentences
 from paperchat.answer.entity_asks import names_kind, names_something_new
 from paperchat.answer.intent import setting_noun
+from paperchat.answer.roles import sentence_role
 from paperchat.answer.subjects import missing_names
 
 
@@ -89,6 +91,25 @@ def test_an_amount_in_orders_of_magnitude():
     assert amount_sentences(cands, question) == cands[1:]
 
 
+def test_a_question_word_typed_with_two_letters_swapped_is_read_as_meant():
+    # a chat session: "waht papers use reinforcment learning ...?" abstained though retrieval was right
+    assert (
+        plain_question("diferent topic: waht papers use RL?")
+        == "diferent topic: what papers use RL?"
+    )
+    assert plain_question("Whcih paper is faster?") == "Which paper is faster?"
+    assert plain_question("hwo fast is it?") == "hwo fast is it?"  # "how" or "who": left alone
+
+
+def test_a_result_beside_a_code_link_is_a_result():
+    both = (
+        "We release all code at [github.com/P/ksmm](https://github.com/P/ksmm), and demonstrate "
+        "end-to-end latency reductions of up to 22% in ViT-S/16"
+    )
+    assert sentence_role(both, 6) == "result"
+    assert sentence_role("Code is available at https://github.com/x/improved-gan.", 6) == "resource"
+
+
 def test_a_hyphen_matches_an_en_dash_in_a_name():
     title = "Schwarz\u2013Schur Involution: Lightspeed Differentiable Sparse Linear Solvers"
     assert missing_names("How fast is the Schwarz-Schur involution?", [title]) == []
@@ -122,6 +143,18 @@ def test_a_hyphen_matches_an_en_dash_in_a_name():
             "By how much does the Schwarz-Schur involution paper accelerate direct sparse solvers?",
             "RKbanvzycr",
             "up to three orders of magnitude",
+        ),
+        # the audit's: the sentence with the figures also gives the code link, and had never been quoted
+        (
+            "What end-to-end latency reduction do they report for ViT-S/16 and GPT-2 with KS matrices?",
+            "RuMfpz8bTw",
+            "latency reductions of up to 22% in ViT-S/16",
+        ),
+        # a newcomer's: the sentence naming STAMP best had been quoted alone
+        (
+            "What does STAMP embed in each rephrase?",
+            "qF6mxani2X",
+            "each embedding a watermark with a unique secret key",
         ),
         # the audit's: the attack's proposal had been quoted alone, which reads as "no"
         (
@@ -160,3 +193,19 @@ def test_the_audited_abstentions(icml_engine, question, paper, why):
     assert answer.abstained and answer.sources == []
     (note,) = [n for n in answer.notes if n.startswith("closest paper: ")]
     assert note.endswith(f"({paper}); {why}")
+
+
+@pytest.mark.slow
+def test_a_list_asked_with_a_typed_question_word_is_answered(icml_engine):
+    # a chat session's "waht papers ...?" had been declined, though retrieval found the papers
+    typed = icml_engine.ask(
+        "diferent topic: waht papers use reinforcment learning to improve LLM reasoning?",
+        mode="extractive",
+    )
+    meant = icml_engine.ask(
+        "diferent topic: what papers use reinforcment learning to improve LLM reasoning?",
+        mode="extractive",
+    )
+    # retrieval reads the words as typed, so the two lists differ a little
+    assert not typed.abstained and not meant.abstained
+    assert len({s.paper_id for s in typed.sources} & {s.paper_id for s in meant.sources}) >= 4

@@ -41,10 +41,32 @@ _CONTRACTION = re.compile(
 )
 
 
+def _swaps(word: str) -> set[str]:
+    """``word`` with two neighbouring letters swapped, every way ("what": "hwat", "waht", "whta")."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)} - {word}
+
+
+#: Question words typed with two letters swapped ("waht", "whcih"; a chat session's "waht papers use ...?"
+#: had abstained), and "wich"; "hwo" is "how" or "who", so neither. Read as the word meant.
+_TYPED = {
+    typo: word
+    for word in ("what", "which", "when", "where", "why", "how", "who")
+    for typo in _swaps(word) - {"hwo"}
+} | {"wich": "which"}
+_TYPO = re.compile(r"\b(" + "|".join(sorted(_TYPED)) + r")\b", re.I)
+
+
 def plain_question(question: str) -> str:
     """``question`` with its question words' contractions written out (:data:`_CONTRACTION`): "What's the
-    speedup?" -> "What is the speedup?". Idempotent; the answerer reads every question through it once."""
+    speedup?" -> "What is the speedup?", and a question word typed with two letters swapped as meant
+    (:data:`_TYPED`: "waht" -> "what"). Idempotent; the answerer reads every question through it once."""
+    question = _TYPO.sub(lambda m: _cased(_TYPED[m.group(1).lower()], m.group(1)), question)
     return _CONTRACTION.sub(r"\1 is", question)
+
+
+def _cased(word: str, like: str) -> str:
+    """``word`` capitalised when ``like`` is ("Waht" -> "What")."""
+    return word.capitalize() if like[:1].isupper() else word
 
 
 _QUESTION_WORD = (

@@ -7,7 +7,8 @@ the paper's sentence holding the most of the predicate's weight (BM25's inverse 
 Robertson and Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond") first, when
 no picked sentence holds as much. Written from a PhD student's session (thirty-first round); no eval
 set has more than a few such questions, so ten questions of the lead's own, listed in
-``eval/generalization/TUNING.md`` (thirty-second round), checked it.
+``eval/generalization/TUNING.md`` (thirty-second round), checked it. "What does X <verb> ...?" is read the
+same way from the thirty-third round (its object decides which sentence answers it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ _ABOUT = re.compile(
 )
 
 
+#: "What does X <verb> ...?": answered, as a yes/no question is decided, by the sentence holding the verb and
+#: its object ("each embedding a watermark" for "What does STAMP embed in each rephrase?", a newcomer's
+#: session: the sentence naming STAMP best had been quoted alone).
+_WHAT_DOES = re.compile(r"^\s*what\s+(?:does|do|did)\s+\S", re.I)
+
+
 def asks_about(question: str) -> bool:
     """Whether ``question`` is a yes/no question about something (:data:`_ABOUT`)."""
     return _ABOUT.match(question) is not None
@@ -36,9 +43,15 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
     paper's name as the question writes it), when it holds more than the first picked sentence (a
     picked one that holds as much leads instead); at most ``limit`` sentences. ``lexicon`` is the
     store's BM25 index (``tokenize``, ``terms_of``, ``df``, ``ids``); with ``None``, or for a question
-    that is no yes/no question about something (:func:`asks_about`), ``picked`` unchanged."""
-    if lexicon is None or not own or not asks_about(question):
+    that is no yes/no question about something (:func:`asks_about`) nor a "What does X ...?"
+    (:data:`_WHAT_DOES`, whose lead is no background sentence), ``picked`` unchanged."""
+    wh = _WHAT_DOES.match(question) is not None
+    if lexicon is None or not own or not (asks_about(question) or wh):
         return picked
+    if (
+        wh
+    ):  # "What does STAMP embed in each rephrase?": the paper's own sentence, not its background
+        own = [c for c in own if c.role != "background"] or own
     named = lexicon.terms_of(name) if name else set()
     n = max(len(lexicon.ids), 1)
     weight = {
