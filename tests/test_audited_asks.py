@@ -80,6 +80,9 @@ def test_data_is_named_where_the_paper_is_evaluated():
 def test_a_size_is_a_setting():
     assert setting_noun("What calibration dataset size did GANQ use?") == "calibration dataset size"
     assert setting_noun("What batch size was used?") == "batch size"
+    assert setting_noun("What model sizes were trained with RLEF?") is None  # a result
+    assert setting_noun("What approximation ratio does the MST algorithm achieve?") is None
+    assert setting_noun("so what small value of tilt do they recommend") == "tilt"
 
 
 def test_an_amount_in_orders_of_magnitude():

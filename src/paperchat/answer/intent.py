@@ -299,8 +299,8 @@ _SETTING_NOUNS = (
     r"penalty|lambda|alpha|beta|gamma|epsilon|horizon|(?<!model )size|probability|rate|constant|tolerance)"
 )
 _SETTING = re.compile(
-    r"\bwhat (?:exact |specific |numerical )?values? (?:of|for) (?:the |that |their |its |this )?"
-    r"(?P<a>[\w-]+(?: [\w-]+)?)"
+    r"\bwhat (?:exact |specific |numerical |small |large |default |optimal |best )?values? (?:of|for) "
+    r"(?:the |that |their |its |this )?(?P<a>[\w-]+(?: [\w-]+)?)"
     # "by what factor was it cut" asks a change, not a setting
     r"|(?<!by )\bwhat (?P<b>(?:[\w-]+ ){0,2}?"
     + _SETTING_NOUNS
