@@ -500,6 +500,26 @@ def test_a_lease_left_by_a_writer_of_this_machine_that_exited_is_stale():
     )  # another machine's process is never known to be gone
 
 
+def test_a_lease_another_writer_holds_or_took_is_named():
+    # a server session: `check` on another machine called a live ingest there "interrupted" (exit 1), and a
+    # writer stopped past its lease, then resumed, went on writing beside the one that took the store
+    import time
+    from types import SimpleNamespace
+
+    from paperchat.store.lease import lost_to, other_writer
+
+    def store(lease: str):
+        return SimpleNamespace(read_meta=lambda: {"writer_lease": lease})
+
+    live = store(f"theirs|lab-box-2|4242|{time.time() + 300}")
+    assert other_writer(live) == "pid 4242 on lab-box-2"
+    assert other_writer(live, "theirs") is None  # its own lease
+    assert other_writer(store(f"theirs|lab-box-2|4242|{time.time() - 1}")) is None  # expired
+    assert other_writer(store("")) is None
+    assert lost_to(live, "mine") == "pid 4242 on lab-box-2"
+    assert lost_to(live, "theirs") is None and lost_to(store(""), "mine") is None
+
+
 def test_a_chroma_server_of_another_major_version_is_named_as_such():
     # a break-it session: a chromadb 0.6.3 server answered the heartbeat, then every call failed with a raw
     # "InvalidCollection" error that `check` reported as a damaged store

@@ -351,6 +351,21 @@ def test_removing_the_files_of_an_interrupted_ingest_ends_it(tmp_path, monkeypat
     assert sorted(stored(store)) == ["a1", "a2"]
 
 
+def test_an_ingest_of_more_files_finishes_an_interrupted_one(tmp_path, monkeypatch):
+    # a server session: after an interrupted `ingest g.jsonl`, `ingest c.jsonl g.jsonl` stored every paper,
+    # yet check failed until the very same command was run again
+    store = tmp_path / "store"
+    rest = write_jsonl(tmp_path / "rest.jsonl", B_ROWS + FIVE[-1:])
+    _interrupted_ingest(store, rest, monkeypatch, after_batches=1)
+    assert cli(store, "check").returncode == 1
+    a = write_jsonl(tmp_path / "a.jsonl", A_ROWS)
+    assert invoke(store, "ingest", "--quiet", str(a), str(rest)).exit_code == 0
+    check = cli(store, "check")
+    assert check.returncode == 0, check.stdout
+    assert "ok    ingest: no ingest was interrupted" in check.stdout.splitlines()
+    assert sorted(stored(store)) == ["a1", "a2", "b1", "b2", "c1"]
+
+
 def test_the_command_that_resumes_an_ingest_names_its_store_and_absolute_files(
     tmp_path, monkeypatch
 ):

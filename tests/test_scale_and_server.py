@@ -478,3 +478,46 @@ def test_a_writer_on_another_machine_holds_the_servers_write_lease(chroma_server
     )  # that writer was killed
     assert pc.ingest(corpus).papers_added == 1
     assert other.read_meta()["writer_lease"] == ""  # released at the end
+
+
+def test_a_live_lease_elsewhere_is_an_ingest_under_way_and_a_lost_one_stops_the_writer(
+    chroma_server, tmp_path
+):
+    # a server session: `check` on another machine called a live ingest there "interrupted" (exit 1); a
+    # writer stopped past its lease, then resumed, went on writing beside the writer that took the store
+    from paperchat import Paperchat
+    from paperchat.core.errors import StoreError
+    from paperchat.store.opening import open_store
+    from paperchat.store.runs import encode
+
+    url = chroma_server.replace("127.0.0.1", "localhost")
+    other = open_store(chroma_url=url)
+    other.write_meta(
+        writer_lease=f"theirs|lab-box-2|4242|{time.time() + 300}",
+        writing=encode({"elsewhere;metadata=-": "paperchat ingest /data/g.jsonl"}),
+    )
+    check = _cli("check", url=chroma_server)
+    assert check.returncode == 0, check.stdout
+    assert "note  ingest: an ingest is writing the store at" in check.stdout
+    other.write_meta(writer_lease="", writing="")
+    corpus = tmp_path / "two.jsonl"
+    corpus.write_text(
+        "".join(
+            json.dumps({"id": f"lost-{i}", "title": f"Lost {i}", "abstract": f"We lose lease {i}."})
+            + "\n"
+            for i in range(2)
+        ),
+        encoding="utf-8",
+    )
+    pc = Paperchat(chroma_url=chroma_server)
+
+    def taken(done: int, total: int) -> None:  # the store taken while this writer was stopped
+        other.write_meta(writer_lease=f"theirs|lab-box-2|4242|{time.time() + 300}")
+
+    with pytest.raises(StoreError) as err:
+        pc.engine.ingest([corpus], progress=taken)
+    assert str(err.value).startswith(
+        f"this ingest lost the write lease of the store at {chroma_server} while it was stopped "
+        "(pid 4242 on lab-box-2 took it)"
+    )
+    other.write_meta(writer_lease="", writing="")

@@ -244,6 +244,12 @@ def ingest(
         finally:
             if isinstance(embedding, CachedEmbedding):
                 embedding.close()
+        # an interrupted run whose files this one read whole is finished too ("ingest c.jsonl g.jsonl" after
+        # an interrupted "ingest g.jsonl": check had failed until the very same command ran again)
+        mine = set(manifest.run_files(key))
+        writer.drop_runs(
+            {r for r in writer.runs if r != key and set(manifest.run_files(r) or [""]) <= mine}
+        )
         report.lines_skipped, report.notes = (
             skipped + report.lines_skipped,
             notes + report.notes,

@@ -13,11 +13,12 @@ from collections.abc import Sequence
 import numpy as np
 
 import paperchat.store.chroma_reads as chroma_reads
+from paperchat.core.errors import StoreError
 from paperchat.ingest.chunking import ChunkText
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.chroma import PAGE, ChromaStore
 from paperchat.store.lease import FIELD as LEASE_FIELD
-from paperchat.store.lease import lease_value
+from paperchat.store.lease import lease_value, lost_to
 from paperchat.store.runs import UNKNOWN_COMMAND, encode
 
 
@@ -65,6 +66,12 @@ class StoreWriter:
         self.changed = True
         changes = {"revision": new_revision()} if self.generation == self.store.current else {}
         if self.store.lease_token:  # a server's write lease, renewed in the same write
+            taker = lost_to(self.store, self.store.lease_token)
+            if taker:  # resumed after another writer took the store: two writers must not go on
+                raise StoreError(
+                    f"this ingest lost the write lease of the store at {self.store.where()} while it was "
+                    f"stopped ({taker} took it); run it again when that one has finished (it resumes)"
+                )
             changes[LEASE_FIELD] = lease_value(self.store.lease_token)
         if changes:
             self.store.write_meta(**changes)

@@ -115,12 +115,14 @@ STOPPED_REBUILD = "a rebuild was stopped part-way"
 
 def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
     """Whether an ingest is recorded as under way (a note) or interrupted (a failure: the store is partial)."""
+    from paperchat.store.lease import other_writer
     from paperchat.store.runs import describe, is_writing
 
     runs = store.runs()
     meta = store.read_meta()
     if runs:
-        writing = is_writing(store.local_dir)
+        # a writer on another machine holds the server's lease, not this machine's lock file
+        writing = is_writing(store.local_dir) or bool(store.remote and other_writer(store))
         return (None if writing else False), describe(
             runs, writing, store.counts()[0], store.where()
         )

@@ -62,6 +62,23 @@ def _gone(host: str, pid: str) -> bool:
     return False
 
 
+def other_writer(store, token: str | None = None) -> str | None:
+    """ "pid N on HOST" of a writer other than ``token`` that holds a live lease of ``store`` (a server: not
+    expired, not a gone process of this machine), else ``None``. ``paperchat check`` on another machine reads
+    it: an ingest there holds no lock file here, and its recorded run had read as interrupted."""
+    held = _parse(store.read_meta().get(FIELD) or "")
+    if held and held[0] != token and held[3] > time.time() and not _gone(held[1], held[2]):
+        return f"pid {held[2]} on {held[1]}"
+    return None
+
+
+def lost_to(store, token: str) -> str | None:
+    """ "pid N on HOST" of the writer that took the lease ``token`` held (another token is recorded: this
+    writer was stopped past :data:`LEASE_S`, a laptop suspended, and another took the store), else ``None``."""
+    held = _parse(store.read_meta().get(FIELD) or "")
+    return f"pid {held[2]} on {held[1]}" if held and held[0] != token else None
+
+
 def lease_value(token: str) -> str:
     """The lease of this process under ``token``, running :data:`LEASE_S` from now, as stored in ``FIELD``."""
     return f"{token}|{socket.gethostname()}|{os.getpid()}|{time.time() + LEASE_S}"
