@@ -21,14 +21,15 @@ maximal marginal relevance in the spirit of Carbonell & Goldstein 1998):
 * a comparison's ask of several questions gives each question the sentence of the paper that fits it best;
 * "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
   its proposal and before its evaluation (:mod:`paperchat.answer.method_span`), from X alone;
-* a picked sentence that points back ("the two techniques above") brings the sentences before it.
+* a picked sentence that points back ("the two techniques above") brings the sentences before it; the
+  sentence holding the asked head leads (:mod:`.asked_head`), or the one deciding a yes/no (:mod:`.yes_no`).
 
 It abstains (:class:`Extract` ``abstained``) when the best sentence is not relevant enough
 (``ABSTAIN_BELOW``); when the question names something (``KEA-2``, ``ImageNet``) no retrieved paper
 mentions, or asks a figure of a named paper that lacks the figure's other names; when it asks for a number
 (of a comparison: in none of its papers; "..., in bits?" asks for one), a setting's value ("what LoRA rank")
-or a detail ("GPUs") no relevant sentence holds, or which model was used and the abstract names none
-(:mod:`paperchat.answer.model_names`); when it asks "how much / how large / what accuracy" of one paper
+or a detail ("GPUs") no relevant sentence holds (a dataset: none where it is evaluated), or which model
+was used and the abstract names none (:mod:`paperchat.answer.model_names`); when it asks "how much / how large / what accuracy" of one paper
 whose abstract states no such number (:func:`paperchat.answer.counts.amount_sentences`: "by how much" asks a
 change, a ratio or percentage; when the picked sentences state none but another sentence does, that one is
 quoted first); when the abstract reverses or denies its premise
