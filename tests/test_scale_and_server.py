@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -187,12 +188,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def chroma_server(tmp_path_factory):
-    """A real Chroma server (`chroma run`) on a free loopback port."""
+@contextlib.contextmanager
+def _chroma_run(path: Path):
+    """A real Chroma server (`chroma run`) on a free loopback port, storing its data in ``path``."""
     exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
     port = _free_port()
-    path = tmp_path_factory.mktemp("chroma-server")
     proc = subprocess.Popen(
         [exe, "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.DEVNULL,
@@ -209,9 +209,18 @@ def chroma_server(tmp_path_factory):
     else:
         proc.kill()
         pytest.fail("chroma run did not start")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=20)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def chroma_server(tmp_path_factory):
+    """A real Chroma server (`chroma run`) on a free loopback port, for the module's tests."""
+    with _chroma_run(tmp_path_factory.mktemp("chroma-server")) as url:
+        yield url
 
 
 def test_server_mode_ingest_ask_reingest(chroma_server, tmp_path):
@@ -521,3 +530,15 @@ def test_a_live_lease_elsewhere_is_an_ingest_under_way_and_a_lost_one_stops_the_
         "(pid 4242 on lab-box-2 took it)"
     )
     other.write_meta(writer_lease="", writing="")
+
+
+def test_an_empty_server_fails_check(tmp_path):
+    # a server session: a server restarted on another data folder came back empty, and `check` called it
+    # sound (exit 0), so a health check missed the lost papers
+    with _chroma_run(tmp_path / "fresh") as url:
+        check = _cli("check", url=url)
+    assert check.returncode == 1, check.stdout
+    assert (
+        "FAIL  papers: the server holds no paperchat store (was it started on another --path?); "
+        "`paperchat ingest` fills it"
+    ) in check.stdout.splitlines()

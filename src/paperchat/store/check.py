@@ -241,9 +241,16 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
     findings: list[Finding] = []
     run = _runner(findings, store)
     if not store.current:
-        findings.append(
-            Finding("papers", None, "the store is empty (paperchat ingest adds papers)")
+        # a server restarted on another data folder comes back empty: not sound for a health check (a
+        # server session); one `paperchat remove` emptied on purpose is
+        lost = bool(store.remote and not store.read_meta().get("emptied"))
+        why = (
+            "the server holds no paperchat store (was it started on another --path?); "
+            "`paperchat ingest` fills it"
+            if lost
+            else "the store is empty (paperchat ingest adds papers)"
         )
+        findings.append(Finding("papers", False if lost else None, why, damage=False))
         return findings
     if not run(
         "collections",
