@@ -25,20 +25,7 @@ _HEAD = re.compile(
 )
 #: Heads that ask for the whole paper's gist or its limits, which other rules answer.
 _GENERIC = frozenset(
-    {
-        "idea",
-        "contribution",
-        "point",
-        "approach",
-        "method",
-        "paper",
-        "limitation",
-        "result",
-        "finding",
-        "goal",
-        "problem",
-        "purpose",
-    }
+    "idea contribution point approach method paper limitation result finding goal problem purpose".split()
 )
 MIN_HEAD_TERMS = 2  # content terms a head needs to decide the sentence (not tuned)
 
@@ -47,7 +34,8 @@ def asked_head(asking: str) -> list[str]:
     """The content terms (:func:`paperchat.core.terms.terms`) of the noun phrase ``asking`` asks for by
     "What is/are the ...?" (["loss", "function"] for "What are the two loss functions in ..."), or ``[]``
     when it asks no such head, the head has fewer than :data:`MIN_HEAD_TERMS` terms, or a term is one of
-    :data:`_GENERIC` ("main idea", "key contribution": the gist, which other rules answer; "key components" is a head)."""
+    :data:`_GENERIC` ("main idea", "key contribution": the gist, which other rules answer; "key components"
+    is a head)."""
     match = _HEAD.match(asking)
     if not match:
         return []
@@ -63,9 +51,10 @@ def head_first(picked: list, own: list, head: list[str], limit: int) -> list:
     ``own`` (the paper's candidates) that does; code links never; at most ``limit`` sentences."""
     if not head:
         return picked
-    holds = [c for c in picked if term_coverage(head, c.text) == 1.0]
-    holding = [c for c in own if c.role != "resource" and term_coverage(head, c.text) == 1.0]
-    best = holds[0] if holds else max(holding, key=lambda c: c.score, default=None)
+    best = next((c for c in picked if term_coverage(head, c.text) == 1.0), None)
+    if best is None:
+        holding = [c for c in own if c.role != "resource" and term_coverage(head, c.text) == 1.0]
+        best = max(holding, key=lambda c: c.score, default=None)
     if best is None:
         return picked
     return [best] + [c for c in picked if c is not best][: limit - 1]

@@ -48,9 +48,8 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
     wh = _WHAT_DOES.match(question) is not None
     if lexicon is None or not own or not (asks_about(question) or wh):
         return picked
-    if (
-        wh
-    ):  # "What does STAMP embed in each rephrase?": the paper's own sentence, not its background
+    # "What does STAMP embed in each rephrase?": the paper's own sentence, not its background
+    if wh:
         own = [c for c in own if c.role != "background"] or own
     named = lexicon.terms_of(name) if name else set()
     n = max(len(lexicon.ids), 1)

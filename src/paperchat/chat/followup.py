@@ -323,8 +323,9 @@ def resolve(
             )
 
     described = _DESCRIBED.search(question) if kind == "it" else None
-    text = f"{context[0].title} {(texts or {}).get(context[0].paper_id) or context[0].text}".lower()
-    if described and not all(t in terms(text) for t in terms(described.group(1))):
+    if described and not set(terms(described.group(1))) <= set(
+        terms(f"{context[0].title} {(texts or {}).get(context[0].paper_id) or context[0].text}")
+    ):
         # "going back to the chain-of-thought paper, what are its findings?": "its" is the paper it describes
         return Resolution(
             question,

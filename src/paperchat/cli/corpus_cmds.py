@@ -194,7 +194,14 @@ def check(obj: AppContext, as_json):
     """
     from paperchat.core.commands import command
     from paperchat.core.errors import ReportedFailure, StoreError
-    from paperchat.store.check import Finding, cache_findings, check_store, folder_findings, verdict
+    from paperchat.store.check import (
+        REBUILD_HINT,
+        Finding,
+        cache_findings,
+        check_store,
+        folder_findings,
+        verdict,
+    )
 
     settings = obj.settings
     where = settings.chroma_url or str(settings.store_path)
@@ -217,9 +224,9 @@ def check(obj: AppContext, as_json):
     line = verdict(findings, where)
     # a command to copy names this store, as the interrupted run's does (a newcomer's had rebuilt the default one)
     rebuild = f"`{command(settings, 'ingest', '--rebuild')} FILES`"
-    line = line.replace("`paperchat ingest --rebuild FILES`", rebuild)
+    line = line.replace(REBUILD_HINT, rebuild)
     for finding in findings:
-        finding.detail = finding.detail.replace("`paperchat ingest --rebuild FILES`", rebuild)
+        finding.detail = finding.detail.replace(REBUILD_HINT, rebuild)
     if as_json:
         echo_json(
             {

@@ -248,7 +248,11 @@ def ingest(
         # an interrupted "ingest g.jsonl": check had failed until the very same command ran again)
         mine = set(manifest.run_files(key))
         writer.drop_runs(
-            {r for r in writer.runs if r != key and set(manifest.run_files(r) or [""]) <= mine}
+            {
+                r
+                for r in writer.runs
+                if r != key and (files := manifest.run_files(r)) and set(files) <= mine
+            }
         )
         report.lines_skipped, report.notes = (
             skipped + report.lines_skipped,

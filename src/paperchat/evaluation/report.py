@@ -272,15 +272,17 @@ def summary_json(results: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in results.items() if k != "questions"}
 
 
+def _unwritable(out_dir: str | Path, exc: OSError) -> PaperchatError:
+    return PaperchatError(f"cannot write the eval outputs to {out_dir}: {exc.strerror or exc}")
+
+
 def ready_out(out_dir: str | Path) -> None:
     """Create ``out_dir`` before an eval runs, or raise :class:`PaperchatError` (the message
     :func:`write_outputs` gives): a folder under a file had failed only after every question was answered."""
     try:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PaperchatError(
-            f"cannot write the eval outputs to {out_dir}: {exc.strerror or exc}"
-        ) from None
+        raise _unwritable(out_dir, exc) from None
 
 
 def write_outputs(
@@ -288,8 +290,8 @@ def write_outputs(
 ) -> dict[str, str]:
     """Write ``report.md`` and ``results.json`` into ``out_dir`` (created); returns their paths."""
     out_dir = Path(out_dir)
+    ready_out(out_dir)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
         report = out_dir / "report.md"
         data = out_dir / "results.json"
         payload = dict(results)
@@ -298,7 +300,5 @@ def write_outputs(
         report.write_text(render_report(results, failures), encoding="utf-8")
         data.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise PaperchatError(
-            f"cannot write the eval outputs to {out_dir}: {exc.strerror or exc}"
-        ) from None
+        raise _unwritable(out_dir, exc) from None
     return {"report": str(report), "results": str(data)}

@@ -89,8 +89,8 @@ class StoreWriter:
             self.store.write_meta(writing=encode(self.runs))
 
     def drop_runs(self, keys: set[str]) -> None:
-        """Forget the recorded runs ``keys`` (interrupted ingests whose files ``paperchat remove`` took out:
-        there is nothing left for them to finish)."""
+        """Forget the recorded runs ``keys``: interrupted ingests with nothing left to finish (their files
+        ``paperchat remove`` took out, or an ingest of those files among others has read them whole)."""
         if keys & set(self.runs):
             self.runs = {k: v for k, v in self.runs.items() if k not in keys}
             self.store.write_meta(writing=encode(self.runs))

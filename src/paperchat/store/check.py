@@ -111,6 +111,8 @@ def _being_written(findings: list[Finding]) -> bool:
 
 #: How the ingest check opens its note on a rebuild stopped part-way (the store in use is whole).
 STOPPED_REBUILD = "a rebuild was stopped part-way"
+#: The rebuild command check's findings advise; `paperchat check` writes it with the store it checked.
+REBUILD_HINT = "`paperchat ingest --rebuild FILES`"
 
 
 def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
@@ -129,7 +131,7 @@ def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
     if int(meta.get("pending") or 0):
         return None, (
             f"{STOPPED_REBUILD}; the store readers use is whole, and the next "
-            f"`paperchat ingest --rebuild FILES` drops the half-built generation {meta['pending']}"
+            f"{REBUILD_HINT} drops the half-built generation {meta['pending']}"
         )
     return True, "no ingest was interrupted"
 
@@ -155,7 +157,7 @@ def folder_findings(store_dir: Path) -> list[Finding]:
                 "database",
                 False,
                 f"{damage}. Restore the store from a backup, or start afresh with "
-                "`paperchat ingest --rebuild FILES` (the stored papers are lost)",
+                f"{REBUILD_HINT} (the stored papers are lost)",
             )
         ]
     findings = [Finding("database", True, f"{chroma / 'chroma.sqlite3'} is a SQLite database")]
@@ -366,5 +368,5 @@ def verdict(findings: list[Finding], where: str) -> str:
         f"the store at {where} has {len(bad)} problem(s): "
         + "; ".join(f"{f.check}: {f.detail}" for f in bad)
         + ". If an ingest was interrupted, run it again (it resumes); if problems remain, rebuild with "
-        "`paperchat ingest --rebuild FILES` (or restore a backup)"
+        f"{REBUILD_HINT} (or restore a backup)"
     )

@@ -36,9 +36,17 @@ def _parse(value) -> tuple[str, str, str, float] | None:
         return None
 
 
-def _refuse_if_held(store, token: str) -> None:
+def _live_other(store, token: str | None) -> tuple[str, str, str, float] | None:
+    """The lease of ``store`` another writer than ``token`` holds and that still runs (not expired, not a
+    gone process of this machine: :func:`_gone`), parsed; else ``None``."""
     held = _parse(store.read_meta().get(FIELD) or "")
     if held and held[0] != token and held[3] > time.time() and not _gone(held[1], held[2]):
+        return held
+    return None
+
+
+def _refuse_if_held(store, token: str) -> None:
+    if held := _live_other(store, token):
         _token, host, pid, until = held
         raise StoreError(
             f"another paperchat process (pid {pid} on {host}) is writing the store at {store.where()}; try "
@@ -66,10 +74,8 @@ def other_writer(store, token: str | None = None) -> str | None:
     """ "pid N on HOST" of a writer other than ``token`` that holds a live lease of ``store`` (a server: not
     expired, not a gone process of this machine), else ``None``. ``paperchat check`` on another machine reads
     it: an ingest there holds no lock file here, and its recorded run had read as interrupted."""
-    held = _parse(store.read_meta().get(FIELD) or "")
-    if held and held[0] != token and held[3] > time.time() and not _gone(held[1], held[2]):
-        return f"pid {held[2]} on {held[1]}"
-    return None
+    held = _live_other(store, token)
+    return f"pid {held[2]} on {held[1]}" if held else None
 
 
 def lost_to(store, token: str) -> str | None:
