@@ -178,7 +178,7 @@ def summaries_answer(
             continue
         n = len(sources) + 1
         cited = " ".join(cite_sentence(s, n) for s in sents)
-        lines.append(f"{_paper_name(record)}: {cited}")
+        lines.append(f"{paper_name(record)}: {cited}")
         chunk_id, text = evidence_chunk(record, sents, [], chunk_texts)
         sources.append(Source.from_record(n, record, chunk_id, text))
     if not sources:
@@ -186,7 +186,7 @@ def summaries_answer(
     return Answer(question, "\n".join(lines), EXTRACTIVE, sources=sources, retrieved=retrieved)
 
 
-def _paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> str:
+def paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> str:
     """How an answer names a paper: its title, with its short label after it when the title lacks it.
 
     Kept one sentence (no inner "? " or ". "). Without a title, the label, else the paper id. A
@@ -350,7 +350,7 @@ def offline_answer(
             # which paper(s), a described paper, or a paper after the first: say which ("We compare ..."
             # from a second paper had read as the first one's)
             if name_papers or result.per_paper or len(order) > 1:
-                text = f"{_paper_name(records[sent.paper_id], shared)}: {text}"
+                text = f"{paper_name(records[sent.paper_id], shared)}: {text}"
                 # each named paper on a line of its own (a list had been one wall of text)
                 sep = "\n"
         parts.append((sep if parts else "") + cite_sentence(text, order.index(sent.paper_id) + 1))

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from paperchat.answer.number_premises import number_note
 from paperchat.answer.roles import sentence_role
 from paperchat.cite.cue_words import BREAK, TOKEN, stem, tokenize
 from paperchat.core.sentences import split_sentences
@@ -290,13 +291,15 @@ def named(question: str, paper) -> str:
 
 
 def reversal_note(question: str, paper) -> str:
-    """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), or ``""``.
+    """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`) or whose amount it
+    gives otherwise (:func:`paperchat.answer.number_premises.changed_number`), or ``""``.
 
     ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty).
     """
     flipped = reversed_direction(question, paper.full_text)
     if not flipped:
-        return ""
+        # "Why is TabFlex 10x faster than TabPFN?" where the abstract says "2×"
+        return number_note(question, paper, named(question, paper))
     return (
         f"the abstract of {named(question, paper)} says '{flipped[1]}' where the question says "
         f"'{flipped[0]}': check the question's premise"

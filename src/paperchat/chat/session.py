@@ -16,18 +16,30 @@ the follow-up by the ``condense`` prompt).
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from paperchat.chat.commands import run_command
+from paperchat.chat.ellipsis import spelled_out
 from paperchat.chat.followup import UnresolvedReference, find_reference, resolve
+from paperchat.chat.more import answer_more, more_ask
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import LLM, Source
 from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import name_tokens
 from paperchat.core.text import clean_question
+
+#: Commands a user types without their slash ("help", "exit"), which had been searched as questions.
+_BARE_COMMANDS = {
+    "help": "/help",
+    "commands": "/help",
+    "exit": "/exit",
+    "quit": "/exit",
+    "bye": "/exit",
+}
 
 #: turns kept in memory (for /history, /save and follow-ups); older ones stay in the turn log
 MAX_TURNS = 50
@@ -170,6 +182,11 @@ class ChatSession:
             return Reply()
         if text.startswith("/"):
             return run_command(self, text, on_token)
+        bare = text.lower().rstrip("?!. ")
+        if (
+            bare in _BARE_COMMANDS
+        ):  # "help" or "exit" typed without the slash: the command, not a search
+            return run_command(self, _BARE_COMMANDS[bare], on_token)
         return self.ask(text, on_token)
 
     def ask(self, question: str, on_token: OnToken | None = None) -> Reply:
@@ -179,6 +196,20 @@ class ChatSession:
             question = clean_question(question, self.engine.settings.llm_api_key)
         except PaperchatError as exc:
             return Reply(stderr=[f"error: {exc} (the question was not answered)"])
+        if self.turns and (more := more_ask(question)):
+            # "any others like that?", "more like the second one", "any others by the same authors?"
+            return answer_more(self, more, question)
+        if meant := spelled_out(question, len(self.context)):
+            # "numbers?", "tldr", "limitations?" after an answer: about its paper(s), not a new search
+            if len(self.context) >= 3 and " it" in meant.replace("its", "it"):
+                example = re.sub(
+                    r"\bits\b", "the first one's", re.sub(r"\bit\b", "the first one", meant)
+                )
+                return Reply(
+                    text=f"Which paper do you mean? The last answer cited {len(self.context)} papers; ask "
+                    f'e.g. "{example}" (or name the paper).'
+                )
+            question = meant
         context = self._context_for(question)
         ref = find_reference(question)
         # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited

@@ -119,7 +119,7 @@ def _as_new_question(engine, res, mode, top_k, fallback, on_token, filters) -> F
     answer = engine.ask(
         res.query, top_k, mode="auto" if fallback else mode, on_token=on_token, filters=filters
     )
-    return FollowupAnswer(answer, _rows(engine, answer.retrieved))
+    return FollowupAnswer(answer, retrieved_rows(engine, answer.retrieved))
 
 
 def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> FollowupAnswer:
@@ -212,7 +212,7 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
     return FollowupAnswer(answer, rows)
 
 
-def _rows(engine, retrieved: list[Retrieved]) -> list[dict[str, Any]]:
+def retrieved_rows(engine, retrieved: list[Retrieved]) -> list[dict[str, Any]]:
     """The retrieved list with labels (for /why and the log)."""
     records = engine.store.papers([r.paper_id for r in retrieved], abstracts=False)
     return [

@@ -1,0 +1,95 @@
+"""Terse chat follow-ups that name only what they ask for: "numbers?", "tldr", "limitations?", "datasets
+used?", "whats the speedup", "who wrote that", "which is better".
+
+Typed after an answer, such a reply asks about that answer's paper(s), though it holds no "it" or "the
+second one" that :mod:`paperchat.chat.followup` could resolve; read as a new search it had matched
+papers that merely write "numbers" or "limit" (a phone-style break-it session). :func:`spelled_out`
+writes it out as the full question with a reference ("What results does it report?"; "do they" after
+an answer citing two papers), which the follow-up rules then resolve. Only a whole reply made of such
+words is read so; anything else is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LEAD = (
+    r"(?:(?:and|so|ok|okay|hm+|hmm+|also|now|what\s+about|how\s+about|any|got|show(?:\s+me)?|give\s+me|"
+    r"what(?:'s|s|\s+is|\s+are|\s+r|\s+were|\s+was)?|the|its|their|main|key|reported)\s+)*"
+)
+_TAIL = r"(?:\s+(?:used|pls|please|then|again|reported|here))*\s*[?.!]*\s*$"
+#: (what a reply asks for, the question for one paper, the question for two)
+_ASPECTS = (
+    (
+        r"tl;?\s*dr|eli5|summary|summari[sz]e|gist|overview|idea|short\s+version|in\s+short|"
+        r"explain(?:\s+(?:it|that|this))?(?:\s+(?:simpler|simply|briefly|more\s+simply|like\s+i'?m\s+(?:5|five)))?",
+        "Summarize it.",
+        "Summarize both.",
+    ),
+    (
+        r"numbers?|results?|performance|accuracy|gains?|improvements?|metrics?|scores?|how\s+(?:good|well)",
+        "What results does it report?",
+        "What results do they report?",
+    ),
+    (
+        r"speed-?ups?|how\s+fast|latency",
+        "What speedup does it report?",
+        "What speedups do they report?",
+    ),
+    (
+        r"limitations?|weakness(?:es)?|drawbacks?|downsides?|caveats?|cons",
+        "What are its limitations?",
+        "What are their limitations?",
+    ),
+    (r"datasets?|data", "What datasets does it use?", "What datasets do they use?"),
+    (
+        r"benchmarks?|evaluation|experiments?",
+        "What benchmarks does it use?",
+        "What benchmarks do they use?",
+    ),
+    (
+        r"baselines?",
+        "What baselines does it compare against?",
+        "What baselines do they compare against?",
+    ),
+    (r"code|github|repo|link", "Is its code available?", "Is their code available?"),
+    (
+        r"authors?|who\s+(?:wrote|made|authored|did)(?:\s+(?:that|this|these|those))?",
+        "Who wrote it?",
+        "Who wrote them?",
+    ),
+    (
+        r"year|when|venue|published|when\s+(?:was|is)\s+(?:that|this)\s+(?:published|out)",
+        "When was it published?",
+        "When were they published?",
+    ),
+    (
+        r"method|approach|how|how\s+does\s+(?:that|this)\s+work",
+        "How does it work?",
+        "How do they work?",
+    ),
+)
+_READ = [
+    (re.compile(rf"^{_LEAD}(?:{words}){_TAIL}", re.I), one, two) for words, one, two in _ASPECTS
+]
+_WHICH = re.compile(
+    r"^(?:so\s+|ok\s+)?which\s+(?:is|was|'s)\s+(better|faster|best|fastest|cheaper|more\s+accurate|stronger|simpler)"
+    r"\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def spelled_out(reply: str, cited: int) -> str | None:
+    """The full question a terse ``reply`` asks of the previous answer, which cited ``cited`` papers
+    (``"it"`` for one or three and more, ``"they"`` for two), or ``None`` when it is no such reply or
+    nothing was cited. "which is better" after two or more papers is "Which one is better?"."""
+    text = " ".join((reply or "").split())
+    if not cited or not text or len(text.split()) > 6:
+        return None
+    m = _WHICH.match(text)
+    if m:
+        return f"Which one is {m.group(1).lower()}?" if cited >= 2 else None
+    for pattern, one, two in _READ:
+        if pattern.match(text):
+            return two if cited == 2 else one
+    return None
