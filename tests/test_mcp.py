@@ -16,7 +16,7 @@ from openai_stub import Reply, StubServer
 from test_filters import run
 
 CONFPO = "p-abe9274a3783"
-TOOLS = {"search_papers", "ask", "get_paper", "summarize", "list_papers"}
+TOOLS = {"search_papers", "ask", "get_paper", "summarize", "list_papers", "get_bibtex"}
 ABSTENTION = "The indexed abstracts do not contain an answer to this question."
 
 
@@ -85,6 +85,15 @@ def test_tools_resources_and_errors(two_venue_store):
             summary = await client.call_tool("summarize", {"target": "ConfPO"})
             assert summary.structured_content["target"] == "ConfPO"
             assert [s["paper_id"] for s in summary.structured_content["sources"]] == [CONFPO]
+
+            bib = await client.call_tool("get_bibtex", {"paper_ids": [CONFPO]})
+            assert bib.structured_content["bibtex"].startswith("@inproceedings{")
+            assert (
+                'title = "{ConfPO}: Exploiting Policy Model Confidence'
+                in bib.structured_content["bibtex"]
+            )
+            too_many = await client.call_tool("list_papers", {"limit": 500})
+            assert too_many.is_error and "less than or equal to 100" in text(too_many)
 
             page = await client.call_tool(
                 "list_papers", {"limit": 2, "offset": 1, "filters": {"venue": "neurips"}}

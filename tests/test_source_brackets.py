@@ -90,7 +90,8 @@ def test_a_store_folder_with_no_papers_is_a_one_line_error_in_the_api(tmp_path):
     ):
         with pytest.raises(StoreError) as err:
             call()
+        # an ordinary folder is no store, and a read does not make it one (an MCP session)
         assert str(err.value) == (
-            f"the store at {folder} holds no papers; run `paperchat --store {folder.resolve()} ingest` "
-            f"(the bundled corpus) or `paperchat --store {folder.resolve()} ingest FILE` first"
+            f"no store at {folder}; call .ingest(paths) first (no paths: the bundled corpus)"
         )
+    assert list(folder.iterdir()) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from conftest import ICML_JSONL
 
@@ -249,3 +250,35 @@ def test_a_topic_is_also_written_as_the_abbreviation_its_writers_define(bundled_
     assert shorts == ["RL"]
     assert "p-e126ba626a72" in writing and len(writing) == 5
     assert _writing(bundled_engine, "entropy minimization", None) == (set(), [])
+
+
+@pytest.mark.parametrize(
+    "question, topic",
+    [
+        ("Summarize the related work on graph neural networks", "graph neural networks"),
+        ("Write a related work paragraph on graph neural networks.", "graph neural networks"),
+        ("give me an overview of the literature on graph neural networks", "graph neural networks"),
+    ],
+)
+def test_a_request_for_a_fields_summary_is_the_topic_summary(bundled_engine, question, topic):
+    # a related-work writer's session: "Summarize the related work on conformal prediction" had quoted one
+    # abstract, which read as a survey of the field
+    from paperchat.answer.summaries import topic_summary
+
+    assert topic_summary(question) == topic
+    answer = bundled_engine.ask(question, mode="extractive")
+    summary = bundled_engine.summarize(topic, mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [s.paper_id for s in summary.sources]
+    assert [s.paper_id for s in answer.sources] == ["p-1d90af2b1c95", "p-fb365a7031bd"]
+    assert answer.notes[-1] == (
+        f'read as a summary of the papers on "{topic}" (`paperchat summarize "{topic}"`)'
+    )
+
+
+@pytest.mark.parametrize(
+    "question", ["Summarize the paper on speculative decoding", "Give me an overview of Vintix."]
+)
+def test_a_summary_of_one_paper_is_no_fields_summary(question):
+    from paperchat.answer.summaries import topic_summary
+
+    assert topic_summary(question) is None

@@ -44,3 +44,25 @@ def as_named(asked: str, papers: list) -> list:
         return min((i for k in keys if k and (i := low.find(k.lower())) >= 0), default=len(low))
 
     return sorted(papers, key=at)
+
+
+#: A word shaped like a paper id: an OpenReview id (ten letters, digits, "-" or "_", not all lower case
+#: letters, so "generation" is none) or a derived ``p-`` id.
+_ID_LIKE = re.compile(
+    r"(?<![\w-])(p-[0-9a-f]{12}|(?=[\w-]{0,9}[A-Z0-9_])[A-Za-z0-9_-]{10})(?![\w-])"
+)
+
+
+def ids_named(question: str, ids, aliases) -> dict[str, str]:
+    """The paper ids ``question`` writes ("What does KVf2SFL1pi propose?") -> the stored paper each names
+    (``ids``: the stored ids; ``aliases``: merged id -> kept id; another case allowed, as
+    :func:`paperchat.ingest.records.resolve_id` reads them). An agent that found a paper by search asks
+    about it by its id (an MCP session had every such question declined)."""
+    from paperchat.ingest.records import resolve_id
+
+    found = {}
+    for m in _ID_LIKE.finditer(question):
+        pid = resolve_id(m.group(1), ids, aliases)
+        if pid:
+            found[m.group(1)] = pid
+    return found

@@ -22,6 +22,25 @@ from collections.abc import Callable
 from paperchat.core.sentences import split_sentences
 from paperchat.ingest.records import PaperRecord, resolve_id
 
+#: A request for a summary of a field's papers, not of one paper: "Summarize the related work on X", "Write a
+#: related work paragraph on X", "give me an overview of the literature on X" (a related-work writer's
+#: session had them answered from one abstract, which read as a survey of the field).
+_TOPIC_SUMMARY = re.compile(
+    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:summari[sz]e|sum\s+up|write|draft|give(?:\s+me)?|describe)"
+    r"\s+(?:an?\s+|the\s+)?(?:short\s+|brief\s+)?"
+    r"(?:(?:overview|summary|survey|review)(?:\s+of\s+(?:the\s+)?(?:literature|research|(?:recent\s+)?work|papers))?"
+    r"|related[-\s]work(?:\s+(?:paragraph|section))?|literature|research|(?:recent\s+)?work|papers)"
+    r"\s+(?:on|about|in|regarding)\s+(?P<topic>.+?)\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def topic_summary(question: str) -> str | None:
+    """The topic of a request to summarize a field's papers ("Summarize the related work on conformal
+    prediction" -> "conformal prediction"), answered as ``paperchat summarize TOPIC`` is; else ``None``."""
+    m = _TOPIC_SUMMARY.match(question or "")
+    return m.group("topic") if m else None
+
 
 def find_paper(
     records: dict[str, PaperRecord],

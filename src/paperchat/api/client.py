@@ -73,15 +73,16 @@ class Paperchat:
         return f"Paperchat(store={str(self.settings.store_path)!r}, mode={self.settings.mode!r})"
 
     def _ready(self) -> None:
-        """Refuse a store folder that does not exist; ingest the bundled corpus into an empty default store (once)."""
+        """Refuse a folder that holds no store (a read makes none); seed an empty default store (once)."""
         from paperchat.core.commands import ingest_command
 
         settings = self.settings
         if (
             not settings.chroma_url
             and settings.origins.get("store") != "default"
-            and not settings.store_path.exists()
+            and not (settings.store_path / "chroma").exists()
         ):
+            # none there (an MCP server on an ordinary folder had made an empty store, `check` then "sound")
             raise StoreError(
                 f"no store at {settings.store_path}; run `{ingest_command(settings)}` first"
             )

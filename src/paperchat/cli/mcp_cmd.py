@@ -13,7 +13,7 @@ from paperchat.cli.options import AppContext, answer_options
 def mcp_command(obj: AppContext, **flags):
     """Serve paperchat to coding agents (Claude Code, Cursor, Codex) as an MCP server over stdio.
 
-    Tools: search_papers, ask, get_paper, summarize, list_papers (with author,
+    Tools: search_papers, ask, get_paper, summarize, list_papers, get_bibtex (with author,
     venue, year and paper filters); each paper is also the resource
     paper://<id>. The agent's host starts this command and speaks MCP on its
     stdin and stdout; it runs until the host closes stdin. Add it to an agent

@@ -41,12 +41,16 @@ from paperchat.core.errors import StoreError, describe
 #: What every tool returns: its JSON (``structuredContent``, and as text for the model), or an error line.
 ToolResult = Annotated[CallToolResult, dict[str, Any]]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+#: Papers list_papers and get_bibtex give at most per call: a page of 100 is about 16k tokens, within what
+#: agent hosts take from one tool (a page of 500, 82k tokens, was cut off).
+MAX_LISTED = 100
 
 INSTRUCTIONS = (
     "paperchat answers questions about a local store of research-paper abstracts (by default the ICML 2025 papers) "
     "with numbered citations [n] that map to the papers, each checkable. Find papers with search_papers or "
     "list_papers, answer with ask (quote its sources; when abstained is true the abstracts hold no answer: say so, "
-    "do not guess), read a paper with get_paper or the resource paper://<paper_id>, summarize with summarize."
+    "do not guess), read a paper with get_paper or the resource paper://<paper_id>, summarize with summarize, "
+    "cite with get_bibtex."
 )
 
 
@@ -337,7 +341,10 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
     @server.tool(annotations=READ_ONLY)
     def list_papers(
         filters: FiltersArg = None,
-        limit: Annotated[int, Field(ge=1, le=500, description="At most this many papers.")] = 50,
+        limit: Annotated[
+            int,
+            Field(ge=1, le=MAX_LISTED, description=f"At most this many papers (1-{MAX_LISTED})."),
+        ] = 50,
         offset: Annotated[int, Field(ge=0, description="Skip this many first.")] = 0,
     ) -> ToolResult:
         """List the stored papers (no abstracts) that match the filters, in the store's order, a page at a time.
@@ -356,6 +363,24 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
             }
 
         return service.tool(page)
+
+    @server.tool(annotations=READ_ONLY)
+    def get_bibtex(
+        paper_ids: Annotated[
+            list[str],
+            Field(
+                min_length=1,
+                max_length=MAX_LISTED,
+                description="Paper ids, as search_papers, list_papers or ask sources give them.",
+            ),
+        ],
+    ) -> ToolResult:
+        """BibTeX entries for stored papers, for a .bib file or a reference manager.
+
+        Returns {"bibtex": the @inproceedings/@article entries as one text, in the order given}, with the keys
+        `paperchat papers --bibtex FILE` writes for them. An unknown id is an error.
+        """
+        return service.tool(lambda pc: {"bibtex": pc.bibtex(paper_ids)})
 
     @server.resource(
         "paper://{paper_id}",

@@ -14,6 +14,7 @@ import time
 
 from paperchat.core import phases
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
+from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
 from paperchat.engine.metadata_reads import counted_listing, read_metadata
@@ -31,9 +32,22 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
     from paperchat.answer.intent import AUTHORS, FIND, SUMMARY, TITLE, read_question
     from paperchat.answer.offline import asks_where_published
+    from paperchat.answer.summaries import topic_summary
 
     t0 = time.perf_counter()
     question = clean_question(question, engine.settings.llm_api_key)
+    if topic := topic_summary(question):
+        # "Summarize the related work on X": the papers on X, as `paperchat summarize X` writes it, not one abstract
+        try:
+            answer = engine.summarize(topic, top_k, mode, on_token, filters)
+        except PaperchatError:
+            pass  # no paper and no topic by that name: answered as any question is
+        else:
+            answer.question = question
+            answer.notes.append(
+                f'read as a summary of the papers on "{topic}" (`paperchat summarize "{topic}"`)'
+            )
+            return answer
     choice = engine.choose_mode(mode)
     answer_mode, fallback = choice.mode, choice.fallback
     if answer_mode == LLM:

@@ -44,6 +44,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         author_listing,
         joint_author,
     )
+    from paperchat.answer.named_papers import ids_named
     from paperchat.answer.offline import asks_where_published
     from paperchat.answer.paper_counts import (
         count_line,
@@ -53,7 +54,18 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     from paperchat.answer.paper_lists import listed_answer, only_listing
     from paperchat.answer.year_asks import asked_year, year_note
 
-    reading = Reading(question, paper_ids)
+    named = ids_named(question, engine.catalog(), engine.store.aliases())
+    notes = []
+    for typed, pid in named.items():  # "What does KVf2SFL1pi propose?": that paper, by its name
+        record = engine.catalog()[pid]
+        label = record.label or ""
+        short = label and len(label) <= 40 and len(label.split()) <= 4 and not label.endswith("…")
+        question = question.replace(typed, label if short else record.name)
+        notes.append(f"{typed} is the id of '{record.name}': answered from that paper")
+    if named:
+        ids = frozenset(named.values())
+        paper_ids = ids if paper_ids is None else ids & paper_ids
+    reading = Reading(question, paper_ids, notes)
     if answer := superlative_answer(engine, question, paper_ids):
         reading.answer = answer  # "Which paper has the most authors?", "Who has the most papers?"
         return reading

@@ -1,0 +1,33 @@
+"""A question that names a paper by its id is about that paper (an MCP session: an agent found a paper with
+search_papers and asked "What does KVf2SFL1pi propose?", which had been declined)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.named_papers import ids_named
+
+CONFPO = "p-abe9274a3783"
+
+
+def test_ids_a_question_writes_are_found_in_any_case():
+    ids = {CONFPO, "KVf2SFL1pi"}
+    assert ids_named("What does kvf2sfl1pi propose, and p-abe9274a3783?", ids, {}) == {
+        "kvf2sfl1pi": "KVf2SFL1pi",
+        "p-abe9274a3783": CONFPO,
+    }
+    # words of ten letters, and ids no stored paper has, are none
+    assert ids_named("What is generation about in ZZZZZZZZZ9?", ids, {}) == {}
+
+
+@pytest.mark.parametrize(
+    "question", [f"What does {CONFPO} propose?", f"What does the paper {CONFPO} propose?"]
+)
+def test_a_question_naming_an_id_is_answered_from_that_paper(bundled_engine, question):
+    answer = bundled_engine.ask(question, mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+    assert "We introduce ConfPO" in answer.answer
+    assert answer.notes[-1] == (
+        f"{CONFPO} is the id of 'ConfPO: Exploiting Policy Model Confidence for Critical Token Selection "
+        "in Preference Optimization': answered from that paper"
+    )
