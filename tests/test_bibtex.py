@@ -156,16 +156,44 @@ def test_keys_are_stable_and_unique():
     }
     keys = cite_keys(records)
     assert keys == {
-        "a": "tao2025transformers",
-        "b": "tao2025transformersb",
+        "a": "tao2025transformerspredict",
+        "b": "tao2025transformerslearn",
         "c": "beethovenk2",
         "d": "anonquokkanet",
     }
+    # alone, a paper has its base key
     assert cite_keys({k: records[k] for k in ("a", "c")})["a"] == "tao2025transformers"
+
     text = entries(["c"], records)
     assert (
         'title = "On the $K^2$ Bound: 100\\% of Cases"' in text
     )  # math kept, the rest LaTeX-encoded
+
+
+def test_a_key_never_passes_to_another_paper_as_the_store_grows():
+    # a related-work writer's session: after `ingest b.jsonl`, chen2025learning named Min Chen's new paper
+    # instead of Wei Chen's, so a manuscript's \cite{chen2025learning} changed paper without an error
+    from paperchat.cite.bibtex import cite_keys
+    from paperchat.ingest.records import PaperRecord
+
+    def paper(pid, title, author="Wei Chen"):
+        return PaperRecord(pid, title=title, authors=[author], year=2025)
+
+    stages = [{"zz2": paper("zz2", "Learning Things Quickly")}]
+    stages.append({**stages[-1], "zz3": paper("zz3", "Learning Other Things Slowly")})
+    stages.append({**stages[-1], "aa1": paper("aa1", "Learning Graph Structure", "Min Chen")})
+    stages.append({**stages[-1], "aa2": paper("aa2", "Learning Things Slowly")})
+    keys = [cite_keys(s) for s in stages]
+    assert keys[-1] == {
+        "aa1": "chen2025learninggraph",
+        "aa2": "chen2025learningthingsslowly",
+        "zz2": "chen2025learningthingsquickly",
+        "zz3": "chen2025learningother",
+    }
+    owner: dict[str, str] = {}
+    for stage in keys:
+        for pid, key in stage.items():
+            assert owner.setdefault(key, pid) == pid
 
 
 def test_a_dollar_that_is_money_is_escaped_and_math_is_kept():

@@ -13,8 +13,9 @@ the first word of the title that is not a stop word, in ASCII lower case
 (``yoon2025confpo``); ``anon`` without authors, no year when it is unknown.
 They are computed over every stored paper (:func:`cite_keys`), so a paper's
 key does not depend on which papers are exported with it: when several
-stored papers share a key, the one with the smallest id keeps it and the
-others get ``b``, ``c``, ... in id order.
+stored papers share a key, each adds its next title words until they differ
+(``tao2025transformerspredict``, ``tao2025transformerslearn``), so a key never
+passes to another paper as the store grows.
 """
 
 from __future__ import annotations
@@ -100,38 +101,59 @@ def _last_name(author: str) -> str:
     return _ascii_word("".join(person.last_names)) or _ascii_word("".join(person.first_names))
 
 
-def base_key(record: PaperRecord) -> str:
-    """The key before de-duplication: last name of the first author + year + first significant title word
-    (not one of inline math that holds a LaTeX command)."""
-    last = _last_name(record.authors[0]) if record.authors else ""
+def _key_words(record: PaperRecord) -> list[str]:
+    """The title's words a key is made of, in ASCII lower case: significant ones (not :data:`STOP_WORDS`), the
+    first word when all are stop words; none from inline math that holds a LaTeX command."""
     # math with a command is no word: "On $\\mathcal{O}(\\sqrt{T})$ Regret" had given "mathcalosqrtt";
     # "$K^2$" stays "k2"
     plain = re.sub(r"\$[^$]*\\[^$]*\$", " ", record.name)
     words = [w for w in (_ascii_word(w) for w in re.split(r"[\s\-–—:/]+", plain)) if w]
-    word = next((w for w in words if w not in STOP_WORDS), words[0] if words else "")
-    return f"{last or 'anon'}{record.year or ''}{word or _ascii_word(record.paper_id)}"
+    return [w for w in words if w not in STOP_WORDS] or words[:1]
+
+
+def base_key(record: PaperRecord) -> str:
+    """The key before de-duplication: last name of the first author + year + first significant title word."""
+    last = _last_name(record.authors[0]) if record.authors else ""
+    words = _key_words(record)
+    return (
+        f"{last or 'anon'}{record.year or ''}{words[0] if words else _ascii_word(record.paper_id)}"
+    )
 
 
 def cite_keys(records: Mapping[str, PaperRecord]) -> dict[str, str]:
-    """A unique, stable BibTeX key for each of ``records`` (paper id -> record): see the module docstring."""
+    """A unique BibTeX key for each of ``records`` (paper id -> record): its :func:`base_key`, or, when other
+    papers share that, the base key and as many of its next title words as tell it from them (the paper's
+    id when none do). A key depends on the papers stored, never on those exported; and as papers are
+    added, a paper's key may grow but never passes to another paper (a suffix by id order had handed
+    ``chen2025learning`` to a newly ingested paper, so a manuscript's citation silently changed paper)."""
     groups: dict[str, list[str]] = {}
     for pid in sorted(records):
         groups.setdefault(base_key(records[pid]), []).append(pid)
-    keys = {}
+    keys: dict[str, str] = {}
     for key, pids in groups.items():
-        for i, pid in enumerate(pids):
-            keys[pid] = key if i == 0 else key + _suffix(i)
+        if len(pids) == 1:
+            keys[pids[0]] = key
+            continue
+        words = {pid: _key_words(records[pid])[1:] for pid in pids}
+        for pid in pids:
+            mine = words[pid]
+            n = next(
+                (
+                    n
+                    for n in range(1, len(mine) + 1)
+                    if all(words[o][:n] != mine[:n] for o in pids if o != pid)
+                ),
+                None,
+            )
+            keys[pid] = key + ("".join(mine[:n]) if n else _ascii_word(pid))
+    taken: dict[str, str] = {}
+    for pid in sorted(
+        keys
+    ):  # two ways to the same letters ("abc" and "ab c"): the id tells them apart
+        if keys[pid] in taken:
+            keys[pid] += _ascii_word(pid)
+        taken[keys[pid]] = pid
     return keys
-
-
-def _suffix(i: int) -> str:
-    """``b`` for the second paper with a key, ``c`` for the third, ... ``z``, then ``ba``, ``bb``, ..."""
-    letters = ""
-    while True:
-        letters = "abcdefghijklmnopqrstuvwxyz"[i % 26] + letters
-        i //= 26
-        if not i:
-            return letters
 
 
 def _balanced(text: str) -> str:
