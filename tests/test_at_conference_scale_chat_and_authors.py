@@ -53,8 +53,8 @@ def test_an_authors_papers_at_conference_scale(icml_engine):
     chen = icml_engine.ask("Which papers were written by Chen?", mode="extractive")
     assert len(chen.sources) == 20
     assert chen.notes[1].endswith(
-        'more not listed (`paperchat papers --author "Chen"` lists the papers of every author whose name '
-        'contains "Chen")'
+        'more not listed (`paperchat papers --author "Chen"` lists the papers of every author with the name '
+        '"Chen" as a first, middle or last name)'
     )
     # a second helper's break-it session: a name that matched no author fell back to its first word
     # ("papers by Michael Jordan on ..." answered from 75 papers by authors named Michael)

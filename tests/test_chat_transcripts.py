@@ -533,3 +533,28 @@ def test_chat_papers_shows_the_first_fifty_of_a_conference():
     assert text.endswith(
         "… and 2,690 more (`paperchat papers` lists them all; FILTERS narrow them)"
     )
+
+
+def test_it_after_an_llm_answer_that_cited_nothing_is_the_paper_it_was_given(store):
+    # an LLM break-it session: a small model's answer cited nothing, and "does it need a reward model?"
+    # then had "nothing to refer to" and searched reward-model papers
+    with StubServer() as server:
+        server.script(Reply("ConfPO uses the policy's confidence."))  # no citation
+        server.script(Reply("Does ConfPO need a reward model?"))  # the condensed follow-up
+        server.script(Reply("No, it needs no auxiliary model [1]."))
+        out = chat(
+            store,
+            [
+                "What does ConfPO use to pick preference-critical tokens?",
+                "does it need a reward model?",
+                "/why",
+            ],
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+            PAPERCHAT_HISTORY="0",
+        )
+    assert titles(turns(out)["does it need a reward model?"]) == [CONFPO]
+    assert (
+        f'follow-up: "it" refers to source [1] of the previous answer ({CONFPO.split(":")[0]}'
+        in out
+    )

@@ -242,7 +242,11 @@ def test_settings_out_of_range_and_unknown_config_keys(tmp_path, monkeypatch):
             "setting embed_model from file:{cfg}: an empty value; leave it out to use the default",
         ),
         ("store = []", "setting store from file:{cfg}: [] is not a valid str"),
-        ("[llm]\napi_key = 12345", "setting llm_api_key from file:{cfg}: 12345 is not a valid str"),
+        # a key is never echoed (an LLM session: a key given as a list was printed in the error)
+        (
+            '[llm]\napi_key = ["sk-abc123secretvalue"]',
+            "setting llm_api_key from file:{cfg}: the value given is not a valid str",
+        ),
     ],
 )
 def test_config_file_values_are_type_checked_as_env_values_are(tmp_path, monkeypatch, line, error):

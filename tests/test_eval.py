@@ -454,7 +454,7 @@ def test_offline_eval_reproduces_the_committed_baseline(results, tmp_path):
         5,
         "hybrid",
     )
-    assert cfg["set"] == "eval/questions.jsonl"
+    assert cfg["set"] == "eval/questions.jsonl" and cfg["llm"] is None
     for name, stat in results["overall"].items():
         assert stat["value"] is not None, name
         assert stat["ci"][0] - 1e-9 <= stat["value"] <= stat["ci"][1] + 1e-9, name

@@ -254,3 +254,19 @@ def test_a_paper_id_in_the_wrong_case_is_that_paper_and_a_near_miss_is_named():
         "no paper with id avesKAAETX in the store (--paper); did you mean AVeskAAETB? "
         "`paperchat papers` lists them"
     )
+
+
+def test_an_author_filter_matches_whole_words_of_a_name():
+    # an MCP session: "li" let 1,334 of 2,740 papers through (Lin, Liu, Ablin), and "Levine, Sergey" none
+    from paperchat.ingest.records import PaperRecord
+    from paperchat.retrieve.filters import Filters, matching_ids
+
+    records = {
+        "li": PaperRecord("li", authors=["Bo Li"]),
+        "lin": PaperRecord("lin", authors=["Shanchuan Lin", "Pierre Ablin"]),
+        "levine": PaperRecord("levine", authors=["Seohong Park", "Sergey Levine"]),
+    }
+    assert matching_ids(Filters.of(author="li"), records) == {"li"}
+    assert matching_ids(Filters.of(author="Levine, Sergey"), records) == {"levine"}
+    assert matching_ids(Filters.of(author="S. Levine"), records) == {"levine"}
+    assert matching_ids(Filters.of(author="ablin"), records) == {"lin"}

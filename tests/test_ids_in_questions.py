@@ -1,5 +1,6 @@
-"""A question that names a paper by its id is about that paper (an MCP session: an agent found a paper with
-search_papers and asked "What does KVf2SFL1pi propose?", which had been declined)."""
+"""A question that names a paper by its id, or is only an author's name, is about that paper or author (an
+MCP session: an agent found a paper with search_papers and asked "What does KVf2SFL1pi propose?", which had
+been declined; a phone-style session's "sergey levine" had been declined too)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,18 @@ def test_a_question_naming_an_id_is_answered_from_that_paper(bundled_engine, que
         f"{CONFPO} is the id of 'ConfPO: Exploiting Policy Model Confidence for Critical Token Selection "
         "in Preference Optimization': answered from that paper"
     )
+
+
+@pytest.mark.parametrize("question", ["hee suk yoon", "Hee Suk Yoon's papers?"])
+def test_a_question_that_is_only_an_authors_name_lists_their_papers(bundled_engine, question):
+    # a phone-style session: "sergey levine" was declined though he has 11 stored papers
+    answer = bundled_engine.ask(question, mode="extractive")
+    assert [s.paper_id for s in answer.sources] == [CONFPO]
+    assert answer.answer.startswith('"ConfPO: Exploiting Policy Model Confidence')
+
+
+@pytest.mark.parametrize("question", ["graph neural networks", "Hee Suk papers"])
+def test_words_that_are_no_whole_stored_name_are_no_author(bundled_engine, question):
+    from paperchat.answer.authorship import bare_author
+
+    assert bare_author(question, bundled_engine.author_index()) is None

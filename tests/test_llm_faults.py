@@ -248,3 +248,36 @@ def test_a_bare_connection_error_says_what_happened():
         "cannot reach the LLM at http://127.0.0.1:8799/v1: the connection closed before an answer "
         "(did the server stop?)"
     )
+
+
+def test_config_probe_of_a_server_that_answers_no_model_list():
+    # an LLM session: `config` on a server sending an HTML page printed the client's parse error
+    # ("'str' object has no attribute '_set_private_attributes'")
+    import http.server
+    import threading
+
+    from paperchat.answer.llm_client import probe
+    from paperchat.core.settings import load_settings
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<html>a web page</html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/v1"
+    try:
+        line = probe(load_settings({"llm_base_url": url, "llm_model": "m"}))
+    finally:
+        server.shutdown()
+    assert line == (
+        f"does not answer: {url}/models gave no OpenAI model list (is it an OpenAI-compatible server?)"
+    )

@@ -66,6 +66,13 @@ def test_an_empty_answer_is_an_error_under_llm_and_an_offline_answer_under_auto(
             "answered offline by quoting the abstracts"
         ]
         assert server.count() == 2
+        # not as JSON: a whitespace reply had been taken for the streamed answer, so the offline text never
+        # showed (an LLM break-it session)
+        server.script(Reply("   \n\n  "))
+        shown = run(bundled_store, server, "ask", QUESTION)
+        assert shown.returncode == 0, shown.stderr
+        assert data["answer"][:40] in shown.stdout
+        assert "\nSources:\n  [1] ConfPO" in shown.stdout
 
 
 # -- 7: a stream that just stops ------------------------------------------------------------------------------------

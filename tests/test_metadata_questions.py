@@ -336,3 +336,15 @@ def test_how_many_authors_a_title_has_retrieves_that_title(bundled_engine):
         answer.answer.startswith(f'"{CONFPO_TITLE}" has 5 authors: ')
         and answer.sources[0].paper_id == CONFPO
     )
+
+
+def test_a_title_typed_in_lower_case_without_its_hyphens_names_the_paper(bundled_engine):
+    # a phone-style session: "when was flow q learning published" was declined ("no stored paper's title
+    # or label names the paper asked about") though "who wrote flow q learning" found it
+    answer = bundled_engine.ask(
+        "when was calibrated physics informed uncertainty quantification published?",
+        mode="extractive",
+    )
+    assert answer.answer.startswith(
+        '"Calibrated Physics-Informed Uncertainty Quantification" appeared at ICML 2025 [1].'
+    )

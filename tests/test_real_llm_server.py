@@ -230,6 +230,8 @@ def test_eval_in_llm_mode_reports_figures(bundled_store, server_url, tmp_path):
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["config"]["mode"] == "llm" and summary["config"]["questions"] == 2
+    # which model answered, so two models' runs can be told apart
+    assert summary["config"]["llm"] == {"llm_model": MODEL, "llm_base_url": server_url}
     for name in ("citations.sentence_citation_rate", "retrieval.recall@5"):
         value = summary["overall"][name]["value"]
         assert value is None or 0.0 <= value <= 1.0, name

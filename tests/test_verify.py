@@ -366,3 +366,15 @@ def test_list_lines_are_sentences_and_an_interval_is_no_citation():
     ]
     assert find_citations("scores in the range [0, 1] [2] and [0,10]") == [2]
     assert find_citations("cites [1, 3] and [2-4]") == [1, 3, 2, 3, 4]
+
+
+def test_one_as_a_pronoun_is_no_number():
+    # an LLM session: "... with a smoothed one [1]" was flagged "not in the cited source: 1"
+    from paperchat.cite.facts import missing_facts
+
+    cited = (
+        "SmPO-Diffusion replaces the binary preference distribution with a smoothed distribution."
+    )
+    assert missing_facts("It replaces the binary distribution with a smoothed one.", cited) == []
+    assert missing_facts("It picks one of the tokens.", cited) == []
+    assert missing_facts("It trains one model per task.", cited) == ["1"]

@@ -326,8 +326,32 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
             f"({', '.join(ask.authors[:6])}{', …' if len(ask.authors) > 6 else ''})"
         ],
         lead=f"{len(chosen)} stored paper{s} by {ask.who}:" if how_many else "",
-        more=f'`paperchat papers --author "{ask.typed}"` lists the papers of every author whose name '
-        f'contains "{ask.typed}"',
+        more=f'`paperchat papers --author "{ask.typed}"` lists the papers of every author with the name '
+        f'"{ask.typed}" as a first, middle or last name',
         count=len(chosen) if how_many else None,
         who=first_match,
     )
+
+
+#: A question that is nothing but a person's name, perhaps with "papers": "sergey levine", "Yoshua Bengio's
+#: papers?" (a phone-style session had "sergey levine" declined though he has 11 stored papers).
+_BARE = re.compile(
+    r"^\s*(?P<name>[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){1,3}?)(?:['’]s)?"
+    r"(?:\s+(?:papers?|works?|publications?|pubs))?\s*[?.!]*\s*$",
+    re.I,
+)
+
+
+def bare_author(question: str, index: AuthorIndex) -> AuthorAsk | None:
+    """The :class:`AuthorAsk` listing the papers of a stored author whose whole name (two words or more, any
+    case and accents) is all ``question`` writes, "papers" aside; ``None`` otherwise."""
+    m = _BARE.match(question)
+    folded = _words(m.group("name")) if m else []
+    if len(folded) < 2 or any(w in _NOT_NAMES for w in folded):
+        return None
+    found = {a: p for a, p in index.papers_of(folded).items() if len(_words(a)) == len(folded)}
+    if not found:
+        return None
+    authors = tuple(sorted(found, key=lambda a: (-len(found[a]), a)))
+    ids = frozenset(pid for pids in found.values() for pid in pids)
+    return AuthorAsk(m.group("name"), authors, ids, "", True)

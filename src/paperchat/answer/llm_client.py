@@ -330,6 +330,12 @@ def probe(settings) -> str:
         why = unreachable(exc)
         if why:
             return f"does not answer: cannot reach the LLM at {client.base_url}: {why}"
+        if isinstance(exc, (AttributeError, TypeError, KeyError, ValueError)):
+            # a 200 page that is no model list (an HTML page): the client's parse error said nothing useful
+            return (
+                f"does not answer: {client.base_url}/models gave no OpenAI model list "
+                "(is it an OpenAI-compatible server?)"
+            )
         try:
             return f"does not answer: {client.translate(exc, retried=False)}"
         except Exception:

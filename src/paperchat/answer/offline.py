@@ -229,14 +229,23 @@ _NOT_TITLE_WORDS = frozenset(
 
 def _titled(question: str, paper: PaperText) -> bool:
     """Whether the question names ``paper`` by its title or label: its capitalised words (the words of
-    what it asks about) all occur in that title or label, and there is one."""
+    what it asks about) all occur in that title or label, and there is one; or it writes the title's words
+    before its colon in any case, hyphens as spaces."""
     words = {
         w.lower()
         for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question))
         if w[0].isupper() and w.lower() not in _NOT_TITLE_WORDS
     }
     named = {w.lower() for w in re.findall(r"[\w+-]+", f"{paper.title} {paper.label}")}
-    return bool(words) and words <= named
+    if words and words <= named:
+        return True
+    # typed in lower case, hyphens as spaces: "when was flow q learning published" (a phone-style session)
+    head = _loose(paper.title.split(":")[0] if paper.title else "")
+    return bool(head) and f" {head} " in f" {_loose(question)} "
+
+
+def _loose(text: str) -> str:
+    return " ".join(re.sub(r"[-‐‑–—_?.!,;:]", " ", text.lower()).split())
 
 
 def offline_answer(

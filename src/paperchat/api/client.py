@@ -39,8 +39,8 @@ class Paperchat:
     Other keyword arguments are settings by name (``mode``, ``top_k``,
     ``llm_model``, ``llm_base_url``, ``chroma_url``, ...; README, "Settings").
 
-    The filters every reading method takes: ``author`` (case-insensitive part
-    of an author's name), ``venue`` (whole words of the venue, any case),
+    The filters every reading method takes: ``author`` (words of an author's
+    name, any case and order), ``venue`` (whole words of the venue, any case),
     ``year``, ``papers`` (paper ids). Retrieval is restricted to the papers
     that match all of them; a filter that matches no paper raises.
 

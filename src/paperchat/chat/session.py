@@ -133,6 +133,19 @@ class ChatSession:
             return listed
         return self.context
 
+    def _given(self, answer) -> list[Source]:
+        """The papers an answer that cites none was given, as sources (no cited text): those its question
+        names by label, else all of them in rank order; what follow-ups then refer to."""
+        from paperchat.answer.named_papers import label_named
+
+        ids = list(dict.fromkeys(r.paper_id for r in answer.retrieved))
+        records = self.engine.store.papers(
+            ids[: self.top_k or self.engine.settings.top_k], abstracts=False
+        )
+        given = [records[p] for p in ids if p in records]
+        given = [r for r in given if label_named(answer.question, r)] or given
+        return [Source.from_record(n, r, "", "") for n, r in enumerate(given, 1)]
+
     def _abstracts(self, context: list[Source]) -> dict[str, str]:
         """The abstracts of the ``context`` papers by id (read through the retriever's record cache); empty
         when the store cannot give them (the resolver then reads the cited chunks)."""
@@ -254,7 +267,9 @@ class ChatSession:
         first: list[float] = []
 
         def stream(piece: str) -> None:
-            if not first:
+            if (
+                not first and piece.strip()
+            ):  # whitespace alone shows no answer (the offline one follows)
                 first.append(time.perf_counter())
             if on_token:
                 on_token(piece)
@@ -287,6 +302,8 @@ class ChatSession:
             turn.context = [s for s in context if s.paper_id in res.target_ids]
         elif answer.abstained:  # an abstention changes nothing: "it" still means the paper before
             turn.context = self.context
+        else:  # an LLM answer that cited nothing: the papers it was given ("it" had nothing to refer to)
+            turn.context = self._given(answer)
         reply = Reply(
             answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes]
         )

@@ -40,14 +40,27 @@ _NUMBER_WORDS.update(
 )
 
 
+#: "one" as a number ("one GPU"), not the pronoun ("a smoothed one", "one of the", "the one that"), which an
+#: LLM session's checker had flagged as the number 1 missing from the source.
+_ONE = re.compile(
+    r"(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\beach )(?<!\bany )(?<!\bevery )(?<!\bno )"
+    r"\bone\b(?=\s+(?!of\b|that\b|which\b|who\b|another\b|is\b|can\b|may\b|must\b|should\b)[a-z])"
+)
+
+
 def numbers(text: str) -> set[str]:
     """Numbers in ``text`` as plain digit strings (``"1,000"`` -> ``"1000"``, ``"15%"`` -> ``"15"``).
 
     Digits inside names (``QM9``, ``GPT-2``) are not numbers; number words up
-    to twenty are (``"six"`` -> ``"6"``).
+    to twenty are (``"six"`` -> ``"6"``), "one" only before a noun (not "a smoothed one", "one of").
     """
     out = {m.group(1).replace(",", "") for m in _NUMBER.finditer(text)}
-    out |= {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
+    low = text.lower()
+    out |= {
+        _NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", low) if w in _NUMBER_WORDS and w != "one"
+    }
+    if _ONE.search(low):
+        out.add("1")
     return {_canonical(n) for n in out}
 
 

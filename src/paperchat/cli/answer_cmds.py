@@ -85,6 +85,12 @@ def _streamer(enabled: bool):
     return (on_token if enabled else None), printed
 
 
+def _streamed(printed: list[str]) -> bool:
+    """Whether the streamed pieces showed an answer: a reply of whitespace alone, which the engine replaces
+    by the offline answer, showed none (an LLM session had the offline answer's text never printed)."""
+    return bool("".join(printed).strip())
+
+
 def _answer(produce, on_token, printed: list[str]):
     """``produce()`` (an answer streaming to ``on_token``); an error or Ctrl-C after some streamed text ends its line
     first, so the message starts on a line of its own."""
@@ -186,7 +192,7 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     show_answer(
         answer,
         as_json,
-        streamed=bool(printed),
+        streamed=_streamed(printed),
         quiet=quiet,
         offline_note=_first_offline_answer(obj.settings)
         if mode == "extractive" and not quiet
@@ -249,7 +255,7 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
         printed,
     )
     note_unwritten_bibtex(answer, bibtex_path)
-    show_answer(answer, as_json, streamed=bool(printed), quiet=quiet)
+    show_answer(answer, as_json, streamed=_streamed(printed), quiet=quiet)
     if bibtex_path is not None:
         export_bibtex(engine, bibtex_path, [s.paper_id for s in answer.sources], quiet)
 

@@ -61,7 +61,8 @@ class PaperFilters(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)  # strict: a year is a number, not "2025"
 
     author: str | None = Field(
-        None, description="Part of an author's name, any case (e.g. 'Hinton')."
+        None,
+        description="Words of an author's name, any case and order (e.g. 'Hinton', 'Sergey Levine').",
     )
     venue: str | None = Field(None, description="Venue, whole words, any case (e.g. 'ICML').")
     year: int | None = Field(None, ge=1000, le=2999, description="Publication year (e.g. 2025).")

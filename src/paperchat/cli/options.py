@@ -86,7 +86,7 @@ def filter_options(func: Callable) -> Callable:
                 ("--author",),
                 {
                     "metavar": "TEXT",
-                    "help": "Only papers with an author whose name contains TEXT (any case).",
+                    "help": "Only papers with an author whose name has the words of TEXT (any case, order and accents: --author hinton).",
                 },
             ),
             (

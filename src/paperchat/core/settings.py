@@ -290,8 +290,9 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             raise ValueError(value)
         value = kind(value)
     except (TypeError, ValueError) as exc:
+        shown = "the value given" if setting.secret else repr(value)  # a key is never echoed
         raise PaperchatError(
-            f"setting {setting.name} from {origin}: {value!r} is not a valid {kind.__name__}"
+            f"setting {setting.name} from {origin}: {shown} is not a valid {kind.__name__}"
         ) from exc
     # (an empty environment variable counts as unset; an empty flag or file value had silently meant the default)
     if setting.name in _NOT_EMPTY and not str(value).strip():

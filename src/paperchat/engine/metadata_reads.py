@@ -42,6 +42,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         asks_for_author,
         author_in_question,
         author_listing,
+        bare_author,
         joint_author,
     )
     from paperchat.answer.named_papers import ids_named
@@ -70,7 +71,9 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         reading.answer = answer  # "Which paper has the most authors?", "Who has the most papers?"
         return reading
     author = (
-        author_in_question(question, engine.author_index()) if asks_for_author(question) else None
+        author_in_question(question, engine.author_index())
+        if asks_for_author(question)
+        else bare_author(question, engine.author_index())
     )
     # "... by Mang Ye and Wenke Huang together": the papers they share
     author = author and joint_author(question, author, engine.author_index())

@@ -293,6 +293,10 @@ def run_eval(
             "questions": len(rows),
             "answerable": sum(r["answerable"] for r in rows),
             "mode": mode,
+            # which LLM answered (an LLM session: two models' runs could not be told apart)
+            "llm": {k: engine.settings.redacted()[k] for k in ("llm_model", "llm_base_url")}
+            if mode == "llm"
+            else None,
             "retriever": engine.retriever_mode,
             "fusion": engine.fusion,
             "top_k": top_k,
