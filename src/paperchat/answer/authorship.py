@@ -174,6 +174,10 @@ class AuthorIndex:
             for word in set(words):
                 self._by_word.setdefault(word, []).append((words, author))
 
+    def has_word(self, word: str) -> bool:
+        """Whether ``word`` (any case and accents) is a word of a stored author's name ("bengio")."""
+        return fold(word) in self._by_word
+
     def papers_of(self, typed: list[str], first: bool = False) -> dict[str, list[str]]:
         """Stored author name -> ids of their papers, for the authors whose name holds ``typed`` (folded
         words, :func:`_matches`); with ``first``, only the papers they are the first author of."""

@@ -24,12 +24,13 @@ from paperchat.ingest.records import PaperRecord, resolve_id
 
 #: A request for a summary of a field's papers, not of one paper: "Summarize the related work on X", "Write a
 #: related work paragraph on X", "give me an overview of the literature on X" (a related-work writer's
-#: session had them answered from one abstract, which read as a survey of the field).
+#: session had them answered from one abstract, which read as a survey of the field). "The work on X" is
+#: one paper as often as a field, and stays a question (conference test cq139 is one paper).
 _TOPIC_SUMMARY = re.compile(
     r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:summari[sz]e|sum\s+up|write|draft|give(?:\s+me)?|describe)"
     r"\s+(?:an?\s+|the\s+)?(?:short\s+|brief\s+)?"
-    r"(?:(?:overview|summary|survey|review)(?:\s+of\s+(?:the\s+)?(?:literature|research|(?:recent\s+)?work|papers))?"
-    r"|related[-\s]work(?:\s+(?:paragraph|section))?|literature|research|(?:recent\s+)?work|papers)"
+    r"(?:(?:overview|summary|survey|review)\s+of\s+(?:the\s+)?(?:literature|research|related\s+work|papers)"
+    r"|survey|review|related[-\s]work(?:\s+(?:paragraph|section))?|literature|research|papers)"
     r"\s+(?:on|about|in|regarding)\s+(?P<topic>.+?)\s*[?.!]*\s*$",
     re.I,
 )

@@ -59,8 +59,14 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     paper_ids = engine.paper_ids(filters)
     phases.mark("store opened")
     engine.require_papers()  # an empty store says how to fill it before anything is read
-    reading = read_metadata(engine, question, paper_ids)
+    # "reinforcment lerning from human feedbak": a slip no paper writes is read as the word they write
+    asked, fixes = engine.store.bm25().respell(
+        question, lambda w: engine.author_index().has_word(w)
+    )
+    reading = read_metadata(engine, asked, paper_ids)
+    reading.notes += (fixed := [f"read {', '.join(fixes)}"] if fixes else [])
     if reading.answer is not None:
+        reading.answer.notes += fixed
         reading.answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
         if answer_mode == LLM:  # the README's promise: said when the LLM was not asked
             reading.answer.notes.append(METADATA_NOTE)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -144,7 +145,7 @@ class BM25Index:
         """
         if not self.ids or (paper_ids is not None and not paper_ids):
             return []
-        tokens = [t for t in self.tokenize([question])[0] if t in self.vocab]
+        tokens = self.query_terms(question)
         if not tokens:
             return []
         k = min(k, len(self.ids))
@@ -176,10 +177,24 @@ class BM25Index:
 
         n = len(self.ids)
         k1 = float(getattr(self.retriever, "k1", 1.5))
-        terms = [t for t in dict.fromkeys(self.tokenize([question])[0]) if t in self.vocab]
+        terms = list(dict.fromkeys(self.query_terms(question)))
         return sum(
             math.log(1 + (n - self.df.get(t, 0) + 0.5) / (self.df.get(t, 0) + 0.5)) for t in terms
         ) * (k1 + 1)
+
+    def query_terms(self, question: str) -> list[str]:
+        """The indexed terms ``question`` is searched by: its known terms, and for an unknown one of six letters
+        or more the term it misspells (:meth:`respelled`: "reinforcment lerning from human feedbak" is
+        searched as "reinforc learn human feedback"; a phone-style session had it declined)."""
+        out = []
+        for word in re.findall(
+            r"[^\W_]+", question.lower()
+        ):  # the word as typed: "difusion", not "difus"
+            for t in self.tokenize([word])[0]:
+                out += (
+                    [t] if t in self.vocab else [r for r in self.respelled(word) if r in self.vocab]
+                )
+        return out
 
     def terms_of(self, text: str) -> set[str]:
         """The stemmed terms of ``text`` as the index reads them."""
@@ -213,25 +228,54 @@ class BM25Index:
         "Re-materialization": a known term after one of :data:`_PREFIXES`). Only terms of
         six letters or more: a short unknown word is an abbreviation as often as a slip.
         """
-        import Stemmer
-
+        fixed = self._one_edit(term)
+        if fixed:
+            return [fixed[0]]
         if len(term) < 6 or self.df.get(term, 0) or any(ch.isdigit() for ch in term):
             return []
-        stem = Stemmer.Stemmer("english").stemWord
-        letters = "abcdefghijklmnopqrstuvwxyz"
-        cuts = [(term[:i], term[i:]) for i in range(len(term) + 1)]
-        edits = {a + b[1:] for a, b in cuts if b}
-        edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-        edits |= {a + c + b[1:] for a, b in cuts if b for c in letters}
-        edits |= {a + c + b for a, b in cuts for c in letters}
-        known = {stem(e) for e in edits} - {term}
-        best = max(known, key=lambda t: self.df.get(t, 0), default="")
-        if self.df.get(best, 0):
-            return [best]
         tails = [
             term[len(p) :] for p in _PREFIXES if term.startswith(p) and len(term) - len(p) >= 4
         ]
         return next(([t] for t in tails if self.df.get(t, 0)), [])
+
+    def _one_edit(self, word: str) -> tuple[str, str] | None:
+        """``(indexed term, the word as spelled)`` for an unknown ``word`` of six letters or more one edit
+        away from indexed terms (the most frequent of them), else ``None`` (Norvig's candidates)."""
+        import Stemmer
+
+        if len(word) < 6 or self.df.get(word, 0) or any(ch.isdigit() for ch in word):
+            return None
+        stem = Stemmer.Stemmer("english").stemWord
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        edits = {a + b[1:] for a, b in cuts if b}
+        edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+        edits |= {a + c + b[1:] for a, b in cuts if b for c in letters}
+        edits |= {a + c + b for a, b in cuts for c in letters}
+        known = {stem(e): e for e in sorted(edits) if stem(e) != word}
+        best = max(known, key=lambda t: self.df.get(t, 0), default="")
+        return (best, known[best]) if self.df.get(best, 0) else None
+
+    def respell(
+        self, question: str, keep: Callable[[str], bool] = lambda w: False
+    ) -> tuple[str, list[str]]:
+        """``question`` with each lower-case word of six letters or more that no paper holds (and ``keep``
+        does not keep, such as an author's name) written as the word one edit away that papers hold
+        ("reinforcment lerning from human feedbak" -> "reinforcement learning from human feedback"), and
+        the fixes as ``'typed' as 'meant'``. A word with a capital or a digit (a name) is left as typed."""
+        fixes: list[str] = []
+
+        def fix(m: re.Match) -> str:
+            word = m.group(0)
+            if any(t in self.vocab for t in self.tokenize([word])[0]) or keep(word):
+                return word
+            found = self._one_edit(word)
+            if not found:
+                return word
+            fixes.append(f"'{word}' as '{found[1]}'")
+            return found[1]
+
+        return re.sub(r"(?<![\w-])[a-z]{6,}(?![\w-])", fix, question), fixes
 
     def abbreviates(self, term: str) -> bool:
         """Whether ``term``, a word of four or five letters that at most two papers hold, is the shorthand of
