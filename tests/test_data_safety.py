@@ -281,7 +281,8 @@ def test_acronym_names_get_labels_and_summarize_finds_the_paper(bundled_engine):
     # a target that is no paper and no topic says what was looked for
     none = bundled_engine.summarize("zzqx nonexistent paper", mode="extractive")
     assert none.abstained and none.notes == [
-        "no paper's title matches 'zzqx nonexistent paper' and no stored paper is on that topic"
+        "no paper's title matches 'zzqx nonexistent paper' and no stored paper is on that topic "
+        "(none writes 'zzqx')"
     ]
 
 

@@ -282,3 +282,17 @@ def test_a_summary_of_one_paper_is_no_fields_summary(question):
     from paperchat.answer.summaries import topic_summary
 
     assert topic_summary(question) is None
+
+
+def test_a_topic_with_a_word_no_paper_writes_is_declined(bundled_engine):
+    # a related-work session: "cryptocurrency price prediction" was summarized from unrelated papers
+    summary = bundled_engine.summarize("cryptocurrency price prediction", mode="extractive")
+    assert summary.abstained and summary.sources == []
+    assert summary.notes == [
+        "no paper's title matches 'cryptocurrency price prediction' and no stored paper is on that topic "
+        "(none writes 'cryptocurrency' or 'price')"
+    ]
+    asked = bundled_engine.ask(
+        "Summarize the related work on cryptocurrency price prediction", mode="extractive"
+    )
+    assert asked.abstained and asked.notes[0] == summary.notes[0]

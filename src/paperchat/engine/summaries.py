@@ -127,6 +127,20 @@ def summarize(
             )
         answer.target = target
         return answer
+    if absent := _unwritten(engine.store.bm25(), target):
+        # "cryptocurrency price prediction": no paper is on it, however near the retrieved ones rank
+        close = close_names(engine.catalog(), " ".join(target.split()), titles=True)
+        answer = Answer.abstention(
+            f"Summarize {target}",
+            EXTRACTIVE,
+            notes=[
+                f"no paper's title matches {target!r} and no stored paper is on that topic (none writes "
+                f"{' or '.join(repr(w) for w in absent)})"
+                + (f"; did you mean {' or '.join(close)}?" if close else "")
+            ],
+        )
+        answer.target = target
+        return answer
     writing, shorts = _writing(engine, target, ids)
     if answer_mode == LLM:
         from paperchat.answer.llm_answer import summarize_topic
@@ -237,3 +251,10 @@ def _abstract_name(engine, target: str, ids) -> str | None:
     pid = next(iter(holders))
     written = re.compile(rf"(?<![\w-]){re.escape(target)}(?![\w-])")
     return pid if written.search(engine.store.papers([pid])[pid].full_text) else None
+
+
+def _unwritten(lexicon, target: str) -> list[str]:
+    """The words of a topic (four letters or more) that no stored paper writes, nor a slip of one
+    (:meth:`~paperchat.store.bm25.BM25Index.unknown`): "cryptocurrency" in "cryptocurrency price prediction"
+    (a related-work session had it summarized from papers on one-max search and conformal prediction)."""
+    return [w for w in re.findall(r"[^\W_][\w-]*", target) if len(w) >= 4 and lexicon.unknown(w)]
