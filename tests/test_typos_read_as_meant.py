@@ -26,3 +26,17 @@ def test_a_question_with_a_slip_is_answered_as_meant(bundled_engine):
     ]
     assert typed.question == "Which papers use trnasformer models?"
     assert "read 'trnasformer' as 'transformer'" in typed.notes
+
+
+def test_english_words_the_papers_lack_are_no_slips(bundled_engine):
+    # the generalization gate: "splicing", "nudging", "smells", "clause", "shaking" had been read as
+    # "slicing", "judging", "smalls", "classe", "sharing"; British "localised" as "localismed"
+    from paperchat.ingest.english import is_english
+
+    for word in ("nudging", "smells", "clause", "shaking", "newlines", "localised", "pitting"):
+        assert is_english(word), word
+    for slip in ("segmnet", "lerning", "feedbak", "difusion", "trnasformer", "activaton"):
+        assert not is_english(slip), slip
+    # "splicing" is no whole word of the vocabulary, but a letter too many is never taken out
+    words = "splicing nudging smells clause shaking newlines localised pitting"
+    assert bundled_engine.store.bm25().respell(words) == (words, [])

@@ -204,7 +204,7 @@ SETTINGS: tuple[Setting, ...] = (
         "llm.max_retries",
         3,
         int,
-        "Retries on 429/5xx.",
+        "Retries on 429/5xx, a dropped connection and a timeout (a hung server waits (1 + retries) x --timeout).",
         flag="--max-retries",
         low=0,
         high=10,

@@ -229,10 +229,14 @@ class BM25Index:
         ]
         return next(([t] for t in tails if self.df.get(t, 0)), [])
 
-    def _one_edit(self, word: str, min_df: int = 1) -> tuple[str, str] | None:
+    def _one_edit(
+        self, word: str, min_df: int = 1, dropped: bool = False
+    ) -> tuple[str, str] | None:
         """``(indexed term, the word as spelled)`` for an unknown ``word`` of six letters or more one edit
         away from indexed terms (the most frequent of them, held by ``min_df`` papers or more), else ``None``
-        (Norvig's candidates)."""
+        (Norvig's candidates); with ``dropped``, only a letter left out or two swapped ("lerning",
+        "segmnet"), not one too many or a wrong one, which as often make another word ("splicing",
+        "nudging")."""
         import Stemmer
 
         if len(word) < 6 or self.df.get(word, 0) or any(ch.isdigit() for ch in word):
@@ -240,10 +244,11 @@ class BM25Index:
         stem = Stemmer.Stemmer("english").stemWord
         letters = "abcdefghijklmnopqrstuvwxyz"
         cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-        edits = {a + b[1:] for a, b in cuts if b}
-        edits |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-        edits |= {a + c + b[1:] for a, b in cuts if b for c in letters}
+        edits = {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
         edits |= {a + c + b for a, b in cuts for c in letters}
+        if not dropped:
+            edits |= {a + b[1:] for a, b in cuts if b}
+            edits |= {a + c + b[1:] for a, b in cuts if b for c in letters}
         known = {stem(e): e for e in sorted(edits) if stem(e) != word}
         best = max(known, key=lambda t: self.df.get(t, 0), default="")
         return (best, known[best]) if self.df.get(best, 0) >= max(min_df, 1) else None
@@ -263,7 +268,10 @@ class BM25Index:
         does not keep, such as an author's name) written as the word one edit away that papers hold
         ("reinforcment lerning from human feedbak" -> "reinforcement learning from human feedback"), and
         the fixes as ``'typed' as 'meant'``. A word with a capital or a digit (a name) is left as typed, and
-        so is one whose nearest word :data:`RESPELL_SHARE` of the papers do not write."""
+        so is an English word (:func:`paperchat.ingest.english.is_english`), one whose nearest word
+        :data:`RESPELL_SHARE` of the papers do not write, and one that needs a letter taken out or changed."""
+        from paperchat.ingest.english import is_english
+
         fixes: list[str] = []
 
         def fix(m: re.Match) -> str:
@@ -272,8 +280,12 @@ class BM25Index:
             heads = (word, word[:-1], word[:-2])
             if any(t in self.vocab for ts in self.tokenize(list(heads)) for t in ts) or keep(word):
                 return word
-            found = self._one_edit(word, min_df=max(3, math.ceil(RESPELL_SHARE * len(self.ids))))
-            if not found:
+            if is_english(word):  # a word the papers lack, not a slip: "splicing", "smells"
+                return word
+            common = max(3, math.ceil(RESPELL_SHARE * len(self.ids)))
+            found = self._one_edit(word, min_df=common, dropped=True)
+            # the word meant is a word: English, or one many papers write ("hallucination")
+            if not found or not (is_english(found[1]) or self.df.get(found[0], 0) >= COMMON_DF):
                 return word
             fixes.append(f"'{word}' as '{found[1]}'")
             return found[1]
