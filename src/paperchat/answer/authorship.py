@@ -174,6 +174,10 @@ class AuthorIndex:
             for word in set(words):
                 self._by_word.setdefault(word, []).append((words, author))
 
+    def papers_with(self, authors) -> set[str]:
+        """The ids of the papers with one of ``authors`` (stored names, as written) among their authors."""
+        return {pid for author in authors for pid in self._papers.get(author, ())}
+
     def has_word(self, word: str) -> bool:
         """Whether ``word`` (any case and accents) is a word of a stored author's name ("bengio")."""
         return fold(word) in self._by_word

@@ -12,6 +12,15 @@ def label_named(question: str, paper) -> bool:
     return 3 <= len(label) <= 40 and not label.endswith("…") and written(label, question)
 
 
+def short_label(paper) -> str | None:
+    """``paper``'s label when it is a short name to write in a question ("LightGTS": four words and 40
+    characters at most, not cut off with "…"), else ``None``; ``paper`` has ``label``."""
+    label = paper.label
+    if label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4:
+        return label
+    return None
+
+
 def written(name: str, text: str) -> bool:
     """Whether ``text`` writes ``name`` as it is written, a whole word (not inside "pre-CROW" or "CROWs")."""
     return re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text) is not None

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from paperchat.answer.named_papers import short_label
 from paperchat.core.contract import Source
 from paperchat.core.resolution import (  # the resolution type, re-exported for the chat
     BOOST,
@@ -131,10 +132,7 @@ class UnresolvedReference(ValueError):
 
 def query_label(source: Source) -> str | None:
     """The name to put in a rewritten query: the short label ("LightGTS"), else the title; ``None`` for neither."""
-    label = source.label
-    if label and len(label) <= 40 and not label.endswith("…") and len(label.split()) <= 4:
-        return label
-    return source.title or None
+    return short_label(source) or source.title or None
 
 
 def _join(names: list[str]) -> str:
@@ -152,6 +150,12 @@ def _ordinal_value(word: str) -> int:
     resolver says how many papers it shows rather than not seeing a reference."""
     word = word.lower()
     return _ORDINALS.get(word) or int(re.match(r"\d+", word).group(0))
+
+
+def places(ordinals: tuple[int, ...], count: int) -> list[int]:
+    """The 1-based places ``ordinals`` name in a list of ``count`` papers ("the last", ``-1``, is ``count``);
+    a place past the list stays as asked, for the caller to refuse."""
+    return [count + 1 + n if n < 0 else n for n in ordinals]
 
 
 def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
@@ -333,7 +337,7 @@ def resolve(
             note=f'new question ("{described.group(0)}" is not {context[0].name}): retrieval over all papers',
         )
     if kind == "ordinal":
-        numbers = list(dict.fromkeys(len(context) + 1 + n if n < 0 else n for n in ordinals))
+        numbers = list(dict.fromkeys(places(ordinals, len(context))))
         if not all(1 <= n <= len(context) for n in numbers):
             if len(context) == 1:
                 raise UnresolvedReference(

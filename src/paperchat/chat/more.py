@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperchat.chat.followup import find_reference
+from paperchat.chat.followup import find_reference, places
 
 _ANY = r"(?:(?:are\s+there|is\s+there|(?:can\s+you\s+)?show(?:\s+me)?|find(?:\s+me)?|give\s+me|list|got|pls|please)\s+)?(?:any\s+)?"
 _MORE = r"(?:more|others?|other\s+(?:papers|ones|works)|anything\s+else|something\s+else|more\s+(?:papers|ones|results|works?|research)|additional\s+(?:papers|ones))"
@@ -106,7 +106,7 @@ def answer_more(session, ask: MoreAsk, question: str):
     engine = session.engine
     if ask.ordinals:
         listed = session.list_turn.sources if session.list_turn else []
-        numbers = [len(listed) + 1 + n if n < 0 else n for n in ask.ordinals]
+        numbers = places(ask.ordinals, len(listed))
         if not all(1 <= n <= len(listed) for n in numbers):
             shows = (
                 f"the last list shows {len(listed)} papers"

@@ -196,9 +196,8 @@ class ChatSession:
         if text.startswith("/"):
             return run_command(self, text, on_token)
         bare = text.lower().rstrip("?!. ")
-        if (
-            bare in _BARE_COMMANDS
-        ):  # "help" or "exit" typed without the slash: the command, not a search
+        # "help" or "exit" typed without the slash: the command, not a search
+        if bare in _BARE_COMMANDS:
             return run_command(self, _BARE_COMMANDS[bare], on_token)
         return self.ask(text, on_token)
 
@@ -267,9 +266,8 @@ class ChatSession:
         first: list[float] = []
 
         def stream(piece: str) -> None:
-            if (
-                not first and piece.strip()
-            ):  # whitespace alone shows no answer (the offline one follows)
+            # whitespace alone shows no answer (the offline one follows)
+            if not first and piece.strip():
                 first.append(time.perf_counter())
             if on_token:
                 on_token(piece)

@@ -147,9 +147,8 @@ def cite_keys(records: Mapping[str, PaperRecord]) -> dict[str, str]:
             )
             keys[pid] = key + ("".join(mine[:n]) if n else _ascii_word(pid))
     taken: dict[str, str] = {}
-    for pid in sorted(
-        keys
-    ):  # two ways to the same letters ("abc" and "ab c"): the id tells them apart
+    # two ways to the same letters ("abc" and "ab c"): the id tells them apart
+    for pid in sorted(keys):
         if keys[pid] in taken:
             keys[pid] += _ascii_word(pid)
         taken[keys[pid]] = pid

@@ -45,7 +45,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         bare_author,
         joint_author,
     )
-    from paperchat.answer.named_papers import ids_named
+    from paperchat.answer.named_papers import ids_named, short_label
     from paperchat.answer.offline import asks_where_published
     from paperchat.answer.paper_counts import (
         count_line,
@@ -59,9 +59,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     notes = []
     for typed, pid in named.items():  # "What does KVf2SFL1pi propose?": that paper, by its name
         record = engine.catalog()[pid]
-        label = record.label or ""
-        short = label and len(label) <= 40 and len(label.split()) <= 4 and not label.endswith("…")
-        question = question.replace(typed, label if short else record.name)
+        question = question.replace(typed, short_label(record) or record.name)
         notes.append(f"{typed} is the id of '{record.name}': answered from that paper")
     if named:
         ids = frozenset(named.values())

@@ -136,9 +136,9 @@ def same_authors(
     skip = shown | {s.paper_id for s in seeds}
     catalog = engine.catalog()
     chosen = [
-        r
-        for pid, r in catalog.items()
-        if pid not in skip and (allowed is None or pid in allowed) and wanted & set(r.authors)
+        catalog[pid]
+        for pid in engine.author_index().papers_with(wanted)
+        if pid not in skip and (allowed is None or pid in allowed)
     ]
     listed = ", ".join(authors[:6]) + (", …" if len(authors) > 6 else "")
     if not chosen:

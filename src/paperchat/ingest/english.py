@@ -36,9 +36,8 @@ SUFFIXES = (
 
 
 def _bases(word: str) -> set[str]:
-    if "is" in word and word != (
-        us := word.replace("is", "iz")
-    ):  # British "localised": "localized"
+    # British "localised": "localized"
+    if "is" in word and word != (us := word.replace("is", "iz")):
         return _bases(us) | _bases_of(word)
     return _bases_of(word)
 

@@ -273,6 +273,7 @@ class BM25Index:
         from paperchat.ingest.english import is_english
 
         fixes: list[str] = []
+        common = max(3, math.ceil(RESPELL_SHARE * len(self.ids)))
 
         def fix(m: re.Match) -> str:
             word = m.group(0)
@@ -282,7 +283,6 @@ class BM25Index:
                 return word
             if is_english(word):  # a word the papers lack, not a slip: "splicing", "smells"
                 return word
-            common = max(3, math.ceil(RESPELL_SHARE * len(self.ids)))
             found = self._one_edit(word, min_df=common, dropped=True)
             # the word meant is a word: English, or one many papers write ("hallucination")
             if not found or not (is_english(found[1]) or self.df.get(found[0], 0) >= COMMON_DF):
