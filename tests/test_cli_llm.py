@@ -147,3 +147,69 @@ def test_config_under_mode_llm_without_an_llm_says_ask_fails(bundled_store):
     assert json.loads(out.stdout)["llm"] == (
         "not configured: with --mode llm, ask fails (set OPENAI_API_KEY or --base-url)"
     )
+
+
+def test_eval_in_llm_mode_goes_on_past_one_failed_question(bundled_store, tmp_path):
+    # a 5xx after every retry on the second question had ended the whole run with nothing written
+    with StubServer() as server:
+        server.script(
+            Reply("ConfPO picks tokens by the policy model's confidence [1]."),
+            Fault(500),
+            Fault(500),
+        )
+        out = run(
+            bundled_store,
+            server,
+            "eval",
+            "--mode",
+            "llm",
+            "--limit",
+            "3",
+            "--out",
+            str(tmp_path),
+            "--no-verify",
+        )
+        assert out.returncode == 0, out.stderr
+        assert "1 of 3 questions got no LLM answer and are left out of the figures" in out.stdout
+        assert "first, q002: " in out.stdout
+        results = json.loads((tmp_path / "results.json").read_text())
+        assert [f["id"] for f in results["failed"]] == ["q002"]
+        assert [r["id"] for r in results["questions"]] == ["q001", "q003"]
+        assert results["config"]["failed"] == 1 and results["config"]["questions"] == 2
+        assert "1 questions got no LLM answer" in (tmp_path / "report.md").read_text()
+
+
+def test_eval_in_llm_mode_ends_when_questions_fail_in_a_row(bundled_store, tmp_path):
+    with StubServer(default=Fault(503)) as server:
+        out = run(
+            bundled_store,
+            server,
+            "eval",
+            "--mode",
+            "llm",
+            "--limit",
+            "8",
+            "--out",
+            str(tmp_path),
+            "--no-verify",
+        )
+        assert out.returncode == 1
+        assert "error: 5 questions in a row got no LLM answer, the last: " in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def test_eval_in_llm_mode_ends_at_once_on_a_refused_key(bundled_store, tmp_path):
+    with StubServer(require_key="sk-other") as server:
+        out = run(
+            bundled_store,
+            server,
+            "eval",
+            "--mode",
+            "llm",
+            "--limit",
+            "8",
+            "--out",
+            str(tmp_path),
+            "--no-verify",
+        )
+        assert out.returncode == 1 and server.count() == 1

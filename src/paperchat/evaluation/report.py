@@ -11,6 +11,7 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.evaluation.baseline import check_baseline, check_splits, load_baseline, unmeasured
+from paperchat.evaluation.failed_answers import failure_line
 from paperchat.evaluation.report_data import (
     QUESTION_COLUMNS,
     SPLIT_METRICS,
@@ -102,6 +103,11 @@ def render_summary(results: dict[str, Any], failures: list[str] | None = None) -
             if cfg.get("limit")
             else []
         ),
+        *(
+            [failure_line(results["failed"], cfg["questions"] + len(results["failed"]))]
+            if results.get("failed")
+            else []
+        ),
         "",
         f"{'metric':40s} {'value':>7s}  {'95% CI':17s} {'n':>4s}  over",
     ]
@@ -165,6 +171,12 @@ def render_markdown(data: ReportData) -> str:
         out += [
             f"A quick run (`--limit {cfg['limit']}`): only the first {cfg['limit']} questions of the set, so its "
             "figures are not comparable with the baseline.",
+            "",
+        ]
+    if cfg.get("failed"):
+        out += [
+            f"{cfg['failed']} questions got no LLM answer (a timeout, a server error, an empty reply) and are "
+            "left out of every figure; results.json lists them under `failed`.",
             "",
         ]
     if failures is not None:

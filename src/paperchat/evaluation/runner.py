@@ -38,6 +38,8 @@ import numpy as np
 
 from paperchat.core.errors import PaperchatError
 from paperchat.evaluation import questions as qs
+from paperchat.evaluation.failed_answers import FailedAnswers
+from paperchat.evaluation.gold_origins import GoldOrigins
 from paperchat.evaluation.measures import (
     CachedSupport,
     citation_scores,
@@ -238,7 +240,7 @@ def run_eval(
         engine.ingest(list(corpus), progress=ingest_progress)
     records = engine.store.papers(abstracts=False)
     bundled = qs.origin_map()
-    origins = _Origins(records, bundled)
+    origins = GoldOrigins(records, bundled)
     # merged duplicates' ids, and p-… ids of another store
     aliases = engine.id_aliases(
         {g["id"] for q in questions for g in q.get("gold", []) if "id" in g}
@@ -258,11 +260,18 @@ def run_eval(
         for m in baselines
     }
     rows: list[dict[str, Any]] = []
+    failed = FailedAnswers()
     base_rows: dict[str, list[dict[str, Any]]] = {m: [] for m in baselines}
     for i, q in enumerate(questions, 1):
         asked = qs.asked_question(q, by_id)
         gold = golds[q["id"]]
-        answer = engine.ask(asked, top_k=given, mode=mode)
+        if progress and i > 1:
+            progress(i - 1, len(questions))
+        answer = failed.ask(engine, q, asked, given, mode)
+        if (
+            answer is None
+        ):  # the LLM failed on this question alone: recorded, left out of the figures
+            continue
         # the cited abstracts' stored sentence vectors, for the citation check
         for pid in {s.paper_id for s in answer.sources}:
             known = engine.sentences.cached(pid)
@@ -280,8 +289,8 @@ def run_eval(
                         **retrieval_scores(base_ranked, set(gold)),
                     }
                 )
-        if progress:
-            progress(i, len(questions))
+    if progress and questions:
+        progress(len(questions), len(questions))
 
     retrieval_only = [m for m in METRICS if m[0].startswith("retrieval.")]
     kinds = kinds_in(rows)
@@ -308,6 +317,8 @@ def run_eval(
             "bootstrap": {"resamples": BOOTSTRAP_RESAMPLES, "seed": BOOTSTRAP_SEED, "level": 0.95},
             "follow_ups": "asked as '<previous question> <follow-up>'",
             "limit": limit,
+            # questions the LLM failed on alone, left out of every figure (listed in "failed")
+            "failed": len(failed.failed),
         },
         "overall": aggregate(rows),
         "by_kind": {k: aggregate([r for r in rows if r["kind"] == k]) for k in kinds},
@@ -335,64 +346,9 @@ def run_eval(
             for m in baselines
         },
         "questions": rows,
+        "failed": failed.failed,
         "timing": {
             "wall_s": round(time.perf_counter() - t0, 2),
             "per_question_s": round((time.perf_counter() - t0) / len(rows), 3),
         },
     }
-
-
-class _Origins(dict):
-    """``(file, 1-based position) -> paper id`` over the stored ``records`` (id -> record) and the ``bundled``
-    corpus's origins. ``file`` is a file's name, or, where two stored files share a name, enough of its path
-    to tell them apart ("A/papers.jsonl", or the whole path ``papers --json`` prints): a bare shared name is
-    refused, not read as either file. A position in a file whose papers were merged into copies from another
-    file (a record's ``also_in``) is read from that file on a miss, once per file: the conference's copy of a
-    bundled paper is gold as ``{"path": "icml2025_abstracts.jsonl", "index": 461}``."""
-
-    def __init__(self, records: dict, bundled: dict):
-        files: dict[str, set[str]] = {}
-        for r in records.values():
-            files.setdefault(r.source_path, set()).add(r.source_file or r.source_path)
-        self._shared = {name: sorted(paths) for name, paths in files.items() if len(paths) > 1}
-        self._by_file = {
-            (r.source_file, r.source_index): pid for pid, r in records.items() if r.source_file
-        }
-        known = {
-            (r.source_path, r.source_index): pid
-            for pid, r in records.items()
-            if r.source_path not in self._shared
-        }
-        super().__init__({**known, **bundled})
-        also_in = {f for r in records.values() for f in r.also_in}
-        self._files = {Path(f).name: f for f in sorted(also_in)}
-        self._read: set[str] = set()
-
-    def __missing__(self, key):
-        name, index = key
-        # a path: the one stored file it ends (its last parts, or all of it)
-        if "/" in name or "\\" in name:
-            parts = Path(name).parts
-            found = {f for f, _i in self._by_file if Path(f).parts[-len(parts) :] == parts}
-            if len(found) == 1 and (file := found.pop(), index) in self._by_file:
-                return self._by_file[(file, index)]
-            raise KeyError(key)
-        if name in self._shared:
-            shown = ", ".join(self._shared[name][:3])
-            raise PaperchatError(
-                f"gold paper {name} #{index}: {len(self._shared[name])} stored files are named {name} "
-                f'({shown}); give the file\'s path instead, e.g. {{"path": "{self._shared[name][0]}", '
-                f'"index": {index}}}'
-            )
-        if name not in self._files or name in self._read:
-            raise KeyError(key)
-        self._read.add(name)
-        from paperchat.ingest.corpus import load_file
-
-        try:
-            papers, _report = load_file(self._files[name], on_error="skip")
-        except PaperchatError:
-            raise KeyError(key) from None
-        for paper in papers:
-            self.setdefault((name, paper.source_index), paper.paper_id)
-        return self[key]
