@@ -71,6 +71,9 @@ def test_a_number_inside_a_name_or_a_description_is_no_amount():
     assert not states_number("We search spaces such as TransNAS-Bench-101 and NATS-Bench.")
     assert not states_number("It generates 3D waveforms.")
     assert states_number("We only need $0.004$ GPU days.")
+    # "one" with a unit of time is an amount ("How long does LightningDrag take?" had abstained)
+    assert states_number("It edits images in about one second on general images.")
+    assert not states_number("It generates one token after another.")
     assert states_number("The corpus holds 1.2 million waveforms.")
     assert not states_number("We prove that decoder-only Transformers can decide 3-SAT.")  # a name
     assert states_number("We train a 3-layer network.")

@@ -389,3 +389,44 @@ def test_capitalised_particles_a_stray_period_and_hyphenated_words():
     assert protect_case("Llama-3.1-8B on Non-IID data") == "{Llama-3.1-8B} on {Non-IID} data"
     records = {"x": PaperRecord("x", title="T", authors=["Mihaela Van Der Schaar"], year=2025)}
     assert base_key(records["x"]) == "vanderschaar2025t"
+
+
+def test_non_ascii_is_written_as_latex_so_pdflatex_reads_it():
+    # a LaTeX session: raw "ı́", "α", "∞" stopped pdflatex ("Unicode character ́ (U+0301) not set up")
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.records import PaperRecord
+
+    recs = {
+        "a": PaperRecord(
+            "a",
+            title="ABKD: Distillation via α - β -Divergence, Poincaré–Hopf and GSM- ∞ in $K^2$",
+            authors=["Álvaro Rodrı́guez Abella", "Waı̈ss Azizian"],
+            venue="ICML",
+            year=2025,
+            url="https://example.org/é",
+        )
+    }
+    text = entries(["a"], recs)
+    assert "author = {Abella, {\\'A}lvaro Rodr{\\'\\i}guez and Azizian, Wa{\\\"\\i}ss}" in text
+    assert (
+        "title = \"{ABKD}: Distillation via $\\alpha$ - $\\beta$ -Divergence, Poincar{\\'e}--Hopf and "
+        '{GSM-} $\\infty$ in $K^2$"' in text
+    )
+    assert 'url = "https://example.org/é"' in text  # urls as they are
+
+
+@pytest.mark.parametrize(
+    "author, written",
+    [
+        ("Laurent El Ghaoui", "El Ghaoui, Laurent"),
+        ("Souhaib Ben Taieb", "Ben Taieb, Souhaib"),
+        ("Oisin Mac Aodha", "Mac Aodha, Oisin"),
+        ("Guy Van den Broeck", "{Van den Broeck}, Guy"),
+        ("Mihaela Van Der Schaar", "Van Der Schaar, Mihaela"),
+        ("guy van den broeck", "guy van den broeck"),
+    ],
+)
+def test_surname_particles_stay_with_the_last_name(author, written):
+    from paperchat.cite.bibtex import bibtex_name
+
+    assert bibtex_name(author) == written

@@ -269,13 +269,26 @@ def states_number(text: str, given: frozenset[str] = frozenset()) -> bool:
     after another") state no amount, nor does a number of ``given`` (the question's own, :func:`given_numbers`)."""
     words = text.split()
     return any(
-        _number_at(words, i, given) and not _NO_AMOUNT.fullmatch(words[i])
+        _number_at(words, i, given)
+        and (not _NO_AMOUNT.fullmatch(words[i]) or _one_of_unit(words, i))
         for i in range(len(words))
     )
 
 
 #: Words that look like numbers but state no amount: enumerators and "one".
 _NO_AMOUNT = re.compile(r"\(?(?:\d|[ivx]+)\)[,:]?|[Oo]ne[,;:.]?", re.I)
+#: A unit of time after "one" makes it an amount ("in about one second": "How long does LightningDrag
+#: take?" had abstained, an abstention audit of the thirty-fourth round found).
+_TIME_UNIT = re.compile(r"(?:second|minute|hour|day|week|month)s?[,;:.]?", re.I)
+
+
+def _one_of_unit(words: list[str], i: int) -> bool:
+    """Whether ``words[i]``, "one", is an amount of time: a unit of :data:`_TIME_UNIT` follows it."""
+    return (
+        words[i].lower() == "one"
+        and i + 1 < len(words)
+        and _TIME_UNIT.fullmatch(words[i + 1]) is not None
+    )
 
 
 def counting_sentences(

@@ -319,7 +319,7 @@ def extract(
     # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
     if reversal:
         return Extract(
-            [], relevance, True, "the abstract reverses the question's premise", reversal
+            [], relevance, True, "the abstract does not bear out the question's premise", reversal
         )
     # "which draft model ...?" where the paper "does not require any draft models": the question's premise
     # fails (a note only from the tenth round to the twenty-ninth; premises.py and TUNING.md say why)

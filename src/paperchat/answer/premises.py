@@ -32,6 +32,7 @@ import re
 
 from paperchat.answer.number_premises import number_note
 from paperchat.answer.roles import sentence_role
+from paperchat.answer.technique_premises import technique_note
 from paperchat.cite.cue_words import BREAK, TOKEN, stem, tokenize
 from paperchat.core.sentences import split_sentences
 from paperchat.core.terms import STOPWORDS, terms
@@ -291,15 +292,18 @@ def named(question: str, paper) -> str:
 
 
 def reversal_note(question: str, paper) -> str:
-    """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`) or whose amount it
-    gives otherwise (:func:`paperchat.answer.number_premises.changed_number`), or ``""``.
+    """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), whose amount it
+    gives otherwise (:func:`paperchat.answer.number_premises.changed_number`) or whose technique it never
+    mentions (:func:`paperchat.answer.technique_premises.unused_thing`), or ``""``.
 
     ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty).
     """
     flipped = reversed_direction(question, paper.full_text)
     if not flipped:
-        # "Why is TabFlex 10x faster than TabPFN?" where the abstract says "2×"
-        return number_note(question, paper, named(question, paper))
+        # "Why is TabFlex 10x faster than TabPFN?" where the abstract says "2×"; "How does PEINR use an
+        # LSTM ...?" where its abstract names no LSTM
+        name = named(question, paper)
+        return number_note(question, paper, name) or technique_note(question, paper, name)
     return (
         f"the abstract of {named(question, paper)} says '{flipped[1]}' where the question says "
         f"'{flipped[0]}': check the question's premise"

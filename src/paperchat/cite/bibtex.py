@@ -21,6 +21,7 @@ passes to another paper as the store grows.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -55,9 +56,11 @@ def _ascii_word(text: str) -> str:
 
 #: A name whose last name opens with capitalised particles ("Mihaela Van Der Schaar", "Luca Di Liello"):
 #: BibTeX reads only lower-case particles as part of the last name, so it is written "Last, First".
+#: Particles of other languages' surnames too ("Laurent El Ghaoui", "Souhaib Ben Taieb", "Oisin Mac Aodha");
+#: after the first, a particle may be lower case ("Guy Van den Broeck": written "{Van den Broeck}, Guy").
+_PARTICLES = "Van|Von|Der|Den|De|Di|Da|Del|Della|Du|Le|La|Dos|Das|Ten|Ter|El|Al|Ben|Bin|Ibn|Abu|Mac"
 _PARTICLED = re.compile(
-    r"^(?P<first>\S+(?:\s+\S+)*?)\s+(?P<last>(?:(?:Van|Von|Der|Den|De|Di|Da|Del|Della|Du|Le|La|Dos|Das|Ten|Ter)"
-    r"\s+)+[^\s,]+)$"
+    rf"^(?P<first>\S+(?:\s+\S+)*?)\s+(?P<last>(?:{_PARTICLES})\s+(?:(?i:{_PARTICLES})\s+)*[^\s,]+)$"
 )
 _TRAILING_DOT = re.compile(r"(?<=[^\W\d_]{2})\.$")
 
@@ -65,7 +68,7 @@ _TRAILING_DOT = re.compile(r"(?<=[^\W\d_]{2})\.$")
 def bibtex_name(author: str) -> str:
     """``author`` as BibTeX reads a name: "John Smith Jr." -> "Smith, Jr., John", so the suffix is neither
     the last name nor in the cite key; "Mihaela Van Der Schaar" -> "Van Der Schaar, Mihaela" (capitalised
-    particles are the last name's); a stray final period dropped ("Yuntao Du."); a name holding the word "and" (a team) braced whole, since BibTeX
+    particles are the last name's; "Guy Van den Broeck" -> "{Van den Broeck}, Guy"); a stray final period dropped ("Yuntao Du."); a name holding the word "and" (a team) braced whole, since BibTeX
     splits authors at "and"; else unchanged."""
     if re.search(r"\band\b", author, re.I):  # "Procter and Gamble Research Team": one name, braced
         return "{" + author.replace("{", "").replace("}", "") + "}"
@@ -75,7 +78,10 @@ def bibtex_name(author: str) -> str:
         author = _TRAILING_DOT.sub("", author)
     parts = [p.strip() for p in author.split(",")]
     if len(parts) == 1 and (particled := _PARTICLED.match(author)):  # "Mihaela Van Der Schaar"
-        return f"{particled['last']}, {particled['first']}"
+        last = particled["last"]
+        # BibTeX reads a lower-case word as a "von" part: braced, the last name stays whole
+        braced = last != last.split()[0] and any(w[0].islower() for w in last.split())
+        return f"{{{last}}}, {particled['first']}" if braced else f"{last}, {particled['first']}"
     if len(parts) == 2 and parts[1].lower().rstrip(".") in SUFFIXES:  # "John Smith, Jr."
         words, suffix = parts[0].split(), parts[1]
     elif (
@@ -216,6 +222,35 @@ def _outside_math(encoded: str) -> str:
     return re.sub(r"(?<!\\)\\(?=[\s\d]|$)", r"\\textbackslash{}", encoded)
 
 
+#: A dotless i under a combining accent ("Rodrı́guez" in the data): written as the i it accents, so that
+#: NFC composes "í".
+_DOTLESS_ACCENTED = re.compile("\u0131(?=[\u0300-\u036f])")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _latex_char(m: re.Match) -> str:
+    """One non-ASCII character as LaTeX, by latexcodec (pybtex's own codec): an accented letter braced
+    (``{\\'e}``, so BibTeX's styles read one letter for labels and sorting), a symbol as inline math
+    (``$\\alpha$``), punctuation as LaTeX writes it (``---``); a character LaTeX has no command for (CJK)
+    stays as it is."""
+    import codecs
+
+    try:
+        latex = codecs.encode(m.group(0), "ulatex+ascii").strip()
+    except (UnicodeError, ValueError):
+        return m.group(0)
+    return "{" + latex + "}" if latex.startswith("\\") else latex
+
+
+def ascii_latex(text: str) -> str:
+    """``text`` (already LaTeX-escaped, outside math) with its non-ASCII characters written as LaTeX
+    (:func:`_latex_char`): "Álvaro" -> "{\\'A}lvaro", "α-Divergence" -> "$\\alpha$-Divergence", so that
+    pdflatex with BibTeX reads the entry (raw UTF-8 had stopped it: "Unicode character ́ (U+0301) not set
+    up for use with LaTeX", and ``alpha.bst`` made labels of broken bytes, a LaTeX user found)."""
+    text = unicodedata.normalize("NFC", _DOTLESS_ACCENTED.sub("i", text))
+    return _NON_ASCII.sub(_latex_char, text)
+
+
 def _hold(m: re.Match) -> str:
     return _ESCAPED[m.group(0)]
 
@@ -241,7 +276,9 @@ def _writer():
             out = "".join(
                 p
                 if i % 2
-                else _outside_math(super(PaperWriter, self)._encode(_ESCAPE.sub(_hold, p)))
+                else ascii_latex(
+                    _outside_math(super(PaperWriter, self)._encode(_ESCAPE.sub(_hold, p)))
+                )
                 for i, p in enumerate(parts)
             ).replace(_HELD, "\\$")
             for escape, held in _ESCAPED.items():

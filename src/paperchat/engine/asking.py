@@ -72,6 +72,11 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
             reading.answer.notes.append(METADATA_NOTE)
         return reading.answer
     asked, paper_ids = reading.text, reading.paper_ids
+    if unwritten := _unwritten(engine, asked):
+        # "asdf", "zxcv": no stored paper writes a word of it, and the nearest abstract is no answer
+        answer = Answer.abstention(question, answer_mode, notes=reading.notes + [unwritten])
+        answer.timings["total_s"] = round(time.perf_counter() - t0, 4)
+        return answer
     intent = read_question(asked)
     if (
         answer_mode == LLM
@@ -179,3 +184,17 @@ def _did_you_mean(engine, question: str) -> list[str]:
         if close:
             notes.append(f'no stored paper writes "{name}"; did you mean {" or ".join(close)}?')
     return notes
+
+
+def _unwritten(engine, question: str) -> str:
+    """The note for a question no word of which a stored paper writes, nor a slip of one, nor an author's
+    name (:meth:`paperchat.store.bm25.BM25Index.unknown`): 'no stored paper writes "asdf"'; else ``""``.
+    A phone-style session had "asdf" and "zxcv" answered with the nearest abstracts' sentences."""
+    words = terms(question)
+    if not words:
+        return ""
+    bm25, authors = engine.store.bm25(), engine.author_index()
+    if any(not bm25.unknown(w) or authors.has_word(w) for w in words):
+        return ""
+    shown = ", ".join(f'"{w}"' for w in words[:3]) + (" ..." if len(words) > 3 else "")
+    return f"no stored paper writes any word of the question ({shown})"

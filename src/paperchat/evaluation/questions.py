@@ -28,8 +28,9 @@ from paperchat.core.text import MAX_QUESTION_CHARS
 
 #: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
 #: set arrived, before any change was made against it.
-TUNED_ON = "adefhijmnoprtwx"
-HELD_OUT = "bcgklqsuvyz"
+#: A set's name is its file's prefix (``aa`` after ``z``).
+TUNED_ON = (*"adefhijmnoprtwx", "aa")
+HELD_OUT = tuple("bcgklqsuvyz")
 
 #: The keys a question of an eval set may have (a key spelled like one of them is refused as a typo; others,
 #: your own, are kept and ignored).
@@ -83,6 +84,7 @@ NAMED_SETS = {
         "generalization/x_replication.jsonl",
         "generalization/y_chair.jsonl",
         "generalization/z_librarian.jsonl",
+        "generalization/aa_factchecker.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -110,6 +112,7 @@ NAMED_SETS = {
     "general-x": ("generalization/x_replication.jsonl",),
     "general-y": ("generalization/y_chair.jsonl",),
     "general-z": ("generalization/z_librarian.jsonl",),
+    "general-aa": ("generalization/aa_factchecker.jsonl",),
 }
 
 
