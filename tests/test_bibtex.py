@@ -54,11 +54,17 @@ def test_ask_bibtex_writes_the_cited_papers(bundled_store, tmp_path):
     assert list(entries) == ["yoon2025confpo"]
     kind, title, fields, authors = entries["yoon2025confpo"]
     assert kind == "inproceedings" and title == answer["sources"][0]["title"]
-    assert (fields["booktitle"], fields["year"], fields["url"]) == (
-        "ICML",
-        "2025",
-        "https://openreview.net/forum?id=ZG7bkp6ScT",
-    )
+    # PMLR's own fields for an ICML 2025 paper (a LaTeX session: "In ICML, 2025" was all a style printed)
+    assert {
+        k: fields[k] for k in ("booktitle", "series", "volume", "publisher", "year", "url")
+    } == {
+        "booktitle": "Proceedings of the 42nd International Conference on Machine Learning",
+        "series": "Proceedings of Machine Learning Research",
+        "volume": "267",
+        "publisher": "PMLR",
+        "year": "2025",
+        "url": "https://openreview.net/forum?id=ZG7bkp6ScT",
+    }
     assert authors == ["Yoon", "Yoon", "Hasegawa-Johnson", "Kim", "Yoo"]
 
 
@@ -430,3 +436,73 @@ def test_surname_particles_stay_with_the_last_name(author, written):
     from paperchat.cite.bibtex import bibtex_name
 
     assert bibtex_name(author) == written
+
+
+@pytest.mark.parametrize(
+    "value, names",
+    [
+        # an own-corpus session: "Chang, Edward Y." had been two authors, "Chang" and "Edward Y."
+        ("Chang, Edward Y.", ["Edward Y. Chang"]),
+        ("van der Berg, Hans", ["Hans van der Berg"]),
+        ("Ann Lee, Bo Chen", ["Ann Lee", "Bo Chen"]),
+        # a list's "Last, First" items read as a string's (author questions had missed "Edward Chang")
+        (
+            ["Chang, Edward Y.", "Smith, Alice", "Ann Lee"],
+            ["Edward Y. Chang", "Alice Smith", "Ann Lee"],
+        ),
+    ],
+)
+def test_last_first_names_are_one_author_in_natural_order(value, names):
+    from paperchat.ingest.authors import author_list
+
+    assert author_list(value) == names
+
+
+def test_common_export_field_names_are_read(tmp_path):
+    # an own-corpus session: Zotero's "Abstract Note" CSV was refused, arXiv's "summary" and a sheet's
+    # "Paper Title"/"Link" dropped
+    from paperchat.ingest.corpus import load_file
+
+    zotero = tmp_path / "zotero.csv"
+    zotero.write_bytes(
+        b'\xef\xbb\xbf"Key","Publication Year","Author","Title","Url","Abstract Note"\r\n'
+        b'"K1","2024","Chang, Edward Y.","My Paper","https://x.org/1","We study widgets for learning."\r\n'
+    )
+    sheet = tmp_path / "sheet.jsonl"
+    sheet.write_text(
+        '{"summary": "We propose gizmos for agents.", "Paper Title": "Gizmo RL", "Link": "https://y.org/2", '
+        '"Author(s)": "Ada Lovelace; Alan Turing", "Publication Year": "2023"}\n'
+    )
+    (z,), _ = load_file(zotero)
+    assert (z.title, z.authors, z.url, z.abstract) == (
+        "My Paper",
+        ["Edward Y. Chang"],
+        "https://x.org/1",
+        "We study widgets for learning.",
+    )
+    (g,), _ = load_file(sheet)
+    assert (g.title, g.authors, g.url) == (
+        "Gizmo RL",
+        ["Ada Lovelace", "Alan Turing"],
+        "https://y.org/2",
+    )
+
+
+@pytest.mark.parametrize(
+    "venue, kind, field",
+    [
+        ("Journal of Machine Learning Research", "article", "journal"),
+        ("TMLR", "article", "journal"),
+        ("Nature", "article", "journal"),
+        ("arXiv", "misc", "howpublished"),
+        ("NeurIPS", "inproceedings", "booktitle"),
+    ],
+)
+def test_a_journal_is_an_article_and_a_preprint_misc(venue, kind, field):
+    # an own-corpus session: "Nature" and "arXiv" had been written as a conference's booktitle
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.records import PaperRecord
+
+    recs = {"a": PaperRecord("a", title="A Study", authors=["Ann Lee"], venue=venue, year=2024)}
+    text = entries(["a"], recs)
+    assert text.startswith(f"@{kind}{{lee2024study,") and f'{field} = "{venue}"' in text

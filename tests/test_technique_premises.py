@@ -35,6 +35,8 @@ CROW = (
         ("Does CROW use a reward model?", None),
         ("Could I use CROW on my chatbot?", None),
         ("How do I use it commercially?", None),
+        # the asker's own doing ("How can I parallelize ... using graphics cards?", the bundled set's q034)
+        ("How can I remove backdoors using graphics cards?", None),
     ],
 )
 def test_a_thing_the_abstract_never_mentions_is_found(question, thing):

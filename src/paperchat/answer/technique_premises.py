@@ -36,6 +36,12 @@ _NOT_A_THING = re.compile(
     r"such|any|some|each|all|showing|compared)\b",
     re.I,
 )
+#: The asker as the subject: "How can I parallelize ... using graphics cards?" presupposes nothing about the
+#: paper (the bundled set's q034, the one answer the first version changed).
+_ASKER = re.compile(
+    r"\s*(?:how|why)\s+(?:can|could|should|would|might|may|do|did)\s+(?:i|we|you|one|someone|people)\b",
+    re.I,
+)
 _GENERIC = frozenset(
     terms(
         "model models method methods approach framework technique data network training learning paper "
@@ -48,7 +54,7 @@ _GENERIC = frozenset(
 def unused_thing(question: str, text: str) -> str | None:
     """The thing ``question`` presupposes its paper uses (as the question writes it) when ``text`` (the
     paper's title and abstract) mentions none of its words; else ``None``."""
-    if not ASSUMING.search(question):
+    if not ASSUMING.search(question) or _ASKER.match(question):
         return None
     written = {part for word in terms(text) for part in (word, *word.split("-"))}
     prefixes = {word[:PREFIX] for word in written if len(word) >= PREFIX}

@@ -1,7 +1,7 @@
 """BibTeX entries for stored papers, written with pybtex (never by pasting strings together).
 
-Each paper becomes one entry: ``@inproceedings`` with ``booktitle`` when its
-venue is known, else ``@misc``; ``title`` (a title-less abstract gets its
+Each paper becomes one entry (:func:`entry_type`): ``@inproceedings`` with ``booktitle`` at a conference
+(PMLR's fields for ICML, :func:`proceedings`), ``@article`` with ``journal`` in a journal, else ``@misc``; ``title`` (a title-less abstract gets its
 label, so every entry names its paper), ``author`` (``Last, First and ...``),
 ``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
 (``100%`` -> ``100\\%``, ``&`` -> ``\\&``; then a lone ``$`` -> ``\\$``, ``^`` -> ``\\^{}``, a final backslash ->
@@ -288,6 +288,39 @@ def _writer():
     return PaperWriter(encoding="UTF-8")
 
 
+#: The PMLR proceedings of ICML by year: (volume, the conference's ordinal), as PMLR's own BibTeX gives them.
+PMLR_ICML = {2023: ("202", "40th"), 2024: ("235", "41st"), 2025: ("267", "42nd")}
+_JOURNAL = re.compile(
+    r"\b(?:journal|transactions|letters|review|magazine|nature|science|tmlr|jmlr)\b", re.I
+)
+_PREPRINT = re.compile(r"\b(?:arxiv|corr|biorxiv|medrxiv|preprint)\b", re.I)
+
+
+def entry_type(venue: str) -> str:
+    """The BibTeX entry type of a paper at ``venue``: ``article`` for a journal ("Journal of Machine Learning
+    Research", "TMLR", "Nature"), ``misc`` for a preprint server ("arXiv", "CoRR") or no venue, else
+    ``inproceedings`` (an own-corpus session had "Nature" written as a conference's booktitle)."""
+    if not venue or _PREPRINT.search(venue):
+        return "misc"
+    return "article" if _JOURNAL.search(venue) else "inproceedings"
+
+
+def proceedings(venue: str, year: int | None) -> dict[str, str]:
+    """A conference paper's fields: ``booktitle`` the venue; for ICML 2023-2025 (:data:`PMLR_ICML`) PMLR's
+    own: "Proceedings of the 42nd International Conference on Machine Learning", ``series``, ``volume``
+    and ``publisher`` (a LaTeX session: "In ICML, 2025" was all a style could print)."""
+    pmlr = PMLR_ICML.get(year or 0) if venue.strip().upper() == "ICML" else None
+    if pmlr is None:
+        return {"booktitle": _balanced(venue)}
+    volume, ordinal = pmlr
+    return {
+        "booktitle": f"Proceedings of the {ordinal} International Conference on Machine Learning",
+        "series": "Proceedings of Machine Learning Research",
+        "volume": volume,
+        "publisher": "PMLR",
+    }
+
+
 def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
     """A pybtex ``BibliographyData`` with one entry per paper of ``paper_ids`` found in ``records``."""
     from pybtex.database import BibliographyData, Entry, Person
@@ -299,8 +332,13 @@ def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
         if rec is None:
             continue
         fields = {"title": protect_case(_balanced(rec.name))}
-        if rec.venue:
-            fields["booktitle"] = _balanced(rec.venue)
+        kind = entry_type(rec.venue)
+        if kind == "inproceedings":
+            fields.update(proceedings(rec.venue, rec.year))
+        elif kind == "article":
+            fields["journal"] = _balanced(rec.venue)
+        elif rec.venue:  # arXiv, CoRR: a preprint
+            fields["howpublished"] = _balanced(rec.venue)
         if rec.year:
             fields["year"] = str(rec.year)
         if rec.url:
@@ -312,7 +350,7 @@ def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
         )
         data.add_entry(
             keys[pid],
-            Entry("inproceedings" if rec.venue else "misc", fields=fields, persons=persons),
+            Entry(kind, fields=fields, persons=persons),
         )
     return data
 

@@ -26,7 +26,12 @@ def author_list(value: Any) -> list[str]:
         names = [
             a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
         ]
-        return [clean_text(unescape_html(a)) for a in names if isinstance(a, str) and a.strip()]
+        # an item written "Last, First" ("Chang, Edward Y.") reads as a string's does: "Edward Y. Chang"
+        return [
+            _one_name(clean_text(unescape_html(a)))
+            for a in names
+            if isinstance(a, str) and a.strip()
+        ]
     text = clean_text(unescape_html(str(value)))
     if not text:
         return []
@@ -55,8 +60,19 @@ def author_list(value: Any) -> list[str]:
     return [a.strip() for a in parts if a.strip()]
 
 
-#: One name written "Last, First": a word, a comma, then one word or initials ("Smith, Alice", "Smith, A. B.").
-_LAST_FIRST = re.compile(r"[^\s,]+,\s*(?:[^\s,.]+|(?:[A-Z]\.\s*)+)")
+#: One name written "Last, First": a word (after lower-case particles: "van der Berg"), a comma, then one
+#: word and its initials, or initials ("Smith, Alice", "Chang, Edward Y.", "Smith, A. B.").
+_LAST_FIRST = re.compile(
+    r"(?:(?:van|von|der|den|de|di|da|del|della|du|le|la|ten|ter)\s+)*[^\s,]+,\s*"
+    r"(?:[^\s,.]+(?:\s+[A-Z]\.?)*|(?:[A-Z]\.\s*)+)"
+)
+
+
+def _one_name(name: str) -> str:
+    """A list item: "Last, First" (:data:`_LAST_FIRST`) in natural order, other names as written."""
+    return natural_order(name) if _LAST_FIRST.fullmatch(name) else name
+
+
 #: Name suffixes, lower case without their dot ("Martin Luther King, Jr."): after a comma they are no
 #: "Last, First", and no surname an author question matches.
 SUFFIXES = frozenset("jr sr ii iii iv".split())

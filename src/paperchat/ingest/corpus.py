@@ -125,7 +125,31 @@ def content_ids(wanted: Iterable[str], read_papers) -> dict[str, str]:
     return out
 
 
+#: Other names exports give a field (lower case): Zotero's "Abstract Note" / ``abstractNote``, arXiv's
+#: ``summary``, Semantic Scholar's old ``paperAbstract``, a spreadsheet's "Paper Title", "Link" and
+#: "Publication Year" (an own-corpus session had each refused or silently dropped). The field's own name wins.
+FIELD_ALIASES = {
+    "abstract": ("abstract note", "abstractnote", "summary", "paperabstract", "abstract text"),
+    "title": ("paper title", "papertitle", "article title"),
+    "authors": ("author(s)", "author names"),
+    "url": ("link", "paper link", "paper url", "url link"),
+    "year": ("publication year", "pub year"),
+}
+
+
+def _with_aliases(rec: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` (lower-case keys) with each field of :data:`FIELD_ALIASES` it lacks taken from an alias."""
+    out = dict(rec)
+    for key, aliases in FIELD_ALIASES.items():
+        if out.get(key) in (None, ""):
+            found = next((rec[a] for a in aliases if rec.get(a) not in (None, "")), None)
+            if found is not None:
+                out[key] = found
+    return out
+
+
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
+    rec = _with_aliases(rec)
     parse_year(rec.get("year"))  # a year that is not one stops here, with its line
     for key in ("abstract", "title", "url", "venue"):
         value = rec.get(key)
@@ -149,7 +173,9 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
     # a column named "author", as BibTeX names the field
     if rec.get("authors") in (None, "") and rec.get("author") not in (None, ""):
         rec = {**rec, "authors": rec["author"]}
-    known = {"id", "title", "authors", "author", "abstract", "url"}
+    known = {"id", "title", "authors", "author", "abstract", "url"} | {
+        a for key in ("abstract", "title", "authors", "url") for a in FIELD_ALIASES[key]
+    }
     extra = {k: v for k, v in rec.items() if k not in known and v not in (None, "")}
     return Paper(
         paper_id=paper_id_for(abstract, rec.get("id")),
@@ -192,12 +218,15 @@ def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> lis
     return papers
 
 
+_ABSTRACT_NAMES = {"abstract", *FIELD_ALIASES["abstract"]}
+
+
 def _delimiter(text: str) -> str:
     """The CSV's field separator: a comma, or the semicolon or tab of European Excel's and "Unicode Text"
     exports, when the header names an ``abstract`` column only with it."""
     header = text.split("\n", 1)[0].lower()
     for sep in (",", ";", "\t"):
-        if "abstract" in (f.strip().strip('"') for f in header.split(sep)):
+        if _ABSTRACT_NAMES & {f.strip().strip('"') for f in header.split(sep)}:
             return sep
     return ","
 
@@ -207,7 +236,7 @@ def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[
     reader = csv.DictReader(io.StringIO(text), strict=True, delimiter=_delimiter(text))
     try:
         fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-        if "abstract" not in fields:
+        if not _ABSTRACT_NAMES & set(fields):
             shown = ", ".join(f if len(f) <= 40 else f[:39] + "…" for f in fields[:8]) or "none"
             raise PaperchatError(
                 f"{path}: CSV has no 'abstract' column in its first row, which is read as the header "
