@@ -506,3 +506,13 @@ def test_a_journal_is_an_article_and_a_preprint_misc(venue, kind, field):
     recs = {"a": PaperRecord("a", title="A Study", authors=["Ann Lee"], venue=venue, year=2024)}
     text = entries(["a"], recs)
     assert text.startswith(f"@{kind}{{lee2024study,") and f'{field} = "{venue}"' in text
+
+
+@pytest.mark.parametrize(
+    "value, year", [("n.d.", 0), ("2025", 2025), ("forthcoming", 0), (None, 0)]
+)
+def test_a_year_written_as_no_date_is_unknown(value, year):
+    # Zotero's "n.d." had refused the whole record
+    from paperchat.ingest.venue import parse_year
+
+    assert parse_year(value) == year

@@ -389,12 +389,12 @@ def test_the_generalization_sets_hold_twenty_six_splits_of_1276_questions():
         "aa-tune": 48,
     }
     # the letters the code and `eval --help` name as tuned on and held out are the files' own splits
-    assert {s.split("-")[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-tune")} == set(
-        qs.TUNED_ON
-    )
-    assert {s.split("-")[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-heldout")} == set(
-        qs.HELD_OUT
-    )
+    assert {
+        s.split("-")[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-tune")
+    } == set(qs.TUNED_ON)
+    assert {
+        s.split("-")[0] for s in Counter(q["split"] for q in loaded) if s.endswith("-heldout")
+    } == set(qs.HELD_OUT)
     baseline = er.load_baseline(
         qs.resolve_set("bundled")[0].parent / "baseline_generalization.json"
     )

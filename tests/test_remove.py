@@ -34,13 +34,12 @@ def test_a_deleted_files_papers_are_named_by_a_folder_ingest_and_removed(tmp_pat
     b.unlink()
     again = run_cli("ingest", str(tmp_path / "corpus"), store=store)
     assert again.returncode == 0 and _ids(store) == sorted(ids)  # a file that is gone holds nothing
-    assert f"note: {b} is gone; its 3 papers stay until `paperchat remove {b}`\n" in again.stderr
+    # the command names the store, as every command to copy does
+    told = f"{b} is gone; its 3 papers stay until `paperchat --store {store.resolve()} remove {b}`"
+    assert f"note: {told}\n" in again.stderr
     # said again by a repeat answered from the manifest, and in --json's notes
     repeat = json.loads(run_cli("ingest", str(tmp_path / "corpus"), "--json", store=store).stdout)
-    assert (
-        repeat["repeated"]
-        and f"{b} is gone; its 3 papers stay until `paperchat remove {b}`" in repeat["notes"]
-    )
+    assert repeat["repeated"] and told in repeat["notes"]
     removed = run_cli("remove", str(b), "--json", store=store)
     assert removed.returncode == 0, removed.stderr
     assert json.loads(removed.stdout)["papers_removed"] == 3

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from paperchat.core import phases
 from paperchat.core.background import background as _background
+from paperchat.core.commands import command as store_command
 from paperchat.ingest.run import IngestReport
 
 Progress = Callable[[int, int], None]
@@ -98,7 +99,6 @@ def refuse_bare_rebuild(engine) -> None:
     cannot be read (damaged, of another version) is what such a rebuild is for, so it passes. The CLI's
     ``ingest --rebuild`` and :meth:`paperchat.api.client.Paperchat.ingest` call it before defaulting to
     the bundled corpus."""
-    from paperchat.core.commands import command
     from paperchat.core.errors import PaperchatError
     from paperchat.ingest.corpus import bundled_corpus_files
 
@@ -120,7 +120,7 @@ def refuse_bare_rebuild(engine) -> None:
         raise PaperchatError(
             f"`ingest --rebuild` without files would leave only the bundled corpus and drop {mine} paper{'s' if mine != 1 else ''} "
             f"of {', '.join(own[:3])}{' ...' if len(own) > 3 else ''}; name the files to keep: "
-            f"`{command(engine.settings, 'ingest', '--rebuild')} FILES`"
+            f"`{store_command(engine.settings, 'ingest', '--rebuild')} FILES`"
         )
 
 
@@ -240,6 +240,7 @@ def ingest(
                 on_error,
                 progress,
                 partial,
+                lambda f: store_command(engine.settings, "remove", f),
             )
         finally:
             if isinstance(embedding, CachedEmbedding):

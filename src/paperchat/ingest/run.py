@@ -17,6 +17,7 @@ from the stored sentence vectors.
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -183,9 +184,12 @@ def _place_taken_over(updates: list[PaperRecord]) -> None:
                 updates[i] = updated_record(r, at[r.content_key])
 
 
-def _gone_notes(stored: dict[str, PaperRecord], files: list[str]) -> list[str]:
+def _gone_notes(
+    stored: dict[str, PaperRecord], files: list[str], remove_command: Callable[[str], str]
+) -> list[str]:
     """A note for each stored file beside the ingested ones (in one of their folders) that is gone: a file
-    moved or deleted holds nothing, so its papers stay until ``paperchat remove`` takes them out."""
+    moved or deleted holds nothing, so its papers stay until ``remove_command(file)`` (the command, with the
+    store's options and the path quoted for a shell) takes them out."""
     folders, ingested = {str(Path(f).parent) for f in files}, set(files)
     beside = Counter(
         r.source_file
@@ -196,7 +200,7 @@ def _gone_notes(stored: dict[str, PaperRecord], files: list[str]) -> list[str]:
     )
     counts = {f: n for f, n in beside.items() if not Path(f).exists()}  # one look at each file
     return [
-        f"{f} is gone; its {n} paper{'s' if n != 1 else ''} stay until `paperchat remove {f}`"
+        f"{f} is gone; its {n} paper{'s stay' if n != 1 else ' stays'} until `{remove_command(f)}`"
         for f, n in sorted(counts.items())
     ]
 
@@ -211,12 +215,14 @@ def run_ingest(
     on_error: str = "stop",
     progress: Progress | None = None,
     partial: set[str] | frozenset[str] = frozenset(),
+    remove_command: Callable[[str], str] = lambda f: shlex.join(["paperchat", "remove", f]),
 ) -> IngestReport:
     """Bring the writer's generation in line with ``papers`` from the corpus ``files`` (resolved paths).
 
     ``chunker_factory()`` returns a :class:`paperchat.ingest.chunking.Chunker`
     (made only when something must be chunked); ``progress(done, total)``
-    counts chunks; ``partial`` are the files that had lines skipped (they remove nothing). Raises :class:`~paperchat.core.errors.PaperchatError` on an
+    counts chunks; ``partial`` are the files that had lines skipped (they remove nothing);
+    ``remove_command(file)`` is the command a note on a gone file gives. Raises :class:`~paperchat.core.errors.PaperchatError` on an
     id conflict (``on_error="stop"``); nothing is written before that check.
     """
     start = time.perf_counter()
@@ -230,7 +236,9 @@ def run_ingest(
     )
     report.papers_unchanged = plan.unchanged
     report.notes += (
-        _unsure_notes(plan.kept_unsure, stored) + plan.notes + _gone_notes(stored, files)
+        _unsure_notes(plan.kept_unsure, stored)
+        + plan.notes
+        + _gone_notes(stored, files, remove_command)
     )
     if plan.removals:
         report.chunks_removed += writer.delete_papers(plan.removals)

@@ -57,10 +57,19 @@ _PMLR = re.compile(r"proceedings\.mlr\.press/v(\d+)/")
 _YEAR = re.compile(r"\s*(\d{4})(?:\.0+|-\d\d(?:-\d\d)?)?\s*")
 
 
+#: What reference managers write for an unknown year (Zotero's "n.d."): read as no year, not an error (an
+#: own-corpus session had the whole record refused).
+NO_DATE = frozenset(
+    {"n.d.", "n.d", "nd", "no date", "unknown", "forthcoming", "in press", "-", "?"}
+)
+
+
 def parse_year(value: Any) -> int:
     """A record's ``year`` as an integer (``2025``, ``"2025"``, ``2025.0``, ``"2025-05-01"``); ``0`` for none
-    (also pandas' ``nan``). Raises ``ValueError`` otherwise."""
+    (also pandas' ``nan`` and :data:`NO_DATE`'s "n.d."). Raises ``ValueError`` otherwise."""
     if value is None or value == "" or isinstance(value, float) and value != value:
+        return 0
+    if isinstance(value, str) and value.strip().lower() in NO_DATE:
         return 0
     m = _YEAR.fullmatch(str(value)) if not isinstance(value, bool) else None
     if not m or not isinstance(value, (int, float, str)) or str(value).strip().lower() == "nan":
