@@ -191,3 +191,21 @@ def test_the_file_that_takes_a_paper_over_gives_it_its_metadata_and_a_copy_fills
         (paper,) = json.loads(run_cli("papers", "--json", store=tmp_path / folder).stdout)
         assert (paper["title"], paper["authors"], paper["aliases"]) == ("D title", ["Dana D"], [])
         assert paper["origin"]["path"] == "C.jsonl"
+
+
+def test_on_error_skip_passes_over_a_binary_file_in_a_folder(tmp_path):
+    # an own-corpus session: a gzip named .csv in a folder had stopped `ingest FOLDER --on-error skip`
+    import gzip
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()[:3]
+    (folder / "a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "gzipped.csv").write_bytes(gzip.compress("\n".join(lines).encode()))
+    store = tmp_path / "store"
+    stopped = run_cli("ingest", str(folder), store=store)
+    assert stopped.returncode == 1 and "looks like a binary file" in stopped.stderr
+    skipped = run_cli("ingest", str(folder), "--on-error", "skip", store=store)
+    assert skipped.returncode == 0, skipped.stderr
+    assert "gzipped.csv: looks like a binary file" in skipped.stderr
+    assert _ids(store) == sorted(json.loads(line)["id"] for line in lines)

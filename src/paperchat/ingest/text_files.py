@@ -16,7 +16,7 @@ class EmptyFile(PaperchatError):
 
 class NothingReadable(PaperchatError):
     """A corpus file none of whose lines could be read (every one malformed, under ``--on-error skip``, or
-    text not in its encoding);
+    text not in its encoding, or a binary file);
     ``--on-error skip`` passes over one among several files, as over an :class:`EmptyFile`."""
 
 
@@ -71,7 +71,8 @@ def read_text(path: Path, encoding: str | None = None) -> str:
         ) from None
     if b"\x00" in raw[:8192] and not wide:  # UTF-16 and UTF-32 text is full of zero bytes
         hint = _wide_guess(raw[:8192])
-        raise PaperchatError(
+        # skippable among a folder's files under --on-error skip (a gzip named .csv had stopped the run)
+        raise NothingReadable(
             f"{path}: looks like a binary file, not text (JSONL, CSV or seed text expected)"
             + (
                 f"; if it is {hint} text without a byte-order mark, pass --encoding {hint}"
