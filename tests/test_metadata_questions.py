@@ -275,6 +275,8 @@ def test_the_venue_of_a_paper_no_title_names_abstains(bundled_engine):
         ("Which papers were published in 2024?", 2024, "Which papers were published?"),
         ("Which papers from 2023 study diffusion?", 2023, "Which papers study diffusion?"),
         ("List 2025 papers on graph neural networks", 2025, "List papers on graph neural networks"),
+        # an own-corpus session: "are from 2024" had counted abstracts writing "2024"
+        ("How many papers are from 2024?", 2024, "How many papers are?"),
     ],
 )
 def test_the_year_a_question_restricts_its_papers_to(question, year, rest):

@@ -296,3 +296,59 @@ def test_a_topic_with_a_word_no_paper_writes_is_declined(bundled_engine):
         "Summarize the related work on cryptocurrency price prediction", mode="extractive"
     )
     assert asked.abstained and asked.notes[0] == summary.notes[0]
+
+
+def test_a_topic_summary_cites_the_papers_asked_for(icml_engine):
+    # a LaTeX session: `summarize "graph neural networks" --top-k 8` cited one of eight papers on it, every
+    # one of which writes the topic's words
+    import json
+    import re
+
+    from conftest import ICML_JSONL
+
+    answer = icml_engine.summarize("graph neural networks", top_k=8, mode="extractive")
+    cited = {s.paper_id for s in answer.sources}
+    assert len(cited) == 8
+    abstracts = {
+        r["id"]: (r["title"] + " " + r["abstract"]).lower()
+        for r in map(json.loads, ICML_JSONL.read_text(encoding="utf-8").splitlines())
+    }
+    # each cited paper writes the topic (its words, or "GNN")
+    assert all(
+        pid not in abstracts or re.search(r"graph neural network|gnn", abstracts[pid])
+        for pid in cited
+    )
+
+
+def test_two_papers_of_one_title_are_told_apart_by_id(tmp_path):
+    # an own-corpus session: one of two same-titled papers was summarized with no word of the other
+    import json
+
+    from cli_env import run_cli
+    from conftest import ICML_JSONL
+
+    first = json.loads(ICML_JSONL.read_text(encoding="utf-8").splitlines()[0])
+    second = {
+        **first,
+        "id": "dupX",
+        "abstract": "A different abstract about graph neural networks.",
+    }
+    corpus = tmp_path / "two.jsonl"
+    corpus.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n", encoding="utf-8")
+    store = tmp_path / "store"
+    assert run_cli("ingest", str(corpus), "-q", store=store).returncode == 0
+    by_title = run_cli("summarize", first["title"], store=store)
+    assert by_title.returncode == 1
+    assert by_title.stderr == (
+        f"error: 2 stored papers have the title {first['title']!r} ({first['id']}, dupX); summarize one "
+        f"by its id: `paperchat --store {store.resolve()} summarize {first['id']}`\n"
+    )
+    by_id = run_cli("summarize", "dupX", store=store)
+    assert (
+        by_id.returncode == 0
+        and (
+            f"1 other stored paper has this title ({first['id']}): `paperchat --store {store.resolve()} "
+            f"summarize {first['id']}` summarizes it"
+        )
+        in by_id.stderr
+    )

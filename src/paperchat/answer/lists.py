@@ -58,7 +58,12 @@ def topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> s
         # no one term is distinctive, but together they may be: "differential privacy" (156 and 108 of 2,740
         # papers, 43 both); the list had held the three papers above the share cut
         together = lexicon.terms_of(" ".join(terms(question))) - CONVERSATIONAL
-        if 2 <= len(together) <= MAX_TOGETHER and lexicon.holding(together) <= cap:
+        if 2 <= len(together) <= MAX_TOGETHER and (
+            lexicon.holding(together) <= cap
+            # every retrieved paper holds them all: a topic its papers share ("graph neural networks", 96
+            # papers; `summarize "graph neural networks" --top-k 8` had cited one of eight such papers)
+            or all(together <= lexicon.terms_of(p.full_text) for p in papers)
+        ):
             rare = together
     return {p.paper_id for p in papers if rare and rare <= lexicon.terms_of(p.full_text)}
 

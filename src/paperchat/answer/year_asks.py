@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 _ASKS = re.compile(
-    r"\b(?:(?:published|appeared|presented|accepted|released|came out)\s+(?:in\s+)?|(?:papers?|works?)\s+"
+    r"\b(?:(?:published|appeared|presented|accepted|released|came out)\s+(?:in\s+)?|(?:papers?|works?)\s+(?:(?:are|were|is|was)\s+)?"
     r"(?:from|of)\s+)(?P<year>(?:19|20)\d\d)\b"
     r"|\b(?P<lead>(?:19|20)\d\d)\s+(?:papers?|works?|articles?|publications?)\b",
     re.I,

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from paperchat.core.commands import command
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question
@@ -83,6 +84,12 @@ def summarize(
         raise PaperchatError(
             f"{target!r} names a stored paper that the filters ({filters.describe()}) leave out"
         )
+    if paper_id is None and len(titled := _titled(engine, target, ids)) > 1:
+        # two stored papers of one title (a preprint and its "extended version"): which one, by id
+        raise PaperchatError(
+            f"{len(titled)} stored papers have the title {target!r} ({', '.join(titled[:3])}); "
+            f"summarize one by its id: `{command(engine.settings, 'summarize', titled[0])}`"
+        )
     if paper_id is None and (same := engine.content_ids([target]).get(target)):
         paper_id = same if not ids or same in ids else None  # a p-… id from another store
     if paper_id is None and P_ID.fullmatch(target):
@@ -112,6 +119,7 @@ def summarize(
             answer.notes.append(f"{exc}; answered offline by quoting the abstracts")
         answer.question = f"Summarize {target}"
         answer.notes += [note] if (note := title_note(target, record, how)) else []
+        answer.notes += _same_title(engine, record, ids)
         if how == "label":  # "summarize SD": one paper's label, which other papers write too
             bm25 = engine.store.bm25()
             label = bm25.tokenize([target])[0]  # one term, or no count
@@ -258,3 +266,36 @@ def _unwritten(lexicon, target: str) -> list[str]:
     (:meth:`~paperchat.store.bm25.BM25Index.unknown`): "cryptocurrency" in "cryptocurrency price prediction"
     (a related-work session had it summarized from papers on one-max search and conformal prediction)."""
     return [w for w in re.findall(r"[^\W_][\w-]*", target) if len(w) >= 4 and lexicon.unknown(w)]
+
+
+def _same_title(engine, record, ids) -> list[str]:
+    """A note when other stored papers (within ``ids``, when the filters restrict) share ``record``'s title:
+    'another stored paper has this title (p-…): `paperchat summarize p-…` summarizes it' (an own-corpus
+    session had one of two same-titled papers summarized with no word of the other)."""
+    title = " ".join((record.title or "").lower().split())
+    if not title:
+        return []
+    others = [
+        pid
+        for pid, r in engine.catalog().items()
+        if pid != record.paper_id
+        and " ".join((r.title or "").lower().split()) == title
+        and (not ids or pid in ids)
+    ]
+    if not others:
+        return []
+    shown = ", ".join(others[:3]) + (" ..." if len(others) > 3 else "")
+    return [
+        f"{len(others)} other stored paper{'s have' if len(others) > 1 else ' has'} this title ({shown}): "
+        f"`{command(engine.settings, 'summarize', others[0])}` summarizes {'one' if len(others) > 1 else 'it'}"
+    ]
+
+
+def _titled(engine, target: str, ids) -> list[str]:
+    """The stored papers (within ``ids`` when the filters restrict) whose title is ``target``, any case."""
+    want = " ".join(target.lower().split())
+    return sorted(
+        pid
+        for pid, r in engine.catalog().items()
+        if " ".join((r.title or "").lower().split()) == want and (not ids or pid in ids)
+    )
