@@ -281,3 +281,26 @@ def test_spellings_of_one_server_url_share_one_daemon():
     }
     assert len(same) == 1
     assert socket_of("http://127.0.0.1:8732") not in same
+
+
+def test_a_daemon_started_for_a_terminal_says_so(bundled_store, runtime):
+    # an own-corpus session found fifteen daemons (4.9 GB), one per store tried, that nothing had mentioned;
+    # a script's stderr (not a terminal) stays as it was (the test above compares it byte for byte)
+    import pexpect
+
+    env = {
+        **os.environ,
+        "XDG_RUNTIME_DIR": str(runtime),
+        "PAPERCHAT_STORE": str(bundled_store),
+        "PAPERCHAT_DAEMON": "auto",
+        "PAPERCHAT_DAEMON_IDLE": "60",
+    }
+    child = pexpect.spawn(
+        sys.executable, ["-m", "paperchat", "papers"], env=env, encoding="utf-8", timeout=120
+    )
+    child.expect(pexpect.EOF)
+    assert (
+        f"note: started a background daemon for {bundled_store.resolve()} so the next command is fast; "
+        "it exits after 1 min idle (`paperchat daemon stop` ends it, --daemon off starts none)"
+    ) in " ".join(child.before.split())
+    wait_until(lambda: status(runtime, bundled_store).get("state") == "serving", "the daemon")
