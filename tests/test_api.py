@@ -69,6 +69,11 @@ def test_answer_renders_as_markdown_with_linked_citations_and_flags():
             SentenceCheck("It is 5x faster [1].", [1], False, 0.31, missing=["5x"]),
         ],
     )
+    # print(answer) flags it too, as `paperchat ask` does (a notebook session printed it unflagged)
+    assert str(Answer.of(plain)).split("\n\n")[1] == (
+        "Citation checks:\n"
+        "  ⚠ sentence 2 ([1], support 0.31; not in the cited source: 5x): It is 5x faster [1]."
+    )
     md = Answer.of(plain)._repr_markdown_()
     assert md == (
         "ConfPO uses the policy's confidence [[1](https://openreview.net/forum?id=ZG7bkp6ScT)]. "
@@ -230,6 +235,28 @@ print("llama_index" in loaded())
             "no files given (an empty list); pass none to ingest the bundled corpus",
         ),
         (lambda pc: pc.ingest(5), "paths must be a path or a list of paths, not int"),
+        # a notebook session: rebuild="False" had rebuilt the store; the others raised internal errors
+        (
+            lambda pc: pc.ingest("x.jsonl", rebuild="False"),
+            "rebuild must be True or False, not 'False'",
+        ),
+        (lambda pc: pc.ingest("x.jsonl", metadata=5), "metadata must be a path, not int"),
+        (
+            lambda pc: pc.ingest("x.jsonl", encoding=5),
+            "encoding must be a codec name such as 'latin-1', not 5",
+        ),
+        (
+            lambda pc: pc.ingest("x.jsonl", progress=5),
+            "progress must be a function of (done, total), not int",
+        ),
+        (
+            lambda pc: pc.search("tokens", author="..."),
+            "author='...' holds no letter or digit; give a name, or leave it out",
+        ),
+        (
+            lambda pc: pc.summarize("?"),
+            "the summary target '?' holds no letter or digit; give a paper id, label, title or topic",
+        ),
         (
             lambda pc: pc.bibtex(["p-nope"]),
             "no paper with id p-nope in the store; Paperchat.papers() lists them",
@@ -412,3 +439,47 @@ def test_evaluate_runs_an_own_set_from_python(bundled_store, tmp_path):
     ):
         evaluate(Paperchat(tmp_path / "new"), mine)
     assert not (tmp_path / "new").exists()
+
+
+def test_ingest_reads_a_folder_and_errors_import_from_the_package(tmp_path):
+    # a notebook session: pc.ingest("data2") was refused as "a file without an extension"
+    from conftest import ICML_JSONL
+
+    from paperchat import BadArgument, Paperchat, PaperchatError
+
+    folder = tmp_path / "data2"
+    folder.mkdir()
+    lines = ICML_JSONL.read_text(encoding="utf-8").splitlines()[:4]
+    (folder / "a.jsonl").write_text("\n".join(lines[:2]) + "\n", encoding="utf-8")
+    (folder / "b.jsonl").write_text("\n".join(lines[2:]) + "\n", encoding="utf-8")
+    (folder / "notes.md").write_text("mine", encoding="utf-8")
+    pc = Paperchat(tmp_path / "store")
+    report = pc.ingest(folder)
+    assert report.papers_added == 4
+    assert sorted(p.paper_id for p in pc.papers()) == sorted(json.loads(x)["id"] for x in lines)
+    assert report.notes[0].startswith(f"{folder}: read a.jsonl, b.jsonl; left out notes.md")
+    assert issubclass(BadArgument, PaperchatError) and issubclass(BadArgument, ValueError)
+    with pytest.raises(BadArgument, match="top_k=0 is outside 1..100"):
+        Paperchat(tmp_path / "store", top_k=0)
+
+
+def test_a_paperchat_used_after_fork_says_so(bundled_store):
+    # a notebook session: multiprocessing's fork hung for good in Chroma's client
+    from paperchat import Paperchat
+    from paperchat.api.client import FORKED
+
+    pc = Paperchat(bundled_store)
+    pc.papers()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: one line to the parent, then out without running the parent's cleanup
+        try:
+            pc.ask("What is ConfPO?")
+            said = "answered"
+        except Exception as exc:  # noqa: BLE001 - the child reports whatever it got
+            said = str(exc)
+        os.write(write, said.encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    assert os.read(read, 4096).decode() == FORKED

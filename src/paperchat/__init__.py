@@ -21,13 +21,20 @@ Subpackages, in the order data flows through them (imports point down only)::
 """
 
 __version__ = "0.1.0"
-__all__ = ["Paperchat", "Answer", "SearchHit", "Filters", "evaluate", "__version__"]
+#: The exceptions a caller catches (``from paperchat import PaperchatError``: a notebook session had to find
+#: ``paperchat.core.errors``).
+ERRORS = ("PaperchatError", "BadArgument", "StoreError", "LLMError")
+__all__ = ["Paperchat", "Answer", "SearchHit", "Filters", "evaluate", *ERRORS, "__version__"]
 
 
 def __getattr__(name: str):
-    """The API's names, imported when first asked for (PEP 562)."""
+    """The API's names and its exceptions, imported when first asked for (PEP 562)."""
     if name in ("Paperchat", "Answer", "SearchHit", "Filters", "evaluate"):
         from paperchat import api
 
         return getattr(api, name)
+    if name in ERRORS:
+        from paperchat.core import errors
+
+        return getattr(errors, name)
     raise AttributeError(f"module 'paperchat' has no attribute {name!r}")

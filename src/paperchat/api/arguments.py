@@ -10,7 +10,7 @@ import numbers
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +130,76 @@ def python_api(cls: type) -> type:
         if callable(attr) and (name == "__init__" or not name.startswith("_")):
             setattr(cls, name, python_errors(attr))
     return cls
+
+
+def ingest_args(rebuild: Any, metadata: Any, encoding: Any, progress: Any, on_error: Any) -> None:
+    """Refuse, before any work, :meth:`~paperchat.api.Paperchat.ingest`'s arguments of the wrong type with a
+    :class:`BadArgument` naming the argument: a notebook session's ``rebuild="False"`` had rebuilt the store
+    (dropping papers), ``metadata=5`` and ``encoding=5`` raised internal errors, ``progress=5`` failed midway."""
+    if not isinstance(rebuild, bool):
+        raise BadArgument(f"rebuild must be True or False, not {rebuild!r}"[:120])
+    if metadata is not None and not isinstance(metadata, (str, os.PathLike)):
+        raise BadArgument(f"metadata must be a path, not {type(metadata).__name__}")
+    if encoding is not None and not isinstance(encoding, str):
+        raise BadArgument(
+            f"encoding must be a codec name such as 'latin-1', not {encoding!r}"[:120]
+        )
+    if progress is not None and not callable(progress):
+        raise BadArgument(
+            f"progress must be a function of (done, total), not {type(progress).__name__}"
+        )
+    if on_error not in ("stop", "skip"):
+        raise BadArgument(f"on_error must be 'stop' or 'skip', not {on_error!r}"[:120])
+
+
+def cited_paper_ids(papers: Any) -> list[str]:
+    """The paper ids of what :meth:`~paperchat.api.Paperchat.bibtex` takes: an answer (its cited papers), a
+    paper id, a :class:`~paperchat.ingest.records.PaperRecord` or a search hit, or a list of them; a
+    :class:`BadArgument` for anything else."""
+    from paperchat.api.results import SearchHit
+    from paperchat.core.contract import Answer
+    from paperchat.ingest.records import PaperRecord
+
+    if isinstance(papers, Answer):
+        return [s.paper_id for s in papers.sources]
+    items = [papers] if isinstance(papers, (str, PaperRecord, SearchHit)) else papers
+    if not isinstance(items, Iterable) or isinstance(items, Mapping):
+        raise BadArgument(
+            f"papers must be an answer, a paper id or a list of them, not {type(papers).__name__}"
+        )
+    ids = []
+    for item in items:
+        pid = item if isinstance(item, str) else getattr(item, "paper_id", None)
+        if not isinstance(pid, str):
+            raise BadArgument(
+                f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
+            )
+        ids.append(pid)
+    return ids
+
+
+def filter_args(author: Any, venue: Any, year: Any, papers: Any) -> tuple:
+    """``(author, venue, year, paper ids)`` checked for :meth:`~paperchat.api.Paperchat.filters`: a
+    :class:`BadArgument` for a value of the wrong type, or one given but empty or without a letter or digit
+    (``author=""``, ``author="..."``, ``papers=[]``), which the CLI refuses too rather than search every paper."""
+    for name, value in (("author", author), ("venue", venue)):
+        if value is not None and not isinstance(value, str):
+            raise BadArgument(f"{name} must be a string, not {type(value).__name__}")
+        if value is not None and not any(ch.isalnum() for ch in value):
+            # "..." or "-" had matched every paper (a notebook session)
+            raise BadArgument(
+                f"{name} is empty; leave it out to search every paper"
+                if not value.strip()
+                else f"{name}={value!r} holds no letter or digit; give a name, or leave it out"
+            )
+    if year is not None and (isinstance(year, bool) or not isinstance(year, numbers.Integral)):
+        raise BadArgument(f"year must be a whole number such as 2025, not {year!r}")
+    year = None if year is None else int(year)  # numpy's int64 from a DataFrame too
+    ids = [papers] if isinstance(papers, str) else papers
+    if ids is not None:
+        ids = list(ids) if isinstance(ids, Iterable) else None
+        if ids is None or not all(isinstance(p, str) for p in ids):
+            raise BadArgument("papers must be a paper id or a list of paper ids (strings)")
+        if not any(p.strip() for p in ids):
+            raise BadArgument("papers is empty; leave it out to search every paper")
+    return author, venue, year, ids

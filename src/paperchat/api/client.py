@@ -9,13 +9,21 @@ thread-safe: use one object per thread, or a lock.
 
 from __future__ import annotations
 
-import numbers
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperchat.api.arguments import FirstRun, paths_arg, python_api, text_arg, top_k_arg
+from paperchat.api.arguments import (
+    FirstRun,
+    cited_paper_ids,
+    filter_args,
+    ingest_args,
+    paths_arg,
+    python_api,
+    text_arg,
+    top_k_arg,
+)
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.background import join_background
 from paperchat.core.contract import Answer as ContractAnswer
@@ -25,6 +33,13 @@ from paperchat.ingest.records import PaperRecord, resolve_id
 from paperchat.retrieve.filters import Filters
 
 PathLike = str | os.PathLike
+
+
+#: The error of a :class:`Paperchat` used in a process forked from the one that opened it.
+FORKED = (
+    "this Paperchat was opened in another process; a forked process cannot use its store (Chroma's client "
+    "hangs): run workers with multiprocessing.get_context('spawn') and open a Paperchat in each"
+)
 
 
 @python_api  # messages name the arguments (year=2019), not the CLI's flags (--year 2019)
@@ -63,18 +78,29 @@ class Paperchat:
         if store is not None and not str(store).strip():  # Path("") is ".", the current folder
             raise BadArgument("store is empty; leave it out to use the default store")
         flags = {"store": str(Path(store).expanduser()) if store is not None else None, **settings}
-        self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
+        try:
+            self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
+        except (
+            PaperchatError
+        ) as exc:  # an argument's value out of range: a BadArgument, as a method's is
+            raise BadArgument(str(exc)) from None
         from paperchat.engine import Engine
 
         self.engine = Engine(self.settings)
-        self._seeded = False
+        self._seeded, self._pid = False, os.getpid()
 
     def __repr__(self) -> str:
         return f"Paperchat(store={str(self.settings.store_path)!r}, mode={self.settings.mode!r})"
 
     def _ready(self) -> None:
-        """Refuse a folder that holds no store (a read makes none); seed an empty default store (once)."""
+        """Refuse a folder that holds no store (a read makes none), and use in a forked process; seed an empty
+        default store (once)."""
         from paperchat.core.commands import ingest_command
+
+        if (
+            os.getpid() != self._pid
+        ):  # a forked child's Chroma client hangs for good (a notebook session)
+            raise PaperchatError(FORKED)
 
         settings = self.settings
         if (
@@ -103,22 +129,7 @@ class Paperchat:
         Raises :class:`PaperchatError` for a value of the wrong type, or one given but empty (``author=""``,
         ``papers=[]``), which the CLI refuses too rather than search every paper.
         """
-        for name, value in (("author", author), ("venue", venue)):
-            if value is not None and not isinstance(value, str):
-                raise BadArgument(f"{name} must be a string, not {type(value).__name__}")
-            if value is not None and not value.strip():
-                raise BadArgument(f"{name} is empty; leave it out to search every paper")
-        if year is not None and (isinstance(year, bool) or not isinstance(year, numbers.Integral)):
-            raise BadArgument(f"year must be a whole number such as 2025, not {year!r}")
-        year = None if year is None else int(year)  # numpy's int64 from a DataFrame too
-        ids = [papers] if isinstance(papers, str) else papers
-        if ids is not None:
-            ids = list(ids) if isinstance(ids, Iterable) else None
-            if ids is None or not all(isinstance(p, str) for p in ids):
-                raise BadArgument("papers must be a paper id or a list of paper ids (strings)")
-            if not any(p.strip() for p in ids):
-                raise BadArgument("papers is empty; leave it out to search every paper")
-        return Filters.of(author, venue, year, ids)
+        return Filters.of(*filter_args(author, venue, year, papers))
 
     # -- reading ----------------------------------------------------------------------------
     def ask(
@@ -286,12 +297,16 @@ class Paperchat:
         list (``glob`` matched nothing: the bundled corpus is not added in its place) and for ``paths``
         that is neither a path nor a list of paths.
         """
-        from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata
+        from paperchat.ingest.corpus import bundled_corpus_files, bundled_metadata, corpus_files
 
+        if os.getpid() != self._pid:
+            raise PaperchatError(FORKED)
+        ingest_args(rebuild, metadata, encoding, progress, on_error)
         items = (
             None if paths is None else paths_arg(paths, "pass none to ingest the bundled corpus")
         )
-        files = [Path(p) for p in items or ()]
+        # a folder stands for the corpus files inside it, as on the command line
+        files, folder_notes = corpus_files(items or ())
         if not files:
             if rebuild:
                 from paperchat.engine.ingesting import refuse_bare_rebuild
@@ -301,9 +316,7 @@ class Paperchat:
                 bundled_corpus_files(),
                 metadata if metadata is not None else bundled_metadata(),
             )
-        if on_error not in ("stop", "skip"):
-            raise PaperchatError(f"on_error must be 'stop' or 'skip', not {on_error!r}")
-        return self.engine.ingest(
+        report = self.engine.ingest(
             files,
             metadata=Path(metadata) if metadata is not None else None,
             rebuild=rebuild,
@@ -311,6 +324,8 @@ class Paperchat:
             progress=progress,
             encoding=encoding,
         )
+        report.notes[:0] = folder_notes
+        return report
 
     def remove(self, paths: PathLike | Sequence[PathLike]):
         """Take out the papers that files (or the files under a folder) gave the store, also when the files
@@ -327,22 +342,7 @@ class Paperchat:
     def _cited_ids(self, papers: Any) -> tuple[list[str], dict[str, PaperRecord]]:
         """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once), and
         the stored records (without abstracts) they were checked against."""
-        if isinstance(papers, ContractAnswer):
-            ids = [s.paper_id for s in papers.sources]
-        else:
-            items = [papers] if isinstance(papers, (str, PaperRecord, SearchHit)) else papers
-            if not isinstance(items, Iterable) or isinstance(items, Mapping):
-                raise BadArgument(
-                    f"papers must be an answer, a paper id or a list of them, not {type(papers).__name__}"
-                )
-            ids = []
-            for item in items:
-                pid = item if isinstance(item, str) else getattr(item, "paper_id", None)
-                if not isinstance(pid, str):
-                    raise BadArgument(
-                        f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
-                    )
-                ids.append(pid)
+        ids = cited_paper_ids(papers)
         store = self.engine.store
         records = store.papers(abstracts=False)
         # a merged duplicate's id, or an id in another case

@@ -29,8 +29,12 @@ class Answer(contract.Answer):
 
     def __str__(self) -> str:
         """The answer as ``paperchat ask`` prints it: its text, the Sources (``[n] title — id``) and the
-        notes; ``print(answer)`` had printed every field, cited chunks and all (``repr`` still does)."""
+        notes; ``print(answer)`` had printed every field, cited chunks and all (``repr`` still does). An LLM
+        answer's unsupported sentences are flagged under "Citation checks:", as the command line flags them
+        (a notebook session had printed an unsupported "It also cures cancer." unflagged)."""
         lines = [self.answer]
+        if marks := self.check_marks():
+            lines += ["", "Citation checks:"] + [f"  {m}" for m in marks]
         if self.sources:
             lines += ["", "Sources:"] + [f"  [{s.n}] {s.name} — {s.paper_id}" for s in self.sources]
         return "\n".join(lines + [f"note: {n}" for n in self.notes])

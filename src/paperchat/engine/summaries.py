@@ -65,6 +65,10 @@ def summarize(
     if not (target or "").strip():
         raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
     target = clean_question(target)
+    if not any(ch.isalnum() for ch in target):  # "?" or "-" had summarized an arbitrary paper
+        raise PaperchatError(
+            f"the summary target {target!r} holds no letter or digit; give a paper id, label, title or topic"
+        )
     choice = engine.choose_mode(mode)
     answer_mode, fell_back = choice.mode, ""
     engine.store.refresh()
