@@ -483,3 +483,18 @@ def test_a_paperchat_used_after_fork_says_so(bundled_store):
     os.close(write)
     os.waitpid(pid, 0)
     assert os.read(read, 4096).decode() == FORKED
+
+
+def test_a_conversation_reads_follow_ups_as_the_chat_does(bundled_engine, bundled_store):
+    # a notebook session: pc.ask("summarize the second one") abstained and "compare them" answered about
+    # unrelated papers; ask() keeps no conversation, chat() does
+    from paperchat import Paperchat, PaperchatError
+
+    chat = Paperchat(bundled_store).chat(mode="extractive")
+    with pytest.raises(PaperchatError, match="nothing to refer to|refers to nothing|Which paper"):
+        chat.ask("summarize it")
+    listed = chat.ask("Which papers study backdoor attacks or defenses for language models?")
+    assert len(listed.sources) >= 2
+    second = chat.ask("summarize the second one")
+    assert [s.paper_id for s in second.sources] == [listed.sources[1].paper_id]
+    assert len(chat.turns) == 2

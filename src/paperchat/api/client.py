@@ -16,7 +16,6 @@ from typing import Any
 
 from paperchat.api.arguments import (
     FirstRun,
-    cited_paper_ids,
     filter_args,
     ingest_args,
     paths_arg,
@@ -24,9 +23,9 @@ from paperchat.api.arguments import (
     text_arg,
     top_k_arg,
 )
+from paperchat.api.citing import Citing
 from paperchat.api.results import Answer, SearchHit
 from paperchat.core.background import join_background
-from paperchat.core.contract import Answer as ContractAnswer
 from paperchat.core.errors import BadArgument, PaperchatError, StoreError
 from paperchat.core.settings import BY_NAME, load_settings
 from paperchat.ingest.records import PaperRecord, resolve_id
@@ -43,7 +42,7 @@ FORKED = (
 
 
 @python_api  # messages name the arguments (year=2019), not the CLI's flags (--year 2019)
-class Paperchat:
+class Paperchat(Citing):
     """Cited question answering over one paperchat store.
 
     ``store``: the store folder (default: the same store the ``paperchat``
@@ -339,45 +338,30 @@ class Paperchat:
         self._ready()
         return forget(self.engine, files)
 
-    def _cited_ids(self, papers: Any) -> tuple[list[str], dict[str, PaperRecord]]:
-        """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once), and
-        the stored records (without abstracts) they were checked against."""
-        ids = cited_paper_ids(papers)
-        store = self.engine.store
-        records = store.papers(abstracts=False)
-        # a merged duplicate's id, or an id in another case
-        if any(pid not in records for pid in ids):
-            aliases = self.engine.id_aliases(ids)
-            ids = [resolve_id(pid, records, aliases) or pid for pid in ids]
-        missing = [pid for pid in dict.fromkeys(ids) if pid not in records]
-        if missing:
-            raise PaperchatError(
-                f"no paper with id {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} in the store; "
-                "`paperchat papers` lists them"
-            )
-        return list(dict.fromkeys(ids)), records
+    def chat(
+        self,
+        *,
+        mode: str | None = None,
+        top_k: int | None = None,
+        author: str | None = None,
+        venue: str | None = None,
+        year: int | None = None,
+        papers: Iterable[str] | str | None = None,
+    ):
+        """A :class:`~paperchat.api.conversation.Conversation` over the store: its ``ask`` reads follow-ups
+        ("summarize the second one", "compare them") as ``paperchat chat`` does; ``mode`` is decided once,
+        as the chat decides it, and the filters hold for every question."""
+        from paperchat.api.conversation import Conversation
+        from paperchat.chat.session import ChatSession
 
-    def bibtex(self, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]) -> str:
-        """BibTeX entries (pybtex; :mod:`paperchat.cite.bibtex`) for an answer's cited papers, one paper id, or
-        several ids, papers (:meth:`papers`) or search hits (:meth:`search`); ``""`` for an answer that cites none.
-
-        Raises :class:`PaperchatError` for an id no stored paper has.
-        """
-        from paperchat.cite.bibtex import entries
-
+        top_k = top_k_arg(top_k, None)
+        filters = self.filters(author, venue, year, papers)
         self._ready()
-        return entries(*self._cited_ids(papers))
-
-    def write_bibtex(
-        self, path: PathLike, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]
-    ) -> int:
-        """Write :meth:`bibtex` of ``papers`` to ``path`` (replaced); returns the number of entries. With no paper
-        to cite (an abstention) the file is left as it was and 0 is returned, as ``ask --bibtex`` does."""
-        from paperchat.cite.bibtex import write_bibtex
-
-        self._ready()
-        ids, records = self._cited_ids(papers)
-        return write_bibtex(path, ids, records) if ids else 0
+        choice = self.engine.choose_mode(mode)
+        session = ChatSession(
+            self.engine, choice.mode, top_k=top_k, fallback=choice.fallback, filters=filters
+        )
+        return Conversation(session)
 
     def as_retriever(
         self,
