@@ -63,3 +63,12 @@ def test_a_question_no_paper_writes_a_word_of_abstains(bundled_engine, question,
     answer = bundled_engine.ask(question, mode="extractive")
     assert answer.abstained and answer.sources == []
     assert answer.notes == [f"no stored paper writes any word of the question ({shown})"]
+
+
+def test_with_paper_counts_the_rarest_word_decides():
+    # "a graph neural network" where the abstract writes only "neural": its rarest word is unwritten
+    text = "UNOT: a neural operator over discrete measures, trained by minimax optimal transport."
+    counts = {"graph": 300, "neural": 900}
+    question = "How does UNOT use a graph neural network to encode measures?"
+    assert unused_thing(question, text) is None
+    assert unused_thing(question, text, lambda w: counts.get(w, 1)) == "a graph neural network"

@@ -315,7 +315,7 @@ def extract(
         if one_paper and not asks_yes_no(question) and intent.kind != it.FIND
         else []
     )
-    reversal = reversal_note(question, main_paper) if one_paper else ""
+    reversal = reversal_note(question, main_paper, lexicon and lexicon.word_df) if one_paper else ""
     # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
     if reversal:
         return Extract(

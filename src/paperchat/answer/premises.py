@@ -291,19 +291,20 @@ def named(question: str, paper) -> str:
     return label if label and label.lower() in question.lower() else paper.title
 
 
-def reversal_note(question: str, paper) -> str:
+def reversal_note(question: str, paper, df=None) -> str:
     """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), whose amount it
     gives otherwise (:func:`paperchat.answer.number_premises.changed_number`) or whose technique it never
     mentions (:func:`paperchat.answer.technique_premises.unused_thing`), or ``""``.
 
-    ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty).
+    ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty); ``df`` counts a
+    word's papers (:func:`paperchat.answer.technique_premises.unused_thing`).
     """
     flipped = reversed_direction(question, paper.full_text)
     if not flipped:
         # "Why is TabFlex 10x faster than TabPFN?" where the abstract says "2×"; "How does PEINR use an
         # LSTM ...?" where its abstract names no LSTM
         name = named(question, paper)
-        return number_note(question, paper, name) or technique_note(question, paper, name)
+        return number_note(question, paper, name) or technique_note(question, paper, name, df)
     return (
         f"the abstract of {named(question, paper)} says '{flipped[1]}' where the question says "
         f"'{flipped[0]}': check the question's premise"

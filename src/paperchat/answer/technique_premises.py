@@ -18,6 +18,7 @@ answerable questions about one paper: none whose asker names or describes a pape
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from paperchat.answer.number_premises import ASSUMING
 from paperchat.core.terms import terms
@@ -51,9 +52,11 @@ _GENERIC = frozenset(
 )
 
 
-def unused_thing(question: str, text: str) -> str | None:
+def unused_thing(question: str, text: str, df: Callable[[str], int] | None = None) -> str | None:
     """The thing ``question`` presupposes its paper uses (as the question writes it) when ``text`` (the
-    paper's title and abstract) mentions none of its words; else ``None``."""
+    paper's title and abstract) does not mention it; else ``None``. With ``df`` (a word's count of papers
+    in the store), the thing is mentioned when its rarest word is ("a graph neural network" where only
+    "neural" is written is not); without, when any of its words is."""
     if not ASSUMING.search(question) or _ASKER.match(question):
         return None
     written = {part for word in terms(text) for part in (word, *word.split("-"))}
@@ -68,6 +71,8 @@ def unused_thing(question: str, text: str) -> str | None:
             for part in word.split("-")
             if len(part) >= 3 and part not in _GENERIC
         ]
+        if df is not None and words:
+            words = [min(words, key=df)]
         if words and not any(
             w in written or (len(w) >= PREFIX and w[:PREFIX] in prefixes) for w in words
         ):
@@ -75,10 +80,10 @@ def unused_thing(question: str, text: str) -> str | None:
     return None
 
 
-def technique_note(question: str, paper, name: str) -> str:
+def technique_note(question: str, paper, name: str, df: Callable[[str], int] | None = None) -> str:
     """The note for a thing ``question`` presupposes ``paper`` (``full_text``) uses that its abstract never
-    mentions (:func:`unused_thing`), naming the paper as ``name``; ``""`` when there is none."""
-    thing = unused_thing(question, paper.full_text)
+    mentions (:func:`unused_thing`, with ``df``), naming the paper as ``name``; ``""`` when there is none."""
+    thing = unused_thing(question, paper.full_text, df)
     if not thing:
         return ""
     return f"the abstract of {name} never mentions '{thing}': check the question's premise"

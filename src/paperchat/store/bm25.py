@@ -207,6 +207,10 @@ class BM25Index:
             held = papers if held is None else held & papers
         return {self.ids[i] for i in held or ()}
 
+    def word_df(self, word: str) -> int:
+        """How many papers hold ``word`` as the index reads it (its least held term; 0 for none)."""
+        return min((self.df.get(t, 0) for t in self.tokenize([word])[0]), default=0)
+
     def holding(self, terms: set[str]) -> int:
         """How many papers hold every one of ``terms`` (:meth:`holders`)."""
         return len(self.holders(terms))
