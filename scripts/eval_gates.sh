@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The conference-scale eval gates: the offline answers to the 232 conference questions and the 1,188 generalization
+# The conference-scale eval gates: the offline answers to the 232 conference questions and the 1,324 generalization
 # questions, on a store of the 2,740 papers (the bundled corpus and the 2,732 ICML 2025 abstracts), checked against
 # eval/baseline_conference.json and eval/baseline_generalization.json. A benchmark that reports figures (about
 # 6 minutes on 2 cores: 3 to embed the conference, 3 to answer), so it is a command, not a test; CI (.ci/run) runs

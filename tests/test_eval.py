@@ -354,8 +354,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_twenty_six_splits_of_1276_questions():
-    """The twenty-six independently written sets (eval/generalization): fifteen tuned on, eleven held out."""
+def test_the_generalization_sets_hold_twenty_seven_splits_of_1324_questions():
+    """The twenty-seven independently written sets (eval/generalization): sixteen tuned on, eleven held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]

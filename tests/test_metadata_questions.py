@@ -350,3 +350,44 @@ def test_a_title_typed_in_lower_case_without_its_hyphens_names_the_paper(bundled
     assert answer.answer.startswith(
         '"Calibrated Physics-Informed Uncertainty Quantification" appeared at ICML 2025 [1].'
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "venue", "rest"),
+    [
+        ("Which papers appeared at NeurIPS?", "NeurIPS", "Which papers?"),
+        (
+            "How many NeurIPS papers are about backdoors?",
+            "NeurIPS",
+            "How many papers are about backdoors?",
+        ),
+        (
+            "Which papers from NeurIPS 2024 study backdoors?",
+            "NeurIPS",
+            "Which papers from 2024 study backdoors?",
+        ),
+        ("What is ICML?", None, None),
+    ],
+)
+def test_the_venue_a_question_restricts_its_papers_to(question, venue, rest):
+    from paperchat.answer.venue_asks import asked_venue
+
+    asked = asked_venue(question, {"ICML", "NeurIPS"})
+    assert (asked.venue, asked.rest) == (venue, rest) if venue else asked is None
+    # a store of one venue: its name is no restriction
+    assert asked_venue(question, {"NeurIPS"}) is None
+
+
+def test_a_venues_papers_are_listed_and_counted_from_the_metadata(two_venue_store):
+    # an own-corpus session: "Which papers appeared at NeurIPS?" listed 3 of the store's NeurIPS papers
+    from conftest import SECOND_VENUE
+
+    from paperchat.core.settings import load_settings
+    from paperchat.engine import Engine
+
+    engine = Engine(load_settings({"store": str(two_venue_store)}))
+    listed = engine.ask("Which papers appeared at NeurIPS?", mode="extractive")
+    assert listed.answer.startswith("4 stored papers appeared at NeurIPS:")
+    assert sorted(s.paper_id for s in listed.sources) == sorted(SECOND_VENUE)
+    counted = engine.ask("How many papers are from NeurIPS 2024?", mode="extractive")
+    assert (counted.answer, counted.count) == ("4 stored papers appeared at NeurIPS in 2024.", 4)

@@ -188,13 +188,17 @@ def _did_you_mean(engine, question: str) -> list[str]:
 
 def _unwritten(engine, question: str) -> str:
     """The note for a question no word of which a stored paper writes, nor a slip of one, nor an author's
-    name (:meth:`paperchat.store.bm25.BM25Index.unknown`): 'no stored paper writes "asdf"'; else ``""``.
+    name (:meth:`paperchat.store.bm25.BM25Index.unknown`), nor is English: 'no stored paper writes "asdf"';
+    else ``""``.
     A phone-style session had "asdf" and "zxcv" answered with the nearest abstracts' sentences."""
     words = terms(question)
     if not words:
         return ""
+    from paperchat.ingest.english import is_english
+
     bm25, authors = engine.store.bm25(), engine.author_index()
-    if any(not bm25.unknown(w) or authors.has_word(w) for w in words):
+    # an English word a small store's papers happen not to write ("When was this published?") is no sign
+    if any(not bm25.unknown(w) or authors.has_word(w) or is_english(w) for w in words):
         return ""
     shown = ", ".join(f'"{w}"' for w in words[:3]) + (" ..." if len(words) > 3 else "")
     return f"no stored paper writes any word of the question ({shown})"

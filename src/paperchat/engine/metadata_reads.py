@@ -53,6 +53,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         topic_papers,
     )
     from paperchat.answer.paper_lists import listed_answer, only_listing
+    from paperchat.answer.venue_asks import asked_venue
     from paperchat.answer.year_asks import asked_year, year_note
 
     named = ids_named(question, engine.catalog(), engine.store.aliases())
@@ -91,6 +92,18 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
                 f"({', '.join(author.authors[:6])})"
             )
     # "Is ConfPO a NeurIPS 2024 paper?" asks where one paper appeared: its venue answers, not 2024's papers
+    where = (
+        None
+        if asks_where_published(reading.text)
+        else asked_venue(reading.text, {r.venue for r in engine.catalog().values() if r.venue})
+    )
+    if where:  # "Which papers appeared at NeurIPS?": that venue's stored papers
+        held = {pid for pid, r in engine.catalog().items() if r.venue == where.venue}
+        held &= reading.paper_ids if reading.paper_ids is not None else held
+        reading.text, reading.paper_ids = where.rest, frozenset(held)
+        reading.notes.append(
+            f"answered from the {len(held):,} stored papers that appeared at {where.venue}"
+        )
     when = None if asks_where_published(reading.text) else asked_year(reading.text)
     if when:  # "Which papers were published in 2024?": that year's stored papers
         catalog = engine.catalog()
@@ -104,20 +117,21 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         reading.notes.append(
             f"answered from the {len(held):,} stored papers that appeared in {when.year}"
         )
+    at = f" at {where.venue}" if where else ""
     topic = counted_topic(reading.text)
     if topic == "":  # "How many papers are there?", "How many papers appeared in 2025?"
         held = reading.paper_ids if reading.paper_ids is not None else frozenset(engine.catalog())
         n, s = len(held), "s" if len(held) != 1 else ""
         said = (
-            f"{n:,} stored paper{s} appeared in {when.year}."
-            if when
+            f"{n:,} stored paper{s} appeared{at}{f' in {when.year}' if when else ''}."
+            if when or where
             else f"The store holds {n:,} paper{s}."
             if paper_ids is None and reading.paper_ids is None
             else f"{n:,} stored paper{s} pass{'es' if n == 1 else ''} the filters."
         )
         reading.answer = Answer(question, said, EXTRACTIVE, count=n)
         return reading
-    if when and topic is None and only_listing(reading.text):  # "Which papers appeared in 2019?"
+    if (when or where) and topic is None and only_listing(reading.text):  # "... appeared in 2019?"
         catalog = engine.catalog()
         records = sorted(
             (catalog[pid] for pid in reading.paper_ids if pid in catalog),
@@ -128,8 +142,9 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
             question,
             records,
             [],
-            lead=f"{n:,} stored paper{s} appeared in {when.year}:",
-            more=f"`paperchat papers --year {when.year}` lists them all",
+            lead=f"{n:,} stored paper{s} appeared{at}{f' in {when.year}' if when else ''}:",
+            more=f"`paperchat papers{f' --venue {where.venue}' if where else ''}"
+            f"{f' --year {when.year}' if when else ''}` lists them all",
         )
         return reading
     # "How many papers are about X?": the papers holding every word of X (or writing it as a phrase)
