@@ -110,7 +110,7 @@ def test_jsonl_and_csv_records(tmp_path):
         ("missing.jsonl", None, "no such file"),
         ("empty.jsonl", b"", "file is empty"),
         ("bin.jsonl", b"\x00\x01\x02binary", "binary"),
-        ("bad.csv", b"title,summary\nT,S\n", "no 'abstract' column"),
+        ("bad.csv", b"title,text\nT,S\n", "no 'abstract' column"),
         # a spreadsheet with two Title columns: DictReader would keep the last one silently
         ("twice.csv", b"Title,abstract,title ,,\nA,S,B,,\n", "names the column 'title' twice"),
     ],

@@ -606,7 +606,7 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     assert str(info.value).startswith(
         "no eval set named 'general-zz': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-x, general-y, general-z; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith("general-y, general-z, general-aa; or pass --set FILE (JSONL)")
 
 
 def test_an_own_eval_set_on_a_mistyped_store_is_refused_and_seeds_nothing(tmp_path):
