@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from paperchat.answer.denial_premises import denial_note
 from paperchat.answer.number_premises import number_note
 from paperchat.answer.roles import sentence_role
 from paperchat.answer.technique_premises import technique_note
@@ -304,7 +305,11 @@ def reversal_note(question: str, paper, df=None) -> str:
         # "Why is TabFlex 10x faster than TabPFN?" where the abstract says "2×"; "How does PEINR use an
         # LSTM ...?" where its abstract names no LSTM
         name = named(question, paper)
-        return number_note(question, paper, name) or technique_note(question, paper, name, df)
+        return (
+            number_note(question, paper, name)
+            or technique_note(question, paper, name, df)
+            or ("" if asks_yes_no(question) else denial_note(question, paper, name))
+        )
     return (
         f"the abstract of {named(question, paper)} says '{flipped[1]}' where the question says "
         f"'{flipped[0]}': check the question's premise"
