@@ -235,10 +235,15 @@ def _latex_char(m: re.Match) -> str:
     stays as it is."""
     import codecs
 
+    import latexcodec  # noqa: F401 - registers the "ulatex" codecs (pybtex's writer imports it too)
+
     try:
         latex = codecs.encode(m.group(0), "ulatex+ascii").strip()
     except (UnicodeError, ValueError):
         return m.group(0)
+    # an accent on a dotless i ("\\'\\i") is read back by biber as "ı" and a combining accent, which
+    # pdflatex rejects; "\\'i" is read as "í", and LaTeX's T1 and OT1 encodings set it alike
+    latex = re.sub(r"(\\[`'^\"~=.uvHc])\\([ij])\b\s*", r"\1\2", latex)
     return "{" + latex + "}" if latex.startswith("\\") else latex
 
 
