@@ -294,8 +294,10 @@ def named(question: str, paper) -> str:
 
 def reversal_note(question: str, paper, df=None) -> str:
     """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), whose amount it
-    gives otherwise (:func:`paperchat.answer.number_premises.changed_number`) or whose technique it never
-    mentions (:func:`paperchat.answer.technique_premises.unused_thing`), or ``""``.
+    gives otherwise (:func:`paperchat.answer.number_premises.changed_number`), whose technique it never
+    mentions (:func:`paperchat.answer.technique_premises.unused_thing`) or, unless the question asks yes or
+    no, whose requirement it denies in other words (:func:`paperchat.answer.denial_premises.denied_category`),
+    or ``""``.
 
     ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty); ``df`` counts a
     word's papers (:func:`paperchat.answer.technique_premises.unused_thing`).

@@ -189,8 +189,7 @@ def _did_you_mean(engine, question: str) -> list[str]:
 def _unwritten(engine, question: str) -> str:
     """The note for a question no word of which a stored paper writes, nor a slip of one, nor an author's
     name (:meth:`paperchat.store.bm25.BM25Index.unknown`), nor is English: 'no stored paper writes "asdf"';
-    else ``""``.
-    A phone-style session had "asdf" and "zxcv" answered with the nearest abstracts' sentences."""
+    else ``""``. A phone-style session had "asdf" and "zxcv" answered with the nearest abstracts' sentences."""
     words = terms(question)
     if not words:
         return ""
