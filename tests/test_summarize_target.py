@@ -352,3 +352,14 @@ def test_two_papers_of_one_title_are_told_apart_by_id(tmp_path):
         )
         in by_id.stderr
     )
+
+
+def test_an_unknown_one_word_target_is_an_error(bundled_engine):
+    # an own-corpus session: `summarize vt65VjJakt` (an id of another store) abstained with exit status 0
+    from paperchat.core.errors import PaperchatError
+
+    with pytest.raises(PaperchatError) as err:
+        bundled_engine.summarize("zz65VjJakQ", mode="extractive")
+    assert str(err.value) == (
+        "no paper with id or label 'zz65VjJakQ', and no paper on that topic; `paperchat papers` lists them"
+    )

@@ -142,6 +142,14 @@ def summarize(
     if absent := _unwritten(engine.store.bm25(), target):
         # "cryptocurrency price prediction": no paper is on it, however near the retrieved ones rank
         close = close_names(engine.catalog(), " ".join(target.split()), titles=True)
+        if (
+            len(target.split()) == 1
+        ):  # most likely an id or label this store lacks: an error, as below
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise PaperchatError(
+                f"no paper with id or label {target!r}, and no paper on that topic; "
+                f"{hint}`paperchat papers` lists them"
+            )
         answer = Answer.abstention(
             f"Summarize {target}",
             EXTRACTIVE,
