@@ -498,3 +498,15 @@ def test_a_conversation_reads_follow_ups_as_the_chat_does(bundled_engine, bundle
     second = chat.ask("summarize the second one")
     assert [s.paper_id for s in second.sources] == [listed.sources[1].paper_id]
     assert len(chat.turns) == 2
+
+
+def test_papers_with_their_abstracts(bundled_store):
+    # a notebook session: a DataFrame of pc.papers() had an empty abstract column
+    from paperchat import BadArgument, Paperchat
+
+    pc = Paperchat(bundled_store)
+    assert not any(p.abstract for p in pc.papers())
+    with_text = {p.paper_id: p.abstract for p in pc.papers(abstracts=True)}
+    assert len(with_text) == 38 and with_text[CONFPO] == pc.paper(CONFPO).abstract
+    with pytest.raises(BadArgument, match="abstracts must be True or False"):
+        pc.papers(abstracts="yes")

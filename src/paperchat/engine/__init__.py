@@ -187,9 +187,10 @@ class Engine:
 
     # -- papers -------------------------------------------------------------------
     @again_after_rebuild
-    def papers(self, filters: Filters | None = None) -> list[PaperRecord]:
-        """Every stored paper (no abstracts) that passes ``filters``, by origin (file name, path, position)."""
-        records, ids = self.store.papers(abstracts=False), self.paper_ids(filters)
+    def papers(self, filters: Filters | None = None, abstracts: bool = False) -> list[PaperRecord]:
+        """Every stored paper that passes ``filters``, by origin (file name, path, position); with their
+        abstracts when ``abstracts`` (one read of the store, not one per paper)."""
+        records, ids = self.store.papers(abstracts=abstracts), self.paper_ids(filters)
         phases.mark("store read")
         chosen = [r for r in records.values() if ids is None or r.paper_id in ids]
         return sorted(chosen, key=lambda r: (r.source_path, r.source_file, r.source_index))
