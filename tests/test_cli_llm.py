@@ -149,6 +149,12 @@ def test_config_under_mode_llm_without_an_llm_says_ask_fails(bundled_store):
     )
 
 
+def eval_llm(store, server, out, limit: int):
+    """``paperchat eval --mode llm`` of the first ``limit`` bundled questions into ``out``, unverified."""
+    args = ("eval", "--mode", "llm", "--limit", str(limit), "--out", str(out), "--no-verify")
+    return run(store, server, *args)
+
+
 def test_eval_in_llm_mode_goes_on_past_one_failed_question(bundled_store, tmp_path):
     # a 5xx after every retry on the second question had ended the whole run with nothing written
     with StubServer() as server:
@@ -157,18 +163,7 @@ def test_eval_in_llm_mode_goes_on_past_one_failed_question(bundled_store, tmp_pa
             Fault(500),
             Fault(500),
         )
-        out = run(
-            bundled_store,
-            server,
-            "eval",
-            "--mode",
-            "llm",
-            "--limit",
-            "3",
-            "--out",
-            str(tmp_path),
-            "--no-verify",
-        )
+        out = eval_llm(bundled_store, server, tmp_path, 3)
         assert out.returncode == 0, out.stderr
         assert "1 of 3 questions got no LLM answer and are left out of the figures" in out.stdout
         assert "first, q002: " in out.stdout
@@ -181,18 +176,7 @@ def test_eval_in_llm_mode_goes_on_past_one_failed_question(bundled_store, tmp_pa
 
 def test_eval_in_llm_mode_ends_when_questions_fail_in_a_row(bundled_store, tmp_path):
     with StubServer(default=Fault(503)) as server:
-        out = run(
-            bundled_store,
-            server,
-            "eval",
-            "--mode",
-            "llm",
-            "--limit",
-            "8",
-            "--out",
-            str(tmp_path),
-            "--no-verify",
-        )
+        out = eval_llm(bundled_store, server, tmp_path, 8)
         assert out.returncode == 1
         assert "error: 5 questions in a row got no LLM answer, the last: " in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
@@ -200,16 +184,5 @@ def test_eval_in_llm_mode_ends_when_questions_fail_in_a_row(bundled_store, tmp_p
 
 def test_eval_in_llm_mode_ends_at_once_on_a_refused_key(bundled_store, tmp_path):
     with StubServer(require_key="sk-other") as server:
-        out = run(
-            bundled_store,
-            server,
-            "eval",
-            "--mode",
-            "llm",
-            "--limit",
-            "8",
-            "--out",
-            str(tmp_path),
-            "--no-verify",
-        )
+        out = eval_llm(bundled_store, server, tmp_path, 8)
         assert out.returncode == 1 and server.count() == 1
