@@ -188,8 +188,7 @@ class Engine:
     # -- papers -------------------------------------------------------------------
     @again_after_rebuild
     def papers(self, filters: Filters | None = None, abstracts: bool = False) -> list[PaperRecord]:
-        """Every stored paper that passes ``filters``, by origin (file name, path, position); with their
-        abstracts when ``abstracts`` (one read of the store, not one per paper)."""
+        """Every stored paper that passes ``filters``, by origin; with its abstract if ``abstracts``."""
         records, ids = self.store.papers(abstracts=abstracts), self.paper_ids(filters)
         phases.mark("store read")
         chosen = [r for r in records.values() if ids is None or r.paper_id in ids]
