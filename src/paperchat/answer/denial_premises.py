@@ -91,15 +91,13 @@ _SELF = re.compile(
 def _own_sentences(text: str, label: str = "") -> list[str]:
     """The sentences of ``text`` that say what the paper itself does (:data:`_SELF`, or its ``label``), not
     what earlier work does: "Traditionally, Shapley values are computed post-hoc" denies nothing of ViaSHAP,
-    which trains a model (:func:`paperchat.answer.roles.sentence_role` reads that sentence as the paper's)."""
-    from paperchat.answer.roles import sentence_role
-    from paperchat.core.sentences import split_sentences
+    which trains a model (:func:`paperchat.answer.roles.own_sentences` reads that sentence as the paper's)."""
+    from paperchat.answer.roles import own_sentences
 
     return [
         s
-        for i, s in enumerate(split_sentences(text) or [text])
-        if sentence_role(s, i) != "background"
-        and (_SELF.search(s) or (label and re.search(rf"\b{re.escape(label)}\b", s)))
+        for s in own_sentences(text)
+        if _SELF.search(s) or (label and re.search(rf"\b{re.escape(label)}\b", s))
     ]
 
 

@@ -32,7 +32,7 @@ import re
 
 from paperchat.answer.denial_premises import denial_note
 from paperchat.answer.number_premises import number_note
-from paperchat.answer.roles import sentence_role
+from paperchat.answer.roles import own_sentences
 from paperchat.answer.technique_premises import technique_note
 from paperchat.cite.cue_words import BREAK, TOKEN, stem, tokenize
 from paperchat.core.sentences import split_sentences
@@ -75,12 +75,10 @@ def _polarity(text: str, stems: set[str], own_only: bool = False) -> dict[str, s
     """``{stem: {negated?}}`` for each occurrence in ``text`` of a word whose stem is in ``stems``.
 
     ``own_only``: skip the background sentences of an abstract (what other work does,
-    :func:`paperchat.answer.roles.sentence_role`), so only what the paper says of itself counts.
+    :func:`paperchat.answer.roles.own_sentences`), so only what the paper says of itself counts.
     """
     out: dict[str, set[bool]] = {}
-    for position, sentence in enumerate(split_sentences(text) or [text]):
-        if own_only and sentence_role(sentence, position) == "background":
-            continue
+    for sentence in own_sentences(text) if own_only else split_sentences(text) or [text]:
         tokens = tokenize(sentence)
         for i, w in enumerate(tokens):
             if not w[0].isalpha():
@@ -270,12 +268,7 @@ def reversed_direction(question: str, abstract: str) -> tuple[str, str] | None:
     asked = _directions(question)
     if not asked:
         return None
-    said = [
-        d
-        for position, sentence in enumerate(split_sentences(abstract) or [abstract])
-        if sentence_role(sentence, position) != "background"
-        for d in _directions(sentence)
-    ]
+    said = [d for sentence in own_sentences(abstract) for d in _directions(sentence)]
     for word, family, near in asked:
         opposite = _opposite(family)
         agree = any(f == family and n & near for _, f, n in said)

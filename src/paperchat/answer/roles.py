@@ -118,6 +118,18 @@ _LIST = re.compile(
 )
 
 
+def own_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (an abstract) that are not background (:func:`sentence_role`): what the paper
+    says of itself, not what earlier work does."""
+    from paperchat.core.sentences import split_sentences
+
+    return [
+        s
+        for i, s in enumerate(split_sentences(text) or [text])
+        if sentence_role(s, i) != "background"
+    ]
+
+
 def holds_number(sentence: str) -> bool:
     """Whether ``sentence`` states a number (digits or a number word)."""
     return _NUMBER.search(sentence) is not None

@@ -182,16 +182,14 @@ def filter_args(author: Any, venue: Any, year: Any, papers: Any) -> tuple:
     """``(author, venue, year, paper ids)`` checked for :meth:`~paperchat.api.Paperchat.filters`: a
     :class:`BadArgument` for a value of the wrong type, or one given but empty or without a letter or digit
     (``author=""``, ``author="..."``, ``papers=[]``), which the CLI refuses too rather than search every paper."""
+    from paperchat.retrieve.filters import unusable_value
+
     for name, value in (("author", author), ("venue", venue)):
         if value is not None and not isinstance(value, str):
             raise BadArgument(f"{name} must be a string, not {type(value).__name__}")
-        if value is not None and not any(ch.isalnum() for ch in value):
-            # "..." or "-" had matched every paper (a notebook session)
-            raise BadArgument(
-                f"{name} is empty; leave it out to search every paper"
-                if not value.strip()
-                else f"{name}={value!r} holds no letter or digit; give a name, or leave it out"
-            )
+        # "..." or "-" had matched every paper (a notebook session)
+        if value is not None and (why := unusable_value(name, value, f"{name}={value!r}")):
+            raise BadArgument(why)
     if year is not None and (isinstance(year, bool) or not isinstance(year, numbers.Integral)):
         raise BadArgument(f"year must be a whole number such as 2025, not {year!r}")
     year = None if year is None else int(year)  # numpy's int64 from a DataFrame too

@@ -79,9 +79,8 @@ class Paperchat(Citing):
         flags = {"store": str(Path(store).expanduser()) if store is not None else None, **settings}
         try:
             self.settings = load_settings({k: v for k, v in flags.items() if v is not None})
-        except (
-            PaperchatError
-        ) as exc:  # an argument's value out of range: a BadArgument, as a method's is
+        # an argument's value out of range: a BadArgument, as a method's is
+        except PaperchatError as exc:
             raise BadArgument(str(exc)) from None
         from paperchat.engine import Engine
 
@@ -96,9 +95,8 @@ class Paperchat(Citing):
         default store (once)."""
         from paperchat.core.commands import ingest_command
 
-        if (
-            os.getpid() != self._pid
-        ):  # a forked child's Chroma client hangs for good (a notebook session)
+        # a forked child's Chroma client hangs for good (a notebook session)
+        if os.getpid() != self._pid:
             raise PaperchatError(FORKED)
 
         settings = self.settings

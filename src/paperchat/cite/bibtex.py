@@ -1,8 +1,8 @@
 """BibTeX entries for stored papers, written with pybtex (never by pasting strings together).
 
-Each paper becomes one entry (:func:`entry_type`): ``@inproceedings`` with ``booktitle`` at a conference
-(PMLR's fields for ICML, :func:`proceedings`), ``@article`` with ``journal`` in a journal, else ``@misc``; ``title`` (a title-less abstract gets its
-label, so every entry names its paper), ``author`` (``Last, First and ...``),
+Each paper becomes one entry (:func:`entry_type`): ``@inproceedings`` with ``booktitle`` at a
+conference (PMLR's fields for ICML, :func:`proceedings`), ``@article`` with ``journal`` in a journal,
+else ``@misc``; ``title`` (a title-less abstract gets its label, so every entry names its paper), ``author`` (``Last, First and ...``),
 ``year`` when known, ``url`` when known. Text is LaTeX-encoded by pybtex
 (``100%`` -> ``100\\%``, ``&`` -> ``\\&``; then a lone ``$`` -> ``\\$``, ``^`` -> ``\\^{}``, a final backslash ->
 ``\\textbackslash{}``, as is one before a space or digit) except inline math (``$K^2$``) and urls, which are written as they are;
@@ -20,6 +20,7 @@ passes to another paper as the store grows.
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -233,10 +234,6 @@ def _latex_char(m: re.Match) -> str:
     (``{\\'e}``, so BibTeX's styles read one letter for labels and sorting), a symbol as inline math
     (``$\\alpha$``), punctuation as LaTeX writes it (``---``); a character LaTeX has no command for (CJK)
     stays as it is."""
-    import codecs
-
-    import latexcodec  # noqa: F401 - registers the "ulatex" codecs (pybtex's writer imports it too)
-
     try:
         latex = codecs.encode(m.group(0), "ulatex+ascii").strip()
     except (UnicodeError, ValueError):
@@ -252,6 +249,8 @@ def ascii_latex(text: str) -> str:
     (:func:`_latex_char`): "Álvaro" -> "{\\'A}lvaro", "α-Divergence" -> "$\\alpha$-Divergence", so that
     pdflatex with BibTeX reads the entry (raw UTF-8 had stopped it: "Unicode character ́ (U+0301) not set
     up for use with LaTeX", and ``alpha.bst`` made labels of broken bytes, a LaTeX user found)."""
+    import latexcodec  # noqa: F401 - registers the "ulatex" codecs (pybtex's writer imports it too)
+
     text = unicodedata.normalize("NFC", _DOTLESS_ACCENTED.sub("i", text))
     return _NON_ASCII.sub(_latex_char, text)
 

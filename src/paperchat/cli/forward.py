@@ -218,9 +218,9 @@ def _started(settings, files: link.DaemonFiles) -> None:
     found fifteen daemons, one per store tried, holding 4.9 GB, which nothing had mentioned)."""
     if spawn(settings, files) is not None and sys.stderr.isatty():
         click.echo(
-            f"note: started a background daemon for {settings.chroma_url or settings.store_path.resolve()} so the next "
-            f"command is fast; it exits after {round(settings.daemon_idle / 60)} min idle (`paperchat daemon stop` ends it, "
-            "--daemon off starts none)",
+            f"note: started a background daemon for {settings.chroma_url or settings.store_path.resolve()} "
+            f"so the next command is fast; it exits after {round(settings.daemon_idle / 60)} min idle "
+            "(`paperchat daemon stop` ends it, --daemon off starts none)",
             err=True,
         )
 

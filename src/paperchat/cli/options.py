@@ -121,16 +121,12 @@ def filter_options(func: Callable) -> Callable:
 def take_filters(kwargs: dict[str, Any]):
     """Move the :func:`filter_options` values out of ``kwargs`` into a :class:`~paperchat.retrieve.filters.Filters`."""
     from paperchat.core.errors import PaperchatError
-    from paperchat.retrieve.filters import Filters
+    from paperchat.retrieve.filters import Filters, unusable_value
 
     # an empty value given on the command line (an unset shell variable, say) would quietly filter nothing
     for flag, value in (("--author", kwargs.get("author")), ("--venue", kwargs.get("venue"))):
-        if value is not None and not any(ch.isalnum() for ch in value):
-            raise PaperchatError(
-                f"{flag} is empty; leave it out to search every paper"
-                if not value.strip()
-                else f"{flag} {value!r} holds no letter or digit; give a name, or leave it out"
-            )
+        if value is not None and (why := unusable_value(flag, value, f"{flag} {value!r}")):
+            raise PaperchatError(why)
     if any(not p.strip() for p in kwargs.get("paper_ids") or ()):
         raise PaperchatError("--paper is empty; give a paper id (`paperchat papers` lists them)")
     return Filters.of(

@@ -88,7 +88,7 @@ def summarize(
         raise PaperchatError(
             f"{target!r} names a stored paper that the filters ({filters.describe()}) leave out"
         )
-    if paper_id is None and len(titled := _titled(engine, target, ids)) > 1:
+    if paper_id is None and len(titled := sorted(_titled(engine, target, ids))) > 1:
         # two stored papers of one title (a preprint and its "extended version"): which one, by id
         raise PaperchatError(
             f"{len(titled)} stored papers have the title {target!r} ({', '.join(titled[:3])}); "
@@ -142,9 +142,8 @@ def summarize(
     if absent := _unwritten(engine.store.bm25(), target):
         # "cryptocurrency price prediction": no paper is on it, however near the retrieved ones rank
         close = close_names(engine.catalog(), " ".join(target.split()), titles=True)
-        if (
-            len(target.split()) == 1
-        ):  # most likely an id or label this store lacks: an error, as below
+        # one word: most likely an id or label this store lacks, an error as below
+        if len(target.split()) == 1:
             hint = f"did you mean {' or '.join(close)}? " if close else ""
             raise PaperchatError(
                 f"no paper with id or label {target!r}, and no paper on that topic; "
@@ -284,16 +283,9 @@ def _same_title(engine, record, ids) -> list[str]:
     """A note when other stored papers (within ``ids``, when the filters restrict) share ``record``'s title:
     'another stored paper has this title (p-…): `paperchat summarize p-…` summarizes it' (an own-corpus
     session had one of two same-titled papers summarized with no word of the other)."""
-    title = " ".join((record.title or "").lower().split())
-    if not title:
+    if not (record.title or "").strip():
         return []
-    others = [
-        pid
-        for pid, r in engine.catalog().items()
-        if pid != record.paper_id
-        and " ".join((r.title or "").lower().split()) == title
-        and (not ids or pid in ids)
-    ]
+    others = [pid for pid in _titled(engine, record.title, ids) if pid != record.paper_id]
     if not others:
         return []
     shown = ", ".join(others[:3]) + (" ..." if len(others) > 3 else "")
@@ -304,10 +296,11 @@ def _same_title(engine, record, ids) -> list[str]:
 
 
 def _titled(engine, target: str, ids) -> list[str]:
-    """The stored papers (within ``ids`` when the filters restrict) whose title is ``target``, any case."""
+    """The stored papers (within ``ids`` when the filters restrict) whose title is ``target``, any case, in
+    store order."""
     want = " ".join(target.lower().split())
-    return sorted(
+    return [
         pid
         for pid, r in engine.catalog().items()
         if " ".join((r.title or "").lower().split()) == want and (not ids or pid in ids)
-    )
+    ]

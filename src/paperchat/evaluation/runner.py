@@ -268,9 +268,8 @@ def run_eval(
         if progress and i > 1:
             progress(i - 1, len(questions))
         answer = failed.ask(engine, q, asked, given, mode)
-        if (
-            answer is None
-        ):  # the LLM failed on this question alone: recorded, left out of the figures
+        # the LLM failed on this question alone: recorded, left out of the figures
+        if answer is None:
             continue
         # the cited abstracts' stored sentence vectors, for the citation check
         for pid in {s.paper_id for s in answer.sources}:

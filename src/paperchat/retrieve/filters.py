@@ -86,6 +86,17 @@ class Filters:
         }
 
 
+def unusable_value(name: str, value: str, shown: str) -> str:
+    """Why an author or venue ``value`` given as ``name`` (``--author``, ``author``) filters nothing, or ``""``:
+    empty, or without a letter or digit (``shown``: the value as the caller writes it, ``author='...'``), which
+    would match every paper; the CLI and the Python API refuse it in these words."""
+    if any(ch.isalnum() for ch in value):
+        return ""
+    if not value.strip():
+        return f"{name} is empty; leave it out to search every paper"
+    return f"{shown} holds no letter or digit; give a name, or leave it out"
+
+
 def _venue_matches(wanted: str, venue: str) -> bool:
     return (
         bool(venue)
