@@ -245,6 +245,31 @@ def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bun
     assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
 
 
+def test_a_store_its_first_ingest_still_writes_is_not_searched_by_another_process(
+    tmp_path, monkeypatch
+):
+    # an MCP break-it session: a server searching a store while its first ingest wrote it crashed in Chroma's
+    # native index code (3 runs of 3) and left the store unreadable; readers now wait for that ingest
+    corpus = write_jsonl(tmp_path / "five.jsonl", FIVE)
+    store = tmp_path / "store"
+    monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
+    during = []
+
+    def ask_from_another_process(done, total):
+        if done and not during:  # after the first batch: two papers stored, the write lock held
+            during.append(cli(store, "--daemon", "off", "ask", "sparse attention", "--json"))
+
+    engine_for(store).ingest([corpus], progress=ask_from_another_process)
+    assert during[0].returncode != 0 and "Traceback" not in during[0].stderr
+    assert (
+        f"an ingest is building the store at {store} now; search it when that ingest has finished "
+        "(`paperchat papers` lists what it has stored so far)"
+    ) in during[0].stderr
+    after = cli(store, "--daemon", "off", "ask", "sparse attention", "--json")
+    assert after.returncode == 0 and json.loads(after.stdout)["sources"][0]["paper_id"] == "a2"
+    assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
+
+
 def test_a_re_ingest_stopped_while_embedding_leaves_each_paper_whole(tmp_path, monkeypatch):
     # an operator's session: a re-ingest of an edited file, stopped part-way, left papers whose old chunks
     # were deleted before the new ones were embedded; `check` found chunks missing and `summarize` quoted them

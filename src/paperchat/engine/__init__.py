@@ -5,11 +5,9 @@ lazily from :class:`~paperchat.core.settings.Settings`, and is what the CLI,
 the chat session, the eval and the benchmark share. Every answer is an
 :class:`~paperchat.core.contract.Answer`; the answer mode is decided once
 per request (:func:`paperchat.answer.mode.choose_mode`). The jobs live in
-modules beside it: :mod:`~paperchat.engine.ingesting` (ingest orchestration),
-:mod:`~paperchat.engine.asking` (one question over the store),
-:mod:`~paperchat.engine.answering` (answering from hits),
-:mod:`~paperchat.engine.followups` (chat follow-ups) and
-:mod:`~paperchat.engine.summaries`.
+modules beside it: :mod:`~paperchat.engine.ingesting` (ingest orchestration), :mod:`~paperchat.engine.asking`
+(one question over the store), :mod:`~paperchat.engine.answering` (answering from hits),
+:mod:`~paperchat.engine.followups` (chat follow-ups) and :mod:`~paperchat.engine.summaries`.
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
 from paperchat.retrieve.filters import Filters, matching_ids
+from paperchat.store.runs import building_message
 
 if TYPE_CHECKING:
     from paperchat.engine.followups import FollowupAnswer
@@ -252,12 +251,13 @@ class Engine:
         return self.choose_mode(requested).mode
 
     def require_papers(self) -> None:
-        """Raise :class:`StoreError` when the store holds no papers (a folder nothing was ingested into yet):
-        there is no index to search, and the message says how to fill it. Counted once per store revision,
-        not on every question (on a Chroma server a count is a request)."""
+        """Raise :class:`StoreError` when the store holds no papers, saying how to fill it, or its first ingest
+        still writes it; checked once per store revision (on a Chroma server a count is a request)."""
         revision = self.store.revision()
         if revision == self._holding:
             return
+        if busy := building_message(self.store):
+            raise StoreError(busy)
         if not self.store.counts()[0]:
             from paperchat.core.commands import ingest_command
 

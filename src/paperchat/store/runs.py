@@ -67,6 +67,29 @@ def is_writing(store_dir: Path) -> bool:
     return False
 
 
+#: The store's state field a first ingest sets to the generation it builds, cleared when a run ends well.
+BUILDING = "building"
+
+
+def building_message(store) -> str | None:
+    """Why a reader must not search ``store`` (a :class:`~paperchat.store.chroma.ChromaStore`) now: its first
+    ingest is still writing it (another process holds the write lock of an embedded store whose current
+    generation that ingest created). ``None`` otherwise, and when that ingest was interrupted: the papers
+    it finished are read then. A long-lived reader (the MCP server, the daemon) that searched a store
+    being built had crashed in Chroma's native index code and left the store unreadable (a break-it
+    session: 3 runs of 3); one that searches it once the write lock is free does not."""
+    state = store.read_meta() if not store.remote else {}
+    building = int(state.get(BUILDING) or 0)
+    if not building or building != int(state.get("current") or 0):
+        return None
+    if not is_writing(store.local_dir):
+        return None
+    return (
+        f"an ingest is building the store at {store.where()} now; search it when that ingest has "
+        "finished (`paperchat papers` lists what it has stored so far)"
+    )
+
+
 def _commands(runs: dict[str, str]) -> str:
     return " and ".join(f"`{cmd}`" for cmd in dict.fromkeys(runs.values()))
 

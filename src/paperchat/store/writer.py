@@ -46,7 +46,7 @@ from paperchat.store.hnsw import HNSW, widen_search
 from paperchat.store.integrity import remove_leftovers
 from paperchat.store.lease import server_lease
 from paperchat.store.locks import file_lock
-from paperchat.store.runs import UNKNOWN, UNKNOWN_COMMAND, encode, runs_of
+from paperchat.store.runs import BUILDING, UNKNOWN, UNKNOWN_COMMAND, encode, runs_of
 
 LOCK_WAIT_S = 10.0
 #: the read snapshot earlier paperchats kept beside the store (and its temporary folders): never read now
@@ -166,6 +166,8 @@ def open_writer(
             )
         if created:
             _drop(store, LEGACY)
+        if store.read_meta().get(BUILDING):  # the store's first ingest, or the run that finished it
+            store.write_meta(**{BUILDING: 0})
         # A run that changed the store voids the other recorded runs: it may have removed papers they added.
         _publish(store, writer, {} if writer.changed else before)
 
@@ -200,6 +202,7 @@ def _first_generation(
         last=generation,
         writing=encode({key: command}),
         revision=new_revision(),
+        building=generation,  # readers wait for it (paperchat.store.runs.building_message)
     )
     store.refresh()
     return generation
