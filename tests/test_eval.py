@@ -354,8 +354,8 @@ def test_default_set_and_baseline_exist():
     assert set(baseline["min"]) | set(baseline["max"]) <= {m[0] for m in stats.METRICS}
 
 
-def test_the_generalization_sets_hold_twenty_seven_splits_of_1324_questions():
-    """The twenty-seven independently written sets (eval/generalization): sixteen tuned on, eleven held out."""
+def test_the_generalization_sets_hold_twenty_eight_splits_of_1364_questions():
+    """The twenty-eight independently written sets (eval/generalization): seventeen tuned on, eleven held out."""
     from collections import Counter
 
     loaded = [q for path in qs.resolve_set("generalization") for q in qs.load_questions(path)]
@@ -387,6 +387,7 @@ def test_the_generalization_sets_hold_twenty_seven_splits_of_1324_questions():
         "y-heldout": 48,
         "z-heldout": 40,
         "aa-tune": 48,
+        "ab-tune": 40,
     }
     # the letters the code and `eval --help` name as tuned on and held out are the files' own splits
     assert {
@@ -606,7 +607,9 @@ def test_an_unknown_set_name_lists_the_shipped_sets():
     assert str(info.value).startswith(
         "no eval set named 'general-zz': the shipped sets are bundled, conference, conference-dev, "
     )
-    assert str(info.value).endswith("general-y, general-z, general-aa; or pass --set FILE (JSONL)")
+    assert str(info.value).endswith(
+        "general-y, general-z, general-aa, general-ab; or pass --set FILE (JSONL)"
+    )
 
 
 def test_an_own_eval_set_on_a_mistyped_store_is_refused_and_seeds_nothing(tmp_path):

@@ -29,7 +29,7 @@ from paperchat.core.text import MAX_QUESTION_CHARS
 #: The generalization sets (eval/generalization/README.md) tuned on and held out, by letter: decided when each
 #: set arrived, before any change was made against it.
 #: A set's name is its file's prefix (``aa`` after ``z``).
-TUNED_ON = (*"adefhijmnoprtwx", "aa")
+TUNED_ON = (*"adefhijmnoprtwx", "aa", "ab")
 HELD_OUT = tuple("bcgklqsuvyz")
 
 #: The keys a question of an eval set may have (a key spelled like one of them is refused as a typo; others,
@@ -85,6 +85,7 @@ NAMED_SETS = {
         "generalization/y_chair.jsonl",
         "generalization/z_librarian.jsonl",
         "generalization/aa_factchecker.jsonl",
+        "generalization/ab_lists.jsonl",
     ),
     "general-a": ("generalization/a_researcher.jsonl",),
     "general-b": ("generalization/b_search.jsonl",),
@@ -113,6 +114,7 @@ NAMED_SETS = {
     "general-y": ("generalization/y_chair.jsonl",),
     "general-z": ("generalization/z_librarian.jsonl",),
     "general-aa": ("generalization/aa_factchecker.jsonl",),
+    "general-ab": ("generalization/ab_lists.jsonl",),
 }
 
 
