@@ -254,6 +254,10 @@ print("llama_index" in loaded())
             "author='...' holds no letter or digit; give a name, or leave it out",
         ),
         (
+            lambda pc: pc.search("tokens", venue="x" * 60_000),
+            "venue is 60,000 characters long; a name has at most 300",
+        ),
+        (
             lambda pc: pc.summarize("?"),
             "the summary target '?' holds no letter or digit; give a paper id, label, title or topic",
         ),

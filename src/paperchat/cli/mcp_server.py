@@ -280,7 +280,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
             Field(
                 ge=1,
                 le=50,
-                description="How many papers to retrieve (1-50; default: the server's --top-k, 5; a "
+                description="How many papers to retrieve (1-50; default: the server's PAPERCHAT_TOP_K, 5; a "
                 '"which papers" question given none lists up to 10).',
             ),
         ] = None,
@@ -325,7 +325,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
             Field(
                 ge=1,
                 le=50,
-                description="Papers of a topic to summarize (1-50; default: the server's --top-k when "
+                description="Papers of a topic to summarize (1-50; default: the server's PAPERCHAT_TOP_K when "
                 "set, else up to 10 above the relevance bar).",
             ),
         ] = None,

@@ -86,10 +86,18 @@ class Filters:
         }
 
 
+#: Characters an author or venue filter may have: a 60,000-character author had taken 10 s to match, holding
+#: the MCP server, and its error had echoed it whole (a break-it session).
+MAX_FILTER_CHARS = 300
+
+
 def unusable_value(name: str, value: str, shown: str) -> str:
     """Why an author or venue ``value`` given as ``name`` (``--author``, ``author``) filters nothing, or ``""``:
     empty, or without a letter or digit (``shown``: the value as the caller writes it, ``author='...'``), which
-    would match every paper; the CLI and the Python API refuse it in these words."""
+    would match every paper, or longer than :data:`MAX_FILTER_CHARS`; the CLI and the Python API refuse it in
+    these words."""
+    if len(value) > MAX_FILTER_CHARS:
+        return f"{name} is {len(value):,} characters long; a name has at most {MAX_FILTER_CHARS}"
     if any(ch.isalnum() for ch in value):
         return ""
     if not value.strip():
