@@ -47,10 +47,12 @@ def test_the_llm_can_add_a_flag_and_its_verdicts_are_cached(bundled_store, tmp_p
         answer = engine.ask(QUESTION, mode="llm")
         assert [s.supported for s in answer.sentences] == [True, False]
         assert answer.sentences[1].conflict == LLM_FLAG
-        assert (
-            answer.notes[-1]
-            == "LLM verifier: judged 2 of 2 sentence(s), flagged 1 the offline check had passed"
-        )
+        assert answer.notes[-2:] == [
+            "LLM verifier: judged 2 of 2 sentence(s), flagged 1 the offline check had passed",
+            # said in the notes too: an agent reading only `answer` and `notes` had not seen it (MCP)
+            "the citation check did not support sentence(s) 2 of the answer by the source(s) they cite "
+            "(see `sentences`)",
+        ]
         verify_request = server.requests[1]["body"]["messages"]
         assert (
             "S2: ConfPO requires no auxiliary models or compute [1]. (cites [1])"
@@ -61,7 +63,7 @@ def test_the_llm_can_add_a_flag_and_its_verdicts_are_cached(bundled_store, tmp_p
         server.script(Reply(ANSWER))
         again = engine.ask(QUESTION, mode="llm")
         assert server.count() == 3 and [s.supported for s in again.sentences] == [True, False]
-        assert again.notes[-1].startswith("LLM verifier (cached): judged 2 of 2")
+        assert again.notes[-2].startswith("LLM verifier (cached): judged 2 of 2")
 
 
 def test_a_garbled_verdict_leaves_the_offline_checks(bundled_store, tmp_path, monkeypatch):
@@ -78,7 +80,7 @@ def test_a_garbled_verdict_leaves_the_offline_checks(bundled_store, tmp_path, mo
         server.script(Reply(ANSWER), Reply("S1: yes\nS2: no"))
         again = engine.ask(QUESTION, mode="llm")
         assert server.count() == 4 and [s.supported for s in again.sentences] == [True, False]
-        assert again.notes[-1].startswith("LLM verifier: judged 2 of 2")
+        assert again.notes[-2].startswith("LLM verifier: judged 2 of 2")
 
 
 def test_a_failed_verifier_request_keeps_the_finished_answer(bundled_store, tmp_path, monkeypatch):

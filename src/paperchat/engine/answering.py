@@ -100,6 +100,12 @@ def answer_from_hits(
                 answer.notes.append(
                     f"the answer cites none of the papers it was given: {given}{more}"
                 )
+            # an agent reading only `answer` and `notes` (MCP) had not seen a sentence's wrong citation
+            if unsupported := [i for i, s in enumerate(answer.sentences, 1) if not s.supported]:
+                answer.notes.append(
+                    f"the citation check did not support sentence(s) {', '.join(map(str, unsupported))} "
+                    "of the answer by the source(s) they cite (see `sentences`)"
+                )
             return answer
         answer = Answer.abstention(
             question,
