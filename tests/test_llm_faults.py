@@ -281,3 +281,28 @@ def test_config_probe_of_a_server_that_answers_no_model_list():
     assert line == (
         f"does not answer: {url}/models gave no OpenAI model list (is it an OpenAI-compatible server?)"
     )
+
+
+def test_the_config_probe_names_its_own_wait_not_the_answer_timeout(monkeypatch):
+    # a chat break-it session: with `timeout = 120` the probe gave up after 10 s and said "did not answer
+    # within 120 s (raise --timeout ...)", and raising --timeout changed nothing
+    import socket
+
+    from paperchat.answer import llm_client
+    from paperchat.core.settings import load_settings
+
+    monkeypatch.setattr(llm_client, "PROBE_WAIT_S", 0.5)
+    silent = socket.socket()  # accepts connections, never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(4)
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+    try:
+        line = llm_client.probe(
+            load_settings({"llm_base_url": url, "llm_model": "m", "timeout": 120})
+        )
+    finally:
+        silent.close()
+    assert line == (
+        f"does not answer: {url}/models gave nothing within 0.5 s (this check waits at most 0.5 s; "
+        "answers wait 120 s, --timeout)"
+    )

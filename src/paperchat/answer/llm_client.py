@@ -314,18 +314,28 @@ def get_client(settings) -> LLMClient:
         return _CLIENTS[key]
 
 
+#: Seconds `paperchat config` waits for the LLM's model list (at most the answer timeout).
+PROBE_WAIT_S = 10.0
+
+
 def probe(settings) -> str:
     """One line saying whether the configured LLM endpoint answers (``GET /models``), key redacted."""
+    import openai
+
     try:
         client = get_client(settings)
+        wait = min(client.timeout, PROBE_WAIT_S)
         listed = [
-            m.id
-            for m in client.client.with_options(
-                max_retries=0, timeout=min(client.timeout, 10.0)
-            ).models.list()
+            m.id for m in client.client.with_options(max_retries=0, timeout=wait).models.list()
         ]
     except LLMError as exc:
         return f"not usable: {exc}"
+    except openai.APITimeoutError:
+        # it had said "did not answer within 120 s (raise --timeout ...)" after 10 s (a chat break-it session)
+        return (
+            f"does not answer: {client.base_url}/models gave nothing within {wait:g} s (this check waits "
+            f"at most {PROBE_WAIT_S:g} s; answers wait {client.timeout:g} s, --timeout)"
+        )
     except Exception as exc:  # openai errors: translate to the same one-liners `ask` gives
         why = unreachable(exc)
         if why:
