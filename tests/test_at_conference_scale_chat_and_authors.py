@@ -24,6 +24,21 @@ def test_compare_two_papers_of_a_list_answers_from_each(icml_engine):
     assert {s.paper_id for s in answer.sources} == {listed[1].paper_id, listed[3].paper_id}
 
 
+def test_the_first_two_of_a_list_are_cited_in_the_list_order(icml_engine):
+    # a chat break-it session: "the first two" after a list cited its second paper as [1] and its first as
+    # [2] (ranked by score), so "/show 1" then meant the other paper
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine)
+    listed = [
+        s.paper_id for s in chat.handle("Which papers study conformal prediction?").answer.sources
+    ]
+    assert len(listed) >= 3
+    assert [s.paper_id for s in chat.handle("the first two").answer.sources] == listed[:2]
+    third_first = chat.handle("compare the third and the first").answer
+    assert [s.paper_id for s in third_first.sources] == [listed[2], listed[0]]
+
+
 def test_ordinals_over_papers_whose_titles_hold_words_their_abstracts_lack(icml_engine):
     # a reading break-it session: after "Which papers study membership inference attacks?", "summarize the
     # second one" and "compare the first and the second ones" abstained: the rewritten query held the

@@ -136,6 +136,10 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
 
     qvec = embed(res.query)
     targets = engine.retriever.score_papers(res.target_ids, qvec)
+    if len(res.target_ids) >= 2:
+        # "the first two": in the order referred to (ranked by score, they had been cited [2] and [1])
+        order = {pid: i for i, pid in enumerate(res.target_ids)}
+        targets = sorted(targets, key=lambda h: order.get(h.paper_id, len(order)))
     hits = list(targets)
     if res.kind == BOOST:
         k = top_k or engine.settings.top_k
