@@ -558,3 +558,30 @@ def test_it_after_an_llm_answer_that_cited_nothing_is_the_paper_it_was_given(sto
         f'follow-up: "it" refers to source [1] of the previous answer ({CONFPO.split(":")[0]}'
         in out
     )
+
+
+def test_who_wrote_it_in_an_llm_chat_is_answered_from_the_stored_metadata(store):
+    # a chat break-it session: "who wrote it?" read as "who wrote ConfPO?" went to the LLM (a small model
+    # invented a year), while `ask "Who wrote ConfPO?"` answers from the metadata in every mode
+    with StubServer() as server:
+        server.script(Reply("ConfPO picks preference-critical tokens by confidence [1]."))
+        server.script(Reply("who wrote ConfPO?"), Reply("It was written in 2018 by Google [1]."))
+        result = chat_run(
+            store,
+            ["What does ConfPO use to pick tokens?", "who wrote it?"],
+            "--mode",
+            "llm",
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+        )
+        answers = [r for r in server.requests if "Sources" in str(r["body"]["messages"][-1])]
+    assert result.returncode == 0, result.stderr
+    authors = " ".join(
+        turns(result.stdout)["who wrote it?"].split()
+    )  # the terminal's wrapping undone
+    assert authors.startswith(f'"{CONFPO}') and "Hee Suk Yoon" in authors and "2018" not in authors
+    assert (
+        "answered from the stored metadata (titles, authors, venues), not by the LLM"
+        in " ".join((result.stdout + result.stderr).split())
+    )
+    assert len(answers) == 1  # the first question's answer only

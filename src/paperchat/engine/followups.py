@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from paperchat.core.contract import LLM, Answer, Retrieved
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import LLMError
 from paperchat.core.resolution import BOOST, RESTRICT, STANDALONE, Resolution
 from paperchat.retrieve.filters import Filters
@@ -165,6 +165,16 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
                 named = label and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", res.query)
                 h.mention = label if named else records[h.paper_id].name
     question = res.query
+    # "who wrote it?", "when was it published?" read as "who wrote BanditSpec?": the stored metadata says, in
+    # every mode, as `ask` does (with an LLM the chat had asked it and shown an invented year)
+    from paperchat.answer.intent import AUTHORS, TITLE
+    from paperchat.answer.offline import asks_where_published
+    from paperchat.engine.asking import METADATA_NOTE
+
+    metadata = mode == LLM and (
+        read_question(res.query).kind in (AUTHORS, TITLE) or asks_where_published(res.query)
+    )
+    mode = EXTRACTIVE if metadata else mode
     abstracts = [records[h.paper_id].full_text for h in targets if h.paper_id in records]
     if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):
         question = res.question  # a title put in the query that the abstract does not spell out
@@ -179,6 +189,7 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         # "summarize the second one": that paper, however the words match
         referred=res.kind == RESTRICT,
     )
+    answer.notes += [METADATA_NOTE] if metadata else []
     streams = mode == LLM
     if answer.abstained and question != res.question and not streams:
         retry = engine.answer_from_hits(
