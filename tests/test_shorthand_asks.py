@@ -184,3 +184,20 @@ def test_which_model_came_out_on_top_asks_a_model_and_lr_is_no_name():
     assert asked_model("Which model came out on top in the paper's evaluation?") == "model"
     assert asked_model("Which model size works best?") is None
     assert name_tokens("loss curves collapse, even tighter w/ LR decay after SFT and RLHF") == []
+
+
+@pytest.mark.parametrize(
+    "question, kind",
+    [
+        # a chat break-it session: "what about the third one?" put the paper's title in the question, whose
+        # "Score" read as an ask for an amount: declined, "the abstract states no such number"
+        ("what about Conformity Score Averaging for Classification?", it.GENERAL),
+        ("What is Reweighted Score Matching, and how does it help?", it.MECHANISM),
+        # an amount word of the question's own: asked, in any case
+        ("What accuracy does ConfPO reach?", it.QUANTITY),
+        ("what is the Success Rate of FlipAttack on GPT-4?", it.QUANTITY),
+        ("How Many Papers Study Diffusion Models?", it.QUANTITY),  # title case throughout
+    ],
+)
+def test_an_amount_word_inside_a_title_asks_for_no_amount(question, kind):
+    assert it.read_question(question).kind == kind

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from paperchat.answer.asks import HOW_MANY_AUTHORS, plain_question, split_ask
 from paperchat.core.terms import name_tokens, terms
+from paperchat.core.text import in_capitalised_run
 
 SUMMARY = "summary"
 AUTHORS = "authors"
@@ -249,7 +250,7 @@ def _read(question: str, asking: str) -> Intent:
         )
     if _FIND_LEAD.search(question):  # "Which paper: ... how fast SSL converges?" asks for the paper
         return Intent(FIND, names=names, detail=detail_text)
-    if _QUANTITY.search(question):
+    if any(not in_capitalised_run(question, m.end()) for m in _QUANTITY.finditer(question)):
         return Intent(QUANTITY, names=names, subject=subject, detail=detail_text)
     if _ENTITY.search(question):
         return Intent(ENTITY, names=names, subject=subject, detail=detail_text)

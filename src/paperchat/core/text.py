@@ -128,3 +128,14 @@ def clean_question(question: str | None, secret: str | None = None) -> str:
             f"the question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}"
         )
     return question
+
+
+def in_capitalised_run(text: str, end: int) -> bool:
+    """Whether the word of ``text`` that ends at or before character ``end`` is a capitalised word between two
+    more, in a text not written in title case (under 60 % of its words capitalised): a word of a title or
+    name ("Score" in "what about Conformity Score Averaging for Classification?"), not one of the sentence's."""
+    words = text.split()
+    caps = [w[:1].isupper() for w in words]
+    at = len(text[:end].split()) - 1
+    inside = 0 < at < len(words) - 1 and all(caps[at - 1 : at + 2])
+    return inside and sum(caps) < 0.6 * len(words)
