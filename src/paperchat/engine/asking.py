@@ -28,10 +28,19 @@ PLURAL_TOP_K = 10
 METADATA_NOTE = "answered from the stored metadata (titles, authors, venues), not by the LLM"
 
 
+def metadata_asked(question: str, kind: str) -> bool:
+    """Whether ``question`` (read as ``kind``, :func:`paperchat.answer.intent.read_question`) asks what the
+    stored metadata says (who wrote a paper, its title, where or when it appeared): every mode answers it
+    from the metadata, with :data:`METADATA_NOTE` in LLM mode, never the LLM (`ask` and chat follow-ups)."""
+    from paperchat.answer.intent import AUTHORS, TITLE
+    from paperchat.answer.offline import asks_where_published
+
+    return kind in (AUTHORS, TITLE) or asks_where_published(question)
+
+
 def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=None) -> Answer:
     """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
-    from paperchat.answer.intent import AUTHORS, FIND, SUMMARY, TITLE, read_question
-    from paperchat.answer.offline import asks_where_published
+    from paperchat.answer.intent import FIND, SUMMARY, read_question
     from paperchat.answer.summaries import topic_summary
 
     t0 = time.perf_counter()
@@ -100,10 +109,7 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
     # "Who wrote ConfPO?", "When was it published?": the stored metadata says, the abstracts do not
     # "How many papers are about X?": counted from the store, its papers listed as counted
     if answer_mode == LLM and (
-        intent.kind in (AUTHORS, TITLE)
-        or reading.whose
-        or asks_where_published(asked)
-        or reading.count is not None
+        metadata_asked(asked, intent.kind) or reading.whose or reading.count is not None
     ):
         answer_mode = EXTRACTIVE
         reading.notes.append(METADATA_NOTE)

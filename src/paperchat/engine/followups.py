@@ -167,13 +167,9 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
     question = res.query
     # "who wrote it?", "when was it published?" read as "who wrote BanditSpec?": the stored metadata says, in
     # every mode, as `ask` does (with an LLM the chat had asked it and shown an invented year)
-    from paperchat.answer.intent import AUTHORS, TITLE
-    from paperchat.answer.offline import asks_where_published
-    from paperchat.engine.asking import METADATA_NOTE
+    from paperchat.engine.asking import METADATA_NOTE, metadata_asked
 
-    metadata = mode == LLM and (
-        read_question(res.query).kind in (AUTHORS, TITLE) or asks_where_published(res.query)
-    )
+    metadata = mode == LLM and metadata_asked(res.query, read_question(res.query).kind)
     mode = EXTRACTIVE if metadata else mode
     abstracts = [records[h.paper_id].full_text for h in targets if h.paper_id in records]
     if missing_names(res.query, abstracts) and not missing_names(res.question, abstracts):

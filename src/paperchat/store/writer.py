@@ -166,7 +166,7 @@ def open_writer(
             )
         if created:
             _drop(store, LEGACY)
-        if store.read_meta().get(BUILDING):  # the store's first ingest, or the run that finished it
+        if created or meta.get(BUILDING):  # the store's first ingest, or the run that finished it
             store.write_meta(**{BUILDING: 0})
         # A run that changed the store voids the other recorded runs: it may have removed papers they added.
         _publish(store, writer, {} if writer.changed else before)
