@@ -12,6 +12,9 @@ TITLES = {
     "qzM37nOy3N": "Inverse problems with experiment-guided AlphaFold",
     "p-flow": "Flow Q-Learning",
     "p-long": "Flow Q-Learning for Offline Control",
+    "SuYO70ZxZX": "Dialogue Without Limits: Constant-Sized KV Caches for Extended Response in LLMs",
+    "p-gap1": "Mind the Gap: A Practical Attack on GGUF Quantization",
+    "p-gap2": "Mind the Gap: Removing the Modality Gap",
 }
 
 
@@ -29,6 +32,11 @@ TITLES = {
         ("Which AlphaFold paper solves inverse problems guided by experiments?", []),
         # a word that only starts with a title's last word is not that word
         ("Flow Q-Learningish ideas", []),
+        # a title's head, the words before its colon, names its paper (in its own capitals when short) ...
+        ("Who wrote Dialogue Without Limits?", ["SuYO70ZxZX"]),
+        ("Is there a dialogue without limits?", []),
+        # ... unless two titles open with it
+        ("What does Mind the Gap propose?", []),
     ],
 )
 def test_the_titles_a_question_quotes(question, ids):
@@ -44,6 +52,8 @@ def test_the_titles_a_question_quotes(question, ids):
         ("Understanding the Logic of Direct Preference Alignment through Logic", "4T7gFdhsPJ"),
         ("Maximum Entropy Reinforcement Learning with Diffusion Policy", "CpjKXe9rY7"),
         ('What does "LLMs Can Reason Faster Only If We Let Them" propose?', "uTv5rOPZr4"),
+        # a chat session: answered for "Aligning Spoken Dialogue Models from User Interactions"
+        ("Who wrote Dialogue Without Limits?", "SuYO70ZxZX"),
     ],
 )
 def test_a_pasted_title_ranks_its_paper_first(icml_engine, question, paper_id):

@@ -9,7 +9,10 @@ of the conference, asked bare or inside "What does ... propose?"). A title
 matches when its words occur in the question as one run (any case, any
 punctuation between words). Titles of two or three words ("Flow Q-Learning",
 "Graph World Model") are common phrases too, so they match only in the
-title's own capitalisation.
+title's own capitalisation. So does a title's head, the words before its colon, which a reader quotes as the
+paper's name ("Who wrote Dialogue Without Limits?" for "Dialogue Without Limits: Constant-Sized KV Caches
+for ...": retrieval had ranked "Aligning Spoken Dialogue Models ..." first and answered for it), unless two
+titles open with it.
 
 A question may also name a paper by the name its title opens with ("What is WATCH?" for "WATCH:
 Adaptive Monitoring for AI Deployments via ..."), which its abstract need not repeat
@@ -41,16 +44,28 @@ def titled(question: str, titles: Mapping[str, str]) -> list[str]:
     ['a']
     >>> titled("a flow q-learning method", {"a": "Flow Q-Learning"})
     []
+    >>> titled("Who wrote Dialogue Without Limits?", {"b": "Dialogue Without Limits: Constant-Sized KV ..."})
+    ['b']
     """
     exact, low = _run(question), _run(question).lower()
+    heads: dict[str, list[str]] = {}
+    for pid, title in titles.items():
+        head, colon, _rest = title.partition(":")
+        if colon:
+            heads.setdefault(_run(head), []).append(pid)
     found = []
     for pid, title in titles.items():
-        words = _WORD.findall(title)
-        if len(words) < 2:
-            continue
-        run = _run(title)
-        if run in exact or (len(words) >= MIN_WORDS_ANY_CASE and run.lower() in low):
-            found.append((len(words), pid))
+        for text in (title, title.partition(":")[0]):
+            words, run = _WORD.findall(text), _run(text)
+            if len(words) < 2 or (
+                text is not title and (heads.get(run) != [pid] or len(text.split()) < 2)
+            ):
+                # a head two titles share names neither ("Mind the Gap: ..."); a one-word head ("Ex-VAD:
+                # ...") is a name, which a comparison may give beside other papers (named_by_head)
+                continue
+            if run in exact or (len(words) >= MIN_WORDS_ANY_CASE and run.lower() in low):
+                found.append((len(words), pid))
+                break
     return [pid for _n, pid in sorted(found, key=lambda x: -x[0])]
 
 
