@@ -201,3 +201,13 @@ def test_which_model_came_out_on_top_asks_a_model_and_lr_is_no_name():
 )
 def test_an_amount_word_inside_a_title_asks_for_no_amount(question, kind):
     assert it.read_question(question).kind == kind
+
+
+def test_a_question_typed_in_full_width_letters_is_read_as_ascii(bundled_engine):
+    # a chat break-it session: an input method's full-width "Ｗｈａｔ ｄｏｅｓ ＣｏｎｆＰＯ ..." found no word
+    from paperchat.core.text import clean_question
+
+    asked = "Ｗｈａｔ　ｄｏｅｓ ＣｏｎｆＰＯ ｕｓｅ ｔｏ ｐｉｃｋ ｐｒｅｆｅｒｅｎｃｅ－ｃｒｉｔｉｃａｌ ｔｏｋｅｎｓ？"
+    assert clean_question(asked) == "What does ConfPO use to pick preference-critical tokens?"
+    answer = bundled_engine.ask(asked, mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["p-abe9274a3783"]

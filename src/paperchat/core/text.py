@@ -109,8 +109,13 @@ def content_key(text: str) -> str:
 MAX_QUESTION_CHARS = 2000
 
 
+#: Full-width forms of ASCII (U+FF01..U+FF5E) and the ideographic space, as a Japanese or Chinese input method
+#: types them: their ASCII letters ("Ｗｈａｔ ｄｏｅｓ ＣｏｎｆＰＯ ..." had found no word and abstained).
+_FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
+
+
 def clean_question(question: str | None, secret: str | None = None) -> str:
-    """The question, cleaned (:func:`clean_text`, white space folded), with ``secret`` (the configured API
+    """The question, cleaned (:func:`clean_text`, full-width ASCII folded to ASCII, white space folded), with ``secret`` (the configured API
     key, pasted by accident) masked as ``***``: it never reaches the LLM, the history or a transcript.
 
     Raises :class:`~paperchat.core.errors.PaperchatError` when it is empty or
@@ -118,7 +123,7 @@ def clean_question(question: str | None, secret: str | None = None) -> str:
     """
     from paperchat.core.errors import PaperchatError, secret_to_mask
 
-    question = " ".join(clean_text(question or "").split())
+    question = " ".join(clean_text(question or "").translate(_FULL_WIDTH).split())
     if secret_to_mask(secret):
         question = question.replace(secret_to_mask(secret), "***")
     if not question:
