@@ -8,6 +8,7 @@ LEVINE = {
     "hmGhP5DO2W", "lNVHg9npif", "perpuTFEF7", "tlLkY9E2bZ", "uCkwqAG0uS",
 }  # fmt: skip
 FLOW_Q_LEARNING = "KVf2SFL1pi"  # Seohong Park, Qiyang Li, Sergey Levine
+MIXBRIDGE = "09WRNhHYkM"  # MixBridge: ... Backdoor Attack through Mixture of Schrödinger Bridges
 
 
 def test_compare_two_papers_of_a_list_answers_from_each(icml_engine):
@@ -110,4 +111,28 @@ def test_a_second_papers_sentence_starts_its_own_line_under_its_title(icml_engin
     assert second.startswith(
         "RE-Bench: Evaluating Frontier AI R&D Capabilities of Language Model Agents against Human "
         "Experts: We compare humans to several public frontier models"
+    )
+
+
+def test_which_of_these_keeps_the_listed_papers_that_write_the_words(icml_engine):
+    # a chat break-it session: "which of these use diffusion?" after a list of backdoor papers quoted every
+    # one of them, though one writes "diffusion"
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    listed = chat.handle("Which papers study backdoor attacks?").answer.sources
+    assert MIXBRIDGE in {s.paper_id for s in listed}
+    diffusion = chat.handle("which of these use diffusion?").answer
+    assert [s.paper_id for s in diffusion.sources] == [MIXBRIDGE]
+    assert diffusion.notes[-1] == (
+        f'1 of the {len(listed)} papers of the previous answer writes "diffusion"; the answer is from it'
+    )
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    listed = chat.handle("Which papers study backdoor attacks?").answer.sources
+    none = chat.handle("which of them use quantum annealing?").answer
+    assert none.abstained and none.sources == []
+    assert none.answer == (
+        f'None of the {len(listed)} papers of the previous answer writes "quantum annealing" in its title '
+        "or abstract."
     )

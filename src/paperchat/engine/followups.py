@@ -164,6 +164,12 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
                 label = records[h.paper_id].label
                 named = label and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", res.query)
                 h.mention = label if named else records[h.paper_id].name
+    picked = _selected(engine, res, records)
+    if picked and not picked.kept:
+        return FollowupAnswer(Answer(res.question, picked.none_text(), EXTRACTIVE, abstained=True))
+    if picked and len(picked.kept) < len(picked.referred):
+        hits = [h for h in hits if h.paper_id in picked.kept]
+        targets = [h for h in targets if h.paper_id in picked.kept]
     question = res.query
     # "who wrote it?", "when was it published?" read as "who wrote BanditSpec?": the stored metadata says, in
     # every mode, as `ask` does (with an LLM the chat had asked it and shown an invented year)
@@ -186,6 +192,7 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         referred=res.kind == RESTRICT,
     )
     answer.notes += [METADATA_NOTE] if metadata else []
+    answer.notes += [picked.note()] if picked and len(picked.kept) < len(picked.referred) else []
     streams = mode == LLM
     if answer.abstained and question != res.question and not streams:
         retry = engine.answer_from_hits(
@@ -221,6 +228,17 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         for h in hits
     ]
     return FollowupAnswer(answer, rows)
+
+
+def _selected(engine, res, records):
+    """The :class:`~paperchat.engine.selections.Selection` a restricted follow-up makes ("which of these use
+    diffusion?"), else ``None``."""
+    from paperchat.engine.selections import select
+
+    if res.kind != RESTRICT:
+        return None
+    texts = {pid: r.full_text for pid, r in records.items()}
+    return select(res.question, list(res.target_ids), texts, engine.store.bm25())
 
 
 def retrieved_rows(engine, retrieved: list[Retrieved]) -> list[dict[str, Any]]:
