@@ -391,3 +391,72 @@ def test_a_venues_papers_are_listed_and_counted_from_the_metadata(two_venue_stor
     assert sorted(s.paper_id for s in listed.sources) == sorted(SECOND_VENUE)
     counted = engine.ask("How many papers are from NeurIPS 2024?", mode="extractive")
     assert (counted.answer, counted.count) == ("4 stored papers appeared at NeurIPS in 2024.", 4)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "How many papers were accepted at ICML 2025?",
+            "38 stored papers appeared at ICML in 2025.",
+        ),
+        ("How many papers were published at ICML?", "38 stored papers appeared at ICML."),
+    ],
+)
+def test_a_count_of_a_one_venue_stores_papers_at_that_venue_counts_them_all(
+    bundled_engine, question, said
+):
+    # a notebook break-it session: in a store of ICML papers "How many papers were accepted at ICML 2025?"
+    # counted the 1 paper whose abstract writes "ICML"
+    answer = bundled_engine.ask(question, mode="extractive")
+    assert (answer.answer, answer.count, answer.sources) == (said, 38, [])
+
+
+def test_a_count_at_a_stored_venue_in_a_year_it_lacks_abstains(bundled_engine):
+    answer = bundled_engine.ask("How many papers were accepted to ICML 2024?", mode="extractive")
+    assert answer.abstained
+    assert answer.notes == ["no stored paper appeared in 2024 (stored years: 2025)"]
+
+
+def test_a_counts_topic_that_is_only_a_stored_venue():
+    from paperchat.answer.venue_asks import venue_topic
+
+    assert venue_topic("at ICML 2025", {"ICML"}) == ("ICML", 2025)
+    assert venue_topic("to the icml", {"ICML"}) == ("ICML", None)
+    assert venue_topic("at ICML on diffusion", {"ICML"}) is None
+    assert venue_topic("diffusion", {"ICML"}) is None
+
+
+def test_a_question_about_orals_says_the_store_does_not_record_them(bundled_engine):
+    # a notebook session: "Which oral papers are about reinforcement learning?" listed posters, saying nothing
+    from paperchat.engine.metadata_reads import PRESENTATION_NOTE
+
+    answer = bundled_engine.ask("Which oral papers are about reinforcement learning?", mode="extractive")
+    assert PRESENTATION_NOTE in answer.notes
+    assert PRESENTATION_NOTE not in bundled_engine.ask("What is ConfPO?", mode="extractive").notes
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the acceptance rate of ICML 2025?",
+        "What was the best paper at ICML 2025?",
+        "Where was ICML 2025 held?",
+    ],
+)
+def test_a_question_about_the_conference_itself_abstains_saying_why(bundled_engine, question):
+    # a notebook session: each quoted an unrelated sentence of CoreMatching's abstract, cited
+    answer = bundled_engine.ask(question, mode="extractive")
+    assert answer.abstained and answer.sources == []
+    assert answer.notes == [
+        "the store holds the papers' abstracts and metadata, not facts about ICML itself (its acceptance "
+        "rate, awards, talks, dates or place)"
+    ]
+
+
+def test_a_corresponding_author_question_says_the_store_does_not_record_one(bundled_engine):
+    from paperchat.engine.metadata_reads import CORRESPONDING_NOTE
+
+    answer = bundled_engine.ask("Who is the corresponding author of CROW?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["p-f951bc7f7256"]
+    assert CORRESPONDING_NOTE in answer.notes

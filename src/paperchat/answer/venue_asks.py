@@ -43,3 +43,17 @@ def asked_venue(question: str, venues: set[str]) -> VenueAsk | None:
             rest = (question[: m.start()] + kept + question[m.end() :]).strip()
             return VenueAsk(venue, re.sub(r"\s+([?.!,;:])", r"\1", " ".join(rest.split())))
     return None
+
+
+def venue_topic(topic: str, venues: set[str]) -> tuple[str, int | None] | None:
+    """``(venue as stored, year or None)`` when a count's topic (:func:`paperchat.answer.paper_counts.counted_topic`)
+    is only where the papers appeared ("at ICML 2025" in "How many papers were accepted at ICML 2025?"), a
+    stored venue, in a store of one venue too; else ``None``. A store of ICML papers had counted the 1 paper
+    whose abstract writes "ICML"."""
+    m = re.fullmatch(
+        r"(?:at|to|in|from)\s+(?:the\s+)?(.+?)(?:\s+((?:19|20)\d\d))?", topic.strip(), re.I
+    )
+    stored = {v.lower(): v for v in venues}
+    if not m or m.group(1).lower() not in stored:
+        return None
+    return stored[m.group(1).lower()], int(m.group(2)) if m.group(2) else None

@@ -12,9 +12,31 @@ from the stored titles, authors and years (:mod:`paperchat.answer.authorship`,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from paperchat.core.contract import EXTRACTIVE, Answer
+
+#: Questions about what the stored metadata does not record, and what the answer then says: how papers were
+#: presented (a notebook session's "Which oral papers are about RL?" listed posters, saying nothing), who the
+#: corresponding author is (the authors are stored in order, nothing more).
+_PRESENTATION = re.compile(r"\b(?:orals?|spotlights?|posters?)\b", re.I)
+PRESENTATION_NOTE = (
+    "the store does not record whether a paper was an oral, a spotlight or a poster: the answer is not "
+    "restricted to one kind"
+)
+_CORRESPONDING = re.compile(r"\b(?:corresponding|contact|senior)\s+authors?\b", re.I)
+CORRESPONDING_NOTE = (
+    "the store lists a paper's authors in order; it does not record who the corresponding or senior "
+    "author is"
+)
+#: A question about a conference itself, not its papers: "What is the acceptance rate of ICML 2025?", "Where
+#: was ICML 2025 held?" (each had quoted an unrelated sentence, cited).
+_ABOUT_VENUE = re.compile(
+    r"\b(?:acceptance (?:rate|ratio)|best papers?|outstanding papers?|awards?|keynotes?|invited talks?|"
+    r"deadlines?|submissions|held(?![- ]out)|hosted|located|take place|took place|attendees)\b",
+    re.I,
+)
 
 
 @dataclass
@@ -53,8 +75,8 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         topic_papers,
     )
     from paperchat.answer.paper_lists import listed_answer, only_listing
-    from paperchat.answer.venue_asks import asked_venue
-    from paperchat.answer.year_asks import asked_year, year_note
+    from paperchat.answer.venue_asks import VenueAsk, asked_venue, venue_topic
+    from paperchat.answer.year_asks import YearAsk, asked_year, year_note
 
     named = ids_named(question, engine.catalog(), engine.store.aliases())
     notes = []
@@ -66,6 +88,15 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         ids = frozenset(named.values())
         paper_ids = ids if paper_ids is None else ids & paper_ids
     reading = Reading(question, paper_ids, notes)
+    notes += [PRESENTATION_NOTE] if _PRESENTATION.search(question) else []
+    notes += [CORRESPONDING_NOTE] if _CORRESPONDING.search(question) else []
+    if _ABOUT_VENUE.search(question) and (venue := _named_venue(question, _venues(engine))):
+        said = (
+            f"the store holds the papers' abstracts and metadata, not facts about {venue} itself (its "
+            "acceptance rate, awards, talks, dates or place)"
+        )
+        reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[said])
+        return reading
     if answer := superlative_answer(engine, question, paper_ids):
         reading.answer = answer  # "Which paper has the most authors?", "Who has the most papers?"
         return reading
@@ -93,9 +124,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
             )
     # "Is ConfPO a NeurIPS 2024 paper?" asks where one paper appeared: its venue answers, not 2024's papers
     where = (
-        None
-        if asks_where_published(reading.text)
-        else asked_venue(reading.text, {r.venue for r in engine.catalog().values() if r.venue})
+        None if asks_where_published(reading.text) else asked_venue(reading.text, _venues(engine))
     )
     if where:  # "Which papers appeared at NeurIPS?": that venue's stored papers
         held = {pid for pid, r in engine.catalog().items() if r.venue == where.venue}
@@ -117,8 +146,23 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         reading.notes.append(
             f"answered from the {len(held):,} stored papers that appeared in {when.year}"
         )
-    at = f" at {where.venue}" if where else ""
     topic = counted_topic(reading.text)
+    if topic and not where and (only := venue_topic(topic, _venues(engine))):
+        # "How many papers were accepted at ICML 2025?" in a store of ICML papers: all of them, not the
+        # papers whose abstracts write "ICML"
+        held = {
+            pid
+            for pid, r in engine.catalog().items()
+            if r.venue == only[0] and (only[1] is None or r.year == only[1])
+        }
+        held &= reading.paper_ids if reading.paper_ids is not None else held
+        if not held and only[1] is not None:
+            note = year_note(only[1], [r.year for r in engine.catalog().values()])
+            reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
+            return reading
+        reading.paper_ids, topic = frozenset(held), ""
+        where, when = VenueAsk(only[0], ""), when or (only[1] and YearAsk(only[1], ""))
+    at = f" at {where.venue}" if where else ""
     if topic == "":  # "How many papers are there?", "How many papers appeared in 2025?"
         held = reading.paper_ids if reading.paper_ids is not None else frozenset(engine.catalog())
         n, s = len(held), "s" if len(held) != 1 else ""
@@ -217,3 +261,16 @@ def counted_listing(engine, question: str, reading: Reading, ranked: list[str]) 
     order = [p for p in ranked if p in held] + sorted(held - set(ranked))
     records = [catalog[pid] for pid in order if pid in catalog]
     return listed_answer(question, records, [], lead=reading.lead, count=reading.count)
+
+
+def _venues(engine) -> set[str]:
+    """The stored papers' venues."""
+    return {r.venue for r in engine.catalog().values() if r.venue}
+
+
+def _named_venue(question: str, venues: set[str]) -> str | None:
+    """The stored venue ``question`` names as a word (any case), else ``None``."""
+    return next(
+        (v for v in sorted(venues) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", question, re.I)),
+        None,
+    )
