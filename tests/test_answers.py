@@ -188,3 +188,25 @@ def test_picked_sentences_compare_by_position_not_by_their_embeddings():
     picked = [cands[2], cand(1, "We propose B.")]  # a second candidate for sentence 1
     out = with_antecedents(picked, cands)
     assert [c.position for c in out] == [2, 1, 0]
+
+
+def test_a_code_question_quotes_the_link_or_says_the_abstract_gives_none(bundled_engine):
+    # a notebook session: "Where is the code for ConfPO released?" quoted ConfPO's method sentences, and
+    # CROW's "code injection" is no code release
+    linked = bundled_engine.ask(
+        "Where is the code for Can Classic GNNs Be Strong Baselines for Graph-level Tasks?",
+        mode="extractive",
+    )
+    assert [s.paper_id for s in linked.sources] == ["p-fb365a7031bd"]
+    assert linked.answer.startswith(
+        "Our source code is available at https://github.com/LUOyk1999/GNNPlus [1]."
+    )
+    for question, pid in (
+        ("Is the code of CROW available?", "p-f951bc7f7256"),
+        ("Where is the code for ConfPO released?", "p-abe9274a3783"),
+    ):
+        res = bundled_engine.ask(question, mode="extractive")
+        assert res.abstained and res.sources == []
+        assert res.notes[-1].endswith(f"({pid}); the abstract does not give the code link")
+    assert read_question("Which papers study code generation?").detail is None
+    assert read_question("Is there a github repo for CROW?").detail == "code link"

@@ -302,9 +302,7 @@ def extract(
         return Extract(
             [], relevance, True, f"no sentence gives a value of the {setting}", paper=main
         )
-    # a detail the asking sentence names ("which optimizer did they use?"), not one a sentence before it
-    # uses to describe the paper ("A paper couples language models with a combinatorial optimizer. Which ...")
-    detail = intent.detail if intent.detail and intent.detail in split.sentence.lower() else None
+    detail = it.detail_asked_in(split.sentence, intent.detail)  # not one a sentence before it names
     if detail and not any(it.holds_detail(c.text, detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {detail}", paper=main)
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
@@ -390,8 +388,10 @@ def extract(
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]
-    if one_paper:  # "What are the two loss functions ...?": the sentence holding "loss functions"
+    # "What are the two loss functions ...?": the sentence holding "loss functions"; a detail's sentence first
+    if one_paper:
         picked = head_first(picked, own, asked_head(split.sentence), MAX_SENTENCES)
+        picked = it.detail_first(picked, own, detail)
     # "How many problems ...": the sentence that counts them first
     if counted and len(mentioned) < 2:
         picked = counted[:1] + [c for c in picked if c is not counted[0]]

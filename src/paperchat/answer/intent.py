@@ -32,6 +32,12 @@ import re
 from dataclasses import dataclass, replace
 
 from paperchat.answer.asks import HOW_MANY_AUTHORS, plain_question, split_ask
+from paperchat.answer.details import (  # noqa: F401 - the answerer's
+    asked_detail,
+    detail_asked_in,
+    detail_first,
+    holds_detail,
+)
 from paperchat.core.terms import name_tokens, terms
 from paperchat.core.text import in_capitalised_run
 
@@ -162,14 +168,6 @@ _APPROACH = re.compile(
     r"|\bcomponents?\b",
     re.I,
 )
-#: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
-_DETAIL = re.compile(
-    r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
-    r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up(?:[ -](?:steps|schedules?|ratio|period))?|training steps|memory footprint|"
-    r"participants|annotators|licen[cs]es?|code licen[cs]es?|hyper-?parameters?|(?:filter|sampler|solver) settings)\b",
-    re.I,
-)
-
 #: Words that make a question a comparison of the papers it names.
 COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
@@ -235,8 +233,7 @@ def how_terms(question: str) -> set[str]:
 def _read(question: str, asking: str) -> Intent:
     """The kind of ``question`` and what it names; ``asking`` is its asking sentence (:func:`split_ask`)."""
     names = tuple(name_tokens(question))
-    detail = _DETAIL.search(question)
-    detail_text = detail.group(1).lower() if detail else None
+    detail_text = asked_detail(question)
     subject = names[0] if names else None
     if _AUTHORS.search(question):
         return Intent(AUTHORS, names=names, subject=subject)
@@ -283,15 +280,6 @@ def retrieval_query(question: str) -> str:
     themselves overviews or summaries (or, "How many authors does the paper ...", other papers on authors)."""
     stripped = _INSTRUCTION.sub("", question).strip()
     return stripped if len(stripped) >= 3 else question
-
-
-def holds_detail(sentence: str, detail: str) -> bool:
-    """Whether ``sentence`` mentions the experimental detail ``detail`` (singular or plural)."""
-    stem = detail.rstrip("s")
-    return (
-        re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I)
-        is not None
-    )
 
 
 #: Hyperparameters a question asks the value of by name ("what LoRA rank did they use?").

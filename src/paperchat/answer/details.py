@@ -1,0 +1,70 @@
+"""Details abstracts rarely give, asked for by name: "What learning rate did they use?", "Where is the code for
+ConfPO released?".
+
+A question that names one (:func:`asked_detail`) is answered only from a sentence that holds it
+(:func:`holds_detail`); else the answerer abstains, naming the paper it found ("the abstract does not give
+the learning rate"), rather than quote nearby text. Code is held only by a link or a sentence saying the
+code is available: "code injection" in CROW's abstract is no code release.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Experimental details abstracts rarely give; asked for by name, they must be there to be answered.
+_DETAIL = re.compile(
+    r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
+    r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up(?:[ -](?:steps|schedules?|ratio|period))?|training steps|memory footprint|"
+    r"participants|annotators|licen[cs]es?|code licen[cs]es?|hyper-?parameters?|(?:filter|sampler|solver) settings)\b",
+    re.I,
+)
+#: A question asking where a paper's code is: "Where is the code for ConfPO released?", "Is the code of
+#: CROW available?", "github link for X", "Is X open source?" (not "code generation", "code injection").
+_CODE = re.compile(
+    r"\b(?:source\s+)?code\b(?=\s+(?:for|of|is|are|was|been|be|available|released|public|link|url|repo"
+    r"|repository|base)\b)|\b(?:github|gitlab)\b|\bcode\s*(?:base|repo(?:sitory)?)\b|\bopen[- ]sourced?\b",
+    re.I,
+)
+#: What tells a reader where code is: a link, or the code said to be available.
+_CODE_GIVEN = re.compile(
+    r"https?://|www\.|\bgithub\b|\bgitlab\b|\b(?:code|implementation|repository)\b[^.]{0,60}\b(?:available|released|"
+    r"public|open[- ]sourced?)\b|\b(?:available|released|open[- ]sourced?)\b[^.]{0,60}\b(?:code|implementation)\b",
+    re.I,
+)
+#: The name :func:`asked_detail` gives a code question.
+CODE = "code link"
+
+
+def asked_detail(question: str) -> str | None:
+    """The detail ``question`` asks for by name, lower case ("learning rate", :data:`CODE`), else ``None``."""
+    if detail := _DETAIL.search(question):
+        return detail.group(1).lower()
+    return CODE if _CODE.search(question) else None
+
+
+def holds_detail(sentence: str, detail: str) -> bool:
+    """Whether ``sentence`` mentions the detail ``detail`` (singular or plural; :data:`CODE`: a link, or the
+    code said to be available)."""
+    if detail == CODE:
+        return _CODE_GIVEN.search(sentence) is not None
+    stem = detail.rstrip("s")
+    return (
+        re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I)
+        is not None
+    )
+
+
+def detail_asked_in(sentence: str, detail: str | None) -> str | None:
+    """``detail`` when the asking ``sentence`` itself names it (as :func:`asked_detail` reads it: "which
+    optimizer did they use?"), else ``None``: a sentence before it may use the word to describe the paper ("A
+    paper couples language models with a combinatorial optimizer. Which ...")."""
+    if detail and (detail in sentence.lower() or detail == CODE == asked_detail(sentence)):
+        return detail
+    return None
+
+
+def detail_first(picked: list, own: list, detail: str | None) -> list:
+    """``picked`` (candidates with ``text``) with the first of ``own`` that holds ``detail`` at its head ("Where
+    is the code for X?": the sentence with the link, which a code question had left out); as it is without one."""
+    given = [c for c in own if detail and holds_detail(c.text, detail)][:1]
+    return given + [c for c in picked if c not in given] if given else picked
