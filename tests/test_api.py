@@ -374,9 +374,16 @@ def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_
         (lambda: pc.ask("x", author="zzzqqq"), 'no paper matches author="zzzqqq"'),
         (
             lambda: pc.ask("x", papers=["nope"]),
-            "no paper with id nope in the store (papers=); Paperchat.papers() lists them",
+            "no paper with id nope in the store (given in papers=); Paperchat.papers() lists them",
         ),
         (lambda: Paperchat(bundled_store, top_k=0), "top_k=0 is outside 1..100"),
+        # a notebook session: a negative year, and a conversation's filters, still named the CLI's flag
+        (lambda: pc.ask("x", year=-1), "no paper matches year=-1 (stored years: 2025)"),
+        (
+            lambda: pc.chat(year=2019).ask("x"),
+            "no paper matches year=2019 (stored years: 2025)",
+        ),
+        (lambda: pc.write_bibtex(None, ["p-abe9274a3783"]), "path must be a file path, not None"),
     ):
         with pytest.raises(PaperchatError) as err:
             call()

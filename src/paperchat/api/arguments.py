@@ -44,8 +44,8 @@ def top_k_arg(value: Any, default: int | None) -> int | None:
 _CLI_WORDS = (
     (re.compile(r"`paperchat papers --author (\"[^\"]*\")`"), r"Paperchat.papers(author=\1)"),
     (re.compile(r"--(author|venue) (\"[^\"]*\")"), r"\1=\2"),
-    (re.compile(r"--year (\d+)"), r"year=\1"),
-    (re.compile(r"\(--paper\)"), "(papers=)"),
+    (re.compile(r"--year (-?\d+)"), r"year=\1"),
+    (re.compile(r"\(--paper\)"), "(given in papers=)"),
     (re.compile(r"--paper\b"), "papers="),
     (re.compile(r"`paperchat papers` lists"), "Paperchat.papers() lists"),
     (re.compile(r"`paperchat ask (\"[^\"]*\")`"), r"Paperchat.ask(\1)"),
@@ -60,7 +60,7 @@ _CLI_WORDS = (
 
 def for_python(message: str) -> str:
     """An engine message (written for the command line) as a Python caller reads it: ``--year 2019`` as
-    ``year=2019``, ``(--paper)`` as ``(papers=)``, "`paperchat papers` lists them" as ``Paperchat.papers()``,
+    ``year=2019``, ``(--paper)`` as ``(given in papers=)``, "`paperchat papers` lists them" as ``Paperchat.papers()``,
     "run `paperchat ... ingest` first" as ``.ingest(paths)``."""
     for pattern, repl in _CLI_WORDS:
         message = pattern.sub(repl, message)

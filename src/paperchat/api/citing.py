@@ -10,7 +10,7 @@ from typing import Any
 from paperchat.api.arguments import cited_paper_ids, python_api
 from paperchat.api.results import SearchHit
 from paperchat.core.contract import Answer as ContractAnswer
-from paperchat.core.errors import PaperchatError
+from paperchat.core.errors import BadArgument, PaperchatError
 from paperchat.ingest.records import PaperRecord, resolve_id
 
 PathLike = str | os.PathLike
@@ -56,6 +56,8 @@ class Citing:
         to cite (an abstention) the file is left as it was and 0 is returned, as ``ask --bibtex`` does."""
         from paperchat.cite.bibtex import write_bibtex
 
+        if not isinstance(path, (str, os.PathLike)) or not str(path):
+            raise BadArgument(f"path must be a file path, not {path!r}"[:120])
         self._ready()
         ids, records = self._cited_ids(papers)
         return write_bibtex(path, ids, records) if ids else 0

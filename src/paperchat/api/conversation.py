@@ -7,10 +7,12 @@ notebook session's "compare them" after a list had been answered about unrelated
 
 from __future__ import annotations
 
+from paperchat.api.arguments import python_api
 from paperchat.api.results import Answer
 from paperchat.core.errors import BadArgument, PaperchatError
 
 
+@python_api  # "no paper matches year=2019", as Paperchat's own methods say it
 class Conversation:
     """One conversation over a :class:`~paperchat.api.Paperchat`'s store (``session``: a
     :class:`paperchat.chat.session.ChatSession`). :meth:`ask` answers a question or a follow-up; ``turns``
