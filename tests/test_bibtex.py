@@ -422,6 +422,16 @@ def test_non_ascii_is_written_as_latex_so_pdflatex_reads_it():
     assert 'url = "https://example.org/é"' in text  # urls as they are
 
 
+def test_greek_is_written_as_latex_commands_that_exist():
+    # a reference-manager session: "Ελληνικά" became "$\\Epsilon$...ά" (no such command; a raw "ά")
+    from paperchat.cite.latex_chars import ascii_latex
+
+    assert ascii_latex("Ελληνικά, Ομάδα, ς") == (
+        "E$\\lambda$$\\lambda$$\\eta$$\\nu$$\\iota$$\\kappa$$\\alpha$, "
+        "O$\\mu$$\\alpha$$\\delta$$\\alpha$, $\\varsigma$"
+    )
+
+
 @pytest.mark.parametrize(
     "author, written",
     [

@@ -20,12 +20,11 @@ passes to another paper as the store grows.
 
 from __future__ import annotations
 
-import codecs
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from paperchat.cite.latex_chars import ascii_latex
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import fold
 from paperchat.ingest.authors import SUFFIXES
@@ -221,38 +220,6 @@ def _outside_math(encoded: str) -> str:
     # "\textasciitilde\ alone": a command ended by a control space is the encoder's own, kept as "\cmd{} "
     encoded = re.sub(r"(\\[A-Za-z]+)\\(?=\s)", r"\1{}", encoded)
     return re.sub(r"(?<!\\)\\(?=[\s\d]|$)", r"\\textbackslash{}", encoded)
-
-
-#: A dotless i under a combining accent ("Rodrı́guez" in the data): written as the i it accents, so that
-#: NFC composes "í".
-_DOTLESS_ACCENTED = re.compile("\u0131(?=[\u0300-\u036f])")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-
-
-def _latex_char(m: re.Match) -> str:
-    """One non-ASCII character as LaTeX, by latexcodec (pybtex's own codec): an accented letter braced
-    (``{\\'e}``, so BibTeX's styles read one letter for labels and sorting), a symbol as inline math
-    (``$\\alpha$``), punctuation as LaTeX writes it (``---``); a character LaTeX has no command for (CJK)
-    stays as it is."""
-    try:
-        latex = codecs.encode(m.group(0), "ulatex+ascii").strip()
-    except (UnicodeError, ValueError):
-        return m.group(0)
-    # an accent on a dotless i ("\\'\\i") is read back by biber as "ı" and a combining accent, which
-    # pdflatex rejects; "\\'i" is read as "í", and LaTeX's T1 and OT1 encodings set it alike
-    latex = re.sub(r"(\\[`'^\"~=.uvHc])\\([ij])\b\s*", r"\1\2", latex)
-    return "{" + latex + "}" if latex.startswith("\\") else latex
-
-
-def ascii_latex(text: str) -> str:
-    """``text`` (already LaTeX-escaped, outside math) with its non-ASCII characters written as LaTeX
-    (:func:`_latex_char`): "Álvaro" -> "{\\'A}lvaro", "α-Divergence" -> "$\\alpha$-Divergence", so that
-    pdflatex with BibTeX reads the entry (raw UTF-8 had stopped it: "Unicode character ́ (U+0301) not set
-    up for use with LaTeX", and ``alpha.bst`` made labels of broken bytes, a LaTeX user found)."""
-    import latexcodec  # noqa: F401 - registers the "ulatex" codecs (pybtex's writer imports it too)
-
-    text = unicodedata.normalize("NFC", _DOTLESS_ACCENTED.sub("i", text))
-    return _NON_ASCII.sub(_latex_char, text)
 
 
 def _hold(m: re.Match) -> str:
