@@ -47,6 +47,29 @@ def test_a_store_path_that_is_a_file_says_so(tmp_path):
         assert str(out.exception) == f"store path {path} exists and is not a folder"
 
 
+def test_a_store_is_not_made_in_a_folder_of_other_files(tmp_path):
+    # a notebook session: Paperchat(folder).ingest() wrote chroma/ and lock files beside the folder's notes.md
+    # (and a writer tidies a "snapshot/" of its own there)
+    from paperchat.core.errors import StoreError
+    from paperchat.store.opening import check_folder
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for name in ("notes.md", "snapshot", ".hidden"):
+        (mine / name).write_text("keep me")
+    with pytest.raises(StoreError) as err:
+        check_folder(mine, create=True)
+    assert str(err.value) == (
+        f"the folder {mine} holds no store but other files (notes.md, snapshot); a store needs a new or "
+        "empty folder of its own"
+    )
+    assert sorted(p.name for p in mine.iterdir()) == [".hidden", "notes.md", "snapshot"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "write.lock").write_text("")  # what a first ingest stopped at once leaves
+    check_folder(empty, create=True)
+
+
 def test_an_ingest_whose_every_line_was_skipped_says_which_and_why(tmp_path):
     from paperchat.core.errors import PaperchatError
     from paperchat.ingest.corpus import load_file

@@ -93,8 +93,28 @@ def _database_damage(store_dir: Path) -> str | None:
     return damage
 
 
+#: What a store's folder holds besides ``chroma/`` and its marker, before its first ingest has written them.
+_STORE_FILES = frozenset(
+    {"open.lock", "write.lock", "ingest-manifest.json", "history.sqlite3", "bm25"}
+)
+
+
+def _foreign_files(store_dir: Path) -> list[str]:
+    """The names of what an existing folder that is no store holds besides a store's own files and hidden
+    ones, sorted; ``[]`` for a store or an empty folder. A store made there would write beside them, and its
+    writers tidy names of their own (``snapshot/``)."""
+    if (store_dir / "chroma").is_dir() or (store_dir / MARKER).exists():
+        return []
+    try:
+        names = [p.name for p in store_dir.iterdir()]
+    except OSError:
+        return []
+    return sorted(n for n in names if not n.startswith(".") and n not in _STORE_FILES)
+
+
 def check_folder(store_dir: Path, create: bool) -> None:
-    """Refuse a store folder that cannot be one, or that holds a damaged store (never treated as empty).
+    """Refuse a store folder that cannot be one (a file; with ``create``, a folder of other files), or that
+    holds a damaged store (never treated as empty).
 
     Damage: Chroma's ``chroma.sqlite3`` missing, unreadable, empty or not a database; an index file cut short.
     """
@@ -109,6 +129,12 @@ def check_folder(store_dir: Path, create: bool) -> None:
             raise StoreError(
                 f"cannot create the store folder {store_dir} ({exc.strerror})"
             ) from None
+    if create and (foreign := _foreign_files(store_dir)):
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        raise StoreError(
+            f"the folder {store_dir} holds no store but other files ({shown}); a store needs a new or empty "
+            "folder of its own"
+        )
     chroma = store_dir / "chroma"
     damage = _database_damage(store_dir)
     if damage is not None and damage.endswith(DENIED):
