@@ -348,3 +348,60 @@ def test_a_file_named_twice_is_read_once(tmp_path):
     a.write_text('{"abstract": "We study things."}\n')
     files, _ = corpus_files([a, tmp_path / "." / "A.jsonl", tmp_path])
     assert files == [a]
+
+
+def test_spreadsheet_exports_as_sheets_excel_and_a_mac_write_them(tmp_path):
+    # an own-corpus session: a sheet's empty row (",,,") stopped the ingest ("no abstract"), a Mac's
+    # "CSV (Macintosh)" (rows ending in "\r" alone) was one malformed line, and a cell over the csv module's
+    # 131,072 characters refused the whole file
+    from paperchat.ingest.corpus import MAX_ABSTRACT_CHARS, load_file
+
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(
+        "title,abstract,url\r\nA,We study cats.,\r\n,,\r\nB,We study dogs.,\r\n, ,\r\n", "utf-8"
+    )
+    papers, report = load_file(sheet)
+    assert [(p.title, p.source_index) for p in papers] == [("A", 1), ("B", 2)]
+    assert report.skipped == []
+    mac = tmp_path / "mac.csv"
+    mac.write_text("title;abstract\rA;We study cats.\rB;We study dogs.\r", "utf-8")
+    assert [p.abstract for p in load_file(mac)[0]] == ["We study cats.", "We study dogs."]
+    huge = tmp_path / "huge.csv"
+    huge.write_text('title,abstract\nH,"' + "We study cats. " * 12_000 + '"\nS,Small.\n', "utf-8")
+    big, small = load_file(huge)[0]
+    assert len(big.abstract) <= MAX_ABSTRACT_CHARS and small.abstract == "Small."
+
+
+@pytest.mark.parametrize(
+    "column", ["Conference Name", "Publication Title", "booktitle", "journal", "container-title"]
+)
+def test_a_reference_managers_venue_column_is_the_venue(tmp_path, column):
+    # an own-corpus session: Zotero's "Conference Name" and "Publication Title" were dropped, so
+    # --venue ICLR matched none of its rows
+    from paperchat.ingest.corpus import load_file
+    from paperchat.ingest.venue import publication
+
+    rows = tmp_path / "zotero.jsonl"
+    rows.write_text(
+        json.dumps({"title": "LoRA", "abstract": "We adapt models.", column: "ICLR"})
+        + "\n"
+        + json.dumps({"title": "X", "abstract": "We list.", column: ["not", "text"]})
+        + "\n",
+        "utf-8",
+    )
+    lora, listed = load_file(rows)[0]
+    assert publication(lora.extra, rows.name)[0] == "ICLR"
+    assert publication(listed.extra, rows.name)[0] == ""  # a list is no venue, and no error
+
+
+def test_windows_bytes_are_told_cp1252_wherever_they_are(tmp_path):
+    # an own-corpus session: "ß" before the first dash was told latin-1, which then kept "\x96" as the dash
+    from paperchat.ingest.text_files import NothingReadable, read_text
+
+    excel = tmp_path / "excel.csv"
+    excel.write_bytes("title;abstract\nStraße;Kalibrierung – ein „Überblick“.\n".encode("cp1252"))
+    with pytest.raises(NothingReadable, match=r"e\.g\. --encoding cp1252$"):
+        read_text(excel)
+    with pytest.raises(NothingReadable, match=r"byte 35 is 0x96, .*; pass --encoding cp1252$"):
+        read_text(excel, "latin-1")
+    assert "„Überblick“" in read_text(excel, "cp1252")

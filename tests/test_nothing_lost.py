@@ -306,6 +306,49 @@ def test_a_re_ingest_stopped_while_embedding_leaves_each_paper_whole(tmp_path, m
     assert cli(store, "check").stdout.strip().endswith(f"the store at {store} is sound")
 
 
+def test_a_stopped_re_ingest_of_edited_abstracts_without_ids_keeps_each_paper_old_or_new(
+    tmp_path, monkeypatch
+):
+    # an own-corpus session: an edited abstract without an id is a new paper id; the old versions were deleted
+    # before the new ones were written, so Ctrl-C while re-ingesting left none of the file's papers
+    rows = A_ROWS + B_ROWS
+    corpus = tmp_path / "mine.jsonl"
+
+    def write(suffix: str) -> None:
+        corpus.write_text(
+            "".join(json.dumps({"title": t, "abstract": a + suffix}) + "\n" for _i, t, a in rows),
+            encoding="utf-8",
+        )
+
+    write("")
+    store = tmp_path / "store"
+    engine_for(store).ingest([corpus])
+    write(" We also release a toolkit.")
+    import paperchat.ingest.run as run
+
+    monkeypatch.setattr(run, "PAPER_BATCH", 2)
+    embed, calls = run.embed_papers, []
+
+    def stopped_in_the_second_batch(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return embed(*args, **kwargs)
+
+    monkeypatch.setattr(run, "embed_papers", stopped_in_the_second_batch)
+    with pytest.raises(KeyboardInterrupt):
+        engine_for(store).ingest([corpus])
+    monkeypatch.undo()
+    titles = sorted(p["title"] for p in stored(store).values())
+    # the first batch new beside its old versions, the second batch old: every paper is there
+    assert titles == sorted(
+        ["Graph pruning", "Sparse attention"] * 2 + ["Protein folding", "Robot grasping"]
+    )
+    finished = json.loads(cli(store, "ingest", str(corpus), "--json").stdout)
+    assert (finished["papers_added"], finished["papers_removed"]) == (2, 4)
+    assert sorted(p["title"] for p in stored(store).values()) == sorted(t for _i, t, _a in rows)
+
+
 def test_every_batch_written_in_place_gives_a_new_revision_so_a_killed_run_leaves_readers_one(
     tmp_path, monkeypatch
 ):

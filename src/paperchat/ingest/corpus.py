@@ -37,6 +37,7 @@ from paperchat.core.errors import PaperchatError
 from paperchat.core.sentences import split_sentences
 from paperchat.core.text import clean_text, normalize_for_id, short_hash, unescape_html
 from paperchat.ingest.authors import author_list
+from paperchat.ingest.fields import FIELD_ALIASES, with_aliases
 from paperchat.ingest.labels import short_label
 from paperchat.ingest.manifest import file_key
 from paperchat.ingest.seed_text import seed_abstracts
@@ -125,31 +126,8 @@ def content_ids(wanted: Iterable[str], read_papers) -> dict[str, str]:
     return out
 
 
-#: Other names exports give a field (lower case): Zotero's "Abstract Note" / ``abstractNote``, arXiv's
-#: ``summary``, Semantic Scholar's old ``paperAbstract``, a spreadsheet's "Paper Title", "Link" and
-#: "Publication Year" (an own-corpus session had each refused or silently dropped). The field's own name wins.
-FIELD_ALIASES = {
-    "abstract": ("abstract note", "abstractnote", "summary", "paperabstract", "abstract text"),
-    "title": ("paper title", "papertitle", "article title"),
-    "authors": ("author(s)", "author names"),
-    "url": ("link", "paper link", "paper url", "url link"),
-    "year": ("publication year", "pub year"),
-}
-
-
-def _with_aliases(rec: dict[str, Any]) -> dict[str, Any]:
-    """``rec`` (lower-case keys) with each field of :data:`FIELD_ALIASES` it lacks taken from an alias."""
-    out = dict(rec)
-    for key, aliases in FIELD_ALIASES.items():
-        if out.get(key) in (None, ""):
-            found = next((rec[a] for a in aliases if rec.get(a) not in (None, "")), None)
-            if found is not None:
-                out[key] = found
-    return out
-
-
 def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
-    rec = _with_aliases(rec)
+    rec = with_aliases(rec)
     parse_year(rec.get("year"))  # a year that is not one stops here, with its line
     for key in ("abstract", "title", "url", "venue"):
         value = rec.get(key)
@@ -224,7 +202,7 @@ _ABSTRACT_NAMES = {"abstract", *FIELD_ALIASES["abstract"]}
 def _delimiter(text: str) -> str:
     """The CSV's field separator: a comma, or the semicolon or tab of European Excel's and "Unicode Text"
     exports, when the header names an ``abstract`` column only with it."""
-    header = text.split("\n", 1)[0].lower()
+    header = re.split(r"\r\n?|\n", text, maxsplit=1)[0].lower()
     for sep in (",", ";", "\t"):
         if _ABSTRACT_NAMES & {f.strip().strip('"') for f in header.split(sep)}:
             return sep
@@ -232,8 +210,11 @@ def _delimiter(text: str) -> str:
 
 
 def _load_csv(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
-    # strict: an unterminated quote is an error
-    reader = csv.DictReader(io.StringIO(text), strict=True, delimiter=_delimiter(text))
+    # strict: an unterminated quote is an error; newline="": rows end at "\r" alone too (a Mac's "CSV
+    # (Macintosh)" export had been one malformed line); an abstract longer than the csv module's 131,072
+    # characters is read, then cut as a JSONL one is (MAX_ABSTRACT_CHARS)
+    csv.field_size_limit(max(csv.field_size_limit(), 64 * MAX_ABSTRACT_CHARS))
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True, delimiter=_delimiter(text))
     try:
         fields = [f.strip().lower() for f in (reader.fieldnames or [])]
         if not _ABSTRACT_NAMES & set(fields):
@@ -265,7 +246,12 @@ def _csv_papers(
     path: Path, reader: csv.DictReader, on_error: str, report: LoadReport
 ) -> list[Paper]:
     papers = []
-    for index, row in enumerate(reader, 1):
+    index = 0
+    for row in reader:
+        values = [v for k, v in row.items() if k is not None] + list(row.get(None) or [])
+        if not any((v or "").strip() for v in values):
+            continue  # a row of separators only (",,,": a sheet's empty row), as an empty line
+        index += 1
         rec = {(k or "").strip().lower(): v for k, v in row.items() if k is not None}
         try:
             if (

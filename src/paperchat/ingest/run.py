@@ -4,11 +4,13 @@
 passed in so this module does not import the store) and:
 
 1. decides what to do (:func:`paperchat.ingest.plan.plan_ingest`);
-2. removes papers the files no longer hold and writes metadata updates;
+2. writes metadata updates;
 3. chunks the new and changed papers, and for each batch of
    ``PAPER_BATCH`` papers embeds their sentences once
    (:func:`paperchat.ingest.sentence_vectors.embed_papers`), pools chunk
-   vectors from them and writes chunks, sentence vectors and records.
+   vectors from them and writes chunks, sentence vectors and records;
+4. removes papers the files no longer hold (an edited abstract's old version among them: a run stopped
+   before this keeps the old version beside what is new, never neither).
 
 It resumes: a paper whose chunks and sentence vectors are all stored already
 (a run killed part-way) is not embedded again; its chunk vectors are pooled
@@ -240,9 +242,6 @@ def run_ingest(
         + plan.notes
         + _gone_notes(stored, files, remove_command)
     )
-    if plan.removals:
-        report.chunks_removed += writer.delete_papers(plan.removals)
-        report.papers_removed = len(plan.removals)
     if plan.updates:
         _place_taken_over(plan.updates)
         writer.update_papers(plan.updates)
@@ -301,5 +300,10 @@ def run_ingest(
             done += sum(len(chunks) for _, chunks in group)
             if progress:
                 progress(done, total)
+    if plan.removals:
+        # last: an edited abstract is a new paper id, and its old version goes once the new one is stored (an
+        # own-corpus session's Ctrl-C while re-ingesting an edited file had left neither)
+        report.chunks_removed += writer.delete_papers(plan.removals)
+        report.papers_removed = len(plan.removals)
     report.seconds = time.perf_counter() - start
     return report

@@ -4,9 +4,13 @@ UTF-32 by their byte-order marks, and one-line errors for a missing, empty, bina
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 from paperchat.core.errors import PaperchatError
+
+#: A byte Windows-1252 reads as a quote, a dash or a letter and Latin-1 as a control character.
+_C1 = re.compile(rb"[\x80-\x9f]")
 
 
 class EmptyFile(PaperchatError):
@@ -88,6 +92,12 @@ def read_text(path: Path, encoding: str | None = None) -> str:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             pass
+    if encoding and codecs.lookup(encoding).name == "iso8859-1" and _C1.search(raw):
+        byte = _C1.search(raw)
+        raise NothingReadable(
+            f"{path}: byte {byte.start()} is 0x{byte.group().hex()}, a control character in {encoding} but a "
+            "quote or dash in Windows' encoding; pass --encoding cp1252"
+        )
     try:
         return raw.decode(encoding or "utf-8-sig").removeprefix(
             "\ufeff"
@@ -98,8 +108,9 @@ def read_text(path: Path, encoding: str | None = None) -> str:
             raise NothingReadable(
                 f"{path}: not {encoding} text (byte {exc.start} is 0x{bad})"
             ) from None
-        # 0x80-0x9f are Windows-1252's curly quotes and dashes, which latin-1 reads as control characters
-        guess = "cp1252" if 0x80 <= raw[exc.start] <= 0x9F else "latin-1"
+        # 0x80-0x9f are Windows-1252's curly quotes and dashes, which latin-1 reads as control characters,
+        # wherever in the file they are (Excel's "ß" before its first dash had been told latin-1)
+        guess = "cp1252" if _C1.search(raw) else "latin-1"
         raise NothingReadable(
             f"{path}: not UTF-8 text (byte {exc.start} is 0x{bad}); if the file is in another "
             f"encoding, say which with --encoding, e.g. --encoding {guess}"
