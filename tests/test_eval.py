@@ -112,6 +112,10 @@ def test_fact_recall_groups_and_variants():
         ("up to 6$\\times$ larger batch sizes [1].", "6×", True),
         ("3.04× higher throughput [1].", "3.04x", True),
         ("speedups up to $\\sim2.5\\times$ [1].", "2.5x", True),
+        # an eval session: a fact "1%" missed an abstract's "1\\%"
+        ("less than 1\\% accuracy drop [1].", "1%", True),
+        ("less than 1% accuracy drop [1].", "1\\%", True),
+        ("less than 11\\% accuracy drop [1].", "1%", False),
     ],
 )
 def test_a_fact_is_matched_as_words_or_a_number(answer, fact, found):
@@ -292,6 +296,27 @@ def test_check_baseline_names_each_metric():
     assert any(f.startswith("abstention.false_abstention_rate = 0.200 is above") for f in failures)
 
 
+def test_a_quick_run_skips_the_splits_its_sample_holds_no_question_of():
+    # an eval session: `--limit 1 --check` failed "test split: citations.recall: not measured" on any set
+    # with splits whose first questions are all dev
+    results = {
+        "config": {"limit": 1},
+        "overall": {"citations.recall": {"value": 1.0}},
+        "by_split": {"dev": {"overall": {"citations.recall": {"value": 1.0}}}},
+        "questions": [{"id": "q1", "split": "dev", "answerable": True}],
+    }
+    baseline = {
+        "min": {"citations.recall": 0.9},
+        "splits": {"test": {"min": {"citations.recall": 0.9}}},
+    }
+    assert er.check_baseline(results, baseline) == []
+    assert er.unmeasured(results, baseline) == ["test split: citations.recall (no question)"]
+    results["config"]["limit"] = None  # a full run that measured no test question fails
+    assert er.check_baseline(results, baseline) == [
+        "test split: citations.recall: not measured (baseline min 0.900)"
+    ]
+
+
 def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
     # a newcomer's {"answers.fact_recall": 0.99} had let `eval --check` pass at 0.900
     path = tmp_path / "baseline.json"
@@ -330,6 +355,13 @@ def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
             "min.answers.fact_recall must be a number, not NaN",
         ),
         ('{"max": {"answers.fact_recall": 1e999}}', "must be a number, not Infinity"),
+        # an eval session's floor on a rate that should be low failed a perfect run and passed a worse one
+        (
+            '{"min": {"abstention.false_abstention_rate": 0.5}}',
+            "min.abstention.false_abstention_rate: abstention.false_abstention_rate is better lower, so "
+            "bound it with 'max', not 'min'",
+        ),
+        ('{"max": {"answers.fact_recall": 0.5}}', "is better higher, so bound it with 'min'"),
     ],
 )
 def test_a_baseline_with_a_bad_bound_is_refused_before_the_run(tmp_path, text, message):
@@ -641,6 +673,22 @@ def test_a_set_of_unanswerable_questions_only_is_reported(bundled_engine, tmp_pa
     assert "abstention.abstention_rate                 1.000" in summary
     assert "pipeline (hybrid)             –             –" in summary
     assert "# paperchat eval report" in er.render_report(results)
+
+
+def test_a_gold_id_the_store_lacks_names_its_question(bundled_engine, tmp_path):
+    # an eval session: a misspelt gold id was told to ingest a corpus, naming no question
+    path = tmp_path / "mine.jsonl"
+    path.write_text(
+        '{"id": "m1", "question": "What is ConfPO?", "gold": ["p-abe9274a3783"]}\n'
+        '{"id": "m2", "question": "What is CROW?", "gold": ["p-f951bc7f7256x"]}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(PaperchatError) as err:
+        runner.run_eval(bundled_engine, path)
+    assert str(err.value).startswith(
+        "the store lacks 1 gold paper(s) of the eval set (e.g. p-f951bc7f7256x, gold of question m2); "
+        "check the id, or ingest"
+    )
 
 
 def test_gold_by_position_in_a_file_whose_copy_was_merged(tmp_path):

@@ -47,6 +47,7 @@ def _check_bounds(path: Path, where: str, bounds: dict[str, Any]) -> None:
     """Refuse, before any question is asked, a bound that is no number or names no metric (a typo would
     otherwise read as "not measured" after the whole run)."""
     known = {name for name, *_ in METRICS}
+    higher = {name: better for name, _subset, _field, better in METRICS}
     for bound in ("min", "max"):
         limits = bounds.get(bound, {})
         if not isinstance(limits, dict):
@@ -66,6 +67,14 @@ def _check_bounds(path: Path, where: str, bounds: dict[str, Any]) -> None:
             ):
                 raise PaperchatError(
                     f"{path}: {where}{bound}.{name} must be a number, not {json.dumps(limit)}"
+                )
+            if higher[name] != (bound == "min"):
+                # a floor on a rate that should be low fails the perfect run and passes a worse one (an eval
+                # session's min of false_abstention_rate)
+                other = "max" if bound == "min" else "min"
+                raise PaperchatError(
+                    f"{path}: {where}{bound}.{name}: {name} is better {'higher' if higher[name] else 'lower'}, "
+                    f"so bound it with {other!r}, not {bound!r}"
                 )
             if not 0 <= limit <= 1:  # every metric is a share: a bound past it can never be met
                 raise PaperchatError(
@@ -137,6 +146,12 @@ def _not_in_sample(results: dict[str, Any], rows: list, bounds: dict[str, Any]) 
     """In a quick run on a sample (``--limit``): the bounded metrics whose questions the sample lacks, and what it lacks."""
     if not (results.get("config") or {}).get("limit"):
         return {}
+    if (
+        not rows
+    ):  # a split the sample holds no question of: nothing of it was measured, answers included
+        return dict.fromkeys(
+            sorted({**bounds.get("min", {}), **bounds.get("max", {})}), "no question"
+        )
     subsets = {name: subset for name, subset, _field, _higher in METRICS}
     return {
         name: _NONE_OF[subsets[name]]

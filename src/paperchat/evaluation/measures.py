@@ -92,8 +92,9 @@ _TIMES = re.compile(r"\$?\\times\$?|×")
 
 def _times(text: str) -> str:
     """``text`` with every multiplication sign written "x": "3.04$\\times$", "3.04×" and "3.04x" are one fact
-    (an eval session's "6×", copied from an answer, had not matched the abstract's "6$\\times$")."""
-    return _TIMES.sub("x", text)
+    (an eval session's "6×", copied from an answer, had not matched the abstract's "6$\\times$"); and LaTeX's
+    percent sign "\\%" as "%" (189 of the conference's abstracts write "90\\%", which a fact "90%" had missed)."""
+    return _TIMES.sub("x", text).replace("\\%", "%")
 
 
 #: What a number inside a name follows: letters that are no LaTeX command and not a lone "x" ("a100"), or
@@ -133,7 +134,7 @@ def _holds(text: str, variant: str) -> bool:
 def facts_found(answer: str, facts: Sequence[Sequence[str]]) -> list[bool]:
     """For each fact group (list of variants): whether any variant occurs in ``answer`` (:func:`_holds`: as
     words or a number, not inside another), case and runs of white space folded ("discrete   diffusion" is
-    "Discrete diffusion"), a multiplication sign as "x" (:func:`_times`), citation markers and Markdown
+    "Discrete diffusion"), a multiplication sign as "x" and "\\%" as "%" (:func:`_times`), citation markers and Markdown
     emphasis left out (:func:`_matchable`)."""
     text = _matchable(answer)
     return [

@@ -69,14 +69,12 @@ def split_tables(splits: list[SplitTable], markdown: bool = False) -> list[str]:
         if markdown:
             out += [f"### {table.title}", "", *_table(header, rows), ""]
         else:
+            # each column as wide as its label ("all compared cited" had run into the one before it)
+            wide = [18] + [max(11, len(h)) for h in header[1:]]
+            out += ["", table.title]
             out += [
-                "",
-                table.title,
-                "".join(f"{h:>17s}" if i else f"{h:18s}" for i, h in enumerate(header)),
-            ]
-            out += [
-                "".join(f"{str(c):>17s}" if i else f"{str(c):18s}" for i, c in enumerate(row))
-                for row in rows
+                (f"{row[0]!s:18s}" + "  ".join(f"{c!s:>{w}s}" for c, w in zip(row[1:], wide[1:])))
+                for row in [header, *rows]
             ]
     return out
 
@@ -250,7 +248,8 @@ def render_markdown(data: ReportData) -> str:
         "",
         "## Questions",
         "",
-        "Failures first (see the definition of a correct answer in `paperchat.evaluation.runner`).",
+        "Failures first (a correct answer cites a gold paper, every gold paper for a `compare` question, and "
+        "holds all its facts; an unanswerable question is correct when it abstains: README, Eval).",
         "",
     ]
     table = [

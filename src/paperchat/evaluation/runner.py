@@ -248,9 +248,12 @@ def run_eval(
     golds = {q["id"]: qs.gold_ids(q, origins, aliases) for q in questions}
     missing = sorted({pid for g in golds.values() for pid in g} - set(records))
     if missing:
+        # which question names it: a misspelt id is fixed there, a missing corpus by ingesting it
+        asking = next(qid for qid, g in golds.items() if missing[0] in g)
         raise PaperchatError(
-            f"the store lacks {len(missing)} gold paper(s) of the eval set (e.g. {missing[0]}); "
-            "ingest the corpus the questions are about first (`paperchat ingest FILE`, or --corpus FILE)"
+            f"the store lacks {len(missing)} gold paper(s) of the eval set (e.g. {missing[0]}, gold of "
+            f"question {asking}); check the id, or ingest the corpus the questions are about first "
+            "(`paperchat ingest FILE`, or --corpus FILE)"
         )
     given, top_k = top_k, top_k or engine.settings.top_k
     cached = CachedEmbedder(engine.embedder)
