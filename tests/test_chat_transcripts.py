@@ -87,7 +87,13 @@ def test_ordinals_resolve_against_the_last_list_shown(store):
 def test_it_after_a_list_and_them_with_nothing_shown_are_asked_back(store):
     # a chat break-it session: "summarize it" after a list of nine summarized the first, with no word of
     # it, and "compare them" as a first question compared two papers retrieval happened to find
-    lines = ["compare them", "Which papers study large language models?", "summarize it"]
+    # "summarize that paper" after a seven-paper comparison summarized source [1] (a chat session)
+    lines = [
+        "compare them",
+        "Which papers study large language models?",
+        "summarize it",
+        "summarize that paper",
+    ]
     seen = turns(chat(store, lines, PAPERCHAT_HISTORY="0"))
     assert seen[lines[0]] == (
         'Which papers do you mean by "them"? No earlier answer showed papers to refer to; ask with the '
@@ -95,10 +101,11 @@ def test_it_after_a_list_and_them_with_nothing_shown_are_asked_back(store):
     )
     listed = titles(seen[lines[1]])
     assert len(listed) >= 3
-    assert seen[lines[2]] == (
-        f'Which paper do you mean by "it"? The last answer cited {len(listed)} papers; say "the first one" '
-        "(or its number), or name the paper."
-    )
+    for line, said in ((lines[2], "it"), (lines[3], "that paper")):
+        assert seen[line] == (
+            f'Which paper do you mean by "{said}"? The last answer cited {len(listed)} papers; say "the '
+            'first one" (or its number), or name the paper.'
+        )
 
 
 def test_an_abstention_does_not_hide_the_one_paper_shown_before_it(store):

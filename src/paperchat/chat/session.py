@@ -242,8 +242,9 @@ class ChatSession:
             ref is not None
             and not name_tokens(question)
             and (
-                # "summarize it" after a list of nine: which of them is not for the rules to guess
-                (ref[0] == "it" and len(context) >= 3)
+                # "summarize it" (or "that paper") after a list of nine: which of them is not for the rules
+                # to guess
+                (ref[0] in ("it", "demonstrative") and len(context) >= 3)
                 # "compare them" as a first question: no papers shown to compare
                 or (not context and ref[0] == "plural" and len(question.split()) <= 6)
             )
