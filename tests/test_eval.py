@@ -823,3 +823,18 @@ def test_a_baseline_bound_past_a_share_or_a_split_the_set_lacks_is_refused_up_fr
         f"{path}: splits: the eval set has no split 'tset' (did you mean test? its splits: dev, test)"
     )
     er.check_splits(er.load_baseline(path), {"tset"}, path)  # a split it has: fine
+
+
+def test_a_quotes_heading_is_no_part_of_the_claim_the_support_checker_judges():
+    # an eval session: "Oscillation-Reduced MXFP4 ... (Q-EMA): In this work, we propose ... TetraJet ...", a
+    # quote word for word under its heading, was judged unsupported
+    from types import SimpleNamespace
+
+    from paperchat.evaluation.measures import _without_heading
+
+    mx = SimpleNamespace(title="Oscillation-Reduced MXFP4 Training for Vision Transformers")
+    said = "In this work, we propose a novel training method TetraJet [1]."
+    assert _without_heading(f"{mx.title} (Q-EMA): {said}", [mx]) == said
+    asked = SimpleNamespace(title="Does LoRA Lead to Lower Robustness? A Study")
+    assert _without_heading(f"Does LoRA Lead to Lower Robustness? — A Study: {said}", [asked]) == said
+    assert _without_heading(said, [mx]) == said

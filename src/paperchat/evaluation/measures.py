@@ -171,6 +171,20 @@ class CachedSupport:
         return self._cache[key]
 
 
+def _without_heading(sentence: str, cited: list) -> str:
+    """``sentence`` without the heading an offline answer puts before a paper's first sentence ("Title (Label):
+    ", the title as the answer writes it), which is no claim of the abstract: an eval session's quote, word for
+    word, had been judged unsupported with it."""
+    for source in cited:
+        title = source.title or ""
+        written = re.sub(r"([.?!])\s+", r"\1 — ", title).replace(". —", " —")
+        for head in dict.fromkeys(h for h in (title, written) if h):
+            m = re.match(re.escape(head) + r"(?:\s*—?\s*\([^()]*\))?:\s+", sentence)
+            if m:
+                return sentence[m.end() :]
+    return sentence
+
+
 def citation_scores(
     answer: Answer, gold: set[str], checker: CachedSupport | None
 ) -> dict[str, Any]:
@@ -209,6 +223,7 @@ def citation_scores(
         if not judge:
             continue
         texts = [sources[n].evidence for n in valid]
+        sent = _without_heading(sent, [sources[n] for n in valid])
         joint = checker.supports(sent, texts) if texts else False
         recall_hits += joint
         if not joint:
