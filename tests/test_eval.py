@@ -586,7 +586,8 @@ def test_eval_command_json_and_check(bundled_store, tmp_path):
     lenient = tmp_path / "lenient.json"
     lenient.write_text(json.dumps({"min": {"retrieval.recall@5": 0.5}, "max": {}}))
     strict = tmp_path / "strict.json"
-    strict.write_text(json.dumps({"max": {"retrieval.recall@1": 0.0, "answers.fact_recall": 0.0}}))
+    # the support checker is off (--no-verify): its figures are not measured, which fails the check
+    strict.write_text(json.dumps({"min": {"citations.recall": 0.5, "citations.precision": 0.5}}))
     runner = CliRunner()
     args = ["--set", str(set_path), "--out", str(tmp_path / "out"), "--check", "-q"]
 
@@ -610,7 +611,10 @@ def test_eval_command_json_and_check(bundled_store, tmp_path):
     assert bad.exit_code == 1
     lines = [line for line in bad.stderr.splitlines() if line.startswith("eval check failed:")]
     assert len(lines) == 2
-    assert "retrieval.recall@1" in lines[1] and "answers.fact_recall" in lines[0]
+    assert lines == [
+        "eval check failed: citations.precision: not measured (baseline min 0.500)",
+        "eval check failed: citations.recall: not measured (baseline min 0.500)",
+    ]
     assert "metric" in bad.stdout and "retrievers" in bad.stdout
 
 

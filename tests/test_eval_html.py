@@ -71,7 +71,7 @@ def run_dir(bundled_store, tmp_path_factory) -> Path:
     )
     small = [{**rows[i], "split": "dev" if n % 2 == 0 else "test"} for n, i in enumerate(IDS)]
     (tmp / "small.jsonl").write_text("\n".join(json.dumps(q) for q in small) + "\n")
-    (tmp / "strict.json").write_text(json.dumps({"max": {"answers.fact_recall": 0.0}}))
+    (tmp / "strict.json").write_text(json.dumps({"min": {"answers.fact_recall": 1.0}}))
     res = CliRunner().invoke(
         eval_command,
         [
@@ -130,7 +130,7 @@ def test_report_holds_the_runs_values(run_dir):
     )
     # the baseline check's failure, the splits, the configuration
     fact = results["overall"]["answers.fact_recall"]["value"]
-    assert f"answers.fact_recall = {fact:.3f} is above the baseline maximum 0.000" in page
+    assert f"answers.fact_recall = {fact:.3f} is below the baseline minimum 1.000" in page
     assert (
         "<h3>dev split</h3>" in page
         and "<h3>test split</h3>" in page  # a user's own splits: no role

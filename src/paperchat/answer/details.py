@@ -19,10 +19,11 @@ _DETAIL = re.compile(
     re.I,
 )
 #: A question asking where a paper's code is: "Where is the code for ConfPO released?", "Is the code of
-#: CROW available?", "github link for X", "Is X open source?" (not "code generation", "code injection").
+#: CROW available?", "github link for X" (not "code generation", "code injection", nor "the open-source LLM it
+#: uses": tuning qd46 and qx41 had been declined for it).
 _CODE = re.compile(
     r"\b(?:source\s+)?code\b(?=\s+(?:for|of|is|are|was|been|be|available|released|public|link|url|repo"
-    r"|repository|base)\b)|\b(?:github|gitlab)\b|\bcode\s*(?:base|repo(?:sitory)?)\b|\bopen[- ]sourced?\b",
+    r"|repository|base)\b)|\b(?:github|gitlab)\b|\bcode\s*(?:base|repo(?:sitory)?)\b",
     re.I,
 )
 #: What tells a reader where code is: a link, or the code said to be available.
@@ -64,7 +65,8 @@ def detail_asked_in(sentence: str, detail: str | None) -> str | None:
 
 
 def detail_first(picked: list, own: list, detail: str | None) -> list:
-    """``picked`` (candidates with ``text``) with the first of ``own`` that holds ``detail`` at its head ("Where
-    is the code for X?": the sentence with the link, which a code question had left out); as it is without one."""
-    given = [c for c in own if detail and holds_detail(c.text, detail)][:1]
+    """``picked`` (candidates with ``text``) with the first of ``own`` that holds the :data:`CODE` ``detail`` at
+    its head ("Where is the code for X?": the sentence with the link, which a code question had left out); as
+    it is for another detail (a "GPU" first had led with "existing GPU kernels suffer ...", conference cq046)."""
+    given = [c for c in own if detail == CODE and holds_detail(c.text, detail)][:1]
     return given + [c for c in picked if c not in given] if given else picked
