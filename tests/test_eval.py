@@ -840,5 +840,7 @@ def test_a_quotes_heading_is_no_part_of_the_claim_the_support_checker_judges():
     said = "In this work, we propose a novel training method TetraJet [1]."
     assert _without_heading(f"{mx.title} (Q-EMA): {said}", [mx]) == said
     asked = SimpleNamespace(title="Does LoRA Lead to Lower Robustness? A Study")
-    assert _without_heading(f"Does LoRA Lead to Lower Robustness? — A Study: {said}", [asked]) == said
+    assert (
+        _without_heading(f"Does LoRA Lead to Lower Robustness? — A Study: {said}", [asked]) == said
+    )
     assert _without_heading(said, [mx]) == said

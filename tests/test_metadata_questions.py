@@ -431,7 +431,9 @@ def test_a_question_about_orals_says_the_store_does_not_record_them(bundled_engi
     # a notebook session: "Which oral papers are about reinforcement learning?" listed posters, saying nothing
     from paperchat.engine.metadata_reads import PRESENTATION_NOTE
 
-    answer = bundled_engine.ask("Which oral papers are about reinforcement learning?", mode="extractive")
+    answer = bundled_engine.ask(
+        "Which oral papers are about reinforcement learning?", mode="extractive"
+    )
     assert PRESENTATION_NOTE in answer.notes
     assert PRESENTATION_NOTE not in bundled_engine.ask("What is ConfPO?", mode="extractive").notes
 
