@@ -34,7 +34,9 @@ CORRESPONDING_NOTE = (
 #: was ICML 2025 held?" (each had quoted an unrelated sentence, cited).
 _ABOUT_VENUE = re.compile(
     r"\b(?:acceptance (?:rate|ratio)|best papers?|outstanding papers?|awards?|keynotes?|invited talks?|"
-    r"deadlines?|submissions|held(?![- ]out)|hosted|located|take place|took place|attendees)\b",
+    r"deadlines?|(?:how many|number of) submissions|attendees)\b"
+    # "Where was ICML 2025 held?", not "... showed the scaling law held"
+    r"|^\s*(?:where|when)\b[^?]*\b(?:held|hosted|located|take place|took place)\b",
     re.I,
 )
 
