@@ -444,3 +444,19 @@ def test_a_follow_up_citing_the_lists_papers_in_another_order_is_the_list_then()
     assert listed(first, one) is first  # "summarize the fourth one"
     assert listed(first, reordered) is reordered  # its own numbers are what is on screen
     assert listed(first, turn(["a", "e"])) is not first  # a paper from outside the list
+
+
+def test_which_of_these_selects_by_the_words_after_its_verb_and_a_ranking_selects_nothing(
+    bundled_engine,
+):
+    from paperchat.engine.selections import select
+
+    ids = ["p-abe9274a3783", "p-f951bc7f7256"]  # ConfPO, CROW
+    texts = {pid: r.full_text for pid, r in bundled_engine.store.papers(ids).items()}
+    lexicon = bundled_engine.store.bm25()
+    chosen = select("which of these remove backdoors?", ids, texts, lexicon)
+    assert (chosen.kept, chosen.words) == (["p-f951bc7f7256"], "backdoors")
+    assert select("which of them study quantum annealing?", ids, texts, lexicon).kept == []
+    # a ranking compares the papers, which all answer; "is" asks something else
+    assert select("which of these achieves the highest accuracy?", ids, texts, lexicon) is None
+    assert select("which of these is the most recent?", ids, texts, lexicon) is None

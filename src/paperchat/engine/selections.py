@@ -25,6 +25,14 @@ _SELECTS = re.compile(
     re.I,
 )
 
+#: Words that rank the papers rather than select them: "which of these achieves the highest accuracy?",
+#: "which ones use less memory than X?" compare the papers, which all answer.
+_RANKS = re.compile(
+    r"\b(?:most|least|best|worst|highest|lowest|largest|smallest|fastest|slowest|strongest|newest|latest|"
+    r"earliest|more|less|fewer|better|worse|higher|lower|faster|slower|than)\b",
+    re.I,
+)
+
 
 @dataclass
 class Selection:
@@ -56,7 +64,7 @@ def select(question: str, referred: list[str], texts: dict[str, str], lexicon) -
     -> title and abstract), or ``None`` when it selects nothing (no selecting form, fewer than two papers,
     no term, or no ``lexicon``)."""
     match = _SELECTS.match(question)
-    if not match or len(referred) < 2 or lexicon is None:
+    if not match or len(referred) < 2 or lexicon is None or _RANKS.search(match.group("what")):
         return None
     words = match.group("what").strip()
     wanted = lexicon.terms_of(words) - CONVERSATIONAL
