@@ -405,3 +405,17 @@ def test_windows_bytes_are_told_cp1252_wherever_they_are(tmp_path):
     with pytest.raises(NothingReadable, match=r"byte 35 is 0x96, .*; pass --encoding cp1252$"):
         read_text(excel, "latin-1")
     assert "„Überblick“" in read_text(excel, "cp1252")
+
+
+def test_a_json_array_saved_as_jsonl_says_so(tmp_path):
+    # an own-corpus session: a pretty-printed array read "malformed JSON at column 2 (Expecting value)"
+    from paperchat.ingest.corpus import load_file
+
+    array = tmp_path / "papers.jsonl"
+    array.write_text('[\n  {"title": "A", "abstract": "We study cats."}\n]\n', encoding="utf-8")
+    with pytest.raises(PaperchatError) as err:
+        load_file(array)
+    assert str(err.value) == (
+        f"{array}: holds a JSON array, not JSON lines; write one object per line "
+        "(e.g. `jq -c '.[]' papers.jsonl > papers-lines.jsonl`)"
+    )

@@ -168,6 +168,11 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
 
 
 def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
+    if text.lstrip().startswith("["):  # a JSON array saved as .jsonl had read "malformed JSON at column 2"
+        raise PaperchatError(
+            f"{path}: holds a JSON array, not JSON lines; write one object per line "
+            f"(e.g. `jq -c '.[]' {path.name} > {path.stem}-lines.jsonl`)"
+        )
     papers = []
     index = 0
     for lineno, line in enumerate(text.splitlines(), 1):
