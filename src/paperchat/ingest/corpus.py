@@ -167,9 +167,20 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
     )
 
 
+def _json_array(text: str) -> bool:
+    """Whether ``text`` is one JSON array spread over lines (a pretty-printed export), not JSON lines."""
+    lines = text.strip().splitlines()
+    if len(lines) < 2 or not lines[0].startswith("["):
+        return False
+    try:
+        return lines[0].strip() == "[" or isinstance(json.loads(text), list)
+    except ValueError:
+        return False
+
+
 def _load_jsonl(path: Path, text: str, on_error: str, report: LoadReport) -> list[Paper]:
-    if text.lstrip().startswith("["):  # a JSON array saved as .jsonl had read "malformed JSON at column 2"
-        raise PaperchatError(
+    if _json_array(text):  # a JSON array saved as .jsonl had read "malformed JSON at column 2"
+        raise NothingReadable(
             f"{path}: holds a JSON array, not JSON lines; write one object per line "
             f"(e.g. `jq -c '.[]' {path.name} > {path.stem}-lines.jsonl`)"
         )
