@@ -43,6 +43,7 @@ from paperchat.answer.yes_no import unaddressed_note
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
 from paperchat.core.sentences import split_sentences
+from paperchat.core.text import one_sentence
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.titles import bare_title, head_names
 
@@ -204,7 +205,7 @@ def paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> st
     name = record.name  # the title on one line, else the label, else the id
     if record.title and short and label.lower() not in record.title.lower():
         name = f"{name} ({label})"
-    return re.sub(r"([.?!])\s+", r"\1 — ", name).replace(". —", " —").replace("? —", "? —")
+    return one_sentence(name)
 
 
 def _named_in(question: str, paper: PaperText) -> bool:

@@ -144,3 +144,9 @@ def in_capitalised_run(text: str, end: int) -> bool:
     at = len(text[:end].split()) - 1
     inside = 0 < at < len(words) - 1 and all(caps[at - 1 : at + 2])
     return inside and sum(caps) < 0.6 * len(words)
+
+
+def one_sentence(name: str) -> str:
+    """``name`` (a paper's title, as an answer's heading names it) kept one sentence for the sentence splitter:
+    an inner ". ", "? " or "! " written " — " after its mark ("... Training? — A Theoretical Perspective")."""
+    return re.sub(r"([.?!])\s+", r"\1 — ", name).replace(". —", " —")

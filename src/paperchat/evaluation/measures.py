@@ -28,6 +28,7 @@ from typing import Any
 
 from paperchat.cite.markers import answer_sentences, find_citations, strip_markers
 from paperchat.core.contract import Answer
+from paperchat.core.text import one_sentence
 
 
 def recall_at_k(ranked: Sequence[str], gold: set[str], k: int) -> float:
@@ -177,7 +178,7 @@ def _without_heading(sentence: str, cited: list) -> str:
     word, had been judged unsupported with it."""
     for source in cited:
         title = source.title or ""
-        written = re.sub(r"([.?!])\s+", r"\1 — ", title).replace(". —", " —")
+        written = one_sentence(title)  # as the answer writes it (paperchat.answer.offline)
         for head in dict.fromkeys(h for h in (title, written) if h):
             m = re.match(re.escape(head) + r"(?:\s*—?\s*\([^()]*\))?:\s+", sentence)
             if m:

@@ -92,8 +92,7 @@ def read_text(path: Path, encoding: str | None = None) -> str:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             pass
-    if encoding and codecs.lookup(encoding).name == "iso8859-1" and _C1.search(raw):
-        byte = _C1.search(raw)
+    if encoding and codecs.lookup(encoding).name == "iso8859-1" and (byte := _C1.search(raw)):
         raise NothingReadable(
             f"{path}: byte {byte.start()} is 0x{byte.group().hex()}, a control character in {encoding} but a "
             "quote or dash in Windows' encoding; pass --encoding cp1252"

@@ -55,15 +55,15 @@ def titled(question: str, titles: Mapping[str, str]) -> list[str]:
             heads.setdefault(_run(head), []).append(pid)
     found = []
     for pid, title in titles.items():
-        for text in (title, title.partition(":")[0]):
+        head, colon, _rest = title.partition(":")
+        # a head two titles share names neither ("Mind the Gap: ..."); a one-word head ("Ex-VAD: ...") is a
+        # name, which a comparison may give beside other papers (named_by_head)
+        named_by = colon and heads[_run(head)] == [pid] and len(head.split()) >= 2
+        for text in (title, head) if named_by else (title,):
             words, run = _WORD.findall(text), _run(text)
-            if len(words) < 2 or (
-                text is not title and (heads.get(run) != [pid] or len(text.split()) < 2)
+            if len(words) >= 2 and (
+                run in exact or (len(words) >= MIN_WORDS_ANY_CASE and run.lower() in low)
             ):
-                # a head two titles share names neither ("Mind the Gap: ..."); a one-word head ("Ex-VAD:
-                # ...") is a name, which a comparison may give beside other papers (named_by_head)
-                continue
-            if run in exact or (len(words) >= MIN_WORDS_ANY_CASE and run.lower() in low):
                 found.append((len(words), pid))
                 break
     return [pid for _n, pid in sorted(found, key=lambda x: -x[0])]
