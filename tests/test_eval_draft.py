@@ -398,3 +398,28 @@ def test_a_drafted_number_is_no_resolution_baseline_or_share():
     assert [(c["question"], c["facts"]) for c in reports(corpus, paper, "DDO")] == [
         ("What fid does DDO reach on CIFAR-10?", [["1.30"]])
     ]
+
+
+def test_a_drafted_factor_is_a_speed_up_only_when_it_is_one():
+    # an eval session: QuantSpec's "reduces the memory requirements by $\sim 1.3\times$" was keyed as its
+    # speed-up, and its speed-up "$\sim2.5\times$" (a LaTeX "about" glued to the figure) was not read
+    from paperchat.evaluation.authoring.numbers import reports
+
+    sentences = [
+        r"QuantSpec provides consistent end-to-end speedups upto $\sim2.5\times$ on long contexts.",
+        r"QuantSpec also reduces the memory requirements by $\sim 1.3\times$ compared to these alternatives.",
+    ]
+    paper = dc.DraftPaper("p1", "T", "", " ".join(sentences), sentences, sentences)
+    corpus = type("C", (), {"abstract_lower": {"p1": " ".join(sentences).lower()}})()
+    assert [(c["question"], c["facts"]) for c in reports(corpus, paper, "QuantSpec")] == [
+        ("What speed-up does QuantSpec report?", [["2.5\\times", "2.5"]]),
+        ("By what factor does QuantSpec reduce the memory requirements?", [["1.3\\times", "1.3"]]),
+    ]
+    # a factor of something else ("256x256" images, "15x larger than existing" datasets) is not asked
+    sentences = [
+        r"On ImageNet $256\times256$ it matches REPA.",
+        r"MotionLib is at least 15$\times$ larger than existing counterparts.",
+    ]
+    paper = dc.DraftPaper("p2", "T", "", " ".join(sentences), sentences, sentences)
+    corpus.abstract_lower["p2"] = " ".join(sentences).lower()
+    assert reports(corpus, paper, "MotionLib") == []

@@ -42,9 +42,23 @@ def _number_question(number: str, unit: str, before: str, after: str, s: str) ->
         r"improv|gain|boost|higher|increas|outperform|better|surpass|up to", around
     ):
         return f"How large an improvement does {s} report{{d}}?"
-    if any(u in unit for u in ("×", "times", "x", "fold")) or re.match(
-        r"\s*(?:times|×)\s*(?:faster|speed)", after
-    ):
+    factor = any(u in unit for u in ("×", "times", "x", "fold"))
+    # "reduces the memory requirements by ~1.3x": an eval session's draft had asked it as QuantSpec's
+    # speed-up; a reduction is asked when the sentence names what is reduced just before "by"
+    what = (
+        factor
+        and re.search(
+            r"\b(?:reduc|lower|decreas|cut)\w*\s+((?:the\s+)?[a-z][\w\s-]{2,40}?)\s+by(?:\W|\\sim|\\approx|up to|about|nearly|roughly|approximately)*$",
+            before,
+        )
+        or factor
+        and re.match(r"\W*((?:[a-z]+\s)?[a-z][\w-]*)\s+reduction", after, re.I)
+    )
+    if what:  # "... 5x FLOPs reduction" names it after the figure
+        return f"By what factor does {s} reduce {what.group(1)}{{d}}?"
+    if factor and not re.search(r"speed|fast|acceler|throughput|latency|time", around):
+        return None  # a factor of something the template cannot name
+    if factor or re.match(r"\s*(?:times|×)\s*(?:faster|speed)", after):
         return f"What speed-up does {s} report{{d}}?"
     metric = _METRIC.search(before[-70:])
     if metric and ("%" in unit or "." in number):
@@ -65,6 +79,8 @@ def reports(corpus: Corpus, paper: DraftPaper, subj: str) -> list[dict]:
     """``reports-number`` questions: figures the abstract states, asked of ``subj`` (one a sentence, two a paper)."""
     out: list[dict] = []
     for idx, raw in enumerate(paper.sentences):
+        # "$\sim2.5\times$": a LaTeX "about" glued to its number (QuantSpec's speed-up had not been read)
+        raw = re.sub(r"(\\(?:sim|approx))(?=\d)", r"\1 ", raw)
         for m in _NUMBER.finditer(raw):
             number, unit = m.group(1), (m.group(2) or "")
             if not unit.strip() and (
