@@ -49,7 +49,7 @@ def find_paper(
     topic_fit: Callable[[str], list[str]] | None = None,
 ) -> tuple[str | None, str]:
     """The paper TARGET names among ``records`` and how: ``(paper id, how)``, ``how`` one of ``"id"`` (its id or a
-    merged duplicate's), ``"label"``, ``"title"``, ``"title words"``; ``(None, "")`` when TARGET names no one paper.
+    merged duplicate's), ``"label"``, ``"title"``, ``"title head"``, ``"title words"``; ``(None, "")`` when TARGET names no one paper.
 
     ``None`` too when TARGET fits several papers: a label such as "ICL" that 11 papers share, or words of one
     title that ``topic_fit(target)`` (the ids of papers TARGET fits as a topic, :func:`papers_on_topic`) finds
@@ -67,6 +67,11 @@ def find_paper(
             return named[0], how
         if named:  # a label several papers share ("ICL") names a topic, not a paper
             return None, ""
+    # a title's head, the words before its colon ("summarize Clients Collaborate" had found no title; the
+    # course TA's session), when no other title opens with it
+    named = [pid for pid, rec in records.items() if _head(rec.title) == low]
+    if len(named) == 1:
+        return named[0], "title head"
     words = _words(low)
     matches = [
         pid
@@ -76,6 +81,12 @@ def find_paper(
     if len(matches) != 1 or (topic_fit is not None and len(topic_fit(target)) > 1):
         return None, ""
     return matches[0], "title words"
+
+
+def _head(title: str) -> str:
+    """A title's words before its colon, lower case, single-spaced ("" when it has no colon)."""
+    head, colon, _ = (title or "").partition(":")
+    return " ".join(head.lower().split()) if colon else ""
 
 
 def close_names(
@@ -118,7 +129,7 @@ def title_note(target: str, record: PaperRecord, how: str) -> str | None:
     (``how`` "abstract name"), was read as; ``None`` for an id or label."""
     if how == "abstract name":  # "MorphKV", which the title does not write
         return f"\"{target}\" read as the paper '{record.name}' (its abstract names it)"
-    if how not in ("title", "title words"):
+    if how not in ("title", "title head", "title words"):
         return None
     return f"\"{' '.join(target.split())}\" read as the paper '{record.name}' (title match)"
 
