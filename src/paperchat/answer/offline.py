@@ -45,7 +45,7 @@ from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
 from paperchat.core.sentences import split_sentences
 from paperchat.core.text import one_sentence
 from paperchat.ingest.records import PaperRecord
-from paperchat.retrieve.titles import bare_title, head_names
+from paperchat.retrieve.titles import about_title, bare_title, head_names
 
 
 def evidence_chunk(
@@ -282,7 +282,9 @@ def offline_answer(
         if h.paper_id in records
     ]
     retrieved = [h.retrieved() for h in hits]
-    if bare_title(asked, {p.paper_id: p.title for p in papers}):
+    if bare_title(asked, {p.paper_id: p.title for p in papers}) or about_title(
+        asked, {p.paper_id: (p.title, p.abstract) for p in papers}
+    ):
         intent = it.Intent(it.SUMMARY)  # a pasted title alone asks what the paper is about
     kind = (
         VENUE

@@ -24,7 +24,7 @@ from paperchat.answer.mention_lists import Mention
 from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
 from paperchat.answer.named_papers import label_named, written
 from paperchat.core.terms import name_tokens, terms
-from paperchat.retrieve.titles import head_label
+from paperchat.retrieve.titles import head_label, titles_compared
 
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:()?]|\.\s|\s-\s|\s—\s|\band\b|\bvs\.?\b|\bversus\b|\bwhile\b|\bwhereas\b)\s*", re.I
@@ -349,8 +349,8 @@ def complete_hits(
     mentioned ones). Questions that do not mention two or more papers get ``hits`` unchanged.
     """
     found = split_mentions(question)
-    if not found:
-        return hits
+    if not found:  # "How do <title> and <title> differ?": no name, two quoted titles
+        return titles_compared(question, hits, read_papers) if it.COMPARE.search(question) else hits
     texts: dict[str, str] = {}
     heads: dict[str, str] = {}  # each read paper's label when its title opens with it (head_label)
 

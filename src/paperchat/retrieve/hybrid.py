@@ -37,13 +37,15 @@ import numpy as np
 from paperchat.core.contract import Retrieved
 from paperchat.ingest.chunking import paper_of
 from paperchat.retrieve import fusion
-from paperchat.retrieve.titles import head_names, named_by_head, titled
+from paperchat.retrieve.titles import capitalized_runs, head_names, named_by_head, titled
 
 RETRIEVERS = ("hybrid", "dense", "bm25")
 #: weights of (chunk cosine, sentence cosine, BM25 / its upper bound) in weighted fusion
 WEIGHTS = (0.5, 0.5, 1.5)
 #: Paper records the retriever keeps (the most recently read; all are dropped when the store's revision changes)
 RECORD_CACHE = 4096
+#: BM25 hits per run of capitalised words whose titles a question may quote (_title_first)
+RUN_DEPTH = 20
 
 
 @dataclass
@@ -221,7 +223,7 @@ class HybridRetriever:
             chunks = self._best_chunks([pid for pid, _ in ranked], qvec)
         self._fetch([chunks[pid][0] for pid, _ in ranked if pid in chunks])
         timings["fetch_s"] = time.perf_counter() - t
-        ranked = self._title_first(question, ranked, chunks)
+        ranked = self._title_first(question, ranked, chunks, qvec, paper_ids)
         hits: list[Hit] = []
         for pid, score in ranked:
             cid, cos = chunks.get(pid, ("", None))
@@ -246,16 +248,34 @@ class HybridRetriever:
         return _to_front(ranked, named) if named else ranked
 
     def _title_first(
-        self, question: str, ranked: list[tuple[str, float]], chunks: dict[str, tuple[str, Any]]
+        self,
+        question: str,
+        ranked: list[tuple[str, float]],
+        chunks: dict[str, tuple[str, Any]],
+        qvec: np.ndarray | None = None,
+        paper_ids: frozenset[str] | None = None,
     ) -> list[tuple[str, float]]:
         """``ranked`` with the candidates whose title the question quotes moved to the front
-        (:mod:`paperchat.retrieve.titles`), each given the best score so far so scores stay in order."""
+        (:mod:`paperchat.retrieve.titles`), each given the best score so far so scores stay in order.
+
+        When no candidate's title is quoted, each run of capitalised words (:func:`capitalized_runs`) is
+        searched by itself with BM25 and its top hits' titles tried too: "Who wrote Clients Collaborate?"
+        ranked FL papers whose abstracts write "clients" and "collaborate", not the paper whose title opens
+        with them (a course TA's session); ``chunks`` gains the added papers' best chunks."""
         titles = {
             pid: str(self._texts[chunks[pid][0]][1].get("title") or "")
             for pid, _ in ranked
             if pid in chunks and chunks[pid][0] in self._texts
         }
         first = titled(question, titles)
+        if not first and qvec is not None and (runs := capitalized_runs(question)):
+            bm25 = self.store.bm25()
+            more = [pid for run in runs for pid, _s in bm25.search(run, RUN_DEPTH, paper_ids)]
+            records = self.records([pid for pid in more if pid not in titles])
+            quoted = titled(question, {pid: rec.title for pid, rec in records.items()})
+            chunks.update(self._best_chunks([pid for pid in quoted if pid not in chunks], qvec))
+            self._fetch([chunks[pid][0] for pid in quoted if pid in chunks])
+            first = [pid for pid in quoted if pid in chunks]
         if not first or first[0] == ranked[0][0]:
             return ranked
         return _to_front(ranked, first)

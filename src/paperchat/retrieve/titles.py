@@ -21,8 +21,9 @@ Adaptive Monitoring for AI Deployments via ..."), which its abstract need not re
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from paperchat.core.terms import looks_like_name
 
@@ -84,6 +85,57 @@ def bare_title(question: str, titles: Mapping[str, str]) -> str | None:
     return next((pid for pid, t in titles.items() if _run(t).lower() == whole), None)
 
 
+#: the words a question asks about a named paper with, and nothing else ("What does H propose?")
+_ABOUT_WORDS = frozenset(
+    """what is are does do did propose proposes introduce introduces present presents contribute
+    contributes about the this paper work tell me explain describe summarize summarise do it s""".split()
+)
+
+
+def about_title(question: str, papers: Mapping[str, tuple[str, str]]) -> str | None:
+    """The id of the paper ``question`` asks about in general words only ("What is Prune 'n Predict?",
+    "What does Clients Collaborate propose?") by a title or title head its abstract never writes, else
+    ``None``; ``papers`` is ``{paper id: (title, abstract)}``. Its sentences cannot match a name they do not
+    hold, so the answerer summarizes the paper, as for a bare title (a course TA's session: it had
+    abstained).
+
+    >>> about_title("What is Prune 'n Predict?", {"a": ("Prune 'n Predict: Optimizing ...", "LLMs ...")})
+    'a'
+    >>> about_title("Which dataset does Prune 'n Predict use?", {"a": ("Prune 'n Predict: O", "LLMs")}) is None
+    True
+    """
+    quoted = titled(question, {pid: title for pid, (title, _a) in papers.items()})
+    if len(quoted) != 1:
+        return None
+    title, abstract = papers[quoted[0]]
+    low, text = _run(question).lower(), _run(abstract).lower()
+    for name in (title, title.partition(":")[0]):
+        run = _run(name).lower()
+        if len(run.split()) >= 2 and run in low:
+            rest = set(low.replace(run, " ").split())
+            return quoted[0] if rest <= _ABOUT_WORDS and run not in text else None
+    return None
+
+
+def titles_compared(question: str, hits: list, read_papers: Callable) -> list:
+    """``hits`` (objects with ``paper_id`` and ``mention``) with the papers a comparison quotes by title or
+    title head (:func:`titled`), when it quotes two or more, first and marked with their title (so the
+    answerer quotes each); else ``hits`` unchanged. ``read_papers(ids)`` gives records with ``title``.
+    "How do Towards a Mechanistic Explanation of Diffusion Model Generalization and Diffusion models for
+    Gaussian distributions: ... differ?" had quoted the second paper only (a course TA's session)."""
+    records = read_papers([h.paper_id for h in hits])
+    titles = {pid: r.title for pid, r in records.items() if r.title}
+    quoted = titled(question, titles)
+    if len(quoted) < 2:
+        return hits
+    at = {pid: question.lower().find(titles[pid].partition(":")[0].lower()) for pid in quoted}
+    named = [  # in the question's order
+        dataclasses.replace(h, mention=titles[h.paper_id])
+        for h in sorted((h for h in hits if h.paper_id in at), key=lambda h: at[h.paper_id])
+    ]
+    return named + [h for h in hits if h.paper_id not in at]
+
+
 #: A word of a question as a name is written: no white space, quotes, brackets or closing punctuation.
 _NAME_WORD = re.compile(r"[^\s,;:!?()\[\]\"'“”‘’]+")
 
@@ -118,6 +170,50 @@ def head_names(question: str) -> list[str]:
         if capital[i] and not longer:  # "CAT Merging" names neither "CAT" nor "Merging"
             out.update(dict.fromkeys(w for w in (word, word.rstrip(".")) if w))
     return list(out)
+
+
+#: small words a title's head may hold between its capitalised ones ("Prune 'n Predict", "Mind the Gap")
+_CONNECTORS = frozenset("'n n a an and as at by for from in is of on or the to via vs with".split())
+#: capitalised words that open a question rather than a title
+_OPENERS = frozenset(
+    "what who whom whose how which why when where does do did is are was were can could should would "
+    "will compare summarize summarise explain describe tell list give show find".split()
+)
+
+
+def capitalized_runs(question: str, limit: int = 4) -> list[str]:
+    """Up to ``limit`` runs of two or more capitalised words of ``question`` (small words such as "'n" or
+    "the" between them), longest first: what may quote a title's head that retrieval did not rank, as in
+    "Who wrote Clients Collaborate?" (:meth:`~paperchat.retrieve.hybrid.HybridRetriever.retrieve`
+    searches each run by itself).
+
+    >>> capitalized_runs("Who wrote Prune 'n Predict and Clients Collaborate?")
+    ["Prune 'n Predict and Clients Collaborate", "Prune 'n Predict", 'Clients Collaborate']
+    >>> capitalized_runs("What does CROW do?")
+    []
+    """
+    runs: list[list[str]] = [[]]
+    for word in re.findall(r"[^\s,;:!?()\[\]\"“”]+", question):
+        bare = word.strip(".'’")
+        capital = bare[:1].isupper() or bare[:1].isdigit()
+        if capital and not (not runs[-1] and bare.lower() in _OPENERS):
+            runs[-1].append(bare)
+        elif runs[-1] and word.lower().strip("’") in _CONNECTORS:
+            runs[-1].append(word)
+        else:
+            runs.append([])
+        if word.endswith((".", "'", "’")) and len(word) > 2 and runs[-1]:
+            runs.append([])  # a sentence or quotation ends
+    out = []
+    for run in runs:
+        while run and not (run[-1][:1].isupper() or run[-1][:1].isdigit()):
+            run.pop()  # "Clients Collaborate and" ends at its last capitalised word
+        # "QuantSpec and Prune 'n Predict" may be two names: its parts between "and", "or", "vs" too
+        parts = re.split(r"\s+(?:and|or|vs)\s+", " ".join(run))
+        for text in [" ".join(run)] + (parts if len(parts) > 1 else []):
+            if sum(w[:1].isupper() or w[:1].isdigit() for w in text.split()) >= 2:
+                out.append(text)
+    return sorted(dict.fromkeys(out), key=lambda r: -len(r.split()))[:limit]
 
 
 def head_label(record) -> str:
