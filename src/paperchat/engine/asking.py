@@ -10,6 +10,7 @@ offline abstention offers the stored labels spelled like a name no paper writes 
 
 from __future__ import annotations
 
+import re
 import time
 
 from paperchat.core import phases
@@ -19,6 +20,8 @@ from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
 from paperchat.engine.metadata_reads import counted_listing, read_metadata
 
+#: The most papers the filters may let through for "compare them" to mean all of them (_about_filtered)
+MAX_FILTERED_REFERRED = 5
 #: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller and
 #: was not chosen by the user (left at its default).
 PLURAL_TOP_K = 10
@@ -145,8 +148,35 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
             engine.store.papers(list(paper_ids))[next(iter(paper_ids))]
         )
         answer.question, answer.notes = question, ["the filters let one paper through: its summary"]
+    if answer.abstained and answer.mode == EXTRACTIVE and paper_ids and len(paper_ids) > 1:
+        # "Compare them." --paper A --paper B: the papers the filters let through, as chat reads "them"
+        # after an answer citing them (a course TA's session: it had abstained)
+        answer = _about_filtered(engine, question, asked, paper_ids) or answer
     phases.mark("answered")
     return answer
+
+
+def _about_filtered(engine, question: str, asked: str, paper_ids) -> Answer | None:
+    """The offline answer to ``asked`` from the ``paper_ids`` the filters let through (at most
+    :data:`MAX_FILTERED_REFERRED`, each answering for itself, as chat answers "compare them" after an
+    answer citing them), when it refers to them (:data:`_THEM`: "compare them", "how do they differ?",
+    "what do both propose?"); else ``None``."""
+    from paperchat.core.resolution import RESTRICT, Resolution
+
+    cue = _THEM.search(asked)
+    if cue is None or len(paper_ids) > MAX_FILTERED_REFERRED:
+        return None
+    res = Resolution(asked, asked, RESTRICT, sorted(paper_ids), cue=cue.group(), note="filtered")
+    answer = engine.ask_followup(res, [], mode=EXTRACTIVE).answer
+    if answer.abstained:
+        return None
+    answer.question = question
+    answer.notes.append(f"read as about the {len(paper_ids)} papers the filters let through")
+    return answer
+
+
+#: how a question refers to the papers the filters let through
+_THEM = re.compile(r"\b(?:they|them|their|both|these|those|the (?:two|three|four|five))\b", re.I)
 
 
 def _one_paper_summary(engine, question: str, paper_ids, mode, on_token) -> Answer | None:
