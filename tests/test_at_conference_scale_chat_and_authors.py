@@ -99,6 +99,27 @@ def test_a_count_of_papers_on_a_two_word_topic_counts_the_papers_writing_it_as_a
     assert records and all("quantum comput" in r.full_text.lower() for r in records.values())
 
 
+def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine):
+    # a literature-review session: 9 sparse-autoencoder papers listed, 19 writing it, and no word of them
+    answer = icml_engine.ask("Which papers use sparse autoencoders?", mode="extractive")
+    shown = len(answer.sources)
+    assert 0 < shown < 19
+    assert answer.notes[-1] == (
+        f'19 stored papers write "sparse autoencoders" in their title or abstract; this list shows '
+        f"{shown}, the most relevant (--top-k 19 lists more)"
+    )
+    # a broad topic is counted by its words, without reading 248 abstracts for the phrase
+    broad = icml_engine.ask("Which papers are about diffusion models?", mode="extractive")
+    assert broad.notes[-1].startswith(
+        '248 stored papers have every word of "diffusion models" in their title or abstract; this list '
+        "shows 10, the most relevant (--top-k 50 lists more)"
+    )
+    # a list as long as its topic says nothing more
+    assert not any(
+        "stored papers" in n for n in icml_engine.ask("Which papers study quantum computing?").notes
+    )
+
+
 def test_a_second_papers_sentence_starts_its_own_line_under_its_title(icml_engine):
     # a break-it session: RE-Bench's "We compare humans to ..." ran on after Windows Agent Arena's sentences,
     # so "we" read as Windows Agent Arena's authors

@@ -51,6 +51,21 @@ def counted_topic(question: str) -> str | None:
     )
 
 
+_LISTING = re.compile(
+    r"^\s*(?:which|what|list(?: all)?(?: the)?|show(?: me)?(?: the)?|find(?: the)?|any)\s+"
+    r"(?:other\s+)?(?:papers|works|articles|studies)\b\s*(?P<rest>[^?]*)\??\s*$",
+    re.I,
+)
+
+
+def listed_topic(question: str) -> str | None:
+    """The topic a "which papers ..." list asks about, read as "How many papers ...?" reads it
+    (:func:`counted_topic`): "Which papers use sparse autoencoders?" -> "sparse autoencoders"; ``None`` for
+    another question, or a list that names no topic."""
+    m = _LISTING.match(question)
+    return counted_topic(f"How many papers {m.group('rest')}?") or None if m else None
+
+
 #: An acronym, singular or plural, as a whole word: "LLM", "LLMs", "GNNs", "ViTs", "MoE" (not "GPT-4").
 _ACRONYM = re.compile(r"([A-Z][A-Za-z0-9]*?[A-Z][A-Za-z0-9]*?)(s?)")
 

@@ -20,6 +20,8 @@ from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
 from paperchat.engine.metadata_reads import counted_listing, read_metadata
 
+#: Papers holding a list's topic words past which they are counted without reading for the phrase (_more_listed)
+MAX_PHRASE_READ = 150
 #: The most papers the filters may let through for "compare them" to mean all of them (_about_filtered)
 MAX_FILTERED_REFERRED = 5
 #: Papers retrieved for a question that asks for several ("Which papers ...?") when top-k is smaller and
@@ -135,6 +137,8 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         name, ids = reading.whose
         yes = answer.sources[0].paper_id in ids
         answer.notes.append(f"{name} is {'one of its authors' if yes else 'not among its authors'}")
+    if intent.kind == FIND and intent.plural and not answer.abstained and reading.count is None:
+        answer.notes += _more_listed(engine, asked, len(answer.sources), paper_ids)
     if answer.abstained and answer.mode == EXTRACTIVE:
         answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
     if (
@@ -154,6 +158,36 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         answer = _about_filtered(engine, question, asked, paper_ids) or answer
     phases.mark("answered")
     return answer
+
+
+def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
+    """The note for a "which papers ..." list that shows fewer papers than the store holds on its topic,
+    counted as "How many papers ...?" counts them (:mod:`paperchat.answer.paper_counts`), else none: a
+    literature-review session's list of 9 sparse-autoencoder papers had not said that 19 write it. Past
+    :data:`MAX_PHRASE_READ` papers holding the topic's words, those are counted without reading their
+    abstracts for the phrase (about 0.1 ms a paper)."""
+    from paperchat.answer.paper_counts import listed_topic, phrase_holders, topic_holders
+
+    topic = listed_topic(asked)
+    if not topic or not shown:
+        return []
+    bm25 = engine.store.bm25()
+    held, forms = topic_holders(topic, bm25)
+    held &= set(paper_ids) if paper_ids is not None else held
+    if len(held) <= shown:
+        return []
+    phrased = (
+        phrase_holders(forms, held, engine.store.papers, bm25)
+        if len(held) <= MAX_PHRASE_READ
+        else set()
+    )
+    n = len(phrased) if phrased else len(held)
+    if n <= shown:
+        return []
+    return [
+        f'{n:,} stored papers {"write" if phrased else "have every word of"} "{topic}" in their title or '
+        f"abstract; this list shows {shown}, the most relevant (--top-k {min(n, 50)} lists more)"
+    ]
 
 
 def _about_filtered(engine, question: str, asked: str, paper_ids) -> Answer | None:
