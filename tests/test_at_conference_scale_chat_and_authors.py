@@ -120,6 +120,22 @@ def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine
     )
 
 
+def test_a_follow_up_answered_over_all_papers_says_so_beside_the_answer(icml_engine):
+    # a literature-review session: "what about its limitations?" after two speculative-decoding papers quoted
+    # RULEBREAKERS' "limitation" sentence, and only /why said it was a new question
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    chat.handle("Which papers are about speculative decoding?")
+    compared = chat.handle("compare the first and the third ones").answer
+    answer = chat.handle("what about its limitations?").answer
+    assert "answered as a new one over all papers" in chat.last.resolution.note
+    assert not {s.paper_id for s in compared.sources} & {s.paper_id for s in answer.sources}
+    assert answer.notes[-1] == (
+        "the 2 papers referred to say nothing on this: answered as a new question over all papers"
+    )
+
+
 def test_a_second_papers_sentence_starts_its_own_line_under_its_title(icml_engine):
     # a break-it session: RE-Bench's "We compare humans to ..." ran on after Windows Agent Arena's sentences,
     # so "we" read as Windows Agent Arena's authors

@@ -214,7 +214,17 @@ def _referred(engine, res, mode, top_k, fallback, on_token, filters) -> Followup
         res.note += (
             "; it had no answer there, so the question was answered as a new one over all papers"
         )
-        return _as_new_question(engine, res, mode, top_k, fallback, on_token, filters)
+        referred = list(res.target_ids)
+        new = _as_new_question(engine, res, mode, top_k, fallback, on_token, filters)
+        if not new.answer.abstained:
+            # said beside the answer, not only in /why: a literature-review session read a logic paper's
+            # "limitation" sentence as the speculative-decoding papers' own
+            n = len(referred)
+            which = "the paper referred to says" if n == 1 else f"the {n} papers referred to say"
+            new.answer.notes.append(
+                f"{which} nothing on this: answered as a new question over all papers"
+            )
+        return new
     rows = [
         {
             "paper_id": h.paper_id,
