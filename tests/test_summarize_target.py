@@ -205,10 +205,15 @@ def test_a_short_topic_is_summarized_from_the_papers_that_write_it(icml_engine):
     assert len(records) == 10
     assert all("conformal prediction" in r.full_text.lower() for r in records.values())
     assert answer.notes == [
-        '34 stored papers write "conformal prediction" or "CP": the summary keeps to them and cites the 10 '
+        '33 stored papers write "conformal prediction" or "CP": the summary keeps to them and cites the 10 '
         'retrieval ranks first; `paperchat ask "How many papers are about conformal prediction?"` lists '
         'those writing "conformal prediction"'
     ]
+    # an abbreviation counts in its capitals, not glued to a hyphen, and not defined as another thing: "MU"
+    # had counted muP papers ("μP") and "SD" Stable Diffusion's "SD-VAE" and "SD‐2" (a literature review)
+    for topic, n, short in (("machine unlearning", 14, "MU"), ("speculative decoding", 11, "SD")):
+        notes = icml_engine.summarize(topic, mode="extractive").notes
+        assert notes[0].startswith(f'{n} stored papers write "{topic}" or "{short}": '), topic
     # "entropy minimization", not maximum-entropy reinforcement learning
     minimizing = icml_engine.summarize("entropy minimization", mode="extractive")
     assert {s.paper_id for s in minimizing.sources} == {"lHaGLJ65J9", "QwxjjaGBUo", "OgfvSDn73E"}

@@ -17,6 +17,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question
 from paperchat.engine.answering import FALLS_BACK
+from paperchat.engine.asking import MORE_LISTED_END
 from paperchat.ingest.corpus import P_ID
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
@@ -203,6 +204,8 @@ def summarize(
         answer.notes += [fell_back] if fell_back else []
     shown = len({s.paper_id for s in answer.sources})
     if writing and not answer.abstained:
+        # its own count, not the list's (the same papers, counted once)
+        answer.notes = [n for n in answer.notes if not n.endswith(MORE_LISTED_END)]
         also = "".join(f' or "{x}"' for x in shorts)
         listed = f'; `paperchat ask "How many papers are about {target}?"` lists those writing "{target}"'
         answer.notes.append(
@@ -249,8 +252,21 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
     shorts = {m[1] for r in texts.values() for m in defined.finditer(r.full_text)}
     shorts = sorted(x for x in shorts if x.upper() == initials)
     for short in shorts:
-        writing |= writers(short)
+        # in its capitals, and not defined as something else: "MU" had counted papers on muP ("μP" is
+        # "mup" to BM25) and "SD" papers on Stable Diffusion (a literature-review session: 22 "machine
+        # unlearning" papers said where 14 write it)
+        held = read_papers(sorted(writers(short) - writing))
+        writing |= {pid for pid, r in held.items() if _uses(r.full_text, short, defined)}
     return (writing, shorts) if len(writing) >= WRITTEN_TOPIC_MIN else (set(), [])
+
+
+def _uses(text: str, short: str, defined: re.Pattern) -> bool:
+    """Whether ``text`` writes the abbreviation ``short`` in its capitals (a plural "s" allowed) and defines
+    it, if at all, as the topic (``defined`` matches the topic's own definition)."""
+    if not re.search(rf"(?<![\w-]){re.escape(short)}s?(?![\w\-\u2010-\u2015])", text):
+        return False
+    defs = list(re.finditer(rf"\({re.escape(short)}s?\)", text))
+    return not defs or any(defined.search(text[max(0, m.start() - 80) : m.end()]) for m in defs)
 
 
 def _abstract_name(engine, target: str, ids) -> str | None:
