@@ -159,6 +159,28 @@ def test_a_papers_summary_quotes_the_sentence_naming_its_method_and_its_result()
     )
 
 
+def test_a_summary_takes_the_main_result_not_one_that_adds_to_it():
+    # a literature-review session: QuantSpec's summary kept "QuantSpec also reduces the memory ... compared
+    # to these alternatives" and left out its 2.5x speed-up, where "these alternatives" are named
+    from paperchat.answer.summaries import extractive_paper_summary
+
+    abstract = (
+        "LLMs are deployed on edge devices for long contexts. "
+        "The KV cache is the bottleneck. "
+        "We propose QuantSpec, a self-speculative decoding framework with a 4-bit quantized KV cache. "
+        "QuantSpec maintains acceptance rates above 90% and speedups up to 2.5x, outperforming other "
+        "self-speculative methods. "
+        "QuantSpec also reduces the memory requirements by 1.3x compared to these alternatives."
+    )
+    sentences = extractive_paper_summary(abstract, label="QuantSpec")
+    assert sentences[-1].startswith("QuantSpec maintains acceptance rates above 90%")
+    assert not any("also reduces" in s for s in sentences)
+    # brief, for a summary of several papers: the method and the main result
+    assert extractive_paper_summary(abstract, brief=True, label="QuantSpec")[1].startswith(
+        "QuantSpec maintains"
+    )
+
+
 def test_a_paper_the_filters_leave_out_is_named_as_such(bundled_engine):
     # a second break-it session: "summarize ConfPO --paper X" said "no paper with id or label 'ConfPO' ...;
     # did you mean ConfPO?"
