@@ -263,6 +263,22 @@ def test_titles_keep_their_capitals_in_bibtex_styles():
     )
     assert protect_case("GPT-4 and {BERT} in $O(nK)$ time") == "{GPT-4} and {BERT} in $O(nK)$ time"
     assert protect_case("A Study of Things") == "A Study of Things"
+    # a title in sentence case writes its names capitalised: braced, or plain.bst prints "gaussian" (a
+    # course TA's bibliography); a head in title case before a sentence-case subtitle is not
+    assert (
+        protect_case(
+            "Diffusion models for Gaussian distributions: Exact solutions and Wasserstein errors"
+        )
+        == "Diffusion models for {Gaussian} distributions: Exact solutions and {Wasserstein} errors"
+    )
+    assert (
+        protect_case("Emergent Misalignment: Narrow finetuning can produce broadly misaligned LLMs")
+        == "Emergent Misalignment: Narrow finetuning can produce broadly misaligned {LLMs}"
+    )
+    assert (
+        protect_case("Linear convergence of Sinkhorn's algorithm for static bridges")
+        == "Linear convergence of {Sinkhorn}'s algorithm for static bridges"
+    )
 
 
 def test_a_name_suffix_is_written_as_bibtex_reads_it_and_kept_out_of_the_key():

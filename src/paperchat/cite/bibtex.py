@@ -174,20 +174,47 @@ def _balanced(text: str) -> str:
 _WORD = re.compile(r"(?<![\w{\\.])[A-Za-z0-9](?:[\w+-]|\.(?=\w))*")
 
 
-def _brace_inner_caps(text: str) -> str:
+def _brace_inner_caps(text: str, proper: bool = False, opens: bool = True) -> str:
     """``text`` with each word braced that has a capital after the first letter of one of its hyphen-joined
-    parts ("{ConfPO}", "{GPT-4}", "{Non-IID}"; not "Test-Time", which a style may lower-case)."""
-    return _WORD.sub(
-        lambda m: (
-            "{" + m[0] + "}" if any(re.search(r".[A-Z]", p) for p in m[0].split("-")) else m[0]
-        ),
-        text,
-    )
+    parts ("{ConfPO}", "{GPT-4}", "{Non-IID}"; not "Test-Time", which a style may lower-case); with
+    ``proper`` (a title in sentence case), each capitalised word that does not open the title (``opens``:
+    ``text`` starts it) or follow a colon, question mark or full stop too ("{Gaussian}", "{Wasserstein}")."""
+
+    def brace(m: re.Match) -> str:
+        word = m[0]
+        before = text[: m.start()].rstrip()
+        starts = (not before and opens) or before.endswith((":", "?", "!", "."))
+        capital = proper and len(word) > 1 and word[0].isupper() and not starts
+        inner = any(re.search(r".[A-Z]", p) for p in word.split("-"))
+        return "{" + word + "}" if inner or capital else word
+
+    return _WORD.sub(brace, text)
+
+
+#: words a title in sentence case writes in lower case, not counted as its content words
+_SMALL = frozenset("a an and as at by for from in into of on or the to via vs with without".split())
+
+
+def _sentence_case(title: str) -> bool:
+    """Whether ``title`` is written in sentence case ("Diffusion models for Gaussian distributions: Exact
+    solutions and Wasserstein errors"): two or more lower-case content words, and no fewer than the
+    capitalised words after its first. Its capitalised words are then names a style must not lower-case."""
+    words = re.findall(r"[A-Za-z][\w'-]*", _MATH.sub(" ", title))[1:]
+    content = [w for w in words if w.lower() not in _SMALL]
+    lower = sum(w[0].islower() for w in content)
+    return lower >= 2 and lower >= len(content) - lower
 
 
 def protect_case(title: str) -> str:
-    """``title`` with each word that has a capital after its first letter braced (``{ConfPO}``, ``{GPT-4}``), so
-    BibTeX styles that lower-case titles keep it; inline math and text already in braces stay as they are."""
+    """``title`` with each word that has a capital after its first letter braced (``{ConfPO}``, ``{GPT-4}``), and
+    in a sentence-case title each capitalised word after its first (``{Gaussian}``), so BibTeX styles that
+    lower-case titles keep it; inline math and text already in braces stay as they are. A title's head and
+    subtitle (either side of ": ") are read apart: "Emergent Misalignment: Narrow finetuning can ..." has a
+    head in title case and a subtitle in sentence case."""
+    head, colon, rest = title.partition(": ")
+    if colon and "{" not in title and "$" not in title:
+        return f"{protect_case(head)}: {protect_case(rest)}"
+    proper = _sentence_case(title)
     parts = _MATH.split(title)
     out = []
     for i, part in enumerate(parts):
@@ -198,7 +225,7 @@ def protect_case(title: str) -> str:
         for j, ch in enumerate(part):
             if ch == "{":
                 if depth == 0:
-                    chunks.append(_brace_inner_caps(part[start:j]))
+                    chunks.append(_brace_inner_caps(part[start:j], proper, i == 0 and start == 0))
                     start = j
                 depth += 1
             elif ch == "}" and depth:
@@ -206,7 +233,8 @@ def protect_case(title: str) -> str:
                 if depth == 0:
                     chunks.append(part[start : j + 1])
                     start = j + 1
-        chunks.append(part[start:] if depth else _brace_inner_caps(part[start:]))
+        tail = part[start:]
+        chunks.append(tail if depth else _brace_inner_caps(tail, proper, i == 0 and start == 0))
         out.append("".join(chunks))
     return "".join(out)
 
