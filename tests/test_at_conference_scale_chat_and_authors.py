@@ -136,6 +136,24 @@ def test_a_follow_up_answered_over_all_papers_says_so_beside_the_answer(icml_eng
     )
 
 
+def test_any_others_after_follow_ups_is_more_of_the_list(icml_engine):
+    # a literature-review session: "any others?" after "compare them" abstained, "no stored paper beyond
+    # the 8 shown fits 'compare An End-to-End Model ..., StealthInk, ...'", though the list had more
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    listed = chat.handle("Which papers study watermarking of LLM-generated text?").answer
+    chat.handle("what does the first one propose?")
+    chat.handle("compare them")
+    more = chat.handle("any others?").answer
+    assert not more.abstained
+    assert "Optimizing Adaptive Attacks against Watermarks for Language Models" in more.answer
+    assert not {s.paper_id for s in listed.sources} & {s.paper_id for s in more.sources}
+    assert chat.last.resolution.note.startswith(
+        'more for "Which papers study watermarking of LLM-generated text?"'
+    )
+
+
 def test_a_second_papers_sentence_starts_its_own_line_under_its_title(icml_engine):
     # a break-it session: RE-Bench's "We compare humans to ..." ran on after Windows Agent Arena's sentences,
     # so "we" read as Windows Agent Arena's authors

@@ -133,7 +133,21 @@ def answer_more(session, ask: MoreAsk, question: str):
         )
         note = f"papers sharing an author with {'; '.join(s.name for s in seeds)}, from the stored metadata"
     elif len(seeds) >= 2 and not ask.ordinals:
-        asked = start.resolution.query if start is not None else seeds[0].name
+        origin = start
+        if start is not None and start.resolution.is_followup:
+            # "any others?" after "compare them": more of the list the follow-ups were about, not of the
+            # comparison's rewrite (a literature-review session: "no stored paper beyond the 8 shown fits
+            # 'compare An End-to-End Model ..., StealthInk, ...'" where the list had more)
+            origin = next(
+                (
+                    t
+                    for t in reversed(session.turns)
+                    if t.sources and not t.resolution.is_followup and t.kind != "more"
+                ),
+                start,
+            )
+            shown |= {s.paper_id for s in origin.sources}
+        asked = origin.resolution.query if origin is not None else seeds[0].name
         answer = more_papers.more_on_topic(
             engine,
             asked,
