@@ -344,7 +344,7 @@ def resolve(
                     f'"{phrase}": the last answer showed a single paper ([1])'
                 )
             raise UnresolvedReference(
-                f'"{phrase}": the last list shows {len(context)} papers; '
+                f'"{phrase}": the last list shows {len(context)} paper{"s" if len(context) != 1 else ""}; '
                 f"use a number from 1 to {len(context)}"
             )
         targets = [context[n - 1] for n in numbers]

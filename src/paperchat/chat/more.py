@@ -109,7 +109,7 @@ def answer_more(session, ask: MoreAsk, question: str):
         numbers = places(ask.ordinals, len(listed))
         if not all(1 <= n <= len(listed) for n in numbers):
             shows = (
-                f"the last list shows {len(listed)} papers"
+                f"the last list shows {len(listed)} paper{'s' if len(listed) != 1 else ''}"
                 if listed
                 else "no answer showed papers yet"
             )
