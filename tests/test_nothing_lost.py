@@ -1003,3 +1003,25 @@ def test_a_check_that_fails_while_an_ingest_writes_is_no_damage(bundled_store, m
         "the store at S is being written and could not be read whole; check it again when the ingest "
         "has finished"
     )
+
+
+def test_a_file_edited_while_its_ingest_reads_it_is_read_again_next_time(tmp_path, monkeypatch):
+    # a lab engineer's session: an edit saved mid-run was recorded as read (the manifest hashed the file
+    # at the end), so every later run said "120 unchanged" of a 123-paper file and never stored the edit
+    import paperchat.ingest.corpus as corpus
+
+    a = write_jsonl(tmp_path / "papers.jsonl", A_ROWS)
+    store = tmp_path / "store"
+    read = corpus.load_file
+
+    def read_then_edited(path, **kwargs):
+        out = read(path, **kwargs)
+        write_jsonl(a, A_ROWS + B_ROWS[:1])  # saved while the ingest embeds what it read
+        return out
+
+    monkeypatch.setattr(corpus, "load_file", read_then_edited)
+    assert engine_for(store).ingest([a]).papers_added == 2
+    monkeypatch.setattr(corpus, "load_file", read)
+    again = engine_for(store).ingest([a])
+    assert (again.papers_added, again.papers_unchanged) == (1, 2)
+    assert sorted(stored(store)) == ["a1", "a2", "b1"]

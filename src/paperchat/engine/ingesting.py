@@ -175,6 +175,12 @@ def ingest(
         bundled=key == bundled_run()[0],
         options=store_options(engine.settings),
     )
+    try:
+        read_as = manifest.fingerprints(
+            paths, metadata
+        )  # before reading: an edit mid-run is seen next run
+    except OSError:
+        read_as = {}  # loading says what is wrong with the file; nothing is recorded as read
     papers, files, skipped, notes, partial = [], [], [], [], set()
     for path in paths:
         try:
@@ -260,21 +266,24 @@ def ingest(
             notes + report.notes,
         )
         kept = report.papers_added + report.papers_updated + report.papers_unchanged
-        writer.manifest = {
-            key: manifest.record(
-                paths,
-                metadata,
-                {
-                    "files": report.files,
-                    "papers_seen": report.papers_seen,
-                    "papers_unchanged": kept,
-                    "duplicates_skipped": report.duplicates_skipped,
-                    "duplicates_merged": report.duplicates_merged,
-                    "lines_skipped": report.lines_skipped,
-                    "notes": report.notes,  # a repeat says again what was kept and why
-                },
-            )
-        }
+        writer.manifest = (
+            {}
+            if not read_as
+            else {
+                key: manifest.record(
+                    read_as,
+                    {
+                        "files": report.files,
+                        "papers_seen": report.papers_seen,
+                        "papers_unchanged": kept,
+                        "duplicates_skipped": report.duplicates_skipped,
+                        "duplicates_merged": report.duplicates_merged,
+                        "lines_skipped": report.lines_skipped,
+                        "notes": report.notes,  # a repeat says again what was kept and why
+                    },
+                )
+            }
+        )
     report.notes += writer.notes  # what could not be written after the commit (the ingest manifest)
     if isinstance(embedding, CachedEmbedding):  # this run's own: not kept in the manifest
         report.notes += embedding.notes

@@ -92,15 +92,19 @@ def repeat_command(
     return shlex.join(words)
 
 
-def record(paths: list[Path], metadata: Path | None, report: dict[str, Any]) -> dict[str, Any]:
-    """The manifest entry of one ingest: the files' and metadata file's sizes and hashes, and ``report`` (its counts)."""
+def fingerprints(paths: list[Path], metadata: Path | None) -> dict[str, dict[str, Any]]:
+    """The files' and metadata file's sizes and hashes (``{file key: {"sha256", "size"}}``), taken before an
+    ingest reads them: a file edited while the ingest runs then differs from what the manifest holds, and the
+    next run reads it again (a lab engineer's session: hashed at the end, an edit saved mid-run had been
+    recorded as read, and every later run said "120 unchanged" of a 123-paper file)."""
     files = list(paths) + ([metadata] if metadata is not None else [])
-    return {
-        "files": {
-            file_key(p): {"sha256": content_hash(p), "size": Path(p).stat().st_size} for p in files
-        },
-        "report": report,
-    }
+    return {file_key(p): {"sha256": content_hash(p), "size": Path(p).stat().st_size} for p in files}
+
+
+def record(files: dict[str, dict[str, Any]], report: dict[str, Any]) -> dict[str, Any]:
+    """The manifest entry of one ingest: the ``files``' sizes and hashes as :func:`fingerprints` took them before
+    the ingest read them, and ``report`` (its counts)."""
+    return {"files": files, "report": report}
 
 
 def merge(runs: dict[str, Any], key: str, entry: dict[str, Any]) -> dict[str, Any]:
