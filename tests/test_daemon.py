@@ -101,6 +101,24 @@ def test_output_and_exit_status_through_the_daemon_are_the_in_process_ones(bundl
     )
 
 
+def test_a_file_written_through_the_daemon_gets_the_callers_umask(bundled_store, runtime, tmp_path):
+    # a lab engineer's session: `papers --bibtex x.bib` under umask 077 wrote 0644 through the daemon
+    assert pc("daemon", "start", runtime=runtime, store=bundled_store).returncode == 0
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "PAPERCHAT_STORE": str(bundled_store)}
+    for mask, mode in ((0o077, 0o600), (0o002, 0o664)):
+        out = tmp_path / f"papers-{mask:o}.bib"
+        done = subprocess.run(
+            [sys.executable, "-m", "paperchat", "--daemon", "on", "papers", "--bibtex", str(out)],
+            capture_output=True,
+            env=env,
+            timeout=300,
+            preexec_fn=lambda mask=mask: os.umask(mask),
+        )
+        assert done.returncode == 0, done.stderr
+        assert out.stat().st_mode & 0o777 == mode, f"umask {mask:o}"
+    assert status(runtime, bundled_store)["requests"] == 2  # both written by the daemon
+
+
 def test_a_paper_ingested_by_another_process_is_answered(bundled_store, runtime, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)

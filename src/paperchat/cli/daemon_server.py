@@ -124,6 +124,9 @@ def run_request(sock: socket.socket, request: dict) -> None:
     from paperchat.cli import main
 
     saved_cwd = os.getcwd()
+    # the client's umask for what the command writes (a lab engineer's session: `--bibtex` through the
+    # daemon had written 0644 under umask 077); one command runs at a time, so the process's is set
+    saved_umask = os.umask(int(request.get("umask", 0o022)) & 0o777)
     stdin = open(os.devnull, encoding="utf-8")
     done = threading.Event()
     try:
@@ -152,6 +155,7 @@ def run_request(sock: socket.socket, request: dict) -> None:
     finally:
         stdin.close()
         os.chdir(saved_cwd)
+        os.umask(saved_umask)
 
 
 def warm_up(settings) -> None:

@@ -41,6 +41,13 @@ def _note(text: str) -> None:
         click.echo(f"note: daemon: {text}", err=True)
 
 
+def _umask() -> int:
+    """This process's umask (read by setting it and back: the only way POSIX offers)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _request(ctx: click.Context) -> dict:
     width, lines = shutil.get_terminal_size((88, 24))  # what the command would see here
     env = dict(os.environ)
@@ -53,6 +60,7 @@ def _request(ctx: click.Context) -> dict:
         "argv": ARGV,
         "prog": ctx.find_root().info_name,
         "cwd": os.getcwd(),
+        "umask": _umask(),  # files the command writes (--bibtex) get this process's modes
         "env": env,
         "terminal": {
             "stdout_tty": out.isatty(),
