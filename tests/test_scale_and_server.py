@@ -532,6 +532,42 @@ def test_a_live_lease_elsewhere_is_an_ingest_under_way_and_a_lost_one_stops_the_
     other.write_meta(writer_lease="", writing="")
 
 
+def test_a_writer_here_stopped_past_its_lease_fails_check(chroma_server):
+    # a lab engineer's cron check: an ingest stopped (SIGSTOP) past its lease still held the write lock on
+    # this machine, and `check` here said "an ingest is writing ... now" (exit 0) forever, while another
+    # machine's said interrupted
+    import os
+    import socket
+
+    from filelock import FileLock
+
+    from paperchat.store.opening import open_store
+    from paperchat.store.runs import encode
+
+    store = open_store(chroma_url=chroma_server)
+    run = {"stalled;metadata=-": "paperchat ingest /data/s.jsonl"}
+    lock = FileLock(str(store.local_dir / "write.lock"))
+    with lock:
+        store.write_meta(
+            writer_lease=f"mine|{socket.gethostname()}|{os.getpid()}|{time.time() - 400}",
+            writing=encode(run),
+        )
+        try:
+            check = _cli("check", url=chroma_server)
+        finally:
+            store.write_meta(writer_lease="", writing="")
+    assert check.returncode == 1, check.stdout
+    assert re.search(
+        re.escape(
+            f"FAIL  ingest: an ingest of the store at {chroma_server} has not written for over 300 s "
+            f"(pid {os.getpid()} on {socket.gethostname()}, "
+        )
+        + r"40\d s past its lease\): it is stopped or hung; end it, then run `paperchat ingest "
+        r"/data/s\.jsonl` again to finish it \(it resumes\)",
+        check.stdout,
+    ), check.stdout
+
+
 def test_an_empty_server_fails_check(tmp_path):
     # a server session: a server restarted on another data folder came back empty, and `check` called it
     # sound (exit 0), so a health check missed the lost papers

@@ -78,6 +78,17 @@ def other_writer(store, token: str | None = None) -> str | None:
     return f"pid {held[2]} on {held[1]}" if held else None
 
 
+def stalled(store) -> str | None:
+    """ "pid N on HOST, S s past its lease" of a writer whose lease of ``store`` ran out though its process
+    still runs (stopped with SIGSTOP, a suspended job, hung on a dead server), else ``None``: such a writer
+    still holds the write lock on its machine, where ``paperchat check`` had read it as writing now,
+    forever (a lab engineer's cron check), while other machines read the store as interrupted."""
+    held = _parse(store.read_meta().get(FIELD) or "")
+    if not held or held[3] > time.time() or _gone(held[1], held[2]):
+        return None
+    return f"pid {held[2]} on {held[1]}, {round(time.time() - held[3])} s past its lease"
+
+
 def lost_to(store, token: str) -> str | None:
     """ "pid N on HOST" of the writer that took the lease ``token`` held (another token is recorded: this
     writer was stopped past :data:`LEASE_S`, a laptop suspended, and another took the store), else ``None``."""

@@ -100,10 +100,12 @@ def describe(runs: dict[str, str], writing: bool, papers: int, where: str) -> st
     stored = f"{papers} paper{'s' if papers != 1 else ''} stored so far"
     if writing:
         return f"an ingest is writing the store at {where} now ({_commands(runs)}; {stored})"
-    return (
-        f"an ingest of the store at {where} was interrupted ({stored}): run {_commands(runs)} again to finish it "
-        "(it resumes)"
-    )
+    return f"an ingest of the store at {where} was interrupted ({stored}): {resume_hint(runs)}"
+
+
+def resume_hint(runs: dict[str, str]) -> str:
+    """What to run to finish the recorded ``runs``: "run `CMD` again to finish it (it resumes)"."""
+    return f"run {_commands(runs)} again to finish it (it resumes)"
 
 
 def refuse_first_run(store, key: str) -> bool:
