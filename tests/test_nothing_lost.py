@@ -966,8 +966,8 @@ def test_skipped_lines_remove_no_stored_paper_and_a_rebuild_counts_what_it_remov
     out = invoke(store, "ingest", "--on-error", "skip", str(a))
     assert out.exit_code == 0, out.output
     assert (
-        "note: kept 1 paper that mine.jsonl no longer holds: lines of it were skipped, and a paper on a "
-        "skipped line is not removed; fix the lines and ingest it again"
+        "note: kept 1 paper that mine.jsonl no longer holds (a2): lines of it were skipped, and while any "
+        "are, no paper it lost is removed (a skipped line may hold it); fix the lines and ingest it again"
     ) in out.output
     assert sorted(stored(store)) == ["a1", "a2", "b1", "b2"]
     again = invoke(

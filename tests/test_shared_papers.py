@@ -127,8 +127,8 @@ def test_a_file_with_skipped_lines_removes_nothing():
     plan = plan_ingest([paper("a1", TEXT, A)], stored, [A], INFO, partial={A})
     assert plan.removals == [] and plan.kept_partial == ["a2"]
     assert plan.notes == [
-        "kept 1 paper that papers.jsonl no longer holds: lines of it were skipped, and a paper on a skipped "
-        "line is not removed; fix the lines and ingest it again"
+        "kept 1 paper that papers.jsonl no longer holds (a2): lines of it were skipped, and while any are, no "
+        "paper it lost is removed (a skipped line may hold it); fix the lines and ingest it again"
     ]
     assert plan_ingest([paper("a1", TEXT, A)], stored, [A], INFO).removals == ["a2"]
 

@@ -261,11 +261,14 @@ def _gathered_notes(
             f"but another file does ({', '.join(sorted({r.source_path for r in rehomed.values()}))})"
         )
     for path in sorted(partial):
-        n = sum(stored[p].source_file == path for p in plan.kept_partial)
-        if n:
+        ids = sorted(p for p in plan.kept_partial if stored[p].source_file == path)
+        if ids:
+            n, named = len(ids), ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+            # a lab engineer read "a paper on a skipped line is not removed" as naming the kept paper
             plan.notes.append(
-                f"kept {n} paper{'s' if n != 1 else ''} that {Path(path).name} no longer holds: lines of it were "
-                "skipped, and a paper on a skipped line is not removed; fix the lines and ingest it again"
+                f"kept {n} paper{'s' if n != 1 else ''} that {Path(path).name} no longer holds ({named}): lines "
+                "of it were skipped, and while any are, no paper it lost is removed (a skipped line may hold "
+                "it); fix the lines and ingest it again"
             )
 
 
