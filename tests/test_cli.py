@@ -121,6 +121,10 @@ def test_ask_prints_answer_sources_and_the_no_llm_note_once(bundled_store, tmp_p
     store = tmp_path / "store"
     shutil.copytree(bundled_store, store)
     (store / ".offline-note-shown").unlink(missing_ok=True)
+    # offline answers asked for (--mode extractive, or mode = "extractive" in a lab's config file): no note,
+    # and it is still owed to an auto-mode answer
+    chosen = run("ask", "What does CROW do?", "--mode", "extractive", store=store)
+    assert chosen.returncode == 0 and "no LLM configured" not in chosen.stderr
     quiet = run(
         "ask", "What does ConfPO use to pick preference-critical tokens?", "--quiet", store=store
     )

@@ -194,8 +194,9 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
         as_json,
         streamed=_streamed(printed),
         quiet=quiet,
+        # not when extractive answers were asked for (mode = "extractive": a lab engineer's config)
         offline_note=_first_offline_answer(obj.settings)
-        if mode == "extractive" and not quiet
+        if mode == "extractive" and obj.settings.mode == "auto" and not quiet
         else False,
     )
     if bibtex_path is not None:
