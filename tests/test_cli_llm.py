@@ -107,6 +107,11 @@ def test_config_says_a_refused_llm_as_ask_does(bundled_store):
         json.loads(out.stdout)["llm"]
         == f"does not answer: cannot reach the LLM at {url}: connection refused"
     )
+    # a health check's exit status (a lab engineer's cron job had read 0 while every `ask` failed); the
+    # settings alone (--no-check) and offline answers are no failure
+    assert out.returncode == 1 and out.stderr == ""
+    assert run_cli("config", "--no-check", "--base-url", url, store=bundled_store).returncode == 0
+    assert run_cli("config", store=bundled_store).returncode == 0
 
 
 def test_summarize_paper_offline_is_cited(bundled_store):

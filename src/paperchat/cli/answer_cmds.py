@@ -17,7 +17,7 @@ from paperchat.cli.options import (
     setting_option,
     take_filters,
 )
-from paperchat.core.errors import PaperchatError
+from paperchat.core.errors import PaperchatError, ReportedFailure
 from paperchat.core.text import MAX_QUESTION_CHARS
 
 
@@ -274,7 +274,8 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
 def config_cmd(obj: AppContext, as_json, check, **flags):
     """Show the effective settings, where each came from, and whether the LLM answers.
 
-    The API key is never shown, only whether it is set.
+    The API key is never shown, only whether it is set. Exit status 1 when a configured LLM does not
+    answer now (or --mode llm has none configured), so a health check can run it.
 
     \b
     Examples:
@@ -311,8 +312,13 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
         else:
             status = "not configured (offline extractive answers)"
     info = {"config_file": str(config_file_path()), "settings": rows, "llm": status}
+    # a health check's exit status: 1 when a configured LLM does not answer now, or --mode llm has none
+    # (a lab engineer's cron job had read 0 while every `ask` failed)
+    failed = bool(status) and status.startswith(("does not answer", "not configured: with"))
     if as_json:
         echo_json(info)
+        if failed:
+            raise ReportedFailure()
         return
     exists = Path(info["config_file"]).is_file()
     click.echo(
@@ -326,3 +332,5 @@ def config_cmd(obj: AppContext, as_json, check, **flags):
         click.echo(f"  {name.ljust(width)}  {value:<40}  ({row['from']})")
     if status is not None:
         click.echo(f"LLM: {status}")
+    if failed:
+        raise ReportedFailure()  # the LLM line says why
