@@ -568,6 +568,26 @@ def test_a_writer_here_stopped_past_its_lease_fails_check(chroma_server):
     ), check.stdout
 
 
+def test_each_servers_chat_history_is_its_own(tmp_path, monkeypatch):
+    # a lab engineer's session: chats on two servers were logged to the default embedded store's folder, and
+    # `chat --continue` on one server resumed the other's conversation
+    from types import SimpleNamespace
+
+    from paperchat.store.opening import local_folder, server_folder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    default = tmp_path / "data" / "store"
+
+    def folder(url):
+        return local_folder(SimpleNamespace(chroma_url=url, store_path=default))
+
+    assert folder(None) == default
+    assert folder("http://localhost:18301") == folder("http://127.0.0.1:18301/")
+    assert folder("http://localhost:18301") == server_folder("http://localhost:18301")
+    assert folder("http://localhost:18301") != folder("http://localhost:18303")
+    assert tmp_path / "cache" in folder("http://localhost:18301").parents
+
+
 def test_an_empty_server_fails_check(tmp_path):
     # a server session: a server restarted on another data folder came back empty, and `check` called it
     # sound (exit 0), so a health check missed the lost papers

@@ -62,6 +62,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     from paperchat.cli.render import NO_LLM_NOTE
     from paperchat.cli.terminal import run_piped, run_terminal, terminal_width
     from paperchat.core.errors import PaperchatError
+    from paperchat.store.opening import local_folder
 
     filters = take_filters(flags)
     obj.take(flags)
@@ -78,7 +79,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
     )  # a filter that matches no paper stops here, before the first question
     log = None
     if settings.history and not no_history:
-        log = HistoryLog(history_path(settings.store_path))
+        log = HistoryLog(history_path(local_folder(settings)))
     elif resume:
         raise PaperchatError(
             "--continue needs the chat history, which is turned off (--no-history or PAPERCHAT_HISTORY=0)"
@@ -120,7 +121,7 @@ def chat(obj: AppContext, resume, no_history, verbose, **flags):
                 f"paperchat chat · {plural(n_papers, 'paper')} · {mode}{model}. "
                 "Ask a question; /help for commands, Ctrl-D to leave."
             )
-            status = run_terminal(session, settings.store_path / "chat_history.txt", banner)
+            status = run_terminal(session, local_folder(settings) / "chat_history.txt", banner)
         else:
             status = run_piped(session, env.stdin)
     finally:
@@ -166,12 +167,13 @@ def history(obj: AppContext, text, limit, conversation, as_json):
     """
     from paperchat.chat.history import HistoryLog, history_path
     from paperchat.core.text import clean_text
+    from paperchat.store.opening import local_folder
 
     if not obj.settings.chroma_url and not obj.settings.store_path.is_dir():  # a mistyped --store
         from paperchat.cli.common import refuse_no_store
 
         refuse_no_store(obj.settings, "no chat history there")
-    path = history_path(obj.settings.store_path)
+    path = history_path(local_folder(obj.settings))
     log = HistoryLog(path)
     try:
         rows = log.search(

@@ -174,6 +174,20 @@ def _set_damaged_aside(store_dir: Path) -> None:
     )
 
 
+def server_folder(chroma_url: str) -> Path:
+    """This machine's folder for the store on the Chroma server at ``chroma_url`` (its BM25 cache, locks and
+    chat history), one per server however its URL is spelled (:func:`server_key`)."""
+    from paperchat.core.config_file import user_cache_dir
+
+    return user_cache_dir() / "servers" / short_hash(server_key(chroma_url), 12)
+
+
+def local_folder(settings) -> Path:
+    """Where this machine keeps what belongs to the store ``settings`` name beside Chroma's own files: the
+    store folder of an embedded store, :func:`server_folder` of a server's."""
+    return server_folder(settings.chroma_url) if settings.chroma_url else settings.store_path
+
+
 def open_store(
     store_dir: Path | None = None,
     chroma_url: str | None = None,
@@ -190,9 +204,7 @@ def open_store(
 
     if chroma_url:
         host, port, ssl = _parse_url(chroma_url)
-        from paperchat.core.config_file import user_cache_dir
-
-        local = user_cache_dir() / "servers" / short_hash(server_key(chroma_url), 12)
+        local = server_folder(chroma_url)
         local.mkdir(parents=True, exist_ok=True)
 
         def connect_server():
