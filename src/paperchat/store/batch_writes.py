@@ -14,12 +14,15 @@ import numpy as np
 
 import paperchat.store.chroma_reads as chroma_reads
 from paperchat.core.errors import StoreError
-from paperchat.ingest.chunking import ChunkText
+from paperchat.ingest.chunking import ChunkText, paper_of
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.store.chroma import PAGE, ChromaStore
 from paperchat.store.lease import FIELD as LEASE_FIELD
 from paperchat.store.lease import lease_value, lost_to
 from paperchat.store.runs import UNKNOWN_COMMAND, encode
+
+#: Papers whose metadata one read and one write update (BatchWrites.update_papers)
+UPDATE_BATCH = 256
 
 
 def new_revision() -> str:
@@ -166,26 +169,38 @@ class StoreWriter:
         return removed
 
     def update_papers(self, records: Sequence[PaperRecord]) -> None:
-        """Write new metadata for papers (their chunks get the paper-level fields), embedding nothing."""
-        if records:
-            self._begin()
+        """Write new metadata for papers (their chunks get the paper-level fields), embedding nothing: per
+        :data:`UPDATE_BATCH` papers, one read of their chunks and one write of each (a row deleted near a
+        file's top renumbers every later paper: one paper at a time, that took 0.15 s a paper on a Chroma
+        server, 88 s for 579 papers in a lab engineer's session)."""
+        if not records:
+            return
+        self._begin()
         with self.store.guarded():
-            for rec in records:
-                chunk_meta = rec.chunk_meta()
-                for got in self.store.pages(
-                    "chunks",
-                    ["metadatas"],
-                    where={"paper_id": rec.paper_id},
-                    generation=self.generation,
-                ):
+            for start in range(0, len(records), UPDATE_BATCH):
+                batch = {rec.paper_id: rec for rec in records[start : start + UPDATE_BATCH]}
+                wanted = {pid: rec.chunk_meta() for pid, rec in batch.items()}
+                pages = list(
+                    self.store.pages(
+                        "chunks",
+                        ["metadatas"],
+                        where={"paper_id": {"$in": list(wanted)}},
+                        generation=self.generation,
+                    )
+                )
+                for got in pages:
                     if got["ids"]:
                         self._col("chunks").update(
                             ids=got["ids"],
-                            metadatas=[{**m, **chunk_meta} for m in got["metadatas"]],
+                            metadatas=[
+                                {**m, **wanted[m.get("paper_id") or paper_of(cid)]}
+                                for cid, m in zip(got["ids"], got["metadatas"])
+                            ],
                         )
-                self._col("papers").update(ids=[rec.paper_id], metadatas=[rec.to_meta()])
-        if records:
-            self._wrote()
+                self._col("papers").update(
+                    ids=list(batch), metadatas=[rec.to_meta() for rec in batch.values()]
+                )
+        self._wrote()
 
     def write(
         self,
