@@ -588,6 +588,36 @@ def test_each_servers_chat_history_is_its_own(tmp_path, monkeypatch):
     assert tmp_path / "cache" in folder("http://localhost:18301").parents
 
 
+def test_a_servers_first_ingest_is_not_searched_while_it_runs(tmp_path, monkeypatch):
+    # a lab engineer's session: during a server store's first ingest of 147 papers, a colleague's `ask`
+    # answered from the 64 stored so far, no word said (an embedded store refuses, naming the ingest)
+    from paperchat import Paperchat
+
+    rows = [
+        {
+            "id": f"s{i}",
+            "title": f"Sparse attention {i}",
+            "abstract": f"We study sparse attention {i}.",
+        }
+        for i in range(5)
+    ]
+    corpus = tmp_path / "five.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setattr("paperchat.ingest.run.PAPER_BATCH", 2)
+    with _chroma_run(tmp_path / "fresh") as url:
+        during = []
+
+        def ask_elsewhere(done, total):
+            if done and not during:
+                during.append(_cli("--daemon", "off", "ask", "sparse attention", url=url))
+
+        Paperchat(chroma_url=url).engine.ingest([corpus], progress=ask_elsewhere)
+        after = _cli("--daemon", "off", "ask", "sparse attention", "--json", url=url)
+    assert during[0].returncode == 1 and "Traceback" not in during[0].stderr
+    assert f"error: an ingest is building the store at {url} now" in during[0].stderr
+    assert after.returncode == 0 and json.loads(after.stdout)["sources"]
+
+
 def test_an_empty_server_fails_check(tmp_path):
     # a server session: a server restarted on another data folder came back empty, and `check` called it
     # sound (exit 0), so a health check missed the lost papers

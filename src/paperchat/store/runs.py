@@ -21,6 +21,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from paperchat.store.lease import other_writer
+
 FIELD = "writing"
 #: the key of a run whose files are not known (an earlier paperchat's interrupted first ingest)
 UNKNOWN = "?"
@@ -78,11 +80,13 @@ def building_message(store) -> str | None:
     it finished are read then. A long-lived reader (the MCP server, the daemon) that searched a store
     being built had crashed in Chroma's native index code and left the store unreadable (a break-it
     session: 3 runs of 3); one that searches it once the write lock is free does not."""
-    state = store.read_meta() if not store.remote else {}
+    state = store.read_meta()
     building = int(state.get(BUILDING) or 0)
     if not building or building != int(state.get("current") or 0):
         return None
-    if not is_writing(store.local_dir):
+    # on a server, a writer on another machine holds its lease, not this machine's lock (a lab engineer's
+    # colleagues had got answers from 64 of 147 papers, no word said, while the store was first built)
+    if not is_writing(store.local_dir) and not (store.remote and other_writer(store)):
         return None
     return (
         f"an ingest is building the store at {store.where()} now; search it when that ingest has "
