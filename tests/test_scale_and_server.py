@@ -628,3 +628,14 @@ def test_an_empty_server_fails_check(tmp_path):
         "FAIL  papers: the server holds no paperchat store (was it started on another --path?); "
         "`paperchat ingest` fills it"
     ) in check.stdout.splitlines()
+
+
+def test_an_ipv6_host_in_brackets_is_a_host_not_an_unknown_name():
+    # a lab engineer's session: `--chroma-url http://[::1]:18301` with no server there said "no host named
+    # '[::1]'" (the resolver was given the URL's brackets), not that nothing answered
+    from paperchat.store.opening import _unknown_host
+
+    assert _unknown_host("[::1]", 18301) is None
+    assert _unknown_host("no-such-host.invalid", 18301).startswith(
+        "no host named 'no-such-host.invalid'"
+    )

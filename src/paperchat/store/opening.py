@@ -70,8 +70,8 @@ def _unknown_host(host: str, port: int) -> str | None:
     """
     import socket
 
-    try:
-        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    try:  # an IPv6 host keeps the URL's brackets ("[::1]"), which the resolver does not read
+        socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         return f"no host named {host!r} ({exc.strerror or exc})"
     except (OSError, UnicodeError):
