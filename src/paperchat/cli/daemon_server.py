@@ -198,7 +198,8 @@ class Daemon:
 
         info = {
             "pid": os.getpid(),
-            "store": self.files.key.split(":", 1)[1],
+            # the URL as the daemon was started with ("loopback" is the key's, no usable address)
+            "store": self.settings.chroma_url or self.files.key.split(":", 1)[1],
             "version": __version__,
             "stamp": self.stamp,
             "state": self.state,
