@@ -32,6 +32,17 @@ def test_amounts_read_units_and_leave_names_and_years_out():
             "RATE rewrites each response twice.",
             ("three times", "twice"),
         ),
+        # a hyphenated amount (a course TA's question: QuantSpec's cache is 4-bit)
+        (
+            "Why does QuantSpec use an 8-bit quantized KV cache?",
+            "QuantSpec employs a hierarchical 4-bit quantized KV cache and 4-bit quantized weights.",
+            ("8-bit", "4-bit"),
+        ),
+        (
+            "Why does QuantSpec use a 4-bit quantized KV cache?",
+            "QuantSpec employs a hierarchical 4-bit quantized KV cache and 4-bit quantized weights.",
+            None,
+        ),
         # the number the abstract gives, or a question that asks for the number: no premise
         ("Why is TabFlex 2x faster than TabPFN?", TABFLEX, None),
         ("How much faster is TabFlex than TabPFN, 10x?", TABFLEX, None),

@@ -30,7 +30,7 @@ _WORDS = {
 }  # fmt: skip
 _AGAIN = {"twice": 2, "thrice": 3}
 _NUMBER = re.compile(
-    r"(?<![\w.$^{\-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(%|×|x\b|-?fold\b|[a-zA-Z]+\b)?"
+    r"(?<![\w.$^{\-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(%|×|x\b|-?fold\b|-?[a-zA-Z]+\b)?"
     r"|\b(" + "|".join(_WORDS) + r")(?:[\s-]+(?:fold\b|percent\b|([a-z]+)\b))?"
     r"|\b(twice|thrice)\b",
     re.I,
@@ -57,7 +57,10 @@ def amounts(text: str) -> list[tuple[float, str]]:
             value = float(_WORDS[m.group(3).lower()])
             tail = m.group(0)[len(m.group(3)) :].strip(" -").lower()
             unit = tail
-        unit = _UNITS.get(unit.lstrip("-"), unit)
+        unit = unit.lstrip(
+            "-"
+        )  # "8-bit" is 8 bits (a course TA's "Why does QuantSpec use an 8-bit ...")
+        unit = _UNITS.get(unit, unit)
         found.append((value, "" if unit in _STOP else unit))
     return found
 
