@@ -53,3 +53,11 @@ def test_a_yes_no_question_its_abstract_does_not_address_gets_a_note(icml_engine
         "the question"
     ]
     assert icml_engine.ask("Is S4S data-free?", mode="extractive").notes == []
+    # a less common word it lacks beside words it holds (a course TA's session: FedCEO's "rigorous privacy
+    # guarantees" read as a yes); common words ("provide", "require") and auxiliaries are not named
+    answer = icml_engine.ask("Does FedCEO provide a convergence guarantee?", mode="extractive")
+    assert answer.notes == [
+        'the abstract of FedCEO (C7dmhyTDrx) does not write "convergence": the quotes may not decide '
+        "the question"
+    ]
+    assert icml_engine.ask("Does BanditSpec require training a draft model?").notes == []

@@ -76,6 +76,13 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
     return [best] + [c for c in picked if c is not best][: limit - 1]
 
 
+_AUXILIARIES = frozenset(
+    "do does did is are was were can could has have had will would should may".split()
+)
+#: share of stored papers at most that write a word the note names when the abstract holds the question's others
+RARE_SHARE = 0.1
+
+
 def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
     """For a yes/no question about the paper ``name`` names (:func:`asks_about`), a note when its abstract
     (``paper.full_text``, ``paper.paper_id``) writes none of the question's other words ("Is CateKV
@@ -89,8 +96,23 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
         for w in dict.fromkeys(re.findall(r"[\w-]+", question))
         if (t := lexicon.terms_of(w)) and not t <= named
     ]
-    if not words or any(lexicon.terms_of(w) & held for w in words):
+    if not words:
         return None
+    if any(lexicon.terms_of(w) & held for w in words):
+        # a less common word it lacks while holding others ("Does FedCEO provide a convergence guarantee?":
+        # its "rigorous privacy guarantees" had read as a yes; a course TA's session)
+        rare = len(lexicon.ids) * RARE_SHARE
+        words = [
+            w
+            for w in words
+            if w.lower() not in _AUXILIARIES
+            and not lexicon.terms_of(w) & held
+            and all(lexicon.df.get(t, 0) <= rare for t in lexicon.terms_of(w))
+        ]
+        if not words:
+            return None
+        shown = ", ".join(f'"{w}"' for w in words[:4])
+        return f"the abstract of {name} ({paper.paper_id}) does not write {shown}: the quotes may not decide the question"
     shown = ", ".join(f'"{w}"' for w in words[:4])
     lacks = f"writes none of {shown}" if len(words) > 1 else f"does not write {shown}"
     return (
