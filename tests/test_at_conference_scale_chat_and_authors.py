@@ -106,13 +106,15 @@ def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine
     assert 0 < shown < 19
     assert answer.notes[-1] == (
         f'19 stored papers write "sparse autoencoders" in their title or abstract; this list shows '
-        f"{shown}, the most relevant (--top-k 19 lists more)"
+        f'{shown}, the most relevant (`paperchat ask "How many papers are about sparse autoencoders?" '
+        "--top-k 19` lists them)"
     )
     # a broad topic is counted by its words, without reading 248 abstracts for the phrase
     broad = icml_engine.ask("Which papers are about diffusion models?", mode="extractive")
     assert broad.notes[-1].startswith(
         '248 stored papers have every word of "diffusion models" in their title or abstract; this list '
-        "shows 10, the most relevant (--top-k 50 lists more)"
+        'shows 10, the most relevant (`paperchat ask "How many papers are about diffusion models?" '
+        "--top-k 50` lists them)"
     )
     # a list as long as its topic says nothing more
     assert not any(

@@ -21,7 +21,7 @@ from paperchat.core.text import clean_question
 from paperchat.engine.metadata_reads import counted_listing, read_metadata
 
 #: how the note of a list shorter than its topic ends (_more_listed; a topic summary gives its own count)
-MORE_LISTED_END = " lists more)"
+MORE_LISTED_END = " lists them)"
 #: Papers holding a list's topic words past which they are counted without reading for the phrase (_more_listed)
 MAX_PHRASE_READ = 150
 #: The most papers the filters may let through for "compare them" to mean all of them (_about_filtered)
@@ -186,9 +186,12 @@ def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
     n = len(phrased) if phrased else len(held)
     if n <= shown:
         return []
+    # the count's own listing keeps to those papers (a bare --top-k had padded the list with papers
+    # that do not write the topic; the verifying session)
     return [
         f'{n:,} stored papers {"write" if phrased else "have every word of"} "{topic}" in their title or '
-        f"abstract; this list shows {shown}, the most relevant (--top-k {min(n, 50)}{MORE_LISTED_END}"
+        f'abstract; this list shows {shown}, the most relevant (`paperchat ask "How many papers are about '
+        f'{topic}?" --top-k {min(n, 50)}`{MORE_LISTED_END}'
     ]
 
 
