@@ -946,7 +946,10 @@ def test_a_paper_two_files_hold_stays_until_neither_does(tmp_path):
     report = engine.ingest([a])
     assert report.papers_removed == 0
     assert report.notes == [
-        "kept 1 paper that its file no longer holds but another file does (b.jsonl)"
+        "kept 1 paper that its file no longer holds but another file does (b.jsonl)",
+        # a2 moved up a line, and says so (a lab engineer read "122 updated" as 122 edits)
+        "1 of the 2 updated papers only moved to another line of their file (the line is recorded; "
+        "nothing is embedded again)",
     ]
     papers = stored(store)
     assert sorted(papers) == ["a1", "a2", "b1"]

@@ -372,6 +372,27 @@ def plan_ingest(
         if not _same_meta(wanted, base):
             updates[owner] = wanted
     plan.updates = list(updates.values())
+    # a row deleted near a file's top renumbers every later paper: "122 updated" had read as 122 edits
+    moved = [
+        pid
+        for pid, w in updates.items()
+        if pid in kept
+        and w.source_index != kept[pid].source_index
+        and _same_meta(replace(w, source_index=kept[pid].source_index), kept[pid])
+    ]
+    if moved:
+        n, of = len(moved), len(updates)
+        which = (
+            "the updated paper"
+            if of == 1
+            else f"all {of} updated papers"
+            if n == of
+            else f"{n} of the {of} updated papers"
+        )
+        plan.notes.append(
+            f"{which} only moved to another line of {'its' if of == 1 else 'their'} file (the line is "
+            "recorded; nothing is embedded again)"
+        )
     return plan
 
 
