@@ -41,6 +41,7 @@ from paperchat.core.errors import PaperchatError
 from paperchat.core.text import content_key, short_hash
 from paperchat.ingest.corpus import Paper
 from paperchat.ingest.labels import short_label
+from paperchat.ingest.plan_notes import kept_notes, moved_note, note_edited
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
@@ -106,6 +107,13 @@ def _origins(a: Paper | PaperRecord, b: Paper | PaperRecord) -> tuple[str, str]:
 
 def _same_meta(a: PaperRecord, b: PaperRecord) -> bool:
     return all(getattr(a, f) == getattr(b, f) for f in META_FIELDS)
+
+
+def _moved_only(new: PaperRecord, old: PaperRecord) -> bool:
+    """Whether ``new`` differs from ``old`` only by its line in the file."""
+    return new.source_index != old.source_index and _same_meta(
+        replace(new, source_index=old.source_index), old
+    )
 
 
 def fill_sticky(record: PaperRecord, other: PaperRecord, abstract: str) -> PaperRecord:
@@ -247,31 +255,6 @@ def _leaving(
     return rehomed
 
 
-def _gathered_notes(
-    plan: IngestPlan,
-    stored: dict[str, PaperRecord],
-    rehomed: dict[str, PaperRecord],
-    partial: set[str],
-) -> None:
-    """The notes of papers kept for another file or for a skipped line."""
-    if rehomed:
-        n = len(rehomed)
-        plan.notes.append(
-            f"kept {n} paper{'s' if n != 1 else ''} that {'their' if n != 1 else 'its'} file no longer holds "
-            f"but another file does ({', '.join(sorted({r.source_path for r in rehomed.values()}))})"
-        )
-    for path in sorted(partial):
-        ids = sorted(p for p in plan.kept_partial if stored[p].source_file == path)
-        if ids:
-            n, named = len(ids), ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
-            # a lab engineer read "a paper on a skipped line is not removed" as naming the kept paper
-            plan.notes.append(
-                f"kept {n} paper{'s' if n != 1 else ''} that {Path(path).name} no longer holds ({named}): lines "
-                "of it were skipped, and while any are, no paper it lost is removed (a skipped line may hold "
-                "it); fix the lines and ingest it again"
-            )
-
-
 def plan_ingest(
     papers: list[Paper],
     stored: dict[str, PaperRecord],
@@ -301,7 +284,7 @@ def plan_ingest(
 
     held = {(p.source_file, content_key(p.abstract)) for p in papers}  # what these files hold
     rehomed = _leaving(plan, stored, incoming, fileset, held, set(partial))
-    _gathered_notes(plan, stored, rehomed, set(partial))
+    kept_notes(plan, stored, rehomed, set(partial))
     plan.kept_unsure = [
         pid
         for pid, r in stored.items()
@@ -346,7 +329,7 @@ def plan_ingest(
                     set(paper.extra.get("aliases", [])) | set(before.aliases) - {pid}
                 )
             elif old is not None:
-                _edited(plan, old, fileset)
+                note_edited(plan, old, fileset)
             paper.extra["also_in"] = sorted(also - {paper.source_file, ""})
             continue
         wanted = updated_record(old, paper)
@@ -373,35 +356,6 @@ def plan_ingest(
             updates[owner] = wanted
     plan.updates = list(updates.values())
     # a row deleted near a file's top renumbers every later paper: "122 updated" had read as 122 edits
-    moved = [
-        pid
-        for pid, w in updates.items()
-        if pid in kept
-        and w.source_index != kept[pid].source_index
-        and _same_meta(replace(w, source_index=kept[pid].source_index), kept[pid])
-    ]
-    if moved:
-        n, of = len(moved), len(updates)
-        which = (
-            "the updated paper"
-            if of == 1
-            else f"all {of} updated papers"
-            if n == of
-            else f"{n} of the {of} updated papers"
-        )
-        plan.notes.append(
-            f"{which} only moved to another line of {'its' if of == 1 else 'their'} file (the line is "
-            "recorded; nothing is embedded again)"
-        )
+    moved = [pid for pid, w in updates.items() if pid in kept and _moved_only(w, kept[pid])]
+    plan.notes += [moved_note(len(moved), len(updates))] if moved else []
     return plan
-
-
-def _edited(plan: IngestPlan, old: PaperRecord, fileset: set[str]) -> None:
-    """Note a paper whose abstract changed in its file while another file holds the old text."""
-    others = [f for f in old.also_in if f not in fileset]
-    if others:
-        plan.notes.append(
-            f"{old.paper_id}: its abstract changed; {Path(others[0]).name} held the old one too: "
-            f"`paperchat ingest {others[0]}` stores that copy again under its own id (the same id, "
-            f"{old.paper_id}, is refused as a clash)"
-        )
