@@ -114,7 +114,7 @@ def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine
     assert broad.notes[-1].startswith(
         '248 stored papers have every word of "diffusion models" in their title or abstract; this list '
         'shows 10, the most relevant (`paperchat ask "How many papers are about diffusion models?" '
-        "--top-k 50` lists them)"
+        "--top-k 50` lists 50 of them)"
     )
     # a list as long as its topic says nothing more
     assert not any(

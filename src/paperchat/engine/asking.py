@@ -22,6 +22,7 @@ from paperchat.engine.metadata_reads import counted_listing, read_metadata
 
 #: how the note of a list shorter than its topic ends (_more_listed; a topic summary gives its own count)
 MORE_LISTED_END = " lists them)"
+MORE_LISTED_ENDS = (MORE_LISTED_END, " lists 50 of them)")
 #: Papers holding a list's topic words past which they are counted without reading for the phrase (_more_listed)
 MAX_PHRASE_READ = 150
 #: The most papers the filters may let through for "compare them" to mean all of them (_about_filtered)
@@ -191,7 +192,7 @@ def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
     return [
         f'{n:,} stored papers {"write" if phrased else "have every word of"} "{topic}" in their title or '
         f'abstract; this list shows {shown}, the most relevant (`paperchat ask "How many papers are about '
-        f'{topic}?" --top-k {min(n, 50)}`{MORE_LISTED_END}'
+        f'{topic}?" --top-k {min(n, 50)}`{MORE_LISTED_END if n <= 50 else " lists 50 of them)"}'
     ]
 
 

@@ -17,7 +17,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question
 from paperchat.engine.answering import FALLS_BACK
-from paperchat.engine.asking import MORE_LISTED_END
+from paperchat.engine.asking import MORE_LISTED_ENDS
 from paperchat.ingest.corpus import P_ID
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
@@ -205,7 +205,7 @@ def summarize(
     shown = len({s.paper_id for s in answer.sources})
     if writing and not answer.abstained:
         # its own count, not the list's (the same papers, counted once)
-        answer.notes = [n for n in answer.notes if not n.endswith(MORE_LISTED_END)]
+        answer.notes = [n for n in answer.notes if not n.endswith(MORE_LISTED_ENDS)]
         also = "".join(f' or "{x}"' for x in shorts)
         listed = f'; `paperchat ask "How many papers are about {target}?"` lists those writing "{target}"'
         answer.notes.append(
