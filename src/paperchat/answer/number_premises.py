@@ -57,10 +57,8 @@ def amounts(text: str) -> list[tuple[float, str]]:
             value = float(_WORDS[m.group(3).lower()])
             tail = m.group(0)[len(m.group(3)) :].strip(" -").lower()
             unit = tail
-        unit = unit.lstrip(
-            "-"
-        )  # "8-bit" is 8 bits (a course TA's "Why does QuantSpec use an 8-bit ...")
-        unit = _UNITS.get(unit, unit)
+        # "8-bit" is 8 bits (a course TA's "Why does QuantSpec use an 8-bit ...")
+        unit = _UNITS.get(unit.lstrip("-"), unit.lstrip("-"))
         found.append((value, "" if unit in _STOP else unit))
     return found
 

@@ -96,9 +96,8 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
         for w in dict.fromkeys(re.findall(r"[\w-]+", question))
         if (t := lexicon.terms_of(w)) and not t <= named
     ]
-    if not words:
-        return None
-    if any(lexicon.terms_of(w) & held for w in words):
+    holds_some = any(lexicon.terms_of(w) & held for w in words)
+    if holds_some:
         # a less common word it lacks while holding others ("Does FedCEO provide a convergence guarantee?":
         # its "rigorous privacy guarantees" had read as a yes; a course TA's session)
         rare = len(lexicon.ids) * RARE_SHARE
@@ -109,12 +108,14 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
             and not lexicon.terms_of(w) & held
             and all(lexicon.df.get(t, 0) <= rare for t in lexicon.terms_of(w))
         ]
-        if not words:
-            return None
-        shown = ", ".join(f'"{w}"' for w in words[:4])
-        return f"the abstract of {name} ({paper.paper_id}) does not write {shown}: the quotes may not decide the question"
+    if not words:
+        return None
     shown = ", ".join(f'"{w}"' for w in words[:4])
-    lacks = f"writes none of {shown}" if len(words) > 1 else f"does not write {shown}"
+    lacks = (
+        f"writes none of {shown}"
+        if len(words) > 1 and not holds_some
+        else f"does not write {shown}"
+    )
     return (
         f"the abstract of {name} ({paper.paper_id}) {lacks}: the quotes may not decide the question"
     )

@@ -20,9 +20,6 @@ from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
 from paperchat.engine.metadata_reads import counted_listing, read_metadata
 
-#: how the note of a list shorter than its topic ends (_more_listed; a topic summary gives its own count)
-MORE_LISTED_END = " lists them)"
-MORE_LISTED_ENDS = (MORE_LISTED_END, " lists 50 of them)")
 #: Papers holding a list's topic words past which they are counted without reading for the phrase (_more_listed)
 MAX_PHRASE_READ = 150
 #: The most papers the filters may let through for "compare them" to mean all of them (_about_filtered)
@@ -46,8 +43,12 @@ def metadata_asked(question: str, kind: str) -> bool:
     return kind in (AUTHORS, TITLE) or asks_where_published(question)
 
 
-def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=None) -> Answer:
-    """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`)."""
+def ask(
+    engine, question: str, top_k=None, mode=None, on_token=None, filters=None, count_note=True
+) -> Answer:
+    """Answer ``question`` with ``engine`` (a :class:`paperchat.engine.Engine`; see :meth:`~paperchat.engine.Engine.ask`).
+    ``count_note``: say when a list is shorter than its topic (:func:`_more_listed`; a topic summary that
+    counts its papers itself asks without it)."""
     from paperchat.answer.intent import FIND, SUMMARY, read_question
     from paperchat.answer.summaries import topic_summary
 
@@ -140,7 +141,8 @@ def ask(engine, question: str, top_k=None, mode=None, on_token=None, filters=Non
         name, ids = reading.whose
         yes = answer.sources[0].paper_id in ids
         answer.notes.append(f"{name} is {'one of its authors' if yes else 'not among its authors'}")
-    if intent.kind == FIND and intent.plural and not answer.abstained and reading.count is None:
+    listing = intent.kind == FIND and intent.plural and count_note
+    if listing and not answer.abstained and reading.count is None:
         answer.notes += _more_listed(engine, asked, len(answer.sources), paper_ids)
     if answer.abstained and answer.mode == EXTRACTIVE:
         answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
@@ -192,7 +194,7 @@ def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
     return [
         f'{n:,} stored papers {"write" if phrased else "have every word of"} "{topic}" in their title or '
         f'abstract; this list shows {shown}, the most relevant (`paperchat ask "How many papers are about '
-        f'{topic}?" --top-k {min(n, 50)}`{MORE_LISTED_END if n <= 50 else " lists 50 of them)"}'
+        f'{topic}?" --top-k {min(n, 50)}`{" lists them)" if n <= 50 else " lists 50 of them)"}'
     ]
 
 

@@ -175,10 +175,8 @@ def ingest(
         bundled=key == bundled_run()[0],
         options=store_options(engine.settings),
     )
-    try:
-        read_as = manifest.fingerprints(
-            paths, metadata
-        )  # before reading: an edit mid-run is seen next run
+    try:  # taken before reading, so an edit saved mid-run is seen by the next run
+        read_as = manifest.fingerprints(paths, metadata)
     except OSError:
         read_as = {}  # loading says what is wrong with the file; nothing is recorded as read
     papers, files, skipped, notes, partial = [], [], [], [], set()

@@ -17,7 +17,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Retrieved
 from paperchat.core.errors import PaperchatError
 from paperchat.core.text import clean_question
 from paperchat.engine.answering import FALLS_BACK
-from paperchat.engine.asking import MORE_LISTED_ENDS
+from paperchat.engine.asking import ask as ask_question
 from paperchat.ingest.corpus import P_ID
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
@@ -179,8 +179,14 @@ def summarize(
         scoped = (
             replace(filters or Filters(), papers=tuple(sorted(writing))) if writing else filters
         )
-        answer = engine.ask(
-            f"Which papers are about {target}?", top_k=top_k, mode=EXTRACTIVE, filters=scoped
+        # its own count of the papers writing the topic (below) stands for the list's
+        answer = ask_question(
+            engine,
+            f"Which papers are about {target}?",
+            top_k=top_k,
+            mode=EXTRACTIVE,
+            filters=scoped,
+            count_note=not writing,
         )
         if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
             close = close_names(engine.store.papers(abstracts=False), target)
@@ -204,8 +210,6 @@ def summarize(
         answer.notes += [fell_back] if fell_back else []
     shown = len({s.paper_id for s in answer.sources})
     if writing and not answer.abstained:
-        # its own count, not the list's (the same papers, counted once)
-        answer.notes = [n for n in answer.notes if not n.endswith(MORE_LISTED_ENDS)]
         also = "".join(f' or "{x}"' for x in shorts)
         listed = f'; `paperchat ask "How many papers are about {target}?"` lists those writing "{target}"'
         answer.notes.append(

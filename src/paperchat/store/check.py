@@ -117,21 +117,19 @@ REBUILD_HINT = "`paperchat ingest --rebuild FILES`"
 
 def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
     """Whether an ingest is recorded as under way (a note) or interrupted (a failure: the store is partial)."""
-    from paperchat.store.lease import LEASE_S, other_writer, stalled
-    from paperchat.store.runs import describe, is_writing, resume_hint
+    from paperchat.store.lease import LEASE_S, stalled
+    from paperchat.store.runs import being_written, describe, resume_hint
 
     runs = store.runs()
     meta = store.read_meta()
-    local = bool(runs) and is_writing(store.local_dir)
-    if local and store.remote and (late := stalled(store)):
-        # this machine's writer holds the lock but let its lease run out: stopped or hung, not writing
+    writing = bool(runs) and being_written(store)
+    if writing and store.remote and (late := stalled(store)):
+        # a lease run out is no live lease: this machine's writer holds the lock but is stopped or hung
         return False, (
             f"an ingest of the store at {store.where()} has not written for over {LEASE_S:.0f} s ({late}): "
             f"it is stopped or hung; end it, then {resume_hint(runs)}"
         )
     if runs:
-        # a writer on another machine holds the server's lease, not this machine's lock file
-        writing = local or bool(store.remote and other_writer(store))
         return (None if writing else False), describe(
             runs, writing, store.counts()[0], store.where()
         )

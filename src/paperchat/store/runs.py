@@ -69,6 +69,13 @@ def is_writing(store_dir: Path) -> bool:
     return False
 
 
+def being_written(store) -> bool:
+    """Whether another process writes ``store`` (a :class:`~paperchat.store.chroma.ChromaStore`) now: it
+    holds this machine's write lock, or, on a server, a live lease (a writer on another machine holds no
+    lock file here)."""
+    return is_writing(store.local_dir) or bool(store.remote and other_writer(store))
+
+
 #: The store's state field a first ingest sets to the generation it builds, cleared when a run ends well.
 BUILDING = "building"
 
@@ -84,9 +91,9 @@ def building_message(store) -> str | None:
     building = int(state.get(BUILDING) or 0)
     if not building or building != int(state.get("current") or 0):
         return None
-    # on a server, a writer on another machine holds its lease, not this machine's lock (a lab engineer's
-    # colleagues had got answers from 64 of 147 papers, no word said, while the store was first built)
-    if not is_writing(store.local_dir) and not (store.remote and other_writer(store)):
+    # on a server, from another machine too (a lab engineer's colleagues had got answers from 64 of 147
+    # papers, no word said, while the store was first built)
+    if not being_written(store):
         return None
     return (
         f"an ingest is building the store at {store.where()} now; search it when that ingest has "

@@ -45,14 +45,12 @@ def _number_question(number: str, unit: str, before: str, after: str, s: str) ->
     factor = any(u in unit for u in ("×", "times", "x", "fold"))
     # "reduces the memory requirements by ~1.3x": an eval session's draft had asked it as QuantSpec's
     # speed-up; a reduction is asked when the sentence names what is reduced just before "by"
-    what = (
-        factor
-        and re.search(
+    what = factor and (
+        re.search(
             r"\b(?:reduc|lower|decreas|cut)\w*\s+((?:the\s+)?[a-z][\w\s-]{2,40}?)\s+by(?:\W|\\sim|\\approx|up to|about|nearly|roughly|approximately)*$",
             before,
         )
-        or factor
-        and re.match(r"\W*((?:[a-z]+\s)?[a-z][\w-]*)\s+reduction", after, re.I)
+        or re.match(r"\W*((?:[a-z]+\s)?[a-z][\w-]*)\s+reduction", after, re.I)
     )
     if what:  # "... 5x FLOPs reduction" names it after the figure
         return f"By what factor does {s} reduce {what.group(1)}{{d}}?"
