@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from paperchat.ingest.records import PaperRecord, StoreInfo
 
 INFO = StoreInfo("test-model", 4, ChunkSettings(256, 32))
 _DIR = Path(tempfile.mkdtemp(prefix="paperchat-shared-"))
+atexit.register(shutil.rmtree, _DIR, True)  # not left behind in /tmp
 A, B = (
     str(_DIR / "papers.jsonl"),
     str(_DIR / "more.jsonl"),
