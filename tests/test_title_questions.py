@@ -161,6 +161,10 @@ def test_a_title_head_retrieval_did_not_rank_names_its_paper(icml_engine):
         mode="extractive",
     )
     assert [s.paper_id for s in answer.sources] == ["Hrp6jRIKdX", "bxYbxzCI2R"]
+    # a label and a title head: both, in the question's order (it had quoted QuantSpec only)
+    answer = icml_engine.ask("How do QuantSpec and Prune 'n Predict differ?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["7SHbJENgHX", "5g6LPR0Dlx"]
+    assert "4-bit quantized KV cache" in answer.answer and "(CROQ)" in answer.answer
 
 
 @pytest.mark.slow

@@ -119,13 +119,17 @@ def about_title(question: str, papers: Mapping[str, tuple[str, str]]) -> str | N
 
 def titles_compared(question: str, hits: list, read_papers: Callable) -> list:
     """``hits`` (objects with ``paper_id`` and ``mention``) with the papers a comparison quotes by title or
-    title head (:func:`titled`), when it quotes two or more, first and marked with their title (so the
+    title head (:func:`titled`), or one so and others by a label their titles open with
+    (:func:`named_by_head`), when it quotes two or more, first and marked with their title (so the
     answerer quotes each); else ``hits`` unchanged. ``read_papers(ids)`` gives records with ``title``.
     "How do Towards a Mechanistic Explanation of Diffusion Model Generalization and Diffusion models for
     Gaussian distributions: ... differ?" had quoted the second paper only (a course TA's session)."""
     records = read_papers([h.paper_id for h in hits])
     titles = {pid: r.title for pid, r in records.items() if r.title}
     quoted = titled(question, titles)
+    # "How do QuantSpec and Prune 'n Predict differ?": a label beside a quoted head
+    if len(quoted) == 1:
+        quoted += [pid for pid in named_by_head(head_names(question), records) if pid not in quoted]
     if len(quoted) < 2:
         return hits
     at = {pid: question.lower().find(titles[pid].partition(":")[0].lower()) for pid in quoted}
