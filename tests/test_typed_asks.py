@@ -83,6 +83,14 @@ def test_a_model_the_abstract_names_is_quoted(icml_engine):
     )
     assert not answer.abstained and answer.sources[0].paper_id == "QuecSemZIy"
     assert "Llama-3.1-8B" in answer.answer
+    # the sentence that names the models leads (it had quoted BanditSpec's bandit formulation only)
+    for question, paper_id, models in (
+        ("Which models is BanditSpec evaluated on?", "ghkWIlliZ8", "LLaMA3 and Qwen2"),
+        ("What backbone does CROW use?", "p-f951bc7f7256", "Llama-2 (7B, 13B)"),
+    ):
+        answer = icml_engine.ask(question, mode="extractive")
+        assert [s.paper_id for s in answer.sources] == [paper_id], question
+        assert models in answer.answer.split(" [1]")[0], question
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,8 @@ maximal marginal relevance in the spirit of Carbonell & Goldstein 1998):
   (:func:`paperchat.answer.method_span.proposal`); a list that comes down to one paper is answered as that paper;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
   (:mod:`paperchat.answer.clauses`);
-* a comparison's ask of several questions gives each question the sentence of the paper that fits it best;
+* a comparison quotes each paper it mentions for itself (:mod:`paperchat.answer.compared`); its ask of
+  several questions gives each question the sentence of the paper that fits it best;
 * "How does X work?" (for a comparison, "how does each ...?") adds the sentences of X's method, after
   its proposal and before its evaluation (:mod:`paperchat.answer.method_span`), from X alone;
 * a picked sentence that points back ("the two techniques above") brings the sentences before it; the
@@ -50,12 +51,10 @@ from paperchat.answer.asked_head import asked_head, head_first
 from paperchat.answer.asks import split_ask
 from paperchat.answer.candidates import DUPLICATE_COS, Candidate, focus_paper, pick, score_sentences
 from paperchat.answer.clauses import (
-    MIN_CLAUSE_TERMS,
-    ask_clauses,
     clause_cover,
-    parts_cover,
     with_antecedents,
 )
+from paperchat.answer.compared import PER_SUBJECT, subject_sentences
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.entity_asks import asked_entity, named_first, names_something_new
 from paperchat.answer.focus import (
@@ -65,11 +64,9 @@ from paperchat.answer.focus import (
     off_topic,
     partial_proper_nouns,
 )
-from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.lists import list_sentences
-from paperchat.answer.mentions import ask_part, split_mentions
 from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
-from paperchat.answer.model_names import asked_model, names_a_model
+from paperchat.answer.model_names import asked_model, model_first, names_a_model
 from paperchat.answer.named_papers import label_named
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
 from paperchat.answer.sentences import SentenceIndex
@@ -84,7 +81,6 @@ ABSTAIN_BELOW = 0.27
 #: Words of a question that asks only to compare the papers it names.
 _COMPARING_WORDS = frozenset("compare contrast differ difference vs versus both".split())
 MAX_PAPERS = 3
-PER_SUBJECT = 3  # sentences per paper when a question compares several named papers
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
 
@@ -106,84 +102,6 @@ class Extract:
     per_paper: bool = False
     #: the paper an abstention is about (a detail its abstract does not give), for the reader's pointer
     paper: str = ""
-
-
-def _sentence_kind(read: it.Intent) -> it.Intent:
-    """The kind of sentence that answers a question read as ``read``: a number, names or a finding, else a general one."""
-    return it.Intent(read.kind if read.kind in (it.QUANTITY, it.ENTITY, it.FINDING) else it.GENERAL)
-
-
-def _subject_sentences(
-    question: str, qvec: np.ndarray, papers: list[PaperText], index, subjects: list, bare: bool
-) -> list[Candidate]:
-    """The best :data:`PER_SUBJECT` sentences of each paper a comparison mentions, in ``subjects`` order.
-
-    Scored against what the question asks of them (:func:`paperchat.answer.mentions.ask_part`:
-    "what speedup does each report"), moved by the ask's kind (a number, names, a result; anything else
-    as a general question). A paper the question describes rather than names also gets the sentence that
-    best fits its description, when that is relevant and not yet picked (:func:`paperchat.answer.clauses.parts_cover`),
-    and one more for what the question asks of it by label ("what does the latter use ...",
-    :func:`paperchat.answer.labels.labelled_clauses`). An ask of several questions ("how many queries does
-    the flipper need, ..., and how fast is the helper?", :func:`paperchat.answer.clauses.ask_clauses`) gives
-    each question to the paper whose sentence fits it best, which that paper adds when it is relevant, new
-    and the paper has room (:data:`PER_SUBJECT` + 1 sentences). A ``bare`` comparison ("Compare A, B and
-    C.", asking nothing more) quotes each paper's proposal (:func:`proposal`) among its sentences.
-    """
-    mentions = split_mentions(question)
-    ask = ask_part(question, mentions)
-    # what the question asks of one paper by label ("what probing strategy does the latter use")
-    by_label = labelled_clauses(question, mentions)
-    own_ask = {m.text: by_label.get(i, "") for i, m in enumerate(mentions)}
-    avec = qvec if ask == question else index.embedder.embed_one(ask)
-    # the asking sentence, not a "Compare A with B." before it, says what kind of sentence answers
-    sentence = split_ask(ask).sentence or ask
-    read = it.read_question(sentence)
-    how = read.how or it.asks_approach(sentence)
-    intent = _sentence_kind(read)
-    compared = [p for p in papers if p.paper_id in subjects]
-    cands = score_sentences(ask, avec, compared, index, intent)
-    own = {pid: [c for c in cands if c.paper_id == pid] for pid in subjects}
-    described = {p.paper_id: p.mention for p in papers if p.paper_id in subjects}
-
-    def cover(clause: str, picked: list, pid: str, room: int) -> list:
-        """The best sentence of ``pid`` for ``clause``, when it has enough terms and is relevant and new."""
-        if len(set(terms(clause))) < MIN_CLAUSE_TERMS:
-            return []
-        return parts_cover(
-            [clause], picked, own[pid], index.embedder.embed_one, room, ABSTAIN_BELOW, DUPLICATE_COS
-        )
-
-    chosen: dict[str, list] = {}
-    for pid in subjects:
-        picked = pick(own[pid], pid, intent, PER_SUBJECT) if own[pid] else []
-        if bare:  # "Compare RocketKV and CateKV.": what each proposes, not only its results
-            first = proposal(own[pid], picked)
-            picked = first + picked[: PER_SUBJECT - len(first)]
-        mention = described.get(pid, "")
-        picked += cover(mention, picked, pid, PER_SUBJECT)  # a description, not a name
-        # its own ask, with room
-        picked += cover(own_ask.get(mention, ""), picked, pid, PER_SUBJECT + 1)
-        if how and own[pid]:  # "How does each obtain step-level guidance?": its method move
-            picked += method_span(own[pid], picked, PER_SUBJECT + 1)
-        chosen[pid] = picked
-    # "how many queries does the flipper need, ..., and how fast is the helper?": each question of the ask
-    # goes to the paper with the sentence that fits it best (scored as a question of its own kind), which it adds
-    clauses = ask_clauses(ask)
-    for clause in clauses if len(clauses) >= 2 else []:
-        vec = index.embedder.embed_one(clause)
-        fits = score_sentences(
-            clause, vec, compared, index, _sentence_kind(it.read_question(clause))
-        )
-        best = next((c for c in fits if c.role != "resource"), None)
-        if best is None or best.base < ABSTAIN_BELOW:
-            continue
-        picked = chosen[best.paper_id]
-        # a sentence already picked is its own near-duplicate (cosine 1)
-        if len(picked) < PER_SUBJECT + 1 and not any(
-            float(best.vec @ p.vec) > DUPLICATE_COS for p in picked
-        ):
-            picked.append(best)
-    return [c for pid in subjects for c in chosen[pid]]
 
 
 def extract(
@@ -330,7 +248,7 @@ def extract(
             [], relevance, True, "the abstract denies the question's premise", why, paper=main
         )
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
-        picked = _subject_sentences(question, qvec, focus, index, subjects, bare)
+        picked = subject_sentences(question, qvec, focus, index, subjects, bare, ABSTAIN_BELOW)
     elif intent.kind == it.FIND and intent.plural:
         picked = list_sentences(question, cands, focus, lexicon, n_papers, ABSTAIN_BELOW)
         # "which of the papers ...?" that one paper answers: more of it, and its name
@@ -385,6 +303,8 @@ def extract(
     if one_paper:
         name = intent.subject or main_paper.title
         picked = deciding_first(question, name, own, picked, lexicon, MAX_SENTENCES)
+    if model and one_paper and not entity:  # "Which models is BanditSpec evaluated on?": one named
+        picked = model_first(picked, own, model, MAX_SENTENCES)
     if intent.kind == it.DEFINE:
         first = [c for c in picked if c.role == "definition"][:1]
         picked = first + [c for c in picked if c not in first]

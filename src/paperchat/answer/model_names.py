@@ -60,3 +60,15 @@ def names_a_model(text: str, asked: str = "") -> bool:
     head = asked.split()[-1].lower().rstrip("s") if asked else ""
     near = rf"\b{_COINED}\s+(?:[\w-]+\s+)?(?i:{re.escape(head)}s?)\b"  # the name's case as written
     return bool(head) and re.search(near, text) is not None
+
+
+def model_first(picked: list, own: list, asked: str, limit: int) -> list:
+    """``picked`` (candidate sentences with ``text`` and ``score``) led by a sentence that names a model
+    (:func:`names_a_model`): the first of ``picked`` that does, else the best-scored of ``own`` (the
+    paper's); at most ``limit`` sentences. "Which models is BanditSpec evaluated on?" had quoted its
+    bandit formulation, not "... experiments with LLaMA3 and Qwen2 ..." (a lab's MCP session)."""
+    best = next((c for c in picked if names_a_model(c.text, asked)), None)
+    if best is None:
+        naming = (c for c in own if names_a_model(c.text, asked))
+        best = max(naming, key=lambda c: c.score, default=None)
+    return picked if best is None else [best] + [c for c in picked if c is not best][: limit - 1]
