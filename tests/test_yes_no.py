@@ -35,6 +35,8 @@ def test_a_yes_no_question_about_something(question, about):
         # the deciding sentence says "our method", not "S4S"
         ("Is S4S data-free?", "9OaZCNbV2w", "lightweight, data-free"),
         ("Does NExtLong need real long documents?", "Q9DAI0AYv1", "non-synthetic long documents"),
+        # not "Previous methods ... train draft models in an offline or online manner": others' work
+        ("Does BanditSpec require training a draft model?", "ghkWIlliZ8", "a training-free online"),
     ],
 )
 def test_the_deciding_sentence_comes_first(icml_engine, question, paper, deciding):

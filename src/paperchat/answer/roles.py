@@ -50,7 +50,7 @@ _RESULT = re.compile(
     re.I,
 )
 _BACKGROUND = re.compile(
-    r"\b(?:literature|prior (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
+    r"\b(?:literature|(?:prior|previous) (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
     r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
     r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
     r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"

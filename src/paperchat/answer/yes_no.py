@@ -41,16 +41,17 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
     """``picked`` (candidate sentences with ``text``) led by the sentence of ``own`` (the asked-about
     paper's candidates) that holds the most idf weight of the question's terms beyond ``name`` (the
     paper's name as the question writes it), when it holds more than the first picked sentence (a
-    picked one that holds as much leads instead); at most ``limit`` sentences. ``lexicon`` is the
-    store's BM25 index (``tokenize``, ``terms_of``, ``df``, ``ids``); with ``None``, or for a question
-    that is no yes/no question about something (:func:`asks_about`) nor a "What does X ...?"
-    (:data:`_WHAT_DOES`, whose lead is no background sentence), ``picked`` unchanged."""
+    picked one that holds as much leads instead) or the first picked is background (others' work, which
+    decides nothing about the paper); at most ``limit`` sentences. ``lexicon`` is the store's BM25 index
+    (``tokenize``, ``terms_of``, ``df``, ``ids``); with ``None``, or for a question that is no yes/no
+    question about something (:func:`asks_about`) nor a "What does X ...?" (:data:`_WHAT_DOES`),
+    ``picked`` unchanged. The lead is no background sentence when another holds some of the weight."""
     wh = _WHAT_DOES.match(question) is not None
     if lexicon is None or not own or not (asks_about(question) or wh):
         return picked
-    # "What does STAMP embed in each rephrase?": the paper's own sentence, not its background
-    if wh:
-        own = [c for c in own if c.role != "background"] or own
+    # "What does STAMP embed in each rephrase?": the paper's own sentence, not its background; "Does
+    # BanditSpec require training a draft model?" had led with "Previous methods ... train draft models"
+    own = [c for c in own if c.role != "background"] or own
     named = lexicon.terms_of(name) if name else set()
     n = max(len(lexicon.ids), 1)
     weight = {
@@ -70,8 +71,10 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
 
     best = max(own, key=held)
     # a picked sentence that holds as much leads instead of a new one
-    best = max([c for c in picked if c.paper_id == best.paper_id] + [best], key=held)
-    if not picked or held(best) <= held(picked[0]) + 1e-9:
+    mates = [c for c in picked if c.paper_id == best.paper_id and c.role != "background"]
+    best = max(mates + [best], key=held)
+    background = bool(picked) and picked[0].role == "background" and best.role != "background"
+    if not picked or held(best) <= held(picked[0]) + 1e-9 and not (background and held(best) > 0):
         return picked
     return [best] + [c for c in picked if c is not best][: limit - 1]
 
