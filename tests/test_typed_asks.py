@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from paperchat.answer.counts import counting_sentences
+from paperchat.answer.details import detail_asked_in
 from paperchat.answer.intent import asks_how_many, setting_noun
 from paperchat.answer.model_names import asked_model, names_a_model
 
@@ -74,6 +75,18 @@ def test_a_model_is_named_by_family_size_or_a_coined_name_before_its_kind():
     assert not names_a_model(
         "We propose a retrieval proxy that aligns the retriever and the reader.", "LLM"
     )
+    # an architecture by its kind answers "what model", not "which LLM"; the field's "deep networks" names none
+    cnn = "we analyze the training dynamics of a two-layer convolutional neural network"
+    assert names_a_model(cnn, "model") and not names_a_model(cnn, "LLM")
+    assert not names_a_model("Deep neural networks are vulnerable to backdoor attacks.", "model")
+
+
+def test_a_which_paper_question_asks_a_detail_only_after_a_question_word():
+    asked = "Which paper benchmarks error mitigation on noisy quantum hardware?"
+    assert detail_asked_in(asked, "hardware") == "hardware"  # any other question asks it
+    assert detail_asked_in(asked, "hardware", which_paper=True) is None  # it describes the paper
+    both = "Which paper trains on TPUs, and what hardware did it use?"
+    assert detail_asked_in(both, "hardware", which_paper=True) == "hardware"
 
 
 @pytest.mark.slow
@@ -83,6 +96,22 @@ def test_a_model_the_abstract_names_is_quoted(icml_engine):
     )
     assert not answer.abstained and answer.sources[0].paper_id == "QuecSemZIy"
     assert "Llama-3.1-8B" in answer.answer
+    # a described architecture; a "which paper" question's "hardware" describes its paper (both had abstained)
+    for question, paper_id, fact in (
+        (
+            "What model does the paper on label noise in feature learning analyze?",
+            "kwHvs1UdTM",
+            "two-layer convolutional neural network",
+        ),
+        (
+            "Which paper released twenty-two datasets for learning-based error mitigation on quantum hardware?",
+            "PSNce503is",
+            "QEM",
+        ),
+    ):
+        answer = icml_engine.ask(question, mode="extractive")
+        assert not answer.abstained and answer.sources[0].paper_id == paper_id, question
+        assert fact in answer.answer, question
     # the sentence that names the models leads (it had quoted BanditSpec's bandit formulation only)
     for question, paper_id, models in (
         ("Which models is BanditSpec evaluated on?", "ghkWIlliZ8", "LLaMA3 and Qwen2"),

@@ -55,13 +55,23 @@ def holds_detail(sentence: str, detail: str) -> bool:
     )
 
 
-def detail_asked_in(sentence: str, detail: str | None) -> str | None:
+def detail_asked_in(sentence: str, detail: str | None, which_paper: bool = False) -> str | None:
     """``detail`` when the asking ``sentence`` itself names it (as :func:`asked_detail` reads it: "which
     optimizer did they use?"), else ``None``: a sentence before it may use the word to describe the paper ("A
-    paper couples language models with a combinatorial optimizer. Which ...")."""
-    if detail and (detail in sentence.lower() or detail == CODE == asked_detail(sentence)):
-        return detail
-    return None
+    paper couples language models with a combinatorial optimizer. Which ..."). A ``which_paper`` question
+    asks for the detail only after a question word ("Which paper ..., and what GPUs did it use?"): "Which
+    paper ... mitigate errors on noisy quantum hardware?" describes its paper with the word (tuning aa41 had
+    abstained, "the abstract does not give the hardware"; on the tuning sets and conference dev, all seven
+    "which paper" questions naming a detail used it so)."""
+    if not detail or not (detail in sentence.lower() or detail == CODE == asked_detail(sentence)):
+        return None
+    if which_paper and not re.search(
+        rf"\b(?:what|which|how many|how much)\s+(?:[\w-]+\s+){{0,3}}?{re.escape(detail)}",
+        sentence,
+        re.I,
+    ):
+        return None
+    return detail
 
 
 def detail_first(picked: list, own: list, detail: str | None) -> list:

@@ -220,7 +220,8 @@ def extract(
         return Extract(
             [], relevance, True, f"no sentence gives a value of the {setting}", paper=main
         )
-    detail = it.detail_asked_in(split.sentence, intent.detail)  # not one a sentence before it names
+    # not one a sentence before it names, nor one a "which paper" question describes its paper with
+    detail = it.detail_asked_in(split.sentence, intent.detail, intent.kind == it.FIND)
     if detail and not any(it.holds_detail(c.text, detail) for c in own):
         return Extract([], relevance, True, f"the abstract does not give the {detail}", paper=main)
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)

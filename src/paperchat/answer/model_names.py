@@ -52,10 +52,25 @@ def asked_model(question: str) -> str | None:
 _COINED = r"(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z]{2,})"
 
 
+#: An architecture described by its kind, which answers "what model does it analyse?" (not "which LLM"):
+#: "a two-layer convolutional neural network", "linear networks", "an MLP"; not "deep neural networks", which
+#: most abstracts write of the field.
+_ARCHITECTURE = re.compile(
+    r"\b(?:(?:one|two|three|four|multi|single|\d+)-(?:layer|hidden-layer)|convolutional|recurrent|graph|"
+    r"feed-?forward|fully[- ]connected|shallow|linear)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:neural\s+)?(?:networks?|nets|transformers?|autoencoders?)\b|\b(?:CNN|RNN|GNN|MLP|LSTM)s?\b",
+    re.I,
+)
+
+
 def names_a_model(text: str, asked: str = "") -> bool:
-    """Whether ``text`` names a model family (GPT, Llama, ViT, ...), gives a parameter count ("7B"), or puts a
-    coined name right before the kind of model ``asked`` ("an Attention-DeepSets encoder")."""
+    """Whether ``text`` names a model family (GPT, Llama, ViT, ...), gives a parameter count ("7B"), puts a
+    coined name right before the kind of model ``asked`` ("an Attention-DeepSets encoder"), or, for an ask
+    of a model of no particular kind ("what model"), describes an architecture (:data:`_ARCHITECTURE`: "a
+    two-layer convolutional neural network"; tuning aa38 had abstained, "the abstract names no model")."""
     if _FAMILY.search(text):
+        return True
+    if asked.lower() in ("model", "models") and _ARCHITECTURE.search(text):
         return True
     head = asked.split()[-1].lower().rstrip("s") if asked else ""
     near = rf"\b{_COINED}\s+(?:[\w-]+\s+)?(?i:{re.escape(head)}s?)\b"  # the name's case as written
