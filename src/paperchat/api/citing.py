@@ -24,8 +24,8 @@ class Citing:
         """Paper ids from what :meth:`bibtex` takes, each checked against the store (in order, each once), and
         the stored records (without abstracts) they were checked against."""
         ids = cited_paper_ids(papers)
-        store = self.engine.store
-        records = store.papers(abstracts=False)
+        self.engine.store.refresh()  # another process's write since the catalog was read
+        records = self.engine.catalog()
         # a merged duplicate's id, or an id in another case
         if any(pid not in records for pid in ids):
             aliases = self.engine.id_aliases(ids)
@@ -47,7 +47,8 @@ class Citing:
         from paperchat.cite.bibtex import entries
 
         self._ready()
-        return entries(*self._cited_ids(papers))
+        ids, records = self._cited_ids(papers)
+        return entries(ids, records, self.engine.cite_keys())
 
     def write_bibtex(
         self, path: PathLike, papers: ContractAnswer | str | Iterable[str | PaperRecord | SearchHit]
@@ -60,4 +61,4 @@ class Citing:
             raise BadArgument(f"path must be a file path, not {path!r}"[:120])
         self._ready()
         ids, records = self._cited_ids(papers)
-        return write_bibtex(path, ids, records) if ids else 0
+        return write_bibtex(path, ids, records, self.engine.cite_keys()) if ids else 0

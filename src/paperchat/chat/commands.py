@@ -269,7 +269,8 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
     if refused:
         return refused
     try:
-        n = write_bibtex(path, ids, session.engine.store.papers(abstracts=False))
+        session.engine.store.refresh()  # keys of the papers stored now
+        n = write_bibtex(path, ids, session.engine.catalog(), session.engine.cite_keys())
     except PaperchatError as exc:
         return Reply(text=f"Could not export to {path}: {exc}")
     return Reply(text=f"Exported {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}")

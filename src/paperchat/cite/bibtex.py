@@ -320,11 +320,16 @@ def proceedings(venue: str, year: int | None) -> dict[str, str]:
     }
 
 
-def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
-    """A pybtex ``BibliographyData`` with one entry per paper of ``paper_ids`` found in ``records``."""
+def _bibliography(
+    paper_ids: Iterable[str],
+    records: Mapping[str, PaperRecord],
+    keys: Mapping[str, str] | None = None,
+):
+    """A pybtex ``BibliographyData`` with one entry per paper of ``paper_ids`` found in ``records``; ``keys``
+    are :func:`cite_keys` of ``records`` when the caller holds them (computed otherwise)."""
     from pybtex.database import BibliographyData, Entry, Person
 
-    keys = cite_keys(records)
+    keys = cite_keys(records) if keys is None else keys
     data = BibliographyData()
     for pid in dict.fromkeys(paper_ids):
         rec = records.get(pid)
@@ -347,10 +352,7 @@ def _bibliography(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]):
             if rec.authors
             else {}
         )
-        data.add_entry(
-            keys[pid],
-            Entry(kind, fields=fields, persons=persons),
-        )
+        data.add_entry(keys[pid], Entry(kind, fields=fields, persons=persons))
     return data
 
 
@@ -363,23 +365,31 @@ def _text(data) -> str:
     return out.getvalue()
 
 
-def entries(paper_ids: Iterable[str], records: Mapping[str, PaperRecord]) -> str:
+def entries(
+    paper_ids: Iterable[str],
+    records: Mapping[str, PaperRecord],
+    keys: Mapping[str, str] | None = None,
+) -> str:
     """BibTeX text with one entry per paper of ``paper_ids`` (in that order, each once; ``""`` for none).
 
     ``records`` are every stored paper (abstracts not needed), so keys are
-    those of :func:`cite_keys`. Ids not in ``records`` are left out.
+    those of :func:`cite_keys` (given as ``keys`` when the caller keeps them: 0.3 s at 2,740 papers). Ids
+    not in ``records`` are left out.
     """
-    return _text(_bibliography(paper_ids, records))
+    return _text(_bibliography(paper_ids, records, keys))
 
 
 def write_bibtex(
-    path: str | Path, paper_ids: Iterable[str], records: Mapping[str, PaperRecord]
+    path: str | Path,
+    paper_ids: Iterable[str],
+    records: Mapping[str, PaperRecord],
+    keys: Mapping[str, str] | None = None,
 ) -> int:
     """Write :func:`entries` for ``paper_ids`` to ``path`` (replacing it); returns how many entries it holds.
 
     Raises :class:`PaperchatError` when the file cannot be written.
     """
-    data = _bibliography(paper_ids, records)
+    data = _bibliography(paper_ids, records, keys)
     path = Path(path).expanduser()
     try:
         path.write_text(_text(data), encoding="utf-8")

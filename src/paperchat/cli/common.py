@@ -31,7 +31,8 @@ def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
     paper_ids = list(paper_ids)
     if not paper_ids:
         return 0
-    n = write_bibtex(path, paper_ids, engine.store.papers(abstracts=False))
+    engine.store.refresh()  # keys of the papers stored now
+    n = write_bibtex(path, paper_ids, engine.catalog(), engine.cite_keys())
     if not quiet:
         click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)
     return n

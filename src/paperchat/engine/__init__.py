@@ -17,17 +17,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperchat.answer.mode import ModeChoice, choose_mode
-from paperchat.core import phases
 from paperchat.core.background import background as _background
 from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import StoreError
 from paperchat.core.resolution import Resolution
 from paperchat.core.settings import Settings
+from paperchat.engine.catalog import Catalog
 from paperchat.engine.rebuilds import again_after_rebuild
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.records import PaperRecord, StoreInfo
 from paperchat.ingest.run import IngestReport
-from paperchat.retrieve.filters import Filters, matching_ids
+from paperchat.retrieve.filters import Filters
 from paperchat.store.runs import building_message
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
 
 
-class Engine:
+class Engine(Catalog):
     """The pipeline over one store (see the module docstring).
 
     ``retriever`` is ``hybrid`` (default), ``dense`` or ``bm25``; ``fusion``
@@ -63,11 +63,7 @@ class Engine:
         self._checker = None
         #: the store revision last seen holding papers (require_papers)
         self._holding: str | None = None
-        self._filtered: tuple = (
-            None,
-            None,
-            None,
-        )  # (store revision, filters, matching ids) of the last filter
+        self._filtered: tuple = (None, None, None)  # (store revision, filters, matching ids)
         self._catalog: tuple = (
             None,
             {},
@@ -183,62 +179,6 @@ class Engine:
         from paperchat.engine.ingesting import ensure_corpus
 
         return ensure_corpus(self, progress)
-
-    # -- papers -------------------------------------------------------------------
-    @again_after_rebuild
-    def papers(self, filters: Filters | None = None, abstracts: bool = False) -> list[PaperRecord]:
-        """Every stored paper that passes ``filters``, by origin; with its abstract if ``abstracts``."""
-        records, ids = self.store.papers(abstracts=abstracts), self.paper_ids(filters)
-        phases.mark("store read")
-        chosen = [r for r in records.values() if ids is None or r.paper_id in ids]
-        return sorted(chosen, key=lambda r: (r.source_path, r.source_file, r.source_index))
-
-    def paper_ids(self, filters: Filters | None) -> frozenset[str] | None:
-        """The ids of the papers ``filters`` lets through (:func:`~paperchat.retrieve.filters.matching_ids`);
-        ``None`` when it lets every paper through. Raises :class:`PaperchatError` when it matches none."""
-        if not filters:
-            return None
-        revision = self.store.revision()
-        if self._filtered[:2] != (revision, filters):
-            records = self.catalog()
-            ids = matching_ids(filters, records, self.content_ids(filters.papers or ()))
-            self._filtered = (revision, filters, None if len(ids) == len(records) else ids)
-        return self._filtered[2]
-
-    def content_ids(self, wanted) -> dict[str, str]:
-        """``p-…`` ids among ``wanted`` that no stored paper has -> the stored paper whose abstract derives
-        them (:func:`~paperchat.ingest.corpus.content_ids`): a paper's id from a store where its file gave
-        none names it here too. Reads the abstracts only when such an id is wanted."""
-        from paperchat.ingest.corpus import content_ids
-
-        missing = [w for w in wanted if w not in self.catalog()]
-        return content_ids(missing, self.store.papers)
-
-    def id_aliases(self, wanted) -> dict[str, str]:
-        """Ids that name stored papers under another id: merged duplicates' (``store.aliases()``), and the
-        ``p-…`` ids among ``wanted`` that only :meth:`content_ids` resolves (one read of the abstracts, only
-        when such an id is wanted)."""
-        aliases = self.store.aliases()
-        aliases.update(self.content_ids([w for w in wanted if w not in aliases]))
-        return aliases
-
-    def catalog(self) -> dict[str, PaperRecord]:
-        """Every stored paper's record without its abstract (paper id -> record), read once per store
-        revision (about 0.25 s at 2,740 papers); filters, author questions and "did you mean" read it."""
-        revision = self.store.revision()
-        if self._catalog[0] != revision:
-            self._catalog = (revision, self.store.papers(abstracts=False), {})
-        return self._catalog[1]
-
-    def author_index(self):
-        """The stored authors by name (:class:`~paperchat.answer.authorship.AuthorIndex`), built once per
-        store revision from :meth:`catalog`."""
-        from paperchat.answer.authorship import AuthorIndex
-
-        records = self.catalog()
-        if "authors" not in self._catalog[2]:
-            self._catalog[2]["authors"] = AuthorIndex(records)
-        return self._catalog[2]["authors"]
 
     # -- answering ------------------------------------------------------------------
     def choose_mode(self, requested: str | None = None) -> ModeChoice:

@@ -80,7 +80,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     from paperchat.answer.venue_asks import VenueAsk, asked_venue, venue_topic
     from paperchat.answer.year_asks import YearAsk, asked_year, year_note
 
-    named = ids_named(question, engine.catalog(), engine.store.aliases())
+    named = ids_named(question, engine.catalog(), engine.aliases())
     notes = []
     for typed, pid in named.items():  # "What does KVf2SFL1pi propose?": that paper, by its name
         record = engine.catalog()[pid]

@@ -76,7 +76,7 @@ def summarize(
     engine.require_papers()
     ids = engine.paper_ids(filters)
     paper_id, how = find_paper(
-        {p: r for p, r in engine.store.papers(abstracts=False).items() if not ids or p in ids},
+        {p: r for p, r in engine.catalog().items() if not ids or p in ids},
         target,
         lambda t: [
             p
@@ -106,7 +106,7 @@ def summarize(
     if paper_id is None and len(target.split()) == 1:
         lexicon = engine.store.bm25()
         unknown = all(not lexicon.df.get(t, 0) for t in lexicon.tokenize([target])[0])
-        close = close_names(engine.store.papers(abstracts=False), target) if unknown else []
+        close = close_names(engine.catalog(), target) if unknown else []
         # a word no paper uses, spelled like a label ("banditspc"): not a topic to summarize
         if close:
             raise PaperchatError(
@@ -189,7 +189,7 @@ def summarize(
             count_note=not writing,
         )
         if answer.abstained and len(target.split()) == 1:  # most likely a mistyped id or label
-            close = close_names(engine.store.papers(abstracts=False), target)
+            close = close_names(engine.catalog(), target)
             hint = f"did you mean {' or '.join(close)}? " if close else ""
             raise PaperchatError(
                 f"no paper with id or label {target!r}, and no paper on that topic; "
