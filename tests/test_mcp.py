@@ -92,6 +92,9 @@ def test_tools_resources_and_errors(two_venue_store):
                 'title = "{ConfPO}: Exploiting Policy Model Confidence'
                 in bib.structured_content["bibtex"]
             )
+            # an id copied with spaces and a newline, as get_paper reads it (an agent's session: "no paper with id")
+            padded = await client.call_tool("get_bibtex", {"paper_ids": [f" {CONFPO}\n"]})
+            assert padded.structured_content["bibtex"] == bib.structured_content["bibtex"]
             too_many = await client.call_tool("list_papers", {"limit": 500})
             assert too_many.is_error and "less than or equal to 100" in text(too_many)
 

@@ -174,7 +174,9 @@ def cited_paper_ids(papers: Any) -> list[str]:
             raise BadArgument(
                 f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
             )
-        ids.append(pid)
+        ids.append(
+            " ".join(pid.split())
+        )  # " G3grccIXIg " as an agent copies it, as pc.paper reads it
     return ids
 
 

@@ -37,12 +37,13 @@ from paperchat.api import Paperchat
 from paperchat.api.results import paper_listing
 from paperchat.core.background import background
 from paperchat.core.errors import StoreError, describe
+from paperchat.core.text import MAX_QUESTION_CHARS as _MAX
 
 #: What every tool returns: its JSON (``structuredContent``, and as text for the model), or an error line.
 ToolResult = Annotated[CallToolResult, dict[str, Any]]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-#: Papers list_papers and get_bibtex give at most per call: a page of 100 is about 16k tokens, within what
-#: agent hosts take from one tool (a page of 500, 82k tokens, was cut off).
+QUESTION = f"The question, in words (at most {_MAX} characters)."
+#: Papers list_papers and get_bibtex give at most per call: 16k tokens (hosts had cut a page of 500 off).
 MAX_LISTED = 100
 
 INSTRUCTIONS = (
@@ -274,7 +275,7 @@ def build_server(make: Callable[[], Paperchat]) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY)
     def ask(
-        question: Annotated[str, Field(description="The question, in words.")],
+        question: Annotated[str, Field(description=QUESTION)],
         top_k: Annotated[
             int | None,
             Field(
