@@ -47,3 +47,13 @@ def test_words_that_are_no_whole_stored_name_are_no_author(bundled_engine, quest
     from paperchat.answer.authorship import bare_author
 
     assert bare_author(question, bundled_engine.author_index()) is None
+
+
+def test_a_named_id_the_filters_leave_out_is_said_so(bundled_engine):
+    # an MCP session: abstained with "answered from that paper", the filters having kept the paper out
+    from paperchat.retrieve.filters import Filters
+
+    crow = Filters(papers=("p-f951bc7f7256",))
+    answer = bundled_engine.ask(f"What does {CONFPO} propose?", mode="extractive", filters=crow)
+    assert answer.abstained and answer.sources == []
+    assert answer.notes[0].endswith("in Preference Optimization': the filters leave it out")

@@ -88,6 +88,10 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         notes.append(f"{typed} is the id of '{record.name}': answered from that paper")
     if named:
         ids = frozenset(named.values())
+        if paper_ids is not None and not ids & paper_ids:  # the filters leave every named paper out
+            notes[:] = [
+                n.replace("answered from that paper", "the filters leave it out") for n in notes
+            ]
         paper_ids = ids if paper_ids is None else ids & paper_ids
     reading = Reading(question, paper_ids, notes)
     notes += [PRESENTATION_NOTE] if _PRESENTATION.search(question) else []
