@@ -14,6 +14,8 @@ maximal marginal relevance in the spirit of Carbonell & Goldstein 1998):
 * a question about one paper quotes that paper (up to ``MAX_SENTENCES``); another paper's sentence
   only when it scores nearly as well (``OTHER_PAPER_RATIO``), so it also answers;
 * "Which papers ..." takes the best sentence of every paper :mod:`paperchat.answer.lists` lists;
+* "Which paper ...?" that gives a figure ("a 7x speedup") quotes the retrieved paper stating it, that
+  sentence first (:mod:`paperchat.answer.figures`);
 * "Which paper ...?", and a clause asking which method, add the sentence that names the paper's method
   (:func:`paperchat.answer.method_span.proposal`); a list that comes down to one paper is answered as that paper;
 * each clause of a question in several clauses ("..., and finds that ...") adds its own best sentence
@@ -58,6 +60,7 @@ from paperchat.answer.clauses import (
 from paperchat.answer.compared import PER_SUBJECT, subject_sentences
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.entity_asks import asked_entity, named_first, names_something_new
+from paperchat.answer.figures import figure_first, given_figures, states_figures
 from paperchat.answer.focus import (
     PaperText,
     clear_winner,
@@ -135,6 +138,10 @@ def extract(
             else "the question names something the retrieved papers do not mention",
             paper=holder.paper_id if lacks else "",
         )
+    # "Which paper achieves a 7x speedup ...?": the retrieved paper stating the figure, as a name would
+    figures = given_figures(question) if intent.kind == it.FIND and not intent.plural else []
+    # (of all retrieved: "2.1x ... with TinyLLaMA" is stated beside "TinyLLaMA-1.1B", a version, no name match)
+    focus = [p for p in papers if states_figures(p.full_text, figures)] or focus
     if not (
         intent.kind == it.FIND and intent.plural
     ):  # a comparison quotes every paper it mentions
@@ -309,6 +316,10 @@ def extract(
     if one_paper:
         name = intent.subject or main_paper.title
         picked = deciding_first(question, name, own, picked, lexicon, MAX_SENTENCES)
+    if (
+        figures and one_paper
+    ):  # "Which paper achieves a 7x speedup ...?": the sentence stating it, first
+        picked = figure_first(picked, own, figures, MAX_SENTENCES)
     if model and one_paper and not entity:  # "Which models is BanditSpec evaluated on?": one named
         picked = model_first(picked, own, model, MAX_SENTENCES)
     if intent.kind == it.DEFINE:
