@@ -10,6 +10,7 @@ import numbers
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -67,18 +68,26 @@ def for_python(message: str) -> str:
     return message
 
 
+#: One API call at a time in a process, whichever object and thread makes it: Chroma's embedded clients share
+#: a process-wide cache, which a store's refresh after another object's write resets (a notebook's four
+#: threads asking after a re-run cell's ingest had hit chromadb's KeyError about every other run).
+ONE_CALL = threading.RLock()
+
+
 def python_errors(method: Callable) -> Callable:
     """``method`` whose :class:`PaperchatError` messages and returned answer's ``notes`` name the API's
     arguments and methods, not the CLI's flags and commands (:func:`for_python`); the exception's class is
     kept. An instance whose ``cli_messages`` is true (the MCP
-    server's: an agent runs the CLI) keeps the CLI's words."""
+    server's: an agent runs the CLI) keeps the CLI's words. Calls from several threads run one at a
+    time (:data:`ONE_CALL`)."""
 
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
         # the MCP server's instance keeps the CLI's words
         cli = bool(args) and getattr(args[0], "cli_messages", False)
         try:
-            result = method(*args, **kwargs)
+            with ONE_CALL:
+                result = method(*args, **kwargs)
         except PaperchatError as exc:
             if not cli and exc.args and isinstance(exc.args[0], str):
                 exc.args = (for_python(exc.args[0]), *exc.args[1:])

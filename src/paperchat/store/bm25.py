@@ -24,6 +24,7 @@ import math
 import os
 import re
 import shutil
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -111,9 +112,8 @@ class BM25Index:
 
     def save(self, folder: Path) -> None:
         """Write the index to ``folder`` (replaced whole, via a temporary folder)."""
-        tmp = folder.with_name(
-            f"{folder.name}.{os.getpid()}.tmp"
-        )  # two readers may build it at once
+        # two readers may build it at once, two processes or two threads of one
+        tmp = folder.with_name(f"{folder.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         try:
             tmp.mkdir(parents=True)

@@ -34,6 +34,7 @@ its client (:meth:`ChromaStore.refresh`).
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,9 @@ MARKER = "paperchat.json"
 FORMAT = 3
 #: Chroma's largest write batch is capped at this.
 PAGE = 5000
+#: One reconnect at a time in a process (two threads' refreshes had cleared Chroma's client cache under
+#: each other: a KeyError from chromadb).
+_RECONNECT = threading.Lock()
 
 
 def collection_name(generation: int, kind: str) -> str:
@@ -192,8 +196,9 @@ class ChromaStore(ChromaReads, NearestQueries):
         if changed and not self.remote:
             from chromadb.api.client import SharedSystemClient
 
-            SharedSystemClient.clear_system_cache()  # the in-memory vector indexes are stale
-            self.client = self._connect()
+            with _RECONNECT, self.guarded():  # Chroma's client cache is the whole process's
+                SharedSystemClient.clear_system_cache()  # the in-memory vector indexes are stale
+                self.client = self._connect()
         if changed or self._state is None:
             self._cols.clear()
         self._state = meta
