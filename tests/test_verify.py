@@ -364,6 +364,18 @@ def test_list_lines_are_sentences_and_an_interval_is_no_citation():
         "It needs no auxiliary model [1].",
         "A line wrapped mid-sentence [1].",
     ]
+    # a lead-in that cites is a claim of its own: the invented bullet after it is checked alone; a sentence
+    # ending inside quotes ends there (a local-LLM session: each had passed inside a cited sentence)
+    assert answer_sentences(
+        "CROW regularizes during finetuning [1]:\n- It retrains from scratch."
+    ) == [
+        "CROW regularizes during finetuning [1]:",
+        "It retrains from scratch.",
+    ]
+    assert answer_sentences('It was written by "volunteers." BenchBuilder curates data [1].') == [
+        'It was written by "volunteers."',
+        "BenchBuilder curates data [1].",
+    ]
     assert find_citations("scores in the range [0, 1] [2] and [0,10]") == [2]
     assert find_citations("cites [1, 3] and [2-4]") == [1, 3, 2, 3, 4]
 

@@ -102,6 +102,12 @@ _ENUMERATOR_END = re.compile(r"(?:^|:\s*)\(?\d{1,2}[.)]$")
 _ITEM = re.compile(r"^\s*(?:[*\-•]|\d{1,2}[.)])\s+")
 #: The end of a line that ends what it says: sentence punctuation or a citation marker.
 _ENDS = re.compile(r"(?:[.!?;]|[\]】])\s*$")
+#: A lead-in that cites ("CROW enforces ... finetuning [1]:") is a claim of its own: the item after it is
+#: checked alone (an invented, uncited bullet had passed inside it, a local-LLM session).
+_CITED_LEAD = re.compile(r"[\]】]\s*:\s*$")
+#: A sentence ending inside a closing quote ('... by "volunteers." BenchBuilder ...'), which the shared
+#: splitter (abstracts' too, whose stored sentence vectors it must keep matching) leaves joined.
+_QUOTED_END = re.compile(r"(?<=[.!?][\"”’])\s+(?=[\"“(\[]?[A-Z0-9])")
 
 
 def _lines(paragraph: str) -> list[str]:
@@ -115,7 +121,8 @@ def _lines(paragraph: str) -> list[str]:
         if not line.strip():
             continue
         if lines and (
-            lines[-1].endswith(":") or not (_ITEM.match(line) or _ENDS.search(lines[-1]))
+            (lines[-1].endswith(":") and not _CITED_LEAD.search(lines[-1]))
+            or not (_ITEM.match(line) or _ENDS.search(lines[-1]))
         ):
             # a lead-in ("Key points:") goes with its first item, as one sentence had held both
             lines[-1] = f"{lines[-1]} {_ITEM.sub('', line).strip()}"
@@ -135,7 +142,13 @@ def answer_sentences(answer: str) -> list[str]:
     out: list[str] = []
     for paragraph in re.split(r"\n\s*\n", answer):
         opens = len(out)  # the paragraph's first sentence is out[opens]
-        for sent in (s for line in _lines(paragraph) for s in split_sentences(line)):
+        split = (
+            p
+            for line in _lines(paragraph)
+            for s in split_sentences(line)
+            for p in _QUOTED_END.split(s)
+        )
+        for sent in split:
             m = _LEADING_MARKERS.match(sent)
             if m and len(out) > opens and not find_citations(out[-1]):
                 out[-1] = out[-1] + " " + m.group(1).strip()
