@@ -332,6 +332,13 @@ def test_a_second_citation_to_a_paper_that_says_nothing_of_the_sentence_is_flagg
     assert not both.supported and both.conflict.startswith(
         "source [2] supports nothing in it (score 0."
     )
+    # a second paper on the same topic that never names the sentence's method (a local-LLM session: it passed)
+    attacks = abstracts[("000_215d12c2ee2986f8.txt", 4)]  # backdoor attacks in token selection
+    claim = "CROW reduces attack success rates across diverse backdoor strategies"
+    (alone,) = checker.verify_answer(f"{claim} [1].", {1: crow, 2: attacks})
+    (padded,) = checker.verify_answer(f"{claim} [1, 2].", {1: crow, 2: attacks})
+    assert alone.supported and not padded.supported
+    assert padded.conflict == "source [2] names none of CROW"
 
 
 def test_a_list_items_number_is_no_sentence_of_its_own():

@@ -246,7 +246,9 @@ class SupportChecker:
 
     def _flag_idle_citations(self, items, known, out, claim_vecs: dict) -> None:
         """Mark unsupported, in ``out``, each supported sentence citing two sources or more of which one alone
-        scores below :data:`IDLE_CITATION_BELOW` ("source [2] supports nothing in it"). The claims' vectors are
+        scores below :data:`IDLE_CITATION_BELOW` ("source [2] supports nothing in it"), or holds none of the
+        names the sentence gives ("source [5] names none of CROW": a padded citation to a paper on the same
+        topic had passed, a local-LLM session). The claims' vectors are
         the rules' (``claim_vecs`` by item); only a quote, which the rules did not embed, is embedded here."""
         multi = [i for i, ns in enumerate(known) if len(ns) >= 2 and out[i].supported]
         quoted = [i for i in multi if i not in claim_vecs]
@@ -255,10 +257,17 @@ class SupportChecker:
             claim_vecs.update(zip(quoted, embedded))
         for i in multi:
             claim, texts = strip_markers(items[i][0]), items[i][2]
+            named = set(
+                names(claim)
+            )  # "CROW reduces ... [1, 5]": each source must hold one of its names
             for n, text in zip(known[i], texts):
                 score = _combine(self._match(claim_vecs[i], [text])[0], term_overlap(claim, text))
                 if score < IDLE_CITATION_BELOW:
                     reason = f"source [{n}] supports nothing in it (score {score:.2f} alone)"
+                    out[i] = replace(out[i], supported=False, conflict=reason)
+                    break
+                if named and named <= set(missing_facts(claim, text)):
+                    reason = f"source [{n}] names none of {', '.join(sorted(named))}"
                     out[i] = replace(out[i], supported=False, conflict=reason)
                     break
 
