@@ -482,28 +482,6 @@ def test_the_no_llm_note_is_for_auto_mode_only(store):
     assert chosen.stdout == default.stdout
 
 
-def test_an_ordinal_after_an_llm_answer_that_cited_nothing_gets_a_question_back(store):
-    # it had searched every paper and abstained: "the first one" needs a list shown, which no LLM rewrite gives
-    with StubServer() as server:
-        server.script(Reply("I cannot say which paper that is."))
-        seen = turns(
-            chat(
-                store,
-                [
-                    "What does ConfPO use to pick preference-critical tokens?",
-                    "what does the first one propose?",
-                ],
-                OPENAI_BASE_URL=server.base_url,
-                PAPERCHAT_LLM_MODEL="stub-model",
-                PAPERCHAT_HISTORY="0",
-            )
-        )
-        assert server.count() == 1  # the ordinal asked the LLM nothing
-    assert seen["what does the first one propose?"].startswith(
-        'Which paper do you mean by "the first one"? No earlier answer showed papers to refer to'
-    )
-
-
 def test_after_an_unrelated_abstention_it_still_means_the_paper_before(store):
     lines = [
         "What does ConfPO use to pick preference-critical tokens?",
@@ -592,3 +570,27 @@ def test_who_wrote_it_in_an_llm_chat_is_answered_from_the_stored_metadata(store)
         in " ".join((result.stdout + result.stderr).split())
     )
     assert len(answers) == 1  # the first question's answer only
+
+
+def test_an_ordinal_after_an_llm_answer_that_cited_nothing_counts_the_papers_it_was_given(store):
+    # a local-LLM session: a small model listed two papers without markers, and "what does the second one
+    # propose?" was refused ("No earlier answer showed papers"), while "it" said "The last answer cited 3"
+    with StubServer() as server:
+        server.script(Reply(f"1. {CROW}\n2. {BACKDOOR}"))  # no citation
+        server.script(Reply(f"What does {BACKDOOR} propose?"))  # the condensed follow-up
+        server.script(Reply("It studies backdoor attacks on token selection [1]."))
+        out = chat(
+            store,
+            ["Which papers study backdoor attacks?", "what does the second one propose?", "/why"],
+            "--top-k",
+            "2",
+            OPENAI_BASE_URL=server.base_url,
+            PAPERCHAT_LLM_MODEL="stub-model",
+            PAPERCHAT_HISTORY="0",
+        )
+    # the second of the papers it was given, in the prompt's order (the README's rule), which the model's own
+    # numbering may not follow
+    prompt = server.requests[0]["body"]["messages"][-1]["content"]
+    second = re.findall(r"^\[2\] (?:Title: )?(.+)$", prompt, flags=re.M)
+    assert "No earlier answer showed papers" not in out
+    assert titles(turns(out)["what does the second one propose?"]) == second

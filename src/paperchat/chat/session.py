@@ -128,10 +128,28 @@ class ChatSession:
         ref = find_reference(question)
         listed = self.list_turn.sources if self.list_turn else []
         if ref is not None and ref[0] == "ordinal":
-            return listed
+            # after an LLM answer that cited none, "the second one" counts the papers it was given (a local
+            # model's numbered list without markers: "No earlier answer showed papers")
+            return self.context if self._uncited() else listed
         if ref is not None and ref[0] == "plural" and len(self.context) < 2 <= len(listed):
             return listed
         return self.context
+
+    def _uncited(self) -> bool:
+        """Whether the last turn is an LLM answer that cited none of the papers it was given (its context)."""
+        last = self.last
+        return bool(
+            last
+            and not last.sources
+            and last.context
+            and last.answer.mode == LLM
+            and not last.answer.abstained
+            and not last.resolution.is_followup
+        )
+
+    def _showed(self) -> str:
+        """How the last answer holds the papers follow-ups refer to: "cited", or "was given" (none cited)."""
+        return "was given" if self._uncited() else "cited"
 
     def _given(self, answer) -> list[Source]:
         """The papers an answer that cites none was given, as sources (no cited text): those its question
@@ -218,7 +236,7 @@ class ChatSession:
                     r"\bits\b", "the first one's", re.sub(r"\bit\b", "the first one", meant)
                 )
                 return Reply(
-                    text=f"Which paper do you mean? The last answer cited {len(self.context)} papers; ask "
+                    text=f"Which paper do you mean? The last answer {self._showed()} {len(self.context)} papers; ask "
                     f'e.g. "{example}" (or name the paper).'
                 )
             question = meant
@@ -250,7 +268,7 @@ class ChatSession:
             )
         ):
             said = (
-                f'The last answer cited {len(context)} papers; say "the first one" (or its number), or '
+                f'The last answer {self._showed()} {len(context)} papers; say "the first one" (or its number), or '
                 "name the paper."
                 if context
                 else "No earlier answer showed papers to refer to; ask with the papers' names, or ask a question first."
