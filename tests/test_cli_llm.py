@@ -45,6 +45,11 @@ def test_llm_answer_streams_checks_and_cites(bundled_store):
             in out.stdout
         )
         assert "removed citations to sources that do not exist: [7]" in out.stderr
+        # the terminal's note points at what it shows, not at --json's field (a local-LLM session)
+        assert (
+            "sentence(s) 2, 3 of the answer by the source(s) they cite (see Citation checks)"
+            in out.stderr
+        )
         assert KEY not in out.stdout + out.stderr
         body = server.requests[-1]["body"]
         assert body["model"] == "stub-model" and body["stream"] is True

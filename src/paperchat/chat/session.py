@@ -322,7 +322,12 @@ class ChatSession:
         else:  # an LLM answer that cited nothing: the papers it was given ("it" had nothing to refer to)
             turn.context = self._given(answer)
         reply = Reply(
-            answer=answer, streamed=bool(first), stderr=[f"note: {n}" for n in answer.notes]
+            answer=answer,
+            streamed=bool(first),
+            stderr=[
+                f"note: {n.replace('(see `sentences`)', '(see Citation checks)')}"
+                for n in answer.notes
+            ],
         )
         reply.stderr += self.commit(turn)
         if self.verbose:

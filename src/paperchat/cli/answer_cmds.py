@@ -56,7 +56,8 @@ def show_answer(
     if text:
         click.echo(text)
     for note in [] if quiet else answer.notes:
-        click.echo(f"note: {note}", err=True)
+        # `sentences` is a field of --json; the terminal shows them under "Citation checks:"
+        click.echo(f"note: {note.replace('(see `sentences`)', '(see Citation checks)')}", err=True)
     if offline_note and answer.mode == "extractive":
         click.echo(NO_LLM_NOTE, err=True)
 
