@@ -97,6 +97,11 @@ def test_a_count_of_papers_on_a_two_word_topic_counts_the_papers_writing_it_as_a
     assert answer.to_json()["count"] == 2
     records = icml_engine.store.papers([s.paper_id for s in answer.sources])
     assert records and all("quantum comput" in r.full_text.lower() for r in records.values())
+    # the words as written, not only their stems: not "conformation prediction" (WGFormer), nor "long context
+    # learning" (a notebook session counted 32 and 49 where 31 and 47 papers write them)
+    for topic, n in (("conformal prediction", 31), ("in-context learning", 47)):
+        answer = icml_engine.ask(f"How many papers are about {topic}?", mode="extractive")
+        assert answer.to_json()["count"] == n, topic
 
 
 def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine):
