@@ -391,3 +391,16 @@ def test_an_unknown_one_word_target_is_an_error(bundled_engine):
     assert str(err.value) == (
         "no paper with id or label 'zz65VjJakQ', and no paper on that topic; `paperchat papers` lists them"
     )
+
+
+def test_a_topic_no_paper_writes_as_a_phrase_keeps_to_papers_holding_its_words(icml_engine):
+    # an MCP session's related work: "diffusion model alignment" cited "Hessian Geometry of Latent Space in
+    # Generative Models", which writes no form of "align", and left out Score as Action
+    answer = icml_engine.summarize("diffusion model alignment", mode="extractive")
+    cited = {s.paper_id for s in answer.sources}
+    assert "H8JTsbG4KW" not in cited and "V5HEX6stS2" in cited
+    records = icml_engine.store.papers(sorted(cited))
+    assert all("align" in r.full_text.lower() for r in records.values())
+    assert answer.notes[0].startswith(
+        '38 stored papers have every word of "diffusion model alignment"'
+    )

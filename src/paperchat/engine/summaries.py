@@ -162,10 +162,13 @@ def summarize(
         answer.target = target
         return answer
     writing, shorts = _writing(engine, target, ids)
+    # no paper writes it as a phrase ("diffusion model alignment"): those holding every word of it, when
+    # several do ("Hessian Geometry of Latent Space ...", with no form of "align", had been summarized)
+    within = writing or _holding_all(engine, target, ids)
     if answer_mode == LLM:
         from paperchat.answer.llm_answer import summarize_topic
 
-        hits = engine.retrieve(target, top_k, paper_ids=frozenset(writing) or ids)
+        hits = engine.retrieve(target, top_k, paper_ids=frozenset(within) or ids)
         records = engine.store.papers([h.paper_id for h in hits])
         try:
             answer = summarize_topic(
@@ -176,9 +179,7 @@ def summarize(
                 raise
             answer_mode, fell_back = EXTRACTIVE, f"{exc}; answered offline by quoting the abstracts"
     if answer_mode != LLM:
-        scoped = (
-            replace(filters or Filters(), papers=tuple(sorted(writing))) if writing else filters
-        )
+        scoped = replace(filters or Filters(), papers=tuple(sorted(within))) if within else filters
         # its own count of the papers writing the topic (below) stands for the list's
         answer = ask_question(
             engine,
@@ -222,6 +223,17 @@ def summarize(
         answer.notes.append(f"summarized as a topic; did you mean {near[0]}?")
     answer.target = target
     return answer
+
+
+def _holding_all(engine, target: str, ids) -> set[str]:
+    """The stored papers (of ``ids`` when given) holding every word of ``target``, a topic of two or three
+    words, when at least :data:`WRITTEN_TOPIC_MIN` do; else empty."""
+    if not 2 <= len(target.split()) <= 3:
+        return set()
+    lexicon = engine.store.bm25()
+    held = lexicon.holders(lexicon.terms_of(target))
+    held = held & set(ids) if ids else held
+    return held if len(held) >= WRITTEN_TOPIC_MIN else set()
 
 
 def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
