@@ -386,25 +386,3 @@ def test_a_listing_request_is_searched_by_its_topic():
     assert retrieval_query("List the papers on watermarking") == "watermarking"
     assert retrieval_query("Show me papers on watermarking") == "watermarking"
     assert retrieval_query("List the datasets ConfPO uses") == "List the datasets ConfPO uses"
-
-
-def test_a_listing_whose_topic_no_stored_paper_joins_abstains(icml_engine):
-    # ab-tune's listings of topics the conference does not hold had listed papers on one part of them
-    answer = icml_engine.ask(
-        "Any papers on federated learning for speech recognition?", mode="extractive"
-    )
-    assert answer.abstained and answer.sources == []
-    assert answer.notes == [
-        'no stored paper writes all of "federated", "speech", "recognition": the corpus may have no paper '
-        "on this topic"
-    ]
-    # a paper writes each part: listed (SAeUron's concept unlearning in diffusion models first)
-    listed = icml_engine.ask(
-        "Which papers study machine unlearning in diffusion models?", mode="extractive"
-    )
-    assert not listed.abstained and listed.sources[0].paper_id == "6N0GxaKdX9"
-    # one part worded otherwise ("count" for "counting"): the note, not an abstention
-    crowd = icml_engine.ask(
-        "Which papers use diffusion models for crowd counting?", mode="extractive"
-    )
-    assert not crowd.abstained and crowd.notes[0].startswith("no cited paper writes all of")

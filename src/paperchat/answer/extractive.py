@@ -37,8 +37,7 @@ whose abstract states no such number (:func:`paperchat.answer.counts.amount_sent
 change, a ratio or percentage; when the picked sentences state none but another sentence does, that one is
 quoted first); when the abstract reverses or denies its premise
 (:func:`paperchat.answer.premises.reversed_direction`, :func:`paperchat.answer.premises.denied_terms`); and, over a large
-corpus, when its distinctive words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`),
-or a listing's less common words in no one paper (:func:`paperchat.answer.lists.absent_topic`). The
+corpus, when its distinctive words occur in no paper at all (:func:`paperchat.answer.focus.off_topic`). The
 constants were set on the tuning sets (eval/generalization/TUNING.md, "Tuned constants").
 """
 
@@ -68,7 +67,7 @@ from paperchat.answer.focus import (
     off_topic,
     partial_proper_nouns,
 )
-from paperchat.answer.lists import absent_topic, list_sentences
+from paperchat.answer.lists import list_sentences
 from paperchat.answer.method_span import asks_how_named, asks_which_one, method_span, proposal
 from paperchat.answer.model_names import asked_model, model_first, names_a_model
 from paperchat.answer.named_papers import label_named
@@ -173,10 +172,6 @@ def extract(
         return Extract(
             [], relevance, True, "the question's distinctive words occur in no retrieved paper"
         )
-    # "Which papers study machine unlearning in recommender systems?": no stored paper joins the two
-    absent = intent.kind == it.FIND and absent_topic(question, lexicon, n_papers)
-    if absent:
-        return Extract([], relevance, True, "no stored paper writes the topic's words", absent)
     # a comparison's names are spread over the papers its mentions found, each by its own search
     named_in = [p for p in focus if p.mention] if named_each else [main_paper]
     if intent.kind in (it.QUANTITY, it.ENTITY) and partial_proper_nouns(question, named_in):
