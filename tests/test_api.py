@@ -139,6 +139,27 @@ def test_errors_are_exceptions_with_one_line_messages(bundled_store, tmp_path):
     with pytest.raises(PaperchatError, match="question is empty"):
         pc.ask("   ")
     assert pc.paper(CONFPO).abstract.startswith("We introduce ConfPO")
+    # evaluate()'s arguments of the wrong type (a notebook session: raw AttributeError and TypeError)
+    from paperchat import evaluate
+    from paperchat.core.errors import BadArgument
+
+    for args, kwargs, message in (
+        ((str(bundled_store), "q.jsonl"), {}, "pc must be a Paperchat (Paperchat(store)), not str"),
+        ((pc, "bundled"), {"out": 123}, "out must be a path, not int"),
+        ((pc, "bundled"), {"corpus": "a.jsonl"}, "corpus must be a list of paths, not 'a.jsonl'"),
+    ):
+        with pytest.raises(BadArgument, match=f"^{re.escape(message)}$"):
+            evaluate(*args, **kwargs)
+    # an emptied store's message names .ingest, not the command line
+    from paperchat.api.arguments import for_python
+
+    assert (
+        for_python(
+            "the store at /s holds no papers; run `paperchat --store /s ingest` (the bundled corpus) or "
+            "`paperchat --store /s ingest FILE` first"
+        )
+        == "the store at /s holds no papers; call .ingest(paths) first (no paths: the bundled corpus)"
+    )
     # an id in another case is that paper, as `summarize` and the README say (get_paper and paper:// too)
     assert pc.paper(CONFPO.upper()).paper_id == CONFPO
 

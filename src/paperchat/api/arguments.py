@@ -53,7 +53,9 @@ _CLI_WORDS = (
     (re.compile(r"`paperchat remove ([^`]*)`"), r'Paperchat.remove("\1")'),
     (re.compile(r"setting (\w+) from flag: (\S+) is"), r"\1=\2 is"),
     (
-        re.compile(r"run `paperchat(?: --store \S+)? ingest` first"),
+        re.compile(
+            r"run `paperchat(?: --store \S+)? ingest`(?: \(the bundled corpus\) or `[^`]*`)? first"
+        ),
         "call .ingest(paths) first (no paths: the bundled corpus)",
     ),
 )

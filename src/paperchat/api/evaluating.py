@@ -43,6 +43,19 @@ def evaluate(
     from paperchat.evaluation.report import ready_out, write_outputs
     from paperchat.evaluation.runner import lacks_own_store, run_eval
 
+    # a notebook may pass the store's folder, or a number for a path (raw AttributeError and TypeError before)
+    if not isinstance(pc, Paperchat):
+        raise BadArgument(f"pc must be a Paperchat (Paperchat(store)), not {type(pc).__name__}")
+    for name, value, what in (
+        ("questions", questions, "a path or a set's name"),
+        ("out", out, "a path"),
+    ):
+        if value is not None and not isinstance(value, (str, os.PathLike)):
+            raise BadArgument(f"{name} must be {what}, not {type(value).__name__}")
+    if isinstance(corpus, (str, os.PathLike)) or not all(
+        isinstance(c, (str, os.PathLike)) for c in corpus
+    ):
+        raise BadArgument(f"corpus must be a list of paths, not {corpus!r}"[:120])
     top_k = top_k_arg(top_k, None)
     # as the CLI's --limit (0 had divided by zero, -1 dropped the last question)
     if limit is not None and (
