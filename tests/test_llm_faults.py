@@ -227,11 +227,18 @@ def test_a_window_with_no_room_for_a_source_is_one_line(bundled_store):
             "512",
         )
         assert out.returncode == 1 and server.count() == 0
+        # how large a window would do (a local-LLM session had tried 512 again, as "larger" said nothing)
         assert out.stderr.strip() == (
             "error: a context window of 512 tokens leaves no room for a source after the prompt "
-            "and the answer; use a model with a larger context window (and state it with "
-            "PAPERCHAT_CONTEXT_WINDOW)"
+            "and the answer; use a model with a context window of 768 tokens or more (and state it "
+            "with PAPERCHAT_CONTEXT_WINDOW)"
         )
+        # --mode auto answers offline, with the same words in a note, as for a server that cannot answer now
+        auto = run(bundled_store, server.base_url, "ask", QUESTION, "--context-window", "512")
+        assert auto.returncode == 0 and server.count() == 0
+        assert "ConfPO" in auto.stdout
+        assert "note: a context window of 512 tokens leaves no room" in auto.stderr
+        assert "answered offline by quoting the abstracts" in auto.stderr
 
 
 def test_a_bare_connection_error_says_what_happened():

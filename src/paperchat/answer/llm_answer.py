@@ -112,9 +112,16 @@ def fit_sources(
         if lo > 0:
             return render([cut(lo)]), [cut(lo)]
     if sources:  # a prompt without any of its sources could only answer from outside them
+        # the least window (a multiple of 256) holding the prompt, 40 words of a source and a quarter for the
+        # answer ("a larger window" alone had not said how large: a local-LLM session tried 512 again)
+        words = sources[0].text.split()
+        part = PromptSource(sources[0].record, sources[0].chunk_id, " ".join(words[:40]))
+        need = count_message_tokens(render([part])) + SAFETY_TOKENS
+        least = -(-need * 4 // 3 // 256) * 256
         raise LLMContextOverflow(
             f"a context window of {context_window} tokens leaves no room for a source after the prompt and the "
-            "answer; use a model with a larger context window (and state it with PAPERCHAT_CONTEXT_WINDOW)"
+            f"answer; use a model with a context window of {least:,} tokens or more (and state it with "
+            "PAPERCHAT_CONTEXT_WINDOW)"
         )
     messages = render([])
     if count_message_tokens(messages) <= limit:

@@ -14,6 +14,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import (
     LLMBadResponse,
     LLMConnectionError,
+    LLMContextOverflow,
     LLMEmptyAnswer,
     LLMRateLimited,
     LLMServerError,
@@ -23,9 +24,10 @@ from paperchat.ingest.records import PaperRecord
 
 #: LLM faults ``--mode auto`` answers offline after, with a note: the server cannot answer now (unreachable,
 #: timed out, failing after its retries, rate limited past the longest wait, a reply that is no Chat
-#: Completions stream, such as a proxy's "Bad gateway" page, or an empty answer). A wrong key, an unknown
-#: model or a bad URL stay errors: they need the user's fix.
+#: Completions stream, such as a proxy's "Bad gateway" page, an empty answer, or a context window with no
+#: room for a source). A wrong key, an unknown model or a bad URL stay errors: they need the user's fix.
 FALLS_BACK = (
+    LLMContextOverflow,
     LLMConnectionError,
     LLMEmptyAnswer,
     LLMTimeout,
