@@ -190,7 +190,13 @@ def read_stream(
                 f"the answer stream from {base_url} dropped before any text arrived"
             ) from None
         broke = True
-        notes.append(f"the answer stream broke off ({err}); the answer is partial")
+        # mid-answer, the server closed the connection after part of it, not "before an answer"
+        said = (
+            f"the LLM at {base_url} closed the connection after part of the answer (did the server stop?)"
+            if "closed before an answer" in str(err)
+            else str(err)
+        )
+        notes.append(f"the answer stream broke off ({said}); the answer is partial")
     except json.JSONDecodeError as exc:  # the client parses each event's data as JSON
         if not pieces:
             raise LLMBadResponse(
