@@ -57,3 +57,13 @@ def test_a_named_id_the_filters_leave_out_is_said_so(bundled_engine):
     answer = bundled_engine.ask(f"What does {CONFPO} propose?", mode="extractive", filters=crow)
     assert answer.abstained and answer.sources == []
     assert answer.notes[0].endswith("in Preference Optimization': the filters leave it out")
+
+
+def test_a_search_for_a_papers_id_finds_that_paper_first(bundled_store):
+    # an MCP session: search_papers("JpbqiD7n9r"), an id the agent held, gave five unrelated papers
+    from paperchat import Paperchat
+
+    pc = Paperchat(bundled_store)
+    for query in (CONFPO, f" {CONFPO}\n"):
+        hits = pc.search(query, top_k=3)
+        assert hits[0].paper_id == CONFPO and len(hits) == 3

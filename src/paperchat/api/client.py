@@ -177,6 +177,16 @@ class Paperchat(Citing):
         self._ready()
         return Answer.of(self.engine.summarize(target, top_k=top_k, mode=mode, filters=filters))
 
+    def _id_as_title(self, query: str) -> str:
+        """``query`` as the title of the paper it names when it is nothing but a stored paper's id (an agent
+        searching an id it holds had got five unrelated papers): that paper, then its neighbours."""
+        from paperchat.answer.named_papers import ids_named
+
+        named = ids_named(query, self.engine.catalog(), self.engine.aliases())
+        if len(named) != 1 or query.strip(" \t[]<>\"'`").lower() != next(iter(named)).lower():
+            return query
+        return self.engine.catalog()[next(iter(named.values()))].name
+
     def search(
         self,
         query: str,
@@ -202,6 +212,7 @@ class Paperchat(Citing):
         engine.store.refresh()
         engine.retriever  # the store's settings are checked before anything is embedded  # noqa: B018
         ids = engine.paper_ids(filters)
+        query = self._id_as_title(query)
         qvec = engine.embedder.embed_one(query)
         hits = engine.retrieve(query, top_k, qvec=qvec, paper_ids=ids)
         records = engine.store.papers([h.paper_id for h in hits])
