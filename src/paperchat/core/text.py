@@ -150,3 +150,27 @@ def one_sentence(name: str) -> str:
     """``name`` (a paper's title, as an answer's heading names it) kept one sentence for the sentence splitter:
     an inner ". ", "? " or "! " written " — " after its mark ("... Training? — A Theoretical Perspective")."""
     return re.sub(r"([.?!])\s+", r"\1 — ", name).replace(". —", " —")
+
+
+#: Function words of Spanish, French, German, Portuguese and Italian questions that English never writes.
+_FOREIGN_WORDS = frozenset(
+    """qué cómo cuál cuáles cuántos dónde es el los las del por para una sobre según qu'est-ce quoi comment
+    quels quelles quel est sont avec dans pour selon une des und der die das ist wie welche welcher mit
+    über für sind não são uma como quais qual che cosa sono della degli""".split()
+)
+
+
+def not_in_english(question: str) -> bool:
+    """Whether ``question`` reads as written in another language than English: most of its letters outside
+    Latin script (Chinese, Russian, ...), or two function words English never writes ("¿Qué es el ...?",
+    "Comment les ...?"). The abstracts are English: an abstention on such a question says so (an MCP
+    session's Spanish, French and Chinese questions had abstained without a word)."""
+    letters = [c for c in question if c.isalpha()]
+    if (
+        letters
+        and sum(not ("a" <= c.lower() <= "z" or c in "áéíóúñüçàèâêôûäöß") for c in letters)
+        > len(letters) / 2
+    ):
+        return True
+    words = re.findall(r"[\w'-]+", question.lower())
+    return sum(w in _FOREIGN_WORDS for w in words) + ("¿" in question) >= 2

@@ -37,6 +37,12 @@ Progress = Callable[[int, int], None]
 OnToken = Callable[[str], None]
 
 
+#: Said beside an abstention on a question that is not in English (:func:`paperchat.core.text.not_in_english`).
+NOT_ENGLISH = (
+    "the question does not read as English, and the abstracts are in English: ask it in English"
+)
+
+
 class Engine(Catalog):
     """The pipeline over one store (see the module docstring).
 
@@ -247,9 +253,13 @@ class Engine(Catalog):
         answer streams to ``on_token(piece)``. Raises :class:`PaperchatError`
         for an empty or too long question, a filter that matches no paper and LLM errors.
         """
+        from paperchat.core.text import not_in_english
         from paperchat.engine.asking import ask
 
-        return ask(self, question, top_k, mode, on_token, filters)
+        answer = ask(self, question, top_k, mode, on_token, filters)
+        if answer.abstained and not_in_english(question):
+            answer.notes.append(NOT_ENGLISH)
+        return answer
 
     def answer_from_hits(
         self,
