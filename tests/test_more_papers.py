@@ -103,6 +103,9 @@ def test_more_papers_needs_papers_shown(bundled_engine):
         ("who wrote that", 1, "Who wrote it?"),
         ("any limitations?", 1, "What are its limitations?"),
         ("which is better", 2, "Which one is better?"),
+        # a notebook session: after DOLPHIN's answer, a new search of three unrelated papers
+        ("how many benchmarks?", 1, "How many benchmarks does it use?"),
+        ("how many params?", 2, "How many parameters do they have?"),
         ("which is better", 1, None),
         ("numbers?", 0, None),  # nothing cited before: a new question
         ("how fast is it", 1, None),  # a reference of its own: the follow-up rules read it

@@ -42,6 +42,19 @@ _ASPECTS = (
         "What are their limitations?",
     ),
     (r"datasets?|data", "What datasets does it use?", "What datasets do they use?"),
+    # "how many benchmarks?" after an answer about DOLPHIN: its count (a notebook session: a new search)
+    (
+        r"how\s+many\s+benchmarks?",
+        "How many benchmarks does it use?",
+        "How many benchmarks do they use?",
+    ),
+    (r"how\s+many\s+datasets?", "How many datasets does it use?", "How many datasets do they use?"),
+    (r"how\s+many\s+tasks?", "How many tasks does it use?", "How many tasks do they use?"),
+    (
+        r"how\s+many\s+(?:params|parameters)|(?:model\s+)?size",
+        "How many parameters does it have?",
+        "How many parameters do they have?",
+    ),
     (
         r"benchmarks?|evaluation|experiments?",
         "What benchmarks does it use?",
