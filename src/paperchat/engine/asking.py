@@ -135,6 +135,8 @@ def ask(
         answer = counted_listing(engine, question, reading, [h.paper_id for h in hits])
     if reading.lead and not answer.abstained and answer.count is None:
         answer.answer, answer.count = reading.lead + "\n" + answer.answer, reading.count
+        if reading.count is not None:
+            _list_every_counted(engine, answer, [h.paper_id for h in hits], reading.paper_ids)
     answer.notes += reading.notes
     # "Did Sergey Levine write ConfPO?": say whether, in a note
     if reading.whose and answer.sources:
@@ -279,3 +281,19 @@ def _unwritten(engine, question: str) -> str:
         return ""
     shown = ", ".join(f'"{w}"' for w in words[:3]) + (" ..." if len(words) > 3 else "")
     return f"no stored paper writes any word of the question ({shown})"
+
+
+def _list_every_counted(engine, answer: Answer, retrieved: list[str], counted) -> None:
+    """Add to a count's answer, each on a line of its own after the quoted ones, the retrieved papers it
+    counted whose abstracts gave no sentence to quote ('36 stored papers write "optimal transport"' with
+    ``--top-k 36`` had listed 31: a notebook session's grep found the other four)."""
+    from paperchat.answer.paper_lists import metadata_source, paper_line
+
+    cited = {s.paper_id for s in answer.sources}
+    catalog = engine.catalog()
+    missing = [
+        catalog[p] for p in retrieved if p in (counted or ()) and p not in cited and p in catalog
+    ]
+    n = len(answer.sources)
+    answer.answer += "".join(f"\n{paper_line(r, n + i)}" for i, r in enumerate(missing, 1))
+    answer.sources += [metadata_source(n + i, r) for i, r in enumerate(missing, 1)]
