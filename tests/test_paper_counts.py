@@ -40,8 +40,10 @@ def test_papers_on_a_topic_are_counted_and_listed(bundled_engine):
     assert first == (
         '2 stored papers have every word of "backdoor attacks" in their title or abstract; the most relevant:'
     )
-    # the list is the "which papers" answer over those two: the papers its relevance cut keeps
-    assert [s.paper_id for s in answer.sources] == [ARORA]
+    # the list is the "which papers" answer over those two, then each counted paper it quoted nothing of,
+    # by title and authors (a count had listed fewer papers than it counted)
+    assert [s.paper_id for s in answer.sources] == [ARORA, "p-f951bc7f7256"]
+    assert rest[1].startswith('"CROW: Eliminating Backdoors') and rest[1].endswith("[2].")
     assert answer.to_json()["count"] == 2  # for scripts: the number the first line states
     assert rest[0].startswith("Backdoor Attacks in Token Selection of Attention Mechanism: ")
     assert rest[0].endswith("[1].")
