@@ -386,7 +386,11 @@ def test_a_count_with_an_llm_is_answered_from_the_store(bundled_store):
             '2 stored papers have every word of "backdoor attacks" in their title or abstract; '
             "the most relevant:\n"
         )
-        assert (got["mode"], got["count"], len(got["sources"])) == ("extractive", 2, 2)  # both listed
+        assert (got["mode"], got["count"], len(got["sources"])) == (
+            "extractive",
+            2,
+            2,
+        )  # both listed
         assert (
             "answered from the stored metadata (titles, authors, venues), not by the LLM"
             in got["notes"]

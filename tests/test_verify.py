@@ -383,6 +383,12 @@ def test_list_lines_are_sentences_and_an_interval_is_no_citation():
         'It was written by "volunteers."',
         "BenchBuilder curates data [1].",
     ]
+    assert answer_sentences(
+        "It retrains from scratch (see the appendix!) CROW regularizes [1]."
+    ) == [
+        "It retrains from scratch (see the appendix!)",
+        "CROW regularizes [1].",
+    ]
     assert find_citations("scores in the range [0, 1] [2] and [0,10]") == [2]
     assert find_citations("cites [1, 3] and [2-4]") == [1, 3, 2, 3, 4]
 

@@ -105,9 +105,10 @@ _ENDS = re.compile(r"(?:[.!?;]|[\]】])\s*$")
 #: A lead-in that cites ("CROW enforces ... finetuning [1]:") is a claim of its own: the item after it is
 #: checked alone (an invented, uncited bullet had passed inside it, a local-LLM session).
 _CITED_LEAD = re.compile(r"[\]】]\s*:\s*$")
-#: A sentence ending inside a closing quote ('... by "volunteers." BenchBuilder ...'), which the shared
-#: splitter (abstracts' too, whose stored sentence vectors it must keep matching) leaves joined.
-_QUOTED_END = re.compile(r"(?<=[.!?][\"”’])\s+(?=[\"“(\[]?[A-Z0-9])")
+#: A sentence ending inside a closing quote or bracket ('... by "volunteers." BenchBuilder ...', "(see the
+#: appendix!) CROW ..."), which the shared splitter (abstracts' too, whose stored sentence vectors it must
+#: keep matching) leaves joined.
+_QUOTED_END = re.compile(r"(?<=[.!?][\"”’)])\s+(?=[\"“(\[]?[A-Z0-9])")
 
 
 def _lines(paragraph: str) -> list[str]:
