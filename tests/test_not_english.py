@@ -23,6 +23,16 @@ def test_a_question_not_in_english(question, foreign):
     assert not_in_english(question) is foreign
 
 
+def test_words_neither_english_nor_the_papers_tell_german_and_portuguese(bundled_engine):
+    # the verifying helper: German and Portuguese questions still abstained without the note
+    is_word = bundled_engine._is_word
+    assert not_in_english("Was ist maschinelles Verlernen (machine unlearning)?", is_word)
+    assert not_in_english("O que é decodificação especulativa?", is_word)
+    # slips of English, and accented names, are no other language
+    assert not not_in_english("What does the quokka routing algortihm acheive?", is_word)
+    assert not not_in_english("What is the Schrödinger bridge in Müller et al.?", is_word)
+
+
 def test_an_abstention_on_a_question_not_in_english_says_so(bundled_engine):
     from paperchat.engine import NOT_ENGLISH
 

@@ -13,6 +13,7 @@ import hashlib
 import html
 import re
 import unicodedata
+from collections.abc import Callable
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: A terminal escape sequence (ANSI CSI: colours, cursor moves; OSC: titles, links), removed whole so no
@@ -156,21 +157,37 @@ def one_sentence(name: str) -> str:
 _FOREIGN_WORDS = frozenset(
     """qué cómo cuál cuáles cuántos dónde es el los las del por para una sobre según qu'est-ce quoi comment
     quels quelles quel est sont avec dans pour selon une des und der die das ist wie welche welcher mit
+    ein eine einer nicht oder que é
     über für sind não são uma como quais qual che cosa sono della degli""".split()
 )
 
 
-def not_in_english(question: str) -> bool:
+def not_in_english(question: str, is_word: Callable[[str], bool] | None = None) -> bool:
     """Whether ``question`` reads as written in another language than English: most of its letters outside
-    Latin script (Chinese, Russian, ...), or two function words English never writes ("¿Qué es el ...?",
-    "Comment les ...?"). The abstracts are English: an abstention on such a question says so (an MCP
-    session's Spanish, French and Chinese questions had abstained without a word)."""
+    Latin script (Chinese, Russian, ...), two function words English never writes ("¿Qué es el ...?",
+    "Comment les ...?"), or, given ``is_word`` (whether a lower-case word is English or a word the papers
+    write), two words of four letters or more it does not know, with one of those function words or a
+    letter outside ASCII ("Was ist maschinelles Verlernen?", "O que é decodificação especulativa?"; slips
+    of English, "algortihm acheive", have neither). Coined names ("BanditSpec") are no words to judge. The abstracts are
+    English: an abstention on such a question says so (an MCP session's Spanish, French and Chinese
+    questions had abstained without a word)."""
     letters = [c for c in question if c.isalpha()]
+    latin = "áéíóúñüçàèâêôûäöß"
     if (
         letters
-        and sum(not ("a" <= c.lower() <= "z" or c in "áéíóúñüçàèâêôûäöß") for c in letters)
-        > len(letters) / 2
+        and sum(not ("a" <= c.lower() <= "z" or c in latin) for c in letters) > len(letters) / 2
     ):
         return True
-    words = re.findall(r"[\w'-]+", question.lower())
-    return sum(w in _FOREIGN_WORDS for w in words) + ("¿" in question) >= 2
+    words = re.findall(r"[\w'-]+", question)
+    function = sum(w.lower() in _FOREIGN_WORDS for w in words) + ("¿" in question)
+    if function >= 2 or is_word is None:
+        return function >= 2
+    long = [w for w in words if len(w) >= 4 and w.isalpha() and not looks_coined(w)]
+    unknown = [w for w in long if not is_word(w.lower())]
+    accented = any(not w.isascii() and w[0].islower() for w in unknown)  # not a name ("Müller")
+    return len(unknown) >= 2 and bool(function or accented)
+
+
+def looks_coined(word: str) -> bool:
+    """Whether ``word`` has a capital letter after its first ("BanditSpec", "LLaMA"): a name, not a word."""
+    return any(c.isupper() for c in word[1:])

@@ -257,9 +257,15 @@ class Engine(Catalog):
         from paperchat.engine.asking import ask
 
         answer = ask(self, question, top_k, mode, on_token, filters)
-        if answer.abstained and not_in_english(question):
+        if answer.abstained and not_in_english(question, self._is_word):
             answer.notes.append(NOT_ENGLISH)
         return answer
+
+    def _is_word(self, word: str) -> bool:
+        """Whether lower-case ``word`` is English or a word the stored papers write."""
+        from paperchat.ingest.english import is_english
+
+        return is_english(word) or self.store.bm25().word_df(word) > 0
 
     def answer_from_hits(
         self,
