@@ -64,6 +64,6 @@ def test_a_search_for_a_papers_id_finds_that_paper_first(bundled_store):
     from paperchat import Paperchat
 
     pc = Paperchat(bundled_store)
-    for query in (CONFPO, f" {CONFPO}\n"):
+    for query in (CONFPO, f" {CONFPO}\n", f"paper://{CONFPO}"):
         hits = pc.search(query, top_k=3)
         assert hits[0].paper_id == CONFPO and len(hits) == 3

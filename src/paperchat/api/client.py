@@ -10,6 +10,7 @@ thread-safe: use one object per thread, or a lock.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -182,8 +183,9 @@ class Paperchat(Citing):
         searching an id it holds had got five unrelated papers): that paper, then its neighbours."""
         from paperchat.answer.named_papers import ids_named
 
-        named = ids_named(query, self.engine.catalog(), self.engine.aliases())
-        if len(named) != 1 or query.strip(" \t[]<>\"'`").lower() != next(iter(named)).lower():
+        bare = re.sub(r"^\s*paper://", "", query).strip(" \t[]<>\"'`")  # a resource's address too
+        named = ids_named(bare, self.engine.catalog(), self.engine.aliases())
+        if len(named) != 1 or bare.lower() != next(iter(named)).lower():
             return query
         return self.engine.catalog()[next(iter(named.values()))].name
 
