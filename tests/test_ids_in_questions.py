@@ -67,3 +67,13 @@ def test_a_search_for_a_papers_id_finds_that_paper_first(bundled_store):
     for query in (CONFPO, f" {CONFPO}\n", f"paper://{CONFPO}"):
         hits = pc.search(query, top_k=3)
         assert hits[0].paper_id == CONFPO and len(hits) == 3
+
+
+def test_a_named_id_whose_question_is_declined_was_read_not_answered_from(bundled_engine):
+    # the verifying helper: "answered from that paper" stood beside "the abstract states no such number"
+    answer = bundled_engine.ask(f"What GPU does {CONFPO} train on?", mode="extractive")
+    assert answer.abstained
+    assert any(
+        n.startswith(f"{CONFPO} is the id of") and n.endswith(": read as that paper")
+        for n in answer.notes
+    )

@@ -137,7 +137,9 @@ def ask(
         answer.answer, answer.count = reading.lead + "\n" + answer.answer, reading.count
         if reading.count is not None:
             _list_every_counted(engine, answer, [h.paper_id for h in hits], reading.paper_ids)
-    answer.notes += reading.notes
+    # "What speedup does ghkWIlliZ8 report?" declined: the id was read as that paper, nothing answered from it
+    said = "answered from that paper", "read as that paper"
+    answer.notes += [n.replace(*said) if answer.abstained else n for n in reading.notes]
     # "Did Sergey Levine write ConfPO?": say whether, in a note
     if reading.whose and answer.sources:
         name, ids = reading.whose
