@@ -280,7 +280,7 @@ class Paperchat(Citing):
         # a merged duplicate's id, an id in another case, a p-… id from another store
         if found is None:
             aliases = self.engine.id_aliases([wanted])
-            same = resolve_id(wanted, store.papers(abstracts=False), aliases)
+            same = resolve_id(wanted, self.engine.catalog(), aliases)
             found = store.papers([same]).get(same) if same else None
         if found is None:
             # an agent may send 100k characters
