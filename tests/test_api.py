@@ -423,7 +423,9 @@ def test_messages_name_the_arguments_and_bad_arguments_are_value_errors(bundled_
     assert str(answer).startswith(
         answer.answer + "\n\nSources:\n  [1] ConfPO: Exploiting Policy Model"
     )
-    assert str(answer).splitlines()[3].endswith(" — p-abe9274a3783")
+    # each source as the terminal's Sources show it, with its origin and url (a notebook session)
+    assert " — p-abe9274a3783 — 000_215d12c2ee2986f8.txt #3" in str(answer).splitlines()[3]
+    assert str(answer).splitlines()[3].endswith("https://openreview.net/forum?id=ZG7bkp6ScT")
     # a notebook session: these were PaperchatErrors only, and evaluate() checked none of its arguments
     # (limit=0 divided by zero, limit=-1 dropped the last question)
     from paperchat.api.evaluating import evaluate

@@ -32,11 +32,14 @@ class Answer(contract.Answer):
         notes; ``print(answer)`` had printed every field, cited chunks and all (``repr`` still does). An LLM
         answer's unsupported sentences are flagged under "Citation checks:", as the command line flags them
         (a notebook session had printed an unsupported "It also cures cancer." unflagged)."""
-        lines = [self.answer]
+        from paperchat.core.display import plain_emphasis
+
+        # as the terminal shows it: "70%" for "70\%", and each source's origin and url (a notebook session)
+        lines = [plain_emphasis(self.answer)]
         if marks := self.check_marks():
             lines += ["", "Citation checks:"] + [f"  {m}" for m in marks]
         if self.sources:
-            lines += ["", "Sources:"] + [f"  [{s.n}] {s.name} — {s.paper_id}" for s in self.sources]
+            lines += ["", "Sources:"] + [f"  {s.line()}" for s in self.sources]
         return "\n".join(lines + [f"note: {n}" for n in self.notes])
 
     def _repr_markdown_(self) -> str:
