@@ -209,3 +209,10 @@ def test_which_of_these_keeps_the_listed_papers_that_write_the_words(icml_engine
         f'None of the {len(listed)} papers of the previous answer writes "quantum annealing" in its title '
         "or abstract."
     )
+    # not a paper writing the words only under a negation (a notebook session: ASD "does not require any
+    # auxiliary draft models" was kept)
+    chat = ChatSession(icml_engine, mode="extractive")
+    listed = chat.handle("Which papers study speculative decoding?").answer.sources
+    assert "n08niE37ku" in {s.paper_id for s in listed}  # ASD, of the list
+    drafting = chat.handle("which of these use a draft model?").answer
+    assert drafting.sources and "n08niE37ku" not in {s.paper_id for s in drafting.sources}

@@ -70,5 +70,10 @@ def select(question: str, referred: list[str], texts: dict[str, str], lexicon) -
     wanted = lexicon.terms_of(words) - CONVERSATIONAL
     if not wanted:
         return None
+    from paperchat.answer.premises import denied_terms
+
     kept = [pid for pid in referred if pid in texts and wanted <= lexicon.terms_of(texts[pid])]
+    # not a paper writing them only under a negation: "which of these use a draft model?" had kept ASD,
+    # which "does not require any auxiliary draft models" (a notebook session)
+    kept = [pid for pid in kept if not denied_terms(words, texts[pid])]
     return Selection(kept, list(referred), words)
