@@ -312,20 +312,3 @@ def test_a_count_given_in_a_hyphenated_word_or_a_unit_of_compute_is_quoted(
     assert not answer.abstained
     assert answer.sources[0].paper_id == gold
     assert fact in answer.answer
-
-
-@pytest.mark.parametrize(
-    "question, kind",
-    [
-        ("What speedup does QuantSpec report?", "quantity"),
-        ("What accuracy does BiTTA achieve?", "quantity"),
-        # results in words: "Experiments show that C-TRPO reduces constraint violations ..." (a notebook
-        # session: abstained, "the abstract states no such number")
-        ("What results does C-TRPO report?", "general"),
-        ("What main findings does BiTTA report?", "general"),
-    ],
-)
-def test_what_results_asks_no_number(question, kind):
-    from paperchat.answer.intent import read_question
-
-    assert read_question(question).kind == kind

@@ -121,9 +121,7 @@ _QUANTITY = re.compile(
     # not "... rather than how much data there is": a question inside a statement asks nothing
     r"\bhow (?:many|much|large|fast|big|long|small|often)\b(?! (?:[\w-]+ ){1,3}there (?:is|are|was|were)\b)"
     r"|\bby (?:how much|what (?:factor|margin|percentage|fraction))\b"
-    # not "what (main) results does C-TRPO report?": results in words (a notebook session: "states no such number")
-    r"|\bwhat (?!(?:[\w-]+\s+){0,2}(?:results?|findings?|conclusions?|claims?|insights?|outcomes?)\s)"
-    r"(?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
+    r"|\bwhat (?:[\w-]+\s+){1,3}(?:does|do|did) (?:[\w-]+\s+){1,6}?(?:achieve|reach|get|obtain|report|score|attain)\b"
     r"|\b(?:what|(?:give|list|report|state)(?: me)? the) (?:[\w-]+\s+){0,4}?"
     r"(?:speed-?ups?|accuracy|percentage|percent|score|fraction|ratio|rate|improvement|error|reduction|gain|"
     r"sizes?|lengths?|widths?|depths?|durations?|number|count|proportion|cost|latency|throughput|performance|"
