@@ -312,3 +312,12 @@ def test_a_count_given_in_a_hyphenated_word_or_a_unit_of_compute_is_quoted(
     assert not answer.abstained
     assert answer.sources[0].paper_id == gold
     assert fact in answer.answer
+
+
+@pytest.mark.slow
+def test_what_results_is_answered_by_results_in_words(icml_engine):
+    # a notebook session: "What results does C-TRPO report?" abstained, "the abstract states no such
+    # number", though "Experiments show that C-TRPO reduces constraint violations ..."
+    answer = icml_engine.ask("What results does C-TRPO report?", mode="extractive")
+    assert not answer.abstained and answer.sources[0].paper_id == "4zRb89SbzG"
+    assert "reduces constraint violations while maintaining competitive returns" in answer.answer

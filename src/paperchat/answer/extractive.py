@@ -43,6 +43,7 @@ constants were set on the tuning sets (eval/generalization/TUNING.md, "Tuned con
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,6 +85,8 @@ ABSTAIN_BELOW = 0.27
 #: Words of a question that asks only to compare the papers it names.
 _COMPARING_WORDS = frozenset("compare contrast differ difference vs versus both".split())
 MAX_PAPERS = 3
+#: An ask for a paper's results, which its abstract may give in words: "what (main) results does X report?".
+_RESULTS_ASKED = re.compile(r"\bwhat (?:[\w-]+\s+)?(?:results?|findings?|outcomes?)\b", re.I)
 #: Off-topic test (:func:`paperchat.answer.focus.off_topic`) only when the best sentence's cosine is below this.
 OFF_TOPIC_COS = 0.56
 
@@ -291,9 +294,10 @@ def extract(
     if intent.kind == it.QUANTITY and one_paper and not counted:
         # "how much did it cut FPR95?": a sentence of the paper that states the amount, or no answer
         amounts = amount_sentences(own, question)
-        if not amounts:
+        # "What results does C-TRPO report?" is answered by results in words too (a notebook session)
+        if not amounts and not _RESULTS_ASKED.search(question):
             return Extract([], relevance, True, "the abstract states no such number", paper=main)
-        if not any(c in amounts for c in picked):
+        if amounts and not any(c in amounts for c in picked):
             counted = amounts[:1]  # quoted first, as a count is
             picked = counted + picked[: MAX_SENTENCES - 1]
     picked = with_antecedents(picked, cands)
