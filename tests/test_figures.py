@@ -47,3 +47,8 @@ def test_a_which_paper_question_cites_the_paper_stating_its_figure(icml_engine):
         answer = icml_engine.ask(question, mode="extractive")
         assert [s.paper_id for s in answer.sources] == [paper_id], question
         assert figure in answer.answer, question
+    # a figure no cited paper states is said so (the verifying helper: "5x" cited TraceGrad with no word)
+    answer = icml_engine.ask(
+        "Which paper achieves a 5x speedup for Hamiltonian prediction?", mode="extractive"
+    )
+    assert "no cited paper states 5x: check the figure the question gives" in answer.notes

@@ -145,6 +145,8 @@ def ask(
         name, ids = reading.whose
         yes = answer.sources[0].paper_id in ids
         answer.notes.append(f"{name} is {'one of its authors' if yes else 'not among its authors'}")
+    if intent.kind == FIND and not intent.plural and not answer.abstained:
+        answer.notes += _figure_unstated(engine, asked, answer)
     listing = intent.kind == FIND and intent.plural and count_note
     if listing and not answer.abstained and reading.count is None:
         answer.notes += _more_listed(engine, asked, len(answer.sources), paper_ids)
@@ -299,3 +301,19 @@ def _list_every_counted(engine, answer: Answer, retrieved: list[str], counted) -
     n = len(answer.sources)
     answer.answer += "".join(f"\n{paper_line(r, n + i)}" for i, r in enumerate(missing, 1))
     answer.sources += [metadata_source(n + i, r) for i, r in enumerate(missing, 1)]
+
+
+def _figure_unstated(engine, question: str, answer: Answer) -> list[str]:
+    """A note when a "which paper" question gives a figure ("a 5x speedup") that no cited paper states: the
+    answer is the closest paper, not one reporting that figure (the verifying helper: SPHNet states 7x, and
+    "a 5x speedup for Hamiltonian prediction" had cited TraceGrad with no word of it)."""
+    from paperchat.answer.figures import given_figures, states_figures
+
+    figures = given_figures(question)
+    if not figures or not answer.sources:
+        return []
+    records = engine.store.papers([s.paper_id for s in answer.sources])
+    if any(states_figures(r.full_text, figures) for r in records.values()):
+        return []
+    shown = ", ".join(n + ("%" if u == "%" else "x") for n, u in figures)
+    return [f"no cited paper states {shown}: check the figure the question gives"]
