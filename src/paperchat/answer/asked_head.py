@@ -13,6 +13,8 @@ extractive counterpart of answer-type matching in classic question answering (Ha
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from paperchat.core.terms import term_coverage, terms
 
@@ -51,10 +53,18 @@ def head_first(picked: list, own: list, head: list[str], limit: int) -> list:
     ``own`` (the paper's candidates) that does; code links never; at most ``limit`` sentences."""
     if not head:
         return picked
-    best = next((c for c in picked if term_coverage(head, c.text) == 1.0), None)
+    sayable = [c for c in own if c.role != "resource"]
+    return lead_with(picked, sayable, lambda c: term_coverage(head, c.text) == 1.0, limit)
+
+
+def lead_with(picked: list, own: list, holds: Callable[[Any], bool], limit: int) -> list:
+    """``picked`` (candidate sentences with ``score``) led by a sentence for which ``holds`` is true: the
+    first picked one, else the best-scored of ``own``; unchanged when none is; at most ``limit`` sentences.
+    The asked head (:func:`head_first`) and a model asked for by name
+    (:func:`paperchat.answer.model_names.model_first`) lead so."""
+    best = next((c for c in picked if holds(c)), None)
     if best is None:
-        holding = [c for c in own if c.role != "resource" and term_coverage(head, c.text) == 1.0]
-        best = max(holding, key=lambda c: c.score, default=None)
+        best = max((c for c in own if holds(c)), key=lambda c: c.score, default=None)
     if best is None:
         return picked
     return [best] + [c for c in picked if c is not best][: limit - 1]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from paperchat.answer.asked_head import lead_with
+
 #: "which (pretrained) LLM / backbone / language model / encoder ...": the ask for a model by name; not
 #: "what accuracy could foundation models reach" (a verb between: the ask is something else); "which model
 #: came out on top" asks for a model too.
@@ -82,8 +84,4 @@ def model_first(picked: list, own: list, asked: str, limit: int) -> list:
     (:func:`names_a_model`): the first of ``picked`` that does, else the best-scored of ``own`` (the
     paper's); at most ``limit`` sentences. "Which models is BanditSpec evaluated on?" had quoted its
     bandit formulation, not "... experiments with LLaMA3 and Qwen2 ..." (a lab's MCP session)."""
-    best = next((c for c in picked if names_a_model(c.text, asked)), None)
-    if best is None:
-        naming = (c for c in own if names_a_model(c.text, asked))
-        best = max(naming, key=lambda c: c.score, default=None)
-    return picked if best is None else [best] + [c for c in picked if c is not best][: limit - 1]
+    return lead_with(picked, own, lambda c: names_a_model(c.text, asked), limit)
