@@ -28,6 +28,7 @@ from paperchat.chat.followup import UnresolvedReference, find_reference, resolve
 from paperchat.chat.more import answer_more, more_ask
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import LLM, Source
+from paperchat.core.display import terminal_note
 from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import name_tokens
 from paperchat.core.text import clean_question
@@ -324,10 +325,7 @@ class ChatSession:
         reply = Reply(
             answer=answer,
             streamed=bool(first),
-            stderr=[
-                f"note: {n.replace('(see `sentences`)', '(see Citation checks)')}"
-                for n in answer.notes
-            ],
+            stderr=[f"note: {terminal_note(n)}" for n in answer.notes],
         )
         reply.stderr += self.commit(turn)
         if self.verbose:

@@ -40,6 +40,7 @@ def show_answer(
 ) -> None:
     """Print an answer: JSON, or (after a streamed answer, its end) checks and Sources; notes on stderr."""
     from paperchat.cli.render import NO_LLM_NOTE, render_answer
+    from paperchat.core.display import terminal_note
 
     if as_json:
         echo_json(answer.to_json())
@@ -56,8 +57,7 @@ def show_answer(
     if text:
         click.echo(text)
     for note in [] if quiet else answer.notes:
-        # `sentences` is a field of --json; the terminal shows them under "Citation checks:"
-        click.echo(f"note: {note.replace('(see `sentences`)', '(see Citation checks)')}", err=True)
+        click.echo(f"note: {terminal_note(note)}", err=True)
     if offline_note and answer.mode == "extractive":
         click.echo(NO_LLM_NOTE, err=True)
 

@@ -43,3 +43,9 @@ def plain_emphasis(text: str) -> str:
     for pattern, repl in _EMPHASIS:
         text = pattern.sub(repl, text)
     return _SYMBOL.sub(lambda m: f"{m.group(1)}{_SYMBOLS[m.group(2)]}{m.group(3)}", text)
+
+
+def terminal_note(note: str) -> str:
+    """An answer's note as the terminal shows it: the field ``sentences`` exists in ``--json`` only, and the
+    terminal lists those sentences under "Citation checks:" (a local-LLM session)."""
+    return note.replace("(see `sentences`)", "(see Citation checks)")
