@@ -248,7 +248,6 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
     """/export FILE.bib [N ...]: the papers the remembered turns cited (in order of first citation), or sources N
     of the list (what /show N counts), as BibTeX entries. A file name holds no space (a reading-group
     session's "/export pick.bib 1 3" had written a file named "pick.bib 1 3")."""
-    from paperchat.cite.bibtex import write_bibtex
     from paperchat.core.errors import PaperchatError
 
     arg, force = _split_force(arg)
@@ -269,8 +268,7 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
     if refused:
         return refused
     try:
-        session.engine.store.refresh()  # keys of the papers stored now
-        n = write_bibtex(path, ids, session.engine.catalog(), session.engine.cite_keys())
+        n = session.engine.write_bibtex(path, ids)
     except PaperchatError as exc:
         return Reply(text=f"Could not export to {path}: {exc}")
     return Reply(text=f"Exported {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}")

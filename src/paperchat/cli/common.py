@@ -26,13 +26,10 @@ def export_bibtex(engine, path: Path, paper_ids, quiet: bool = False) -> int:
 
     No paper (an abstention) writes nothing: a bibliography already at ``path`` is left as it was, which
     the answer's notes say (:func:`note_unwritten_bibtex`)."""
-    from paperchat.cite.bibtex import write_bibtex
-
     paper_ids = list(paper_ids)
     if not paper_ids:
         return 0
-    engine.store.refresh()  # keys of the papers stored now
-    n = write_bibtex(path, paper_ids, engine.catalog(), engine.cite_keys())
+    n = engine.write_bibtex(path, paper_ids)
     if not quiet:
         click.echo(f"wrote {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}", err=True)
     return n

@@ -96,3 +96,11 @@ class Catalog:
         if "keys" not in self._catalog[2]:
             self._catalog[2]["keys"] = cite_keys(records)
         return self._catalog[2]["keys"]
+
+    def write_bibtex(self, path, paper_ids: list[str]) -> int:
+        """Write ``paper_ids``' BibTeX entries to ``path`` (:func:`paperchat.cite.bibtex.write_bibtex`), keyed
+        as :meth:`cite_keys` keys the papers stored now; returns how many entries it holds."""
+        from paperchat.cite.bibtex import write_bibtex
+
+        self.store.refresh()  # keys of the papers stored now, another process's writes too
+        return write_bibtex(path, paper_ids, self.catalog(), self.cite_keys())
