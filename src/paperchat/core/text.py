@@ -182,12 +182,8 @@ def not_in_english(question: str, is_word: Callable[[str], bool] | None = None) 
     function = sum(w.lower() in _FOREIGN_WORDS for w in words) + ("¿" in question)
     if function >= 2 or is_word is None:
         return function >= 2
-    long = [w for w in words if len(w) >= 4 and w.isalpha() and not looks_coined(w)]
+    # a capital after the first letter makes a name ("BanditSpec", "LLaMA"), not a word to judge
+    long = [w for w in words if len(w) >= 4 and w.isalpha() and not any(c.isupper() for c in w[1:])]
     unknown = [w for w in long if not is_word(w.lower())]
     accented = any(not w.isascii() and w[0].islower() for w in unknown)  # not a name ("Müller")
     return len(unknown) >= 2 and bool(function or accented)
-
-
-def looks_coined(word: str) -> bool:
-    """Whether ``word`` has a capital letter after its first ("BanditSpec", "LLaMA"): a name, not a word."""
-    return any(c.isupper() for c in word[1:])
