@@ -18,7 +18,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer
 from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
-from paperchat.engine.metadata_reads import counted_listing, read_metadata
+from paperchat.engine.metadata_reads import ANSWERED_FROM, counted_listing, read_metadata
 
 #: Papers holding a list's topic words past which they are counted without reading for the phrase (_more_listed)
 MAX_PHRASE_READ = 150
@@ -138,7 +138,7 @@ def ask(
         if reading.count is not None:
             _list_every_counted(engine, answer, [h.paper_id for h in hits], reading.paper_ids)
     # "What speedup does ghkWIlliZ8 report?" declined: the id was read as that paper, nothing answered from it
-    said = "answered from that paper", "read as that paper"
+    said = ANSWERED_FROM, "read as that paper"
     answer.notes += [n.replace(*said) if answer.abstained else n for n in reading.notes]
     # "Did Sergey Levine write ConfPO?": say whether, in a note
     if reading.whose and answer.sources:

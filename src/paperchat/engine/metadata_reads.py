@@ -41,6 +41,10 @@ _ABOUT_VENUE = re.compile(
 )
 
 
+#: How a note on a paper named by its id ends when the question was answered from that paper.
+ANSWERED_FROM = "answered from that paper"
+
+
 @dataclass
 class Reading:
     """What is retrieved and answered for a question (see :func:`read_metadata`)."""
@@ -81,17 +85,19 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     from paperchat.answer.year_asks import YearAsk, asked_year, year_note
 
     named = ids_named(question, engine.catalog(), engine.aliases())
+    ids = frozenset(named.values())
+    # the filters may leave every named paper out
+    said = (
+        "the filters leave it out"
+        if paper_ids is not None and not ids & paper_ids
+        else ANSWERED_FROM
+    )
     notes = []
     for typed, pid in named.items():  # "What does KVf2SFL1pi propose?": that paper, by its name
         record = engine.catalog()[pid]
         question = question.replace(typed, short_label(record) or record.name)
-        notes.append(f"{typed} is the id of '{record.name}': answered from that paper")
+        notes.append(f"{typed} is the id of '{record.name}': {said}")
     if named:
-        ids = frozenset(named.values())
-        if paper_ids is not None and not ids & paper_ids:  # the filters leave every named paper out
-            notes[:] = [
-                n.replace("answered from that paper", "the filters leave it out") for n in notes
-            ]
         paper_ids = ids if paper_ids is None else ids & paper_ids
     reading = Reading(question, paper_ids, notes)
     notes += [PRESENTATION_NOTE] if _PRESENTATION.search(question) else []
