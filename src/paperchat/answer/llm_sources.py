@@ -73,12 +73,12 @@ def fit_sources(
         if len(kept) == 1:
             break
         kept.pop()
-    if kept:
-        first = kept[0]
+    if sources:  # one source left: the longest part of it that fits
+        first = sources[0]
         words = first.text.split()
 
-        def cut(n: int) -> PromptSource:
-            return PromptSource(first.record, first.chunk_id, " ".join(words[:n]) + " …")
+        def cut(n: int, tail: str = " …") -> PromptSource:
+            return PromptSource(first.record, first.chunk_id, " ".join(words[:n]) + tail)
 
         lo, hi = 0, len(words)
         while lo < hi:  # the longest prefix that fits
@@ -89,12 +89,10 @@ def fit_sources(
                 hi = mid - 1
         if lo > 0:
             return render([cut(lo)]), [cut(lo)]
-    if sources:  # a prompt without any of its sources could only answer from outside them
-        # the least window (a multiple of 256) holding the prompt, 40 words of a source and a quarter for the
-        # answer ("a larger window" alone had not said how large: a local-LLM session tried 512 again)
-        words = sources[0].text.split()
-        part = PromptSource(sources[0].record, sources[0].chunk_id, " ".join(words[:40]))
-        need = count_message_tokens(render([part])) + SAFETY_TOKENS
+        # a prompt without any of its sources could only answer from outside them. The least window (a
+        # multiple of 256) holding the prompt, 40 words of a source and a quarter for the answer ("a larger
+        # window" alone had not said how large: a local-LLM session tried 512 again)
+        need = count_message_tokens(render([cut(40, "")])) + SAFETY_TOKENS
         least = -(-need * 4 // 3 // 256) * 256
         raise LLMContextOverflow(
             f"a context window of {context_window} tokens leaves no room for a source after the prompt and the "
