@@ -315,9 +315,8 @@ def extract(
     if one_paper:
         name = intent.subject or main_paper.title
         picked = deciding_first(question, name, own, picked, lexicon, MAX_SENTENCES)
-    if (
-        figures and one_paper
-    ):  # "Which paper achieves a 7x speedup ...?": the sentence stating it, first
+    # "Which paper achieves a 7x speedup ...?": the sentence stating it, first
+    if figures and one_paper:
         picked = figure_first(picked, own, figures, MAX_SENTENCES)
     if model and one_paper and not entity:  # "Which models is BanditSpec evaluated on?": one named
         picked = model_first(picked, own, model, MAX_SENTENCES)

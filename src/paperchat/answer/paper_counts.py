@@ -146,9 +146,8 @@ def _surface(forms: list[str]) -> re.Pattern:
         return re.escape(_ENDING.sub("", w) if len(w) > 5 else w) + r"\w{0,4}"
 
     alternatives = ["[\\s-]+".join(word(w) for w in re.split(r"[\s-]+", f)) for f in forms]
-    return re.compile(
-        rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)", re.I
-    )  # "Cross-Conformal Prediction" too
+    # "Cross-Conformal Prediction" too: a hyphen before the first word is no other word
+    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)", re.I)
 
 
 def topic_papers(

@@ -185,9 +185,8 @@ def cited_paper_ids(papers: Any) -> list[str]:
             raise BadArgument(
                 f"cannot cite {type(item).__name__}: give paper ids, papers or search hits"
             )
-        ids.append(
-            " ".join(pid.split())
-        )  # " G3grccIXIg " as an agent copies it, as pc.paper reads it
+        # " G3grccIXIg " as an agent copies it, as pc.paper reads it
+        ids.append(" ".join(pid.split()))
     return ids
 
 

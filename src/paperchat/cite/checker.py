@@ -257,9 +257,8 @@ class SupportChecker:
             claim_vecs.update(zip(quoted, embedded))
         for i in multi:
             claim, texts = strip_markers(items[i][0]), items[i][2]
-            named = set(
-                names(claim)
-            )  # "CROW reduces ... [1, 5]": each source must hold one of its names
+            # "CROW reduces ... [1, 5]": each source must hold one of its names
+            named = set(names(claim))
             for n, text in zip(known[i], texts):
                 score = _combine(self._match(claim_vecs[i], [text])[0], term_overlap(claim, text))
                 if score < IDLE_CITATION_BELOW:
