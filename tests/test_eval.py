@@ -317,6 +317,28 @@ def test_a_quick_run_skips_the_splits_its_sample_holds_no_question_of():
     ]
 
 
+def test_a_quick_run_skips_all_compared_cited_when_its_sample_holds_no_comparison():
+    # an eval author's `--limit 3 --check` with {"min": {"answers.all_compared_cited": 0.5}} failed "not
+    # measured" on a sample of lookups, though the README says a sample skips what it holds no question for
+    results = {
+        "config": {"limit": 3},
+        "overall": {"answers.all_compared_cited": {"value": None}},
+        "questions": [
+            {"id": f"q{i}", "split": None, "answerable": True, "all_gold_cited": None} for i in range(3)
+        ],
+    }
+    baseline = {"min": {"answers.all_compared_cited": 0.5}}
+    assert er.check_baseline(results, baseline) == []
+    assert er.unmeasured(results, baseline) == [
+        "answers.all_compared_cited (no comparison question)"
+    ]
+    results["questions"][0]["all_gold_cited"] = 0.0  # a comparison in the sample is measured
+    results["overall"]["answers.all_compared_cited"]["value"] = 0.0
+    assert er.check_baseline(results, baseline) == [
+        "answers.all_compared_cited = 0.000 is below the baseline minimum 0.500"
+    ]
+
+
 def test_a_baseline_that_bounds_nothing_is_refused(tmp_path):
     # a newcomer's {"answers.fact_recall": 0.99} had let `eval --check` pass at 0.900
     path = tmp_path / "baseline.json"

@@ -126,6 +126,10 @@ _NONE_OF = {
 }
 
 
+#: metrics a row of their subset has a value for only when it is of one kind (its field is ``None`` otherwise)
+_ONLY_OF = {"answers.all_compared_cited": "no comparison question"}
+
+
 def _scopes(
     results: dict[str, Any], baseline: dict[str, Any]
 ) -> list[tuple[str, dict[str, Any], list, dict]]:
@@ -152,12 +156,16 @@ def _not_in_sample(results: dict[str, Any], rows: list, bounds: dict[str, Any]) 
         return dict.fromkeys(
             sorted({**bounds.get("min", {}), **bounds.get("max", {})}), "no question"
         )
-    subsets = {name: subset for name, subset, _field, _higher in METRICS}
-    return {
-        name: _NONE_OF[subsets[name]]
-        for name in sorted({**bounds.get("min", {}), **bounds.get("max", {})})
-        if subsets.get(name) in _NONE_OF and not any(in_subset(r, subsets[name]) for r in rows)
-    }
+    subsets = {name: (subset, field) for name, subset, field, _higher in METRICS}
+    lacks = {}
+    for name in sorted({**bounds.get("min", {}), **bounds.get("max", {})}):
+        subset, field = subsets.get(name, ("", ""))
+        if subset in _NONE_OF and not any(in_subset(r, subset) for r in rows):
+            lacks[name] = _NONE_OF[subset]
+        elif name in _ONLY_OF and not any(r.get(field) is not None for r in rows):
+            # a metric of some questions of its subset only: all compared cited of the comparisons
+            lacks[name] = _ONLY_OF[name]
+    return lacks
 
 
 def check_baseline(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
