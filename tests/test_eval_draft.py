@@ -400,6 +400,18 @@ def test_a_drafted_number_is_no_resolution_baseline_or_share():
     ]
 
 
+def test_a_drafted_number_is_no_power_s_base():
+    # an eval author's draft: "How many samples does ... involve?" keyed ["10"] from "$10^4$ samples"
+    from paperchat.evaluation.authoring.numbers import reports
+
+    sentences = [r"It needs only $10^4$ samples.", "It is tested on 12 datasets."]
+    paper = dc.DraftPaper("p1", "T", "", " ".join(sentences), sentences, sentences)
+    corpus = type("C", (), {"abstract_lower": {"p1": " ".join(sentences).lower()}})()
+    assert [(c["question"], c["facts"]) for c in reports(corpus, paper, "FMSR")] == [
+        ("On how many datasets is FMSR evaluated?", [["12"]])
+    ]
+
+
 def test_a_drafted_factor_is_a_speed_up_only_when_it_is_one():
     # an eval session: QuantSpec's "reduces the memory requirements by $\sim 1.3\times$" was keyed as its
     # speed-up, and its speed-up "$\sim2.5\times$" (a LaTeX "about" glued to the figure) was not read

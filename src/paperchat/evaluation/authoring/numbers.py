@@ -81,6 +81,8 @@ def reports(corpus: Corpus, paper: DraftPaper, subj: str) -> list[dict]:
         raw = re.sub(r"(\\(?:sim|approx))(?=\d)", r"\1 ", raw)
         for m in _NUMBER.finditer(raw):
             number, unit = m.group(1), (m.group(2) or "")
+            if raw[m.end() : m.end() + 1] == "^":
+                continue  # a power's base: "$10^4$ samples" (an eval author's draft had asked for 10)
             if not unit.strip() and (
                 raw[m.end() : m.end() + 1].isalnum()
                 or re.fullmatch(r"(19|20)\d\d", number)
