@@ -460,3 +460,9 @@ def test_which_of_these_selects_by_the_words_after_its_verb_and_a_ranking_select
     # a ranking compares the papers, which all answer; "is" asks something else
     assert select("which of these achieves the highest accuracy?", ids, texts, lexicon) is None
     assert select("which of these is the most recent?", ids, texts, lexicon) is None
+    # a passive selects as an active verb: an area chair's "which of these are evaluated on Atari?" had
+    # quoted every paper of the list, where "which of these use Atari?" said none writes it
+    chosen = select("which of these are evaluated on Atari?", ids, texts, lexicon)
+    assert (chosen.kept, chosen.words) == ([], "on Atari")
+    chosen = select("which of these are focused on backdoors?", ids, texts, lexicon)
+    assert chosen.kept == ["p-f951bc7f7256"]

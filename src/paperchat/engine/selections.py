@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from paperchat.store.bm25 import CONVERSATIONAL
 
 #: "which of these use ...", "which of them target ...", "which ones are about ...", "which of the papers
-#: mention ...": the reference, then the selecting verb (any word but an auxiliary, whose question asks
-#: something else: "which of these is the most recent?"), then what selects
+#: mention ...", "which of these are evaluated on ...": the reference, then the selecting verb (any word but
+#: an auxiliary, whose question asks something else: "which of these is the most recent?", unless a passive
+#: participle follows it), then what selects
 _SELECTS = re.compile(
     r"^\s*which\s+(?:of\s+(?:these|those|them|the\s+(?:\w+\s+)?(?:papers|ones|works|methods))"
     r"(?:\s+(?:papers|ones|works|methods))?|ones)\s+"
-    r"(?:(?:is|are|was|were)\s+(?:about|on)\b|(?!(?:is|are|was|were|has|have|had|do|does|did|can|could|"
+    r"(?:(?:is|are|was|were)\s+(?:about|on|[a-z]+(?:ed|en))\b|(?!(?:is|are|was|were|has|have|had|do|does|did|can|could|"
     r"would|should|will|may|might)\b)[a-z][\w-]*)\s+(?P<what>[^?!.]+)",
     re.I,
 )
