@@ -31,6 +31,19 @@ import re
 from collections.abc import Mapping
 
 from paperchat.answer.named_papers import short_label
+from paperchat.chat.ordinals import (
+    COUNTS,
+    FIRST_N,
+    NOUNS,
+    NUMBERED,
+    ORDINAL,
+    ORDINAL_LIST,
+    ORDINAL_WORD,
+    SINGULAR_NOUNS,
+    apart,
+    ordinal_value,
+    places,
+)
 from paperchat.core.contract import Source
 from paperchat.core.resolution import (  # the resolution type, re-exported for the chat
     BOOST,
@@ -40,63 +53,23 @@ from paperchat.core.resolution import (  # the resolution type, re-exported for 
 )
 from paperchat.core.terms import name_tokens, terms
 
-_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-_SUFFIXES = ("st", "nd", "rd") + ("th",) * 7
-_ORDINALS = (
-    {w: i for i, w in enumerate(_WORDS, 1)}
-    | {f"{i}{s}": i for i, s in enumerate(_SUFFIXES, 1)}
-    | {"last": -1, "former": 1, "latter": -1}
-)
-_NOUNS = r"(?:paper|papers|method|methods|approach|approaches|model|models|work|works|framework|frameworks|technique|techniques|algorithm|algorithms|study|studies|article|articles|system|architecture|source|one|ones|proposal|result)"
-_SINGULAR_NOUNS = r"(?:paper|method|approach|model|work|framework|technique|algorithm|study|article|system|architecture|proposal|benchmark|dataset|tool|pipeline|estimator|network|one)"
-
-#: An ordinal that counts sources, "former" and "latter" aside (they point at one of two, never in a list).
-_ORDINAL_WORD = (
-    r"(?:first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|"
-    r"tenth|10th|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th)|last)"
-)
-# "the second one", "the last paper", "the latter", "the 2nd method"
-_ORDINAL = re.compile(
-    rf"\bthe\s+({_ORDINAL_WORD}|former|latter)"
-    r"(?:\s+"
-    + _NOUNS
-    + r"\b(?!\s+(?:of|that|which|where|to)\b)"  # "the first one" refers, whatever verb follows
-    + r"|(?=\s*(?:'s|[?.!,;:)]|$|\s+(?:"
-    + r"use|uses|used|do|does|did|is|was|propose|proposes|introduce|introduces|report|reports|achieve|achieves|show|shows|evaluate|evaluates|handle|handles|work|works|have|has|claim|claims|say|says|mention|mentions|compare|improve|improves|differ|differs|address|addresses|study|studies|need|needs|rely|relies|solve|solves|get|gets|reach|reaches|test|tests|define|defines|require|requires|apply|applies|about|on|in|for|and|or|vs|versus|than|from|with)\b)))",
-    re.I,
-)
-# several sources at once: "the first and the second", "the first and third ones", "the 1st, 2nd and 4th papers"
-_ORDINAL_LIST = re.compile(
-    rf"\bthe\s+{_ORDINAL_WORD}(?:\s+(?:one|paper|method))?(?:\s*,\s*(?:the\s+)?{_ORDINAL_WORD})*"
-    rf"\s*,?\s+(?:and|&|vs\.?|versus|with|to)\s+(?:the\s+)?{_ORDINAL_WORD}(?:\s+{_NOUNS})?\b",
-    re.I,
-)
-# "the first two", "the last three papers", "the top 2"
-_FIRST_N = re.compile(
-    r"\bthe\s+(first|top|last)\s+(two|three|four|five|2|3|4|5)(?:\s+" + _NOUNS + r")?\b", re.I
-)
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
-# "paper 2", "source #3", "[2]", "number 2"
-_NUMBERED = re.compile(
-    r"(?:\b(?:paper|source|reference|result|number|no\.)\s*#?\s*(\d{1,2})\b|\[(\d{1,2})\])", re.I
-)
 # plural references
 _PLURAL = re.compile(
     r"\b(?:(?:these|those|the\s+two|the\s+three|both(?:\s+of\s+the)?)\s+"
-    + _NOUNS
+    + NOUNS
     + r"|both\s+of\s+them|each\s+of\s+them|all\s+of\s+them"
     # "which one is faster?", "how do the two differ?", "do both use a draft model?" (not "both X and Y"),
     # "which of these is the most recent?"
-    r"|(?:(?<=\bof )|(?<=\bamong ))(?:these|those)(?!\s+" + _NOUNS + r")"
+    r"|(?:(?<=\bof )|(?<=\bamong ))(?:these|those)(?!\s+" + NOUNS + r")"
     r"|which\s+one|which\s+of\s+(?:the\s+)?(?:two|three)|the\s+(?:two|three)(?=\s+(?:differ|compare|do|are|have|use))"
     r"|both(?!\s+(?:\w+\s+){0,3}?and\b)"
     r"|they|them|their|theirs|themselves)\b",
     re.I,
 )
 # demonstrative or definite singular references: "this paper", "that method", "the method", "the authors"
-_DEMONSTRATIVE = re.compile(r"\b(?:this|that|the\s+same)\s+" + _SINGULAR_NOUNS + r"\b", re.I)
+_DEMONSTRATIVE = re.compile(r"\b(?:this|that|the\s+same)\s+" + SINGULAR_NOUNS + r"\b", re.I)
 _DEFINITE = re.compile(
-    r"\bthe\s+(?:proposed\s+|new\s+|above\s+|mentioned\s+)?" + _SINGULAR_NOUNS + r"\b"
+    r"\bthe\s+(?:proposed\s+|new\s+|above\s+|mentioned\s+)?" + SINGULAR_NOUNS + r"\b"
     r"(?!\s+(?:that|which|who|whose|for|of|to|in|on|used|proposed|called|named|where|with|by|from|behind|introduced|presented|described|based|able|trained)\b)",
     re.I,
 )
@@ -110,7 +83,7 @@ _IMPERSONAL = re.compile(
 # the question looks for papers itself: "Which paper ...", "Is there a method that ..."
 _FINDS = re.compile(
     r"\b(?:which|what|any|find|list|name)\s+(?!of\s+(?:these|those|them)\b)(?:\w+\s+){0,2}?"
-    + _NOUNS
+    + NOUNS
     + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
     r"|\bis\s+there\b|\bare\s+there\b",
     re.I,
@@ -145,19 +118,6 @@ def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") and not name[-2:-1].isupper() else "'s")
 
 
-def _ordinal_value(word: str) -> int:
-    """The 1-based place an ordinal names ("second" 2, "11th" 11, "last" -1): past the list's end, the
-    resolver says how many papers it shows rather than not seeing a reference."""
-    word = word.lower()
-    return _ORDINALS.get(word) or int(re.match(r"\d+", word).group(0))
-
-
-def places(ordinals: tuple[int, ...], count: int) -> list[int]:
-    """The 1-based places ``ordinals`` name in a list of ``count`` papers ("the last", ``-1``, is ``count``);
-    a place past the list stays as asked, for the caller to refuse."""
-    return [count + 1 + n if n < 0 else n for n in ordinals]
-
-
 def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
     """The first back-reference in ``question``: ``(kind, phrase, ordinals)`` or ``None``.
 
@@ -165,22 +125,29 @@ def find_reference(question: str) -> tuple[str, str, tuple[int, ...]] | None:
     and the third", "the first two", "[1] and [3]"), ``plural``, ``demonstrative``, ``it``,
     ``authors`` or ``definite`` (a weak "the method"); ``ordinals`` is empty but for ``ordinal``.
     """
-    m = _ORDINAL_LIST.search(question)
+    m = ORDINAL_LIST.search(question)
     if m:
-        words = re.findall(_ORDINAL_WORD, m.group(0), re.I)
-        return "ordinal", m.group(0), tuple(_ordinal_value(w) for w in words)
-    m = _FIRST_N.search(question)
+        words = re.findall(ORDINAL_WORD, m.group(0), re.I)
+        return "ordinal", m.group(0), tuple(ordinal_value(w) for w in words)
+    m = FIRST_N.search(question)
     if m:
-        count = _COUNTS.get(m.group(2).lower()) or int(m.group(2))
+        count = COUNTS.get(m.group(2).lower()) or int(m.group(2))
         numbers = range(-count, 0) if m.group(1).lower() == "last" else range(1, count + 1)
         return "ordinal", m.group(0), tuple(numbers)
-    numbered = list(_NUMBERED.finditer(question))
+    numbered = list(NUMBERED.finditer(question))
     if numbered:  # "paper 2", "How does [1] compare with [3]?": each number is a source
         numbers = tuple(int(m.group(1) or m.group(2)) for m in numbered)
         return "ordinal", ", ".join(m.group(0) for m in numbered), numbers
-    m = _ORDINAL.search(question)
+    two = apart(question)  # "how does the second one differ from the first?"
+    if two:
+        return (
+            "ordinal",
+            " ... ".join(m.group(0) for m in two),
+            tuple(ordinal_value(m.group(1)) for m in two),
+        )
+    m = ORDINAL.search(question)
     if m:
-        return "ordinal", m.group(0), (_ordinal_value(m.group(1)),)
+        return "ordinal", m.group(0), (ordinal_value(m.group(1)),)
     m = _DEMONSTRATIVE.search(question)
     if m:
         return "demonstrative", m.group(0), ()
@@ -367,11 +334,20 @@ def resolve(
         query = pronoun[0].sub(
             lambda m: _possessive(qnames[0]) if m.group(0).lower() == "its" else qnames[0], query
         )
-    elif kind == "ordinal" and len(targets) > 1 and _NUMBERED.match(phrase):
+    elif kind == "ordinal" and len(targets) > 1 and NUMBERED.match(phrase):
         # "How does [1] compare with [3]?": each number in place, by its own source's name
         by_number = {n: q for n, q in zip(numbers, (query_label(t) for t in targets)) if q}
-        query = _NUMBERED.sub(
+        query = NUMBERED.sub(
             lambda m: by_number.get(int(m.group(1) or m.group(2)), m.group(0)), question
+        )
+    elif kind == "ordinal" and len(targets) > 1 and apart(question):
+        # "how does the second one differ from the first?": each ordinal in place, by its own paper's name
+        by_place = {n: q for n, q in zip(numbers, (query_label(t) for t in targets)) if q}
+        query = ORDINAL.sub(
+            lambda m: by_place.get(
+                places((ordinal_value(m.group(1)),), len(context))[0], m.group(0)
+            ),
+            question,
         )
     else:
         query = _rewrite(question, kind, phrase, qnames if len(qnames) == len(targets) else [])

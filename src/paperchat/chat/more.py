@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperchat.chat.followup import find_reference, places
+from paperchat.chat.followup import find_reference
+from paperchat.chat.ordinals import places
 
 _ANY = r"(?:(?:are\s+there|is\s+there|(?:can\s+you\s+)?show(?:\s+me)?|find(?:\s+me)?|give\s+me|list|got|pls|please)\s+)?(?:any\s+)?"
 _MORE = r"(?:more|others?|other\s+(?:papers|ones|works)|anything\s+else|something\s+else|more\s+(?:papers|ones|results|works?|research)|additional\s+(?:papers|ones))"

@@ -67,7 +67,10 @@ def select(question: str, referred: list[str], texts: dict[str, str], lexicon) -
     match = _SELECTS.match(question)
     if not match or len(referred) < 2 or lexicon is None or _RANKS.search(match.group("what")):
         return None
-    words = match.group("what").strip()
+    # "are evaluated on Atari": what selects is "Atari"
+    words = re.sub(
+        r"^(?:on|in|with|by|for|to|at|from|against)\s+", "", match.group("what").strip(), flags=re.I
+    )
     wanted = lexicon.terms_of(words) - CONVERSATIONAL
     if not wanted:
         return None
