@@ -320,6 +320,34 @@ def test_team_names_and_bibtex_style_author_strings_stay_whole_names():
     assert 'author = "{Procter and Gamble Research Team}"' in entries(["x"], records)
 
 
+def test_apa_scopus_and_pubmed_author_strings_are_whole_names():
+    # a lab's own corpus: "Sabbaghi, M., Kassianik, P., Pappas, G." had been stored as six authors
+    # (BibTeX "Sabbaghi and M. and ..."), "Paulus A.; Zharmagambetov A." as "A., Paulus" in BibTeX
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.authors import author_list
+    from paperchat.ingest.records import PaperRecord
+
+    assert author_list("Sabbaghi, M., Kassianik, P., & Pappas, G. J.") == [
+        "M. Sabbaghi",
+        "P. Kassianik",
+        "G. J. Pappas",
+    ]
+    assert author_list("Paulus A.; Zharmagambetov A.; Guo C.") == [
+        "A. Paulus",
+        "A. Zharmagambetov",
+        "C. Guo",
+    ]
+    assert author_list("Qu X, Zhang YL, Li Z") == ["X. Qu", "Y. L. Zhang", "Z. Li"]
+    assert author_list(["Paulus A.", "Guo C."]) == ["A. Paulus", "C. Guo"]
+    # names that only look so stay: capitalised surnames, a given name and a surname
+    assert author_list("Wei LI, Ming WU") == ["Wei LI", "Ming WU"]
+    assert author_list("Alice Bob, Carol Dee") == ["Alice Bob", "Carol Dee"]
+    records = {
+        "x": PaperRecord("x", title="T", authors=author_list("Sabbaghi, M., Pappas, G."), year=2025)
+    }
+    assert 'author = "Sabbaghi, M. and Pappas, G."' in entries(["x"], records)
+
+
 def test_an_abstention_leaves_an_existing_bibliography_as_it_was(tmp_path):
     # a newcomer's `ask "..." --bibtex refs.bib` that abstained emptied a 1,553-byte refs.bib; a reviewer's
     # script reading --json then kept the previous question's references: the answer's notes say so

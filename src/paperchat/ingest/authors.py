@@ -19,7 +19,9 @@ def author_list(value: Any) -> list[str]:
     else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"); "Smith, Alice" alone is one name, and a
     string of several lines one name a line; a number is no name; HTML character references are decoded
     ("Ren&eacute;e"), in a list's names too. A string that is a JSON or Python list (a
-    spreadsheet cell written by ``df.to_csv``) is read as that list."""
+    spreadsheet cell written by ``df.to_csv``) is read as that list. APA's "Sabbaghi, M., Kassianik, P."
+    pairs each surname with its initials, and Scopus' or PubMed's "Paulus A.; Guo C." and "Qu X, Zhang Y"
+    put the initials first ("A. Paulus", "X. Qu")."""
     if value is None or isinstance(value, (bool, int, float)):  # "authors": 42 names no one
         return []
     if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
@@ -27,11 +29,13 @@ def author_list(value: Any) -> list[str]:
             a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
         ]
         # an item written "Last, First" ("Chang, Edward Y.") reads as a string's does: "Edward Y. Chang"
-        return [
-            _one_name(clean_text(unescape_html(a)))
-            for a in names
-            if isinstance(a, str) and a.strip()
-        ]
+        return _initials_first(
+            [
+                _one_name(clean_text(unescape_html(a)))
+                for a in names
+                if isinstance(a, str) and a.strip()
+            ]
+        )
     text = clean_text(unescape_html(str(value)))
     if not text:
         return []
@@ -56,8 +60,42 @@ def author_list(value: Any) -> list[str]:
         # BibTeX's "Smith, John and Doe, Jane"
         parts = [natural_order(p) for p in text.split(" and ")]
     else:
-        parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", text)  # "Ann Lee, Bo Chen and Cy Dee"
-    return [a.strip() for a in parts if a.strip()]
+        parts = re.split(
+            r",\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+", text
+        )  # "Ann Lee, Bo Chen and Cy Dee"
+        parts = _paired([a.strip() for a in parts if a.strip()])
+    return _initials_first([a.strip() for a in parts if a.strip()])
+
+
+#: Initials alone: "M.", "J. A.", "J.-P."; or undotted, as PubMed writes them ("X", "JA").
+_DOTTED = re.compile(r"(?:[A-Z]\.(?:\s*-?\s*)?)+")
+_UNDOTTED = re.compile(r"[A-Z]{1,3}")
+
+
+def _paired(parts: list[str]) -> list[str]:
+    """APA's "Sabbaghi, M., Kassianik, P., Pappas, G." split on commas: every second part is a surname's
+    dotted initials, so each pair is one name ("M. Sabbaghi"); other lists as they are. A lab's own corpus
+    had stored six authors "Sabbaghi", "M.", ... (and BibTeX "Sabbaghi and M. and ...")."""
+    if len(parts) < 2 or len(parts) % 2 or not all(_DOTTED.fullmatch(p) for p in parts[1::2]):
+        return parts
+    if any(_DOTTED.fullmatch(p) for p in parts[0::2]):
+        return parts
+    return [f"{initials} {last}" for last, initials in zip(parts[0::2], parts[1::2])]
+
+
+def _initials_first(parts: list[str]) -> list[str]:
+    """Scopus' and PubMed's "Surname Initials" ("Paulus A.", "Qu X") as "A. Paulus", "X. Qu", when every
+    name of the list is written so (dotted initials; undotted ones when one of them is a single letter,
+    so "Wei LI, Ming WU" stays); other lists as they are."""
+    split = [re.fullmatch(r"(\S.*?)\s+(\S+)", p) for p in parts]
+    if not parts or not all(split):
+        return parts
+    tails = [m.group(2) for m in split]
+    if all(_DOTTED.fullmatch(t) for t in tails):
+        return [f"{m.group(2)} {m.group(1)}" for m in split]
+    if all(_UNDOTTED.fullmatch(t) for t in tails) and any(len(t) == 1 for t in tails):
+        return [" ".join(c + "." for c in m.group(2)) + f" {m.group(1)}" for m in split]
+    return parts
 
 
 #: One name written "Last, First": a word (after lower-case particles: "van der Berg"), a comma, then one
