@@ -386,3 +386,15 @@ def test_a_listing_request_is_searched_by_its_topic():
     assert retrieval_query("List the papers on watermarking") == "watermarking"
     assert retrieval_query("Show me papers on watermarking") == "watermarking"
     assert retrieval_query("List the datasets ConfPO uses") == "List the datasets ConfPO uses"
+
+
+def test_a_list_asked_by_a_name_quotes_each_retrieved_paper_writing_it(icml_engine):
+    # an eval author: "Which papers evaluate on LIBERO?" and "Which papers use AIRS?" abstained (the
+    # sentences naming them scored below the bar) while retrieval ranked both papers first
+    answer = icml_engine.ask("Which papers evaluate on LIBERO?", mode="extractive")
+    assert not answer.abstained
+    assert {s.paper_id for s in answer.sources} >= {"N2Dey442PJ", "n1cqQK4hhC"}
+    assert "CortexBench and LIBERO benchmarks" in answer.answer
+    answer = icml_engine.ask("Which papers use AIRS?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["4umRQdvuW5", "G2mAZTpJcz"]
+    assert "released as part of the AIRS library" in answer.answer

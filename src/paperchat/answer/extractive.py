@@ -261,7 +261,9 @@ def extract(
     if len(mentioned) >= 2:  # "How do X and the one that ... differ?": each paper, for the ask
         picked = subject_sentences(question, qvec, focus, index, subjects, bare, ABSTAIN_BELOW)
     elif intent.kind == it.FIND and intent.plural:
-        picked = list_sentences(question, cands, focus, lexicon, n_papers, ABSTAIN_BELOW)
+        picked = list_sentences(
+            question, cands, focus, lexicon, n_papers, ABSTAIN_BELOW, intent.names
+        )
         # "which of the papers ...?" that one paper answers: more of it, and its name
         if len(picked) == 1:
             only = [c for c in cands if c.paper_id == picked[0].paper_id]

@@ -35,6 +35,9 @@ MAX_TOGETHER = 3
 #: because the tuning sets' list questions lost no gold paper; 0.05, and restricting every listed paper,
 #: lost some).
 FIT_TERM_SHARE = 0.10
+#: A name a list asks by is quoted from each retrieved paper writing it when at most this many do (not
+#: tuned: set before measuring, fortieth round).
+NAME_WRITERS = 3
 #: The verb after "papers" ("Which papers involve ...") is the listing's, not the topic's.
 _LISTING_VERB = re.compile(
     r"\b(?:papers?|works?|studies|articles)\s+(?:that\s+|which\s+)?([a-z]+)", re.I
@@ -144,11 +147,57 @@ def one_per_paper(
 
 
 def list_sentences(
-    question: str, cands: list, papers: list[PaperText], lexicon, n_papers: int, min_score: float
+    question: str,
+    cands: list,
+    papers: list[PaperText],
+    lexicon,
+    n_papers: int,
+    min_score: float,
+    names: tuple[str, ...] = (),
 ) -> list:
     """The sentences a "which papers ...?" answer lists: :func:`one_per_paper` over the papers above the share
-    cut and those :func:`topical` adds that :func:`fitting` keeps."""
+    cut and those :func:`topical` adds that :func:`fitting` keeps; then :func:`name_writers`' sentences."""
     listed = topical(question, papers, lexicon, n_papers) & fitting(
         question, papers, lexicon, n_papers
     )
-    return one_per_paper(cands, papers, min_score, listed)
+    picked = one_per_paper(cands, papers, min_score, listed)
+    return name_writers(cands, papers, picked, names, lexicon, n_papers)
+
+
+def name_writers(
+    cands: list,
+    papers: list[PaperText],
+    picked: list,
+    names: tuple[str, ...],
+    lexicon,
+    n_papers: int,
+) -> list:
+    """For a list that asks by a name (``names``: "LIBERO" in "Which papers evaluate on LIBERO?"), the
+    sentence writing it of each retrieved paper that writes it as the question does, however low it scores:
+    in place of a ``picked`` sentence of that paper that does not write it, else added. Only a name at most
+    :data:`NAME_WRITERS` retrieved papers write (not "LLMs"), over corpora of
+    :data:`~paperchat.answer.focus.OFF_TOPIC_MIN_PAPERS` papers or more. An eval author's "Which papers
+    evaluate on LIBERO?" and "Which papers use AIRS?" had abstained (the sentences naming them scored below
+    the bar) while retrieval ranked both papers first."""
+    if lexicon is None or n_papers < OFF_TOPIC_MIN_PAPERS:
+        return picked
+    picked = list(picked)
+    for name in names:
+        written = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        writers = [p for p in papers if written.search(p.full_text)]
+        if not 1 <= len(writers) <= NAME_WRITERS:
+            continue
+        for p in writers:
+            writing = [c for c in cands if c.paper_id == p.paper_id and written.search(c.text)]
+            best = next(
+                (c for c in writing if c.role != "resource"), writing[0] if writing else None
+            )
+            # a code link only when only it writes the name ("released as part of the AIRS library")
+            if best is None or best in picked:
+                continue
+            at = next((i for i, c in enumerate(picked) if c.paper_id == p.paper_id), None)
+            if at is None:
+                picked.append(best)
+            else:
+                picked[at] = best
+    return picked
