@@ -284,3 +284,16 @@ def test_a_verb_of_needing_is_no_premise_its_object_is():
     assert denied_terms("Why does ConfPO need an auxiliary reward model?", abstract) == [
         "auxiliary"
     ]
+
+
+def test_one_and_a_scale_word_is_an_amount_stated_first(icml_engine):
+    # an eval author: "How big is TimeBench ...?" abstained ("the abstract states no such number") though
+    # Sundial's abstract curates "TimeBench with one trillion time points"
+    from paperchat.answer.counts import states_number
+
+    assert states_number("We curate TimeBench with one trillion time points.")
+    assert not states_number("We generate one token after another.")
+    answer = icml_engine.ask("How big is TimeBench used to pretrain Sundial?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["LO7ciRpjI5"]
+    assert answer.answer.startswith("Towards time series foundation models")
+    assert "one trillion time points" in answer.answer

@@ -277,13 +277,16 @@ def states_number(text: str, given: frozenset[str] = frozenset()) -> bool:
 
 #: Words that look like numbers but state no amount: enumerators and "one".
 _NO_AMOUNT = re.compile(r"\(?(?:\d|[ivx]+)\)[,:]?|[Oo]ne[,;:.]?", re.I)
-#: A unit of time after "one" makes it an amount ("in about one second": "How long does LightningDrag
-#: take?" had abstained, an abstention audit of the thirty-fourth round found).
-_TIME_UNIT = re.compile(r"(?:second|minute|hour|day|week|month)s?[,;:.]?", re.I)
+#: A unit of time or a scale after "one" makes it an amount ("in about one second": "How long does
+#: LightningDrag take?" had abstained, an abstention audit of the thirty-fourth round found; "with one
+#: trillion time points": an eval author's "How big is TimeBench ...?" had abstained, fortieth round).
+_TIME_UNIT = re.compile(
+    r"(?:second|minute|hour|day|week|month|hundred|thousand|million|billion|trillion)s?[,;:.]?", re.I
+)
 
 
 def _one_of_unit(words: list[str], i: int) -> bool:
-    """Whether ``words[i]``, "one", is an amount of time: a unit of :data:`_TIME_UNIT` follows it."""
+    """Whether ``words[i]``, "one", is an amount: a unit of time or a scale (:data:`_TIME_UNIT`) follows it."""
     return (
         words[i].lower() == "one"
         and i + 1 < len(words)
