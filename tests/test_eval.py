@@ -324,7 +324,8 @@ def test_a_quick_run_skips_all_compared_cited_when_its_sample_holds_no_compariso
         "config": {"limit": 3},
         "overall": {"answers.all_compared_cited": {"value": None}},
         "questions": [
-            {"id": f"q{i}", "split": None, "answerable": True, "all_gold_cited": None} for i in range(3)
+            {"id": f"q{i}", "split": None, "answerable": True, "all_gold_cited": None}
+            for i in range(3)
         ],
     }
     baseline = {"min": {"answers.all_compared_cited": 0.5}}

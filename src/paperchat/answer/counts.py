@@ -281,7 +281,8 @@ _NO_AMOUNT = re.compile(r"\(?(?:\d|[ivx]+)\)[,:]?|[Oo]ne[,;:.]?", re.I)
 #: LightningDrag take?" had abstained, an abstention audit of the thirty-fourth round found; "with one
 #: trillion time points": an eval author's "How big is TimeBench ...?" had abstained, fortieth round).
 _TIME_UNIT = re.compile(
-    r"(?:second|minute|hour|day|week|month|hundred|thousand|million|billion|trillion)s?[,;:.]?", re.I
+    r"(?:second|minute|hour|day|week|month|hundred|thousand|million|billion|trillion)s?[,;:.]?",
+    re.I,
 )
 
 
