@@ -32,6 +32,7 @@ import numpy as np
 from paperchat.answer import intent as it
 from paperchat.answer.asks import HOW_MANY_AUTHORS, asks_for_name, plain_question, split_ask
 from paperchat.answer.extractive import extract
+from paperchat.answer.field_labels import field_labels
 from paperchat.answer.focus import PaperText, focus_papers
 from paperchat.answer.limitations import LIMITS_NOTE, asks_limitations, limited_paper
 from paperchat.answer.lists import partial_fit_note
@@ -192,7 +193,8 @@ def paper_name(record: PaperRecord, shared_labels: set[str] = frozenset()) -> st
 
     Kept one sentence (no inner "? " or ". "). Without a title, the label, else the paper id. A
     label in ``shared_labels`` (lower case; one that another paper of the same answer has too, such
-    as "ICL") would not tell the papers apart and is left out.
+    as "ICL", or a field's term, :func:`paperchat.answer.field_labels.field_labels`) would not tell the
+    papers apart and is left out.
     """
     label = record.label
     short = (
@@ -355,6 +357,10 @@ def offline_answer(
         if records[pid].label
     )
     shared = {label for label, count in labels.items() if count > 1}
+    # "... Behavior Cloning (BC)": a field's term would read as the paper's method name
+    shared |= field_labels(
+        [records[pid] for pid in {s.paper_id for s in result.sentences}], lexicon
+    )
     for sent in result.sentences:
         text, sep = sent.text, " "
         if sent.paper_id not in order:
