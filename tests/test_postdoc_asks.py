@@ -37,6 +37,17 @@ def test_a_question_inside_a_statement_asks_nothing():
     assert it.read_question("How many samples are there in the benchmark?").kind == it.QUANTITY
 
 
+def test_is_there_an_attack_or_a_method_that_asks_for_a_paper():
+    # an area chair's "Is there an attack that removes audio watermarks ...?" had been read as a general
+    # question, and its answer opened with a sentence that does not name its paper
+    for question in (
+        "Is there an attack that removes audio watermarks from AI-generated speech?",
+        "Is there a training-free method that prunes vision tokens?",
+        "Is there a new dataset of annotated surgical videos?",
+    ):
+        assert it.read_question(question).kind == it.FIND
+
+
 def _sentences(*texts):
     return [S(text=t, role="result") for t in texts]
 

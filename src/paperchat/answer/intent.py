@@ -102,7 +102,8 @@ _FIND_ONE = re.compile(
     r"\b(?:which|what) (?:\w+\s+){0,2}?(?:paper|work|study|article|method|approach|framework|defen[cs]e|"
     r"attack|tool|system|technique|algorithm|model|benchmark)\b"
     r"|\bis there (?:a |any |some )?(?:new )?(?:work|paper|research|study|method|approach|way|theory)\b"
-    r"|\bis there an? (?:\S+ ){0,3}?(?:tool|system|technique|algorithm|model|benchmark|framework|planner|defen[cs]e)\b"
+    r"|\bis there an? (?:\S+ ){0,3}?(?:tool|system|technique|algorithm|model|benchmark|framework|planner|defen[cs]e|"
+    r"attack|method|approach|architecture|dataset)\b"
     r"|\b(?:i'?m|i am) looking for\b|\bany (?:work|research|paper) (?:on|that|about)\b|\bi remember (?:a|an|the|some)\b"
     r"|\bhas anyone\b|\bdoes any (?:paper|work)\b"
     r"|\b(?:i need|find me|point me to) (?:the|a|that) (?:paper|work|study|article)\b",
