@@ -35,6 +35,11 @@ CROW = (
         ("Does CROW use a reward model?", None),
         ("Could I use CROW on my chatbot?", None),
         ("How do I use it commercially?", None),
+        # the training a question takes as needed, not what is trained (an eval author's "Why does CRANE
+        # need to fine-tune the LLM on grammar data?" had been answered with CRANE's results)
+        ("Why does CROW need to pretrain the model on clean data?", "pretrain the model"),
+        ("Why does CROW need to finetune the backdoored model?", None),  # "during finetuning"
+        ("Why does CROW need to remove backdoors?", None),  # no training verb: "to" ends the thing
         # the asker's own doing ("How can I parallelize ... using graphics cards?", the bundled set's q034)
         ("How can I remove backdoors using graphics cards?", None),
     ],

@@ -2,7 +2,8 @@
 LSTM to capture long-range temporal dependencies?" where PEINR's abstract names no LSTM.
 
 A question that presupposes its claim (:data:`paperchat.answer.number_premises.ASSUMING`: "how does X
-...", "why did X ...") and says the paper uses, needs, relies on, combines or builds on a thing (:data:`_USES`,
+...", "why did X ...") and says the paper uses, needs, relies on, combines or builds on a thing, or needs
+to train or fine-tune one ("Why does CRANE need to fine-tune the LLM ...?", :data:`_USES`,
 the words up to the next preposition or clause break) is a false premise when no content word of that
 thing, nor a hyphen-joined part of one, nor a word sharing its first :data:`PREFIX` letters ("compressed"
 for "compression"), is in the paper's title or abstract. Words that name no technique ("the model",
@@ -27,7 +28,8 @@ from paperchat.core.terms import terms
 PREFIX = 5
 
 _USES = re.compile(
-    r"\b(?:use[sd]?|using|need(?:s|ed)?|rel(?:y|ies|ied)\s+on|employ(?:s|ed)?|leverag(?:e|es|ed)|"
+    r"\b(?:use[sd]?|using|need(?:s|ed)?(?:\s+to(?=\s+(?:fine-?tune|re-?train|pre-?train|train|distill)\b))?|"
+    r"rel(?:y|ies|ied)\s+on|employ(?:s|ed)?|leverag(?:e|es|ed)|"
     r"combin(?:e|es|ed)|incorporat(?:e|es|ed)|builds?\s+on|adopt(?:s|ed)?|appl(?:y|ies|ied))\s+"
     r"((?:(?!\b(?:to|for|in|so|when|and|that|which|with|on|by|from|of|into|over|at|as)\b)[^,?;.:!])+)",
     re.I,
@@ -65,9 +67,11 @@ def unused_thing(question: str, text: str, df: Callable[[str], int] | None = Non
         thing = match.group(1).strip()
         if _NOT_A_THING.match(thing):
             continue
+        # "need to fine-tune the LLM": the training the question presupposes, not what is trained
+        read = thing.split()[0] if re.match(r"need\w*\s+to\b", match.group(0), re.I) else thing
         words = [
             part
-            for word in terms(thing)
+            for word in terms(read)
             for part in word.split("-")
             if len(part) >= 3 and part not in _GENERIC
         ]
