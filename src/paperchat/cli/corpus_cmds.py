@@ -169,6 +169,10 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:
+        if not rows:  # an emptied store: say so, and leave FILE as it was (it had exited 0 in silence)
+            from paperchat.core.errors import StoreError
+
+            raise StoreError(f"the store holds no papers: {bibtex_path} not written")
         export_bibtex(engine, bibtex_path, [r.paper_id for r in rows])
         return
     if as_json:
