@@ -202,6 +202,17 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, args, status, message):
     assert (out.returncode, out.stdout, out.stderr) == (status, "", message)
 
 
+def test_a_folder_of_corpus_files_as_store_is_told_to_use_a_new_folder(tmp_path):
+    # a lab's corpus: `--store src papers` suggested `--store src ingest FILES`, which ingest then refused
+    (tmp_path / "a.jsonl").write_text('{"abstract": "x"}\n')
+    out = run("papers", store=tmp_path)
+    assert (out.returncode, out.stderr) == (
+        1,
+        f"error: no store at {tmp_path}: nothing to list (the folder holds other files; a store needs a "
+        "new or empty folder: pass that as --store)\n",
+    )
+
+
 @pytest.mark.parametrize(
     "args,status,error",
     [

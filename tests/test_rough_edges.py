@@ -276,13 +276,19 @@ def test_papers_bibtex_of_an_emptied_store_says_so_and_leaves_the_file(tmp_path)
     # a lab's corpus: after `remove` emptied the store, `papers --bibtex z.bib` exited 0 in silence, the
     # old z.bib untouched, though the README says FILE is replaced
     src = tmp_path / "mine.jsonl"
-    row = {"id": "x-1", "title": "Rewiring Graphs", "abstract": "We rewire graphs. Accuracy improves."}
+    row = {
+        "id": "x-1",
+        "title": "Rewiring Graphs",
+        "abstract": "We rewire graphs. Accuracy improves.",
+    }
     src.write_text(json.dumps(row) + "\n", encoding="utf-8")
     store, bib = tmp_path / "store", tmp_path / "z.bib"
     assert invoke(store, "--daemon", "off", "ingest", str(src), "--quiet").exit_code == 0
     assert invoke(store, "--daemon", "off", "remove", str(src), "--quiet").exit_code == 0
     bib.write_text("old\n")
     out = invoke(store, "--daemon", "off", "papers", "--bibtex", str(bib))
-    assert out.exit_code == 1  # the entry point prints it as "error: ..." (CliRunner keeps the exception)
+    assert (
+        out.exit_code == 1
+    )  # the entry point prints it as "error: ..." (CliRunner keeps the exception)
     assert str(out.exception) == f"the store holds no papers: {bib} not written"
     assert bib.read_text() == "old\n"

@@ -77,6 +77,12 @@ def refuse_no_store(settings, nothing: str) -> None:
     if settings.store_path.is_file():
         raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
     if not (settings.store_path / "chroma").exists():
+        if settings.store_path.is_dir() and any(settings.store_path.iterdir()):
+            # a folder of corpus files given as --store: ingest refuses to make a store among them
+            raise PaperchatError(
+                f"no store at {settings.store_path}: {nothing} (the folder holds other files; a store "
+                "needs a new or empty folder: pass that as --store)"
+            )
         raise PaperchatError(
             f"no store at {settings.store_path}: {nothing} (`{ingest_command(settings)} FILES` creates "
             "one of your files; without FILES, of the bundled corpus)"

@@ -169,7 +169,9 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:
-        if not rows:  # an emptied store: say so, and leave FILE as it was (it had exited 0 in silence)
+        if (
+            not rows
+        ):  # an emptied store: say so, and leave FILE as it was (it had exited 0 in silence)
             from paperchat.core.errors import StoreError
 
             raise StoreError(f"the store holds no papers: {bibtex_path} not written")
