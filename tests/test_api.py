@@ -160,6 +160,11 @@ def test_errors_are_exceptions_with_one_line_messages(bundled_store, tmp_path):
         )
         == "the store at /s holds no papers; call .ingest(paths) first (no paths: the bundled corpus)"
     )
+    # an ingest's hints name the keywords (a lab's corpus: "pass --on-error skip" from .ingest)
+    assert for_python(
+        "a.jsonl:1: malformed record (no abstract); fix it or pass --on-error skip"
+    ) == ('a.jsonl:1: malformed record (no abstract); fix it or pass on_error="skip"')
+    assert for_python("not UTF-8 (try --encoding cp1252)") == 'not UTF-8 (try encoding="cp1252")'
     # an id in another case is that paper, as `summarize` and the README say (get_paper and paper:// too)
     assert pc.paper(CONFPO.upper()).paper_id == CONFPO
 

@@ -52,6 +52,9 @@ _CLI_WORDS = (
     (re.compile(r"`paperchat ask (\"[^\"]*\")`"), r"Paperchat.ask(\1)"),
     (re.compile(r"`paperchat remove ([^`]*)`"), r'Paperchat.remove("\1")'),
     (re.compile(r"setting (\w+) from flag: (\S+) is"), r"\1=\2 is"),
+    # an ingest's: "fix it or pass --on-error skip", "(--encoding cp1252)"
+    (re.compile(r"--on-error (\w+)"), r'on_error="\1"'),
+    (re.compile(r"--encoding ([\w-]+)"), r'encoding="\1"'),
     (
         re.compile(
             r"run `paperchat(?: --store \S+)? ingest`(?: \(the bundled corpus\) or `[^`]*`)? first"
