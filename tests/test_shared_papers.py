@@ -174,3 +174,17 @@ def test_a_merged_duplicates_id_in_another_case_names_the_kept_paper():
         None,
     ]
     assert find_paper(records, "b7x", lambda t: []) == ("a1", "id")
+
+
+def test_a_field_the_file_leaves_empty_is_kept_with_a_note():
+    # a lab's corpus: a url deleted from its row was kept, the count said "1 unchanged" and nothing else
+    stored = {"a1": record(paper("a1", TEXT, A), url="https://wrong.example/1", authors=["Ann Lee"])}
+    plan = plan_ingest([paper("a1", TEXT, A)], stored, [A], INFO)
+    assert [r.url for r in plan.updates] in ([], ["https://wrong.example/1"])  # kept, not emptied
+    assert plan.notes == [
+        "1 paper keeps the authors, url stored before, which the file now leaves empty (an empty field "
+        "keeps the stored value; `paperchat remove FILE`, then `ingest FILE`, clears it)"
+    ]
+    same = paper("a1", TEXT, A)
+    same.url, same.authors = "https://wrong.example/1", ["Ann Lee"]
+    assert plan_ingest([same], stored, [A], INFO).notes == []

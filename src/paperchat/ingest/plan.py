@@ -41,7 +41,7 @@ from paperchat.core.errors import PaperchatError
 from paperchat.core.text import content_key, short_hash
 from paperchat.ingest.corpus import Paper
 from paperchat.ingest.labels import short_label
-from paperchat.ingest.plan_notes import kept_notes, moved_note, note_edited
+from paperchat.ingest.plan_notes import kept_notes, moved_note, note_edited, sticky_note
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
@@ -312,6 +312,8 @@ def plan_ingest(
         if owner and owner != pid and kept[owner].content_key != content_key(paper.abstract):
             base = updates.get(owner, kept[owner])
             updates[owner] = replace(base, aliases=[a for a in base.aliases if a != pid])
+    kept_fields: set[str] = set()  # sticky fields a file no longer gives, kept from before
+    sticky_papers = 0
     for pid, paper in incoming.items():
         old = kept.get(pid)
         if (
@@ -333,6 +335,9 @@ def plan_ingest(
             paper.extra["also_in"] = sorted(also - {paper.source_file, ""})
             continue
         wanted = updated_record(old, paper)
+        given = PaperRecord.from_paper(paper)
+        kept_fields.update(f for f in STICKY if not getattr(given, f) and getattr(old, f))
+        sticky_papers += any(not getattr(given, f) and getattr(old, f) for f in STICKY)
         if _same_meta(wanted, old):
             plan.unchanged += 1
         else:
@@ -358,4 +363,6 @@ def plan_ingest(
     # a row deleted near a file's top renumbers every later paper: "122 updated" had read as 122 edits
     moved = [pid for pid, w in updates.items() if pid in kept and _moved_only(w, kept[pid])]
     plan.notes += [moved_note(len(moved), len(updates))] if moved else []
+    # a url deleted from its row had been kept with the count "unchanged" and no word (a lab's corpus)
+    plan.notes += [sticky_note(sticky_papers, kept_fields)] if sticky_papers else []
     return plan

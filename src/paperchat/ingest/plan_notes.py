@@ -60,3 +60,13 @@ def note_edited(plan: IngestPlan, old: PaperRecord, fileset: set[str]) -> None:
             f"`paperchat ingest {others[0]}` stores that copy again under its own id (the same id, "
             f"{old.paper_id}, is refused as a clash)"
         )
+
+
+def sticky_note(papers: int, fields: set[str]) -> str:
+    """The note for ``papers`` stored papers that keep ``fields`` (a url, authors, ...) their file no longer
+    gives: an empty value keeps the stored one (it may have come from another file's copy)."""
+    which = "1 paper keeps" if papers == 1 else f"{papers} papers keep"
+    return (
+        f"{which} the {', '.join(sorted(fields))} stored before, which the file now leaves empty (an empty "
+        "field keeps the stored value; `paperchat remove FILE`, then `ingest FILE`, clears it)"
+    )
