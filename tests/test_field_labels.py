@@ -33,12 +33,14 @@ def test_a_label_many_papers_write_or_spell_out_is_a_field_term():
     docs = {f"v{i}": "We train a variational autoencoder (VAE) on images." for i in range(6)}
     docs |= {f"b{i}": "Behavior cloning imitates an expert." for i in range(6)}
     docs["mine"] = "We propose ConfPO, a token selection method; ConfPO is simple."
+    docs |= {f"n{i}": f"We train on 16 GPUs, run {i}." for i in range(6)}
     lexicon = BM25Index.build(list(docs), list(docs.values()), "test")
     papers = [
         SimpleNamespace(label="VAE", abstract="the variational autoencoder (VAE) is sparse"),
         SimpleNamespace(label="BC", abstract="Behavior cloning (BC) is brittle; BC needs data"),
         SimpleNamespace(label="ConfPO", abstract=docs["mine"]),
         SimpleNamespace(label="Score as Action", abstract="we propose Score as Action"),
+        SimpleNamespace(label="F-16", abstract="we fly an F-16 jet"),  # "16" is no label's word
     ]
     assert field_labels(papers, lexicon) == {"vae", "bc"}
     assert field_labels(papers, None) == set()
