@@ -55,8 +55,8 @@ def field_labels(records, lexicon) -> set[str]:
         if not label or " " in label:
             continue
         words = spelled_out(label, record.abstract or "")
-        # a label the index reads as one word ("F-16" is two, "16" common to many papers)
-        one_word = len(lexicon.tokenize([label])[0]) == 1
+        # a label of letters alone ("F-16" is read by its "16", which many papers write)
+        one_word = re.fullmatch(r"[A-Za-z]+", label) is not None
         if (one_word and lexicon.word_df(label) > COMMON_LABEL_PAPERS) or (
             words and lexicon.holding(lexicon.terms_of(words)) > COMMON_LABEL_PAPERS
         ):
