@@ -341,6 +341,7 @@ def test_apa_scopus_and_pubmed_author_strings_are_whole_names():
     assert author_list(["Paulus A.", "Guo C."]) == ["A. Paulus", "C. Guo"]
     # names that only look so stay: capitalised surnames, a given name and a surname
     assert author_list("Wei LI, Ming WU") == ["Wei LI", "Ming WU"]
+    assert author_list("Bob B") == ["Bob B"]  # one name: a given name and an initial, as written
     assert author_list("Alice Bob, Carol Dee") == ["Alice Bob", "Carol Dee"]
     records = {
         "x": PaperRecord("x", title="T", authors=author_list("Sabbaghi, M., Pappas, G."), year=2025)

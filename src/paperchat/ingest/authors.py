@@ -85,15 +85,19 @@ def _paired(parts: list[str]) -> list[str]:
 
 def _initials_first(parts: list[str]) -> list[str]:
     """Scopus' and PubMed's "Surname Initials" ("Paulus A.", "Qu X") as "A. Paulus", "X. Qu", when every
-    name of the list is written so (dotted initials; undotted ones when one of them is a single letter,
-    so "Wei LI, Ming WU" stays); other lists as they are."""
+    name of the list is written so (dotted initials; undotted ones in a list of several names when one of
+    them is a single letter, so "Wei LI, Ming WU" and a lone "Bob B" stay); other lists as they are."""
     split = [re.fullmatch(r"(\S.*?)\s+(\S+)", p) for p in parts]
     if not parts or not all(split):
         return parts
     tails = [m.group(2) for m in split]
     if all(_DOTTED.fullmatch(t) for t in tails):
         return [f"{m.group(2)} {m.group(1)}" for m in split]
-    if all(_UNDOTTED.fullmatch(t) for t in tails) and any(len(t) == 1 for t in tails):
+    if (
+        len(parts) >= 2
+        and all(_UNDOTTED.fullmatch(t) for t in tails)
+        and any(len(t) == 1 for t in tails)
+    ):
         return [" ".join(c + "." for c in m.group(2)) + f" {m.group(1)}" for m in split]
     return parts
 
