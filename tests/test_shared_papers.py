@@ -178,7 +178,9 @@ def test_a_merged_duplicates_id_in_another_case_names_the_kept_paper():
 
 def test_a_field_the_file_leaves_empty_is_kept_with_a_note():
     # a lab's corpus: a url deleted from its row was kept, the count said "1 unchanged" and nothing else
-    stored = {"a1": record(paper("a1", TEXT, A), url="https://wrong.example/1", authors=["Ann Lee"])}
+    stored = {
+        "a1": record(paper("a1", TEXT, A), url="https://wrong.example/1", authors=["Ann Lee"])
+    }
     plan = plan_ingest([paper("a1", TEXT, A)], stored, [A], INFO)
     assert [r.url for r in plan.updates] in ([], ["https://wrong.example/1"])  # kept, not emptied
     assert plan.notes == [

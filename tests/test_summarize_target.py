@@ -404,3 +404,32 @@ def test_a_topic_no_paper_writes_as_a_phrase_keeps_to_papers_holding_its_words(i
     assert answer.notes[0].startswith(
         '38 stored papers have every word of "diffusion model alignment"'
     )
+
+
+def test_a_topic_the_filters_leave_no_writer_of_abstains(icml_engine):
+    # a science writer: `summarize "world models" --author levine` summarized three Levine papers writing
+    # "real-world" and "models", though none writes "world models"
+    from paperchat.retrieve.filters import Filters
+
+    answer = icml_engine.summarize(
+        "world models", mode="extractive", filters=Filters(author="levine")
+    )
+    assert answer.abstained and answer.sources == []
+    assert answer.notes == [
+        '28 stored papers write "world models", none of them among the papers the filters '
+        '(--author "levine") leave'
+    ]
+
+
+def test_an_abbreviation_topic_is_counted_in_its_capitals_and_a_shared_label_is_named(icml_engine):
+    # a science writer: "MU" counted 11 papers, most writing only the $\mu$ of a formula; "Best of Both
+    # Worlds", one paper's label, is also what two other titles write, and no note said so
+    answer = icml_engine.summarize("MU", mode="extractive")
+    assert any(n.startswith('3 stored papers write "MU"') for n in answer.notes)
+    assert "OUr945QeUb" not in {s.paper_id for s in answer.sources}  # a formula's \mu only
+    answer = icml_engine.summarize("Best of Both Worlds", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["lHzLxYiJVF"]
+    assert answer.notes[-1] == (
+        '2 other stored titles also write "Best of Both Worlds" (GJKe8WYHxq, nCoaJYNCcg): '
+        "summarize one by its id"
+    )

@@ -125,6 +125,9 @@ def summarize(
         answer.question = f"Summarize {target}"
         answer.notes += [note] if (note := title_note(target, record, how)) else []
         answer.notes += _same_title(engine, record, ids)
+        if how == "label" and len(target.split()) >= 2:
+            # "summarize "Best of Both Worlds"": one paper's label, the words of other titles too
+            answer.notes += _titles_holding(engine, target, paper_id, ids)
         if how == "label":  # "summarize SD": one paper's label, which other papers write too
             bm25 = engine.store.bm25()
             label = bm25.tokenize([target])[0]  # one term, or no count
@@ -162,6 +165,18 @@ def summarize(
         answer.target = target
         return answer
     writing, shorts = _writing(engine, target, ids)
+    if ids and not writing and (everywhere := _writing(engine, target, None)[0]):
+        # "summarize "world models" --author levine": papers of "real-world" and "models" had been summarized
+        answer = Answer.abstention(
+            f"Summarize {target}",
+            EXTRACTIVE,
+            notes=[
+                f'{len(everywhere)} stored papers write "{target}", none of them among the papers the '
+                f"filters ({filters.describe()}) leave"
+            ],
+        )
+        answer.target = target
+        return answer
     # no paper writes it as a phrase ("diffusion model alignment"): those holding every word of it, when
     # several do ("Hessian Geometry of Latent Space ...", with no form of "align", had been summarized)
     within = writing or _holding_all(engine, target, ids)
@@ -259,6 +274,12 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
         return topic_papers(topic, lexicon, read_papers, ids or None)[1]
 
     writing = writers(target)
+    if re.fullmatch(r"[A-Z][A-Z0-9-]*[A-Z0-9]s?", target.strip()):
+        # an abbreviation in its capitals: "MU" is not the "\mu" of a formula (a science writer's count, 11
+        # where 4 write it)
+        texts = read_papers(sorted(writing))
+        written = re.compile(rf"(?<![\w\\]){re.escape(target.strip().rstrip('s'))}s?(?!\w)")
+        writing = {pid for pid, r in texts.items() if written.search(r.full_text)}
     # the abbreviation its writers define ("reinforcement learning (RL)"): a paper writing "offline RL" only
     # is on the topic too (definitions read as Schwartz & Hearst 2003 read them: "RL" is its initials)
     phrase = r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", target.strip())))
@@ -274,6 +295,26 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
         held = read_papers(sorted(writers(short) - writing))
         writing |= {pid for pid, r in held.items() if _uses(r.full_text, short, defined)}
     return (writing, shorts) if len(writing) >= WRITTEN_TOPIC_MIN else (set(), [])
+
+
+def _titles_holding(engine, target: str, paper_id: str, ids) -> list[str]:
+    """A note naming the other stored papers (of ``ids`` when given) whose titles write ``target``, a label of
+    several words one paper has; none when no other title does."""
+    words = " ".join(target.lower().split())
+    others = sorted(
+        pid
+        for pid, r in engine.catalog().items()
+        if pid != paper_id
+        and (not ids or pid in ids)
+        and words in " ".join((r.title or "").lower().split())
+    )
+    if not others:
+        return []
+    shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+    return [
+        f'{len(others)} other stored title{"s" if len(others) > 1 else ""} also write "{target}" ({shown}): '
+        "summarize one by its id"
+    ]
 
 
 def _uses(text: str, short: str, defined: re.Pattern) -> bool:
