@@ -113,6 +113,13 @@ def test_a_result_beside_a_code_link_is_a_result():
     assert sentence_role("Code is available at https://github.com/x/improved-gan.", 6) == "resource"
 
 
+def test_recent_approaches_are_background():
+    # a science writer's topic summary gave EMERALD only "Recent approaches, such as Delta-IRIS and DIAMOND,
+    # address this limitation by training more accurate world models": others' work, read as its own
+    recent = "Recent approaches, such as IRIS and DIAMOND, address this limitation by training world models."
+    assert sentence_role(recent, 2) == "background"
+
+
 def test_a_hyphen_matches_an_en_dash_in_a_name():
     title = "Schwarz\u2013Schur Involution: Lightspeed Differentiable Sparse Linear Solvers"
     assert missing_names("How fast is the Schwarz-Schur involution?", [title]) == []

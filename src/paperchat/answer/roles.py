@@ -53,7 +53,7 @@ _BACKGROUND = re.compile(
     r"\b(?:literature|(?:prior|previous) (?:work|works|studies|methods|approaches)|existing (?:methods|approaches|work|"
     r"works|techniques|benchmarks)|it is (?:widely|commonly|generally) (?:believed|assumed|accepted)|"
     r"(?:are|is) (?:often |widely |commonly |generally )?(?:regarded|believed|assumed|considered|thought) "
-    r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years)|"
+    r"(?:as|to)|frequently suggests|conventional wisdom|recent (?:work|works|studies|advances|years|approaches|methods)|"
     r"has (?:long )?been|have (?:long )?been|despite|remains? (?:an open|challenging|unclear))\b"
     # a gap statement ("Nevertheless, it remains underexplored how ...")
     r"|\bremains? (?:largely |relatively )?(?:under-?explored|unexplored|understudied|poorly understood)\b"
