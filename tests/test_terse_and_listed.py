@@ -369,8 +369,19 @@ def test_a_which_paper_answer_no_cited_paper_fits_says_so(icml_engine):
         "Which paper uses diffusion models to design CRISPR guide RNAs?", mode="extractive"
     )
     assert answer.notes == [
-        'no cited paper writes all of "diffusion", "CRISPR", "guide": each fits part of the question, so '
-        "check it fits yours"
+        'no cited paper writes all of "diffusion", "CRISPR", "guide"; [1] lacks "diffusion", "guide": each '
+        "fits part of the question, so check it fits yours"
+    ]
+    # the closest paper's missing word is named: an area chair's LCG question had read as if the right
+    # paper lacked "congruential", which it writes
+    answer = icml_engine.ask(
+        "Has anyone used a transformer to learn to predict outputs of linear congruential generators?",
+        mode="extractive",
+    )
+    assert answer.sources[0].paper_id == "asDx9sPAUN"
+    assert answer.notes == [
+        'no cited paper writes all of "outputs", "congruential"; [1] lacks "outputs": each fits part of '
+        "the question, so check it fits yours"
     ]
     fits = icml_engine.ask(
         "Which papers propose watermarks for diffusion models?", mode="extractive"

@@ -123,7 +123,18 @@ def partial_fit_note(question: str, cited: list[PaperText], lexicon, n_papers: i
         dict.fromkeys(w for w in re.findall(r"[\w-]+", question) if lexicon.terms_of(w) & stems)
     )
     shown = ", ".join(f'"{w}"' for w in words[:5])
-    return f"no cited paper writes all of {shown}: each fits part of the question, so check it fits yours"
+    # what the closest cited paper lacks: "congruential" beside "outputs" had read as missing from the
+    # paper that writes it (an area chair's session)
+    best = max(range(len(held)), key=lambda i: sum(bool(g & held[i]) for g in needed))
+    lacks = set().union(*(g for g in needed if not g & held[best]))
+    missing = [w for w in words if lexicon.terms_of(w) & lacks]
+    lacking = (
+        f"; [{best + 1}] lacks {', '.join(repr(w).replace(chr(39), chr(34)) for w in missing[:3])}"
+    )
+    return (
+        f"no cited paper writes all of {shown}{lacking if missing else ''}: each fits part of the "
+        "question, so check it fits yours"
+    )
 
 
 def one_per_paper(
