@@ -256,6 +256,13 @@ def test_a_topic_spelled_like_a_title_offers_it():
         "'Flow Q-Learning'"
     ]
     assert close_names(records, "flow matching", n=1, titles=True, cutoff=0.85) == []
+    # a mistyped opening of a longer title offers it (a science writer's "Netwrok Sparsity ...")
+    records["n"] = PaperRecord(
+        "n", title="Network Sparsity Unlocks the Scaling Potential of Deep Reinforcement Learning"
+    )
+    assert close_names(
+        records, "Netwrok Sparsity Unlocks the Scaling Potential", n=1, titles=True, cutoff=0.85
+    ) == ["'Network Sparsity Unlocks the Scaling Potential of Deep Reinforcement Learning'"]
 
 
 def test_a_name_only_one_abstract_writes_is_that_paper(icml_engine):

@@ -105,7 +105,12 @@ def close_names(
         if rec.label:
             names.setdefault(rec.label.lower(), rec.label)
         if titles and rec.title:
-            names[" ".join(rec.title.lower().split())] = f"'{rec.title}'"  # quoted, even as a label
+            words = rec.title.lower().split()
+            names[" ".join(words)] = f"'{rec.title}'"  # quoted, even as a label
+            if 3 <= len(target.split()) < len(words):
+                # the title's opening words, as many as TARGET's: "Netwrok Sparsity Unlocks the Scaling
+                # Potential" (a science writer's) had been summarized as a topic with no "did you mean"
+                names.setdefault(" ".join(words[: len(target.split())]), f"'{rec.title}'")
     found = difflib.get_close_matches(target.lower(), list(names), n=n, cutoff=cutoff)
     return [names[f] for f in found]
 
