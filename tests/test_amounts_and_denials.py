@@ -297,3 +297,11 @@ def test_one_and_a_scale_word_is_an_amount_stated_first(icml_engine):
     assert [s.paper_id for s in answer.sources] == ["LO7ciRpjI5"]
     assert answer.answer.startswith("Towards time series foundation models")
     assert "one trillion time points" in answer.answer
+
+
+def test_a_count_of_what_a_paper_is_evaluated_on_leads_with_its_evaluation(icml_engine):
+    # an eval author: "On how many datasets is AWL evaluated?" led with "... surpassing GPT-4o and
+    # Claude-3.5 on 4 custom-created datasets" where the abstract validates "on 6 scientific benchmark datasets"
+    answer = icml_engine.ask("On how many datasets is AWL evaluated?", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["owulFly8oQ"]
+    assert answer.answer.startswith("We validate our method on 6 scientific benchmark datasets")

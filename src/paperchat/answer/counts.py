@@ -330,6 +330,25 @@ def counting_sentences(
     ]
 
 
+#: A count asked of an evaluation ("On how many datasets is AWL evaluated?"), and a sentence that evaluates.
+_ASKS_EVALUATED = re.compile(r"\b(?:evaluat|validat|test|benchmark|assess)\w*\b", re.I)
+_EVALUATES = re.compile(
+    r"\b(?:evaluat|validat|test|experiment|benchmark|assess)\w*\b.{0,60}?\bon\s+(?:\w+\s+){0,2}?\d",
+    re.I,
+)
+
+
+def evaluated_first(counted: list, question: str) -> list:
+    """``counted`` (sentences holding the count, best first) with those that evaluate on the count ("We
+    validate our method on 6 scientific benchmark datasets") first when ``question`` asks how many things
+    a paper is evaluated on: an eval author's "On how many datasets is AWL evaluated?" had been answered
+    with "... surpassing GPT-4o ... on 4 custom-created datasets"."""
+    if len(counted) < 2 or not _ASKS_EVALUATED.search(question):
+        return counted
+    evaluating = [c for c in counted if _EVALUATES.search(c.text)]
+    return evaluating + [c for c in counted if c not in evaluating]
+
+
 #: An abbreviation defined in running text: the words before it, then "(LMM)" or "(LMMs)".
 _DEFINITION = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,6})\((?P<short>[A-Z][A-Za-z0-9]{1,9}?)s?\)")
 

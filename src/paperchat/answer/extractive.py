@@ -203,6 +203,7 @@ def extract(
         if count_noun
         else []
     )
+    counted = counts.evaluated_first(counted, question)
     if count_noun and not counted and not counts.one_ask_of_several(question, len(mentioned)):
         return Extract(
             [], relevance, True, f"no sentence gives a number of {count_noun}", paper=main
