@@ -419,6 +419,28 @@ def test_removing_the_files_of_an_interrupted_ingest_ends_it(tmp_path, monkeypat
     assert sorted(stored(store)) == ["a1", "a2"]
 
 
+def test_removing_an_interrupted_ingest_s_files_takes_its_orphan_chunks_too(tmp_path, monkeypatch):
+    # a README audit: stopped mid-batch, an ingest leaves chunks of papers it never recorded; `remove` of its
+    # file ended the run, but 125 chunks stayed and `check` failed on them with no file left to rebuild from
+    from paperchat.store import open_writer
+
+    store = tmp_path / "store"
+    engine_for(store).ingest([write_jsonl(tmp_path / "a.jsonl", A_ROWS)])
+    rest = write_jsonl(tmp_path / "rest.jsonl", B_ROWS + FIVE[-1:])
+    _interrupted_ingest(store, rest, monkeypatch, after_batches=1)
+    engine = engine_for(store)
+    with open_writer(engine.open_store(), engine.wanted_info()) as writer:
+        writer._delete_ids("papers", ["b2"])  # as if stopped between its chunks and its record
+    assert "FAIL  no orphan chunks" in cli(store, "check").stdout
+    assert invoke(store, "remove", str(rest)).exit_code == 0
+    check = cli(store, "check")
+    assert check.returncode == 0, check.stdout
+    assert (
+        "ok    no orphan chunks: every chunk belongs to a stored paper" in check.stdout.splitlines()
+    )
+    assert sorted(stored(store)) == ["a1", "a2"]
+
+
 def test_an_ingest_of_more_files_finishes_an_interrupted_one(tmp_path, monkeypatch):
     # a server session: after an interrupted `ingest g.jsonl`, `ingest c.jsonl g.jsonl` stored every paper,
     # yet check failed until the very same command was run again

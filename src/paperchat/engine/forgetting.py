@@ -71,6 +71,8 @@ def forget(engine, paths: list[Path | str]):
             chunker_factory(engine),
             engine.embedder,
         )
+        if abandoned:  # what the stopped ingest wrote before its papers goes with them
+            writer.drop_orphans()
         report.total_papers, report.total_chunks = store.counts()
         # emptied on purpose: no first run may fill it with the bundled corpus
         if not report.total_papers:

@@ -152,6 +152,31 @@ class StoreWriter:
             self._delete_ids("chunks", ids)
             self._wrote()
 
+    def drop_orphans(self) -> int:
+        """Remove the chunks no stored paper lists and the sentence vectors of papers not stored: what an
+        ingest stopped part-way wrote before its papers (``check``'s "no orphan chunks"). Returns the chunks
+        removed. ``paperchat remove`` of an interrupted ingest's files calls it: 125 such chunks had stayed,
+        and ``check`` failed with no file left to rebuild from (a README audit)."""
+        records = self.records()
+        wanted = {cid for r in records.values() for cid in r.chunk_ids}
+        chunks: list[str] = []
+        sentences: list[str] = []
+        with self.store.guarded():
+            for got in self.store.pages("chunks", [], generation=self.generation):
+                chunks += [cid for cid in got["ids"] if cid not in wanted]
+            for got in self.store.pages("sentences", ["metadatas"], generation=self.generation):
+                sentences += [
+                    sid
+                    for sid, meta in zip(got["ids"], got["metadatas"])
+                    if (meta or {}).get("paper_id") not in records
+                ]
+        if chunks or sentences:
+            self._begin()
+            self._delete_ids("chunks", chunks)
+            self._delete_ids("sentences", sentences)
+            self._wrote()
+        return len(chunks)
+
     def delete_papers(self, paper_ids: Sequence[str]) -> int:
         """Remove papers with their chunks and sentence vectors; returns the chunks removed."""
         if paper_ids:
