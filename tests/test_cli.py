@@ -387,3 +387,20 @@ def test_an_answer_on_a_narrow_terminal_wraps_at_its_width(bundled_store):
     assert out.returncode == 0, out.stderr
     answer = out.stdout.split("\nSources:")[0]
     assert max(len(line) for line in answer.splitlines()) <= 59 and len(answer.splitlines()) > 2
+
+
+def test_a_suggested_command_keeps_the_store_the_command_line_gave():
+    # a README audit: `ask --store s11` on a damaged store said "start afresh with `paperchat ingest --rebuild
+    # FILES`", which would have rebuilt the default store
+    from paperchat.cli import _with_store
+
+    line = "damaged. Start afresh with `paperchat ingest --rebuild FILES` (the papers are lost)"
+    assert _with_store(line, ["--daemon", "off", "--store", "my store", "ask", "q"]) == (
+        "damaged. Start afresh with `paperchat --store 'my store' ingest --rebuild FILES` (the papers are lost)"
+    )
+    assert (
+        _with_store(line, ["ask", "q", "--store", "x"]) == line
+    )  # an option of the command, not paperchat's
+    assert _with_store(line, ["ask", "q"]) == line
+    named = "run `paperchat --store s ingest` first"
+    assert _with_store(named, ["--store", "s", "ask", "q"]) == named  # never twice

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gc
 import json
+import re
+import shlex
 import sys
 from collections.abc import Callable
 
@@ -189,8 +191,9 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
     except PaperchatError as exc:
         status = exc.exit_status
         if not isinstance(exc, ReportedFailure):
-            click.echo(f"error: {describe(exc)}", err=True)
-            _json_error(args, describe(exc), status)
+            line = _with_store(describe(exc), args)
+            click.echo(f"error: {line}", err=True)
+            _json_error(args, line, status)
     except Exception as exc:
         if debug_enabled():
             raise
@@ -200,6 +203,29 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
     finally:
         restore()
     return int(status)
+
+
+#: paperchat's own options that take a value (before the command).
+_VALUED = ("--store", "--chroma-url", "--embed-model", "--daemon")
+
+
+def _with_store(line: str, args: list[str]) -> str:
+    """``line`` with the store options the command line gave (``--store DIR``, ``--chroma-url URL``) put in
+    each command it suggests that names none: "start afresh with `paperchat ingest --rebuild FILES`" from
+    ``ask --store s11`` would have rebuilt the default store (a README audit)."""
+    given: list[str] = []
+    for i, arg in enumerate(args):
+        if arg in ("--store", "--chroma-url") and i + 1 < len(args):
+            given += [arg, shlex.quote(args[i + 1])]
+        elif arg.startswith(("--store=", "--chroma-url=")):
+            given += [shlex.quote(arg)]
+        elif not arg.startswith("-") and (i == 0 or args[i - 1] not in _VALUED):
+            break  # the command: its own options follow
+    if not given:
+        return line
+    return re.sub(
+        r"`paperchat (?!--(?:store|chroma-url)\b)", f"`paperchat {' '.join(given)} ", line
+    )
 
 
 def main(args: list[str] | None = None, env: Environment | None = None) -> ExitStatus | int:
