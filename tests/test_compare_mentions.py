@@ -232,3 +232,21 @@ def test_an_either_or_question_compares_its_two_papers(question, mentions):
     from paperchat.answer.mentions import split_mentions
 
     assert [m.text for m in split_mentions(question)] == mentions
+
+
+def test_a_name_that_opens_a_title_head_names_that_paper_and_a_detail_may_be_either_paper_s(
+    icml_engine,
+):
+    # a reviewer's comparisons: "Compare CAT Merging and CABS." cited the paper labelled "CAT" (contrastive
+    # adversarial training) for "CAT Merging: A Training-Free Approach ..."; and "... which one runs on a
+    # single consumer GPU ...?" abstained ("the abstract does not give the gpu") though MERGE3's gives it
+    answer = icml_engine.ask("Compare CAT Merging and CABS.", mode="extractive")
+    assert [s.paper_id for s in answer.sources] == ["zy7Jw91tdh", "ZZxVwVUYg3"]
+    answer = icml_engine.ask(
+        "Pareto Merging and MERGE3 both do model merging; which one runs on a single consumer GPU and "
+        "which produces a Pareto set of merged models?",
+        mode="extractive",
+    )
+    assert not answer.abstained
+    assert {s.paper_id for s in answer.sources} >= {"D7qRwx6BOS", "qFXDv0X4yc"}
+    assert "single GPU" in answer.answer and "Pareto set of merged models" in answer.answer

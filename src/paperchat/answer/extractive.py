@@ -233,7 +233,8 @@ def extract(
         )
     # not one a sentence before it names, nor one a "which paper" question describes its paper with
     detail = it.detail_asked_in(split.sentence, intent.detail, intent.kind == it.FIND)
-    if detail and not any(it.holds_detail(c.text, detail) for c in own):
+    # a comparison's detail may be any of its papers' ("which one runs on a single consumer GPU": MERGE3's)
+    if detail and not any(it.holds_detail(c.text, detail) for c in pool):
         return Extract([], relevance, True, f"the abstract does not give the {detail}", paper=main)
     subjects = mentioned if len(mentioned) >= 2 else subject_papers(question, focus, intent)
     one_paper = not (subjects or intent.plural)

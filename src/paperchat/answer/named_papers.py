@@ -75,3 +75,12 @@ def ids_named(question: str, ids, aliases) -> dict[str, str]:
         if pid:
             found[m.group(1)] = pid
     return found
+
+
+def title_head_run(question: str, name: str) -> str:
+    """``name`` with the capitalised words that follow it in ``question`` ("CAT Merging" for "CAT" in
+    "Compare CAT Merging and CABS."), which may be a stored title's head; ``""`` when none follows. A
+    reviewer's comparison had named the paper labelled "CAT" (on protective perturbations) for "CAT
+    Merging: A Training-Free Approach ..."."""
+    run = re.search(rf"(?<![\w-]){re.escape(name)}((?:\s+[A-Z][\w-]*){{1,3}})", question)
+    return name + run.group(1) if run else ""

@@ -22,7 +22,7 @@ from paperchat.answer import intent as it
 from paperchat.answer.labels import labelled_clauses
 from paperchat.answer.mention_lists import Mention
 from paperchat.answer.mentions import OWN_BASELINE, about_several, split_mentions, topic
-from paperchat.answer.named_papers import label_named, written
+from paperchat.answer.named_papers import label_named, title_head_run, written
 from paperchat.core.terms import name_tokens, terms
 from paperchat.retrieve.titles import head_label, titles_compared
 
@@ -235,16 +235,20 @@ def _named_paper(question, mention, hits, retrieve, read, texts, heads):
     A paper whose title opens with the name ("WATCH: Adaptive ...") comes before one that mentions it
     in another case ("watch-time"), looked for in one more search if need be. (Preferring a paper whose
     title holds the name over a hit whose abstract cites it was dropped in the eleventh round: TUNING.md.)
+    A title's head the name opens ("CAT Merging") is searched first, named before a paper labelled "CAT".
     """
     held = [] if mention.text != mention.name else hits
     queries = [mention.text] if mention.text != mention.name else []
-    queries += [mention.name, clause_of(question, mention.name)]
+    head = title_head_run(question, mention.name).lower()
+    queries += [head] * bool(head) + [mention.name, clause_of(question, mention.name)]
     first = None
     for found in [held] + [None] * len(queries):
         if found is None:
             found = retrieve(queries.pop(0), SUBJECT_TOP_K)
             read(found)
-        labelled = next((h for h in found if heads.get(h.paper_id) == mention.name), None)
+        titled = [h for h in found if head and texts[h.paper_id].lower().startswith(head + ":")]
+        titled += [h for h in found if heads.get(h.paper_id) == mention.name]  # or labelled by it
+        labelled = next(iter(titled), None)
         if labelled is not None:
             return labelled
         if first is not None:  # one more search found no paper labelled by the name
