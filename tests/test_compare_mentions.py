@@ -222,6 +222,12 @@ def test_a_joint_subject_of_two_named_papers_cites_both(icml_engine):
         ("Which is faster, QuantSpec or RAPID?", ["QuantSpec", "RAPID"]),
         ("Which uses less memory, QuantSpec or RAPID?", ["QuantSpec", "RAPID"]),
         ("Is QuantSpec or RAPID faster?", ["QuantSpec", "RAPID"]),
+        # a reviewer's: "reports" and "costs" ask too (GANQ alone had been quoted)
+        (
+            "Which reports a larger speedup, FlatQuant or GANQ, and on what hardware?",
+            ["FlatQuant", "GANQ"],
+        ),
+        ("Which costs less to run, QuantSpec or RAPID?", ["QuantSpec", "RAPID"]),
         # alternatives that are no comparison of papers
         ("Which papers use LoRA or QLoRA?", []),
         ("Does ConfPO use LoRA or DPO?", []),

@@ -175,7 +175,9 @@ COMPARE = re.compile(
     r"between|which of (?:them|the (?:two|three))|which one|either (?:one|of)|the other|another|"
     r"(?:the )?(?:former|latter)|respectively"
     r"|^\s*(?:which\s+(?:one\s+)?(?:is|was|has|had|achieves?|gets?|gives?|runs?|uses?|needs?|requires?|scales?|"
-    r"performs?|works?)\b[^?]*?|(?:is|are|was|were)\s+)(?-i:\b\w*[A-Z]\w*\s+or\s+\w*[A-Z]\w*))\b",
+    r"performs?|works?|reports?|costs?|reach(?:es)?|attains?|obtains?|offers?|supports?|handles?|consumes?|"
+    r"saves?|yields?|shows?|delivers?|produces?|takes?|claims?)\b[^?]*?|(?:is|are|was|were)\s+)"
+    r"(?-i:\b\w*[A-Z]\w*\s+or\s+\w*[A-Z]\w*))\b",
     re.I,
 )
 _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[\s,.;:?)]|$)")
