@@ -439,3 +439,24 @@ def test_an_answer_citing_nothing_names_the_papers_it_was_given(bundled_store):
         if n.startswith("the answer cites none of the papers it was given: ")
     )
     assert "ConfPO: Exploiting Policy Model Confidence" in note and "(p-abe9274a3783)" in note
+
+
+def test_the_blank_lines_before_the_model_s_own_sources_list_go_with_it():
+    # a README audit: a stub's "...[Source 1].\n\nSources:\n[1] CROW paper" left three blank lines where
+    # the list had stood; blank lines between paragraphs stay
+    from paperchat.answer.model_text import OwnSourcesCut
+
+    def streamed(pieces):
+        out = []
+        cut = OwnSourcesCut(out.append)
+        for piece in pieces:
+            cut.feed(piece)
+        cut.close()
+        return "".join(out), cut.cut
+
+    assert streamed(["CROW removes backdoors [1].", "\n", "\n", "Sources:\n", "[1] CROW\n"]) == (
+        "CROW removes backdoors [1].\n",
+        True,
+    )
+    assert streamed(["A [1].", "\n", "\n", "B [2]."]) == ("A [1].\n\nB [2].", False)
+    assert streamed(["A [1].\n\n", "Bib", "liography:\n", "[1] x"]) == ("A [1].\n", True)

@@ -43,8 +43,9 @@ def _may_become_header(partial: str) -> bool:
 
 
 class OwnSourcesCut:
-    """Passes streamed text on to ``emit``, holding back a line that may become a sources header, and
-    dropping everything from a line that is one (``cut`` says whether it was)."""
+    """Passes streamed text on to ``emit``, holding back a line that may become a sources header (and the
+    blank lines before it), and dropping everything from a line that is one (``cut`` says whether it was):
+    a README audit's stub answer had kept three blank lines where the model's list stood."""
 
     def __init__(self, emit: Callable[[str], None]):
         self.emit = emit
@@ -52,6 +53,9 @@ class OwnSourcesCut:
         self._line = ""  # the current line, when held back
         self._started = False  # the answer has text: a header on its first line is no list's
         self._bol = True  # the next character starts a line
+        self._blank = (
+            ""  # blank lines held back until a line that is no sources header follows them
+        )
 
     def feed(self, piece: str) -> None:
         """Take one streamed piece."""
@@ -68,7 +72,11 @@ class OwnSourcesCut:
                 if not complete and _may_become_header(line):
                     self._line = line  # wait for the rest of this line
                     break
-            out.append(line)
+            if self._bol and self._started and complete and not line.strip():
+                self._blank += line  # blank lines wait: a sources header after them takes them too
+                continue
+            out.append(self._blank + line)
+            self._blank = ""
             self._started = self._started or bool(line.strip())
             self._bol = complete
         if out:
@@ -80,8 +88,8 @@ class OwnSourcesCut:
             if HEADER.fullmatch(self._line):
                 self.cut = True
             else:
-                self.emit(self._line)
-        self._line = ""
+                self.emit(self._blank + self._line)
+        self._line = self._blank = ""
 
 
 def is_abstention(text: str) -> bool:
