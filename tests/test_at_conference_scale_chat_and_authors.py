@@ -216,3 +216,11 @@ def test_which_of_these_keeps_the_listed_papers_that_write_the_words(icml_engine
     assert "n08niE37ku" in {s.paper_id for s in listed}  # ASD, of the list
     drafting = chat.handle("which of these use a draft model?").answer
     assert drafting.sources and "n08niE37ku" not in {s.paper_id for s in drafting.sources}
+
+
+def test_two_authors_together_are_both_named_in_the_note(icml_engine):
+    # a README audit: the note named "Mang Ye" alone for "... Mang Ye and Wenke Huang together"
+    answer = icml_engine.ask("papers by Mang Ye and Wenke Huang together", mode="extractive")
+    assert answer.notes[0] == (
+        '8 stored papers by authors named "Mang Ye" and "Wenke Huang" together (Mang Ye with Wenke Huang)'
+    )

@@ -331,7 +331,9 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
         chosen,
         [
             f"{len(chosen)} stored paper{s} by {ask.who} "
-            f"({', '.join(ask.authors[:6])}{', …' if len(ask.authors) > 6 else ''})"
+            f"({', '.join(ask.authors[:6])}{', …' if len(ask.authors) > 6 else ''}"
+            # "Mang Ye and Wenke Huang together" had named Mang Ye alone (a README audit)
+            f"{f' with {ask.also}' if ask.also else ''})"
         ],
         lead=f"{len(chosen)} stored paper{s} by {ask.who}:" if how_many else "",
         more=f'`paperchat papers --author "{ask.typed}"` lists the papers of every author with the name '
