@@ -31,6 +31,7 @@ Commands:
   /save FILE      write this conversation (answers, sources, citation checks) to a Markdown file
   /export FILE    write the papers this conversation cited as BibTeX entries (refs.bib);
                   /export FILE 1 3: sources 1 and 3 of the last list only
+                  (an existing FILE is kept: /save FILE --force, /export FILE --force replace it)
   /reset          forget this conversation and start a new one
   /help           this list
   /quit           leave (also Ctrl-D)
