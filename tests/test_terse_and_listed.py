@@ -409,3 +409,23 @@ def test_a_list_asked_by_a_name_quotes_each_retrieved_paper_writing_it(icml_engi
     answer = icml_engine.ask("Which papers use AIRS?", mode="extractive")
     assert [s.paper_id for s in answer.sources] == ["4umRQdvuW5", "G2mAZTpJcz"]
     assert "released as part of the AIRS library" in answer.answer
+
+
+def test_a_list_quotes_a_sentence_that_stands_on_its_own():
+    # a science writer's topic summaries quoted "To mitigate this, ..." and "We show that this model can be
+    # extracted ..." where the paper's next best sentence stands on its own
+    from types import SimpleNamespace as C
+
+    from paperchat.answer.lists import one_per_paper
+
+    papers = [PaperText("p", "T", "abstract", cos=0.5, share=1.0)]
+    cands = [
+        C(paper_id="p", score=0.6, role="other", text="To mitigate this, we cache the keys."),
+        C(paper_id="p", score=0.5, role="other", text="We propose KVCache, a key cache for LLMs."),
+    ]
+    assert [c.text for c in one_per_paper(cands, papers, 0.3)] == [
+        "We propose KVCache, a key cache for LLMs."
+    ]
+    assert [c.text for c in one_per_paper(cands[:1], papers, 0.3)] == [
+        "To mitigate this, we cache the keys."
+    ]  # the only sentence that fits stays

@@ -144,17 +144,34 @@ def one_per_paper(
     a list may hold: retrieval share at least :data:`MULTI_SHARE`, or in ``listed``; a sentence scores at
     least ``min_score`` and is no code link."""
     eligible = {p.paper_id for p in papers if p.share >= MULTI_SHARE or p.paper_id in listed}
-    picked: list = []
-    for cand in cands:
-        if (
-            cand.paper_id in eligible
-            and cand.score >= min_score
-            and cand.role != "resource"
-            and not (cand.role == "background" and background_cue(cand.text))
-            and all(p.paper_id != cand.paper_id for p in picked)
-        ):
-            picked.append(cand)
-    return picked
+    fit = [
+        cand
+        for cand in cands
+        if cand.paper_id in eligible
+        and cand.score >= min_score
+        and cand.role != "resource"
+        and not (cand.role == "background" and background_cue(cand.text))
+    ]
+    # a sentence that stands on its own before one that leans on a sentence the list leaves out ("To
+    # mitigate this, ...", "We show that this model ...": a science writer's topic summaries)
+    best: dict[str, object] = {}
+    for cand in fit:  # best first
+        held = best.get(cand.paper_id)
+        if held is None or (_LEANS.search(held.text) and not _LEANS.search(cand.text)):
+            best[cand.paper_id] = cand
+    order = {
+        c.paper_id: i for i, c in reversed(list(enumerate(fit)))
+    }  # where each paper first fits
+    return sorted(best.values(), key=lambda c: order[c.paper_id])
+
+
+#: A sentence that leans on the one before it: a demonstrative or a connective at its start, or "this X".
+_LEANS = re.compile(
+    r"^(?:To (?:address|mitigate|tackle|overcome|solve|fill|bridge|remedy) (?:this|these|that|those|such)\b"
+    r"|(?:This|These|Those|Such|Specifically|Moreover|Furthermore|Additionally|On the other hand|In addition|"
+    r"However|Therefore|Thus|Hence|Consequently)\b)"
+    r"|\b(?:this|these) (?:model|method|approach|framework|problem|issue|gap|limitation|void|challenge)s?\b",
+)
 
 
 def list_sentences(
