@@ -338,6 +338,8 @@ def test_apa_scopus_and_pubmed_author_strings_are_whole_names():
         "C. Guo",
     ]
     assert author_list("Qu X, Zhang YL, Li Z") == ["X. Qu", "Y. L. Zhang", "Z. Li"]
+    # "Last, First, Last, First" of one word each (a verifying session had four authors)
+    assert author_list("Sabbaghi, Mahdi, Kassianik, Paul") == ["Mahdi Sabbaghi", "Paul Kassianik"]
     assert author_list(["Paulus A.", "Guo C."]) == ["A. Paulus", "C. Guo"]
     # names that only look so stay: capitalised surnames, a given name and a surname
     assert author_list("Wei LI, Ming WU") == ["Wei LI", "Ming WU"]

@@ -404,7 +404,11 @@ def test_a_drafted_number_is_no_power_s_base():
     # an eval author's draft: "How many samples does ... involve?" keyed ["10"] from "$10^4$ samples"
     from paperchat.evaluation.authoring.numbers import reports
 
-    sentences = [r"It needs only $10^4$ samples.", "It is tested on 12 datasets."]
+    sentences = [
+        r"It needs only $10^4$ samples.",
+        "It drops (2) overly difficult examples and runs Gemma 2-9b models.",
+        "It is tested on 12 datasets.",
+    ]
     paper = dc.DraftPaper("p1", "T", "", " ".join(sentences), sentences, sentences)
     corpus = type("C", (), {"abstract_lower": {"p1": " ".join(sentences).lower()}})()
     assert [(c["question"], c["facts"]) for c in reports(corpus, paper, "FMSR")] == [

@@ -70,12 +70,16 @@ def author_list(value: Any) -> list[str]:
 #: Initials alone: "M.", "J. A.", "J.-P."; or undotted, as PubMed writes them ("X", "JA").
 _DOTTED = re.compile(r"(?:[A-Z]\.(?:\s*-?\s*)?)+")
 _UNDOTTED = re.compile(r"[A-Z]{1,3}")
+_ONE_WORD = re.compile(r"[A-Z][a-z][\w'-]*")
 
 
 def _paired(parts: list[str]) -> list[str]:
     """APA's "Sabbaghi, M., Kassianik, P., Pappas, G." split on commas: every second part is a surname's
     dotted initials, so each pair is one name ("M. Sabbaghi"); other lists as they are. A lab's own corpus
     had stored six authors "Sabbaghi", "M.", ... (and BibTeX "Sabbaghi and M. and ...")."""
+    if len(parts) >= 2 and not len(parts) % 2 and all(_ONE_WORD.fullmatch(p) for p in parts):
+        # "Sabbaghi, Mahdi, Kassianik, Paul": one word each, so "Last, First" pairs (a verifying session)
+        return [f"{first} {last}" for last, first in zip(parts[0::2], parts[1::2])]
     if len(parts) < 2 or len(parts) % 2 or not all(_DOTTED.fullmatch(p) for p in parts[1::2]):
         return parts
     if any(_DOTTED.fullmatch(p) for p in parts[0::2]):

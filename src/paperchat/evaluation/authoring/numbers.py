@@ -83,6 +83,12 @@ def reports(corpus: Corpus, paper: DraftPaper, subj: str) -> list[dict]:
             number, unit = m.group(1), (m.group(2) or "")
             if raw[m.end() : m.end() + 1] == "^":
                 continue  # a power's base: "$10^4$ samples" (an eval author's draft had asked for 10)
+            # an enumerator "(2) overly difficult examples", or part of a name "Gemma 2-9b" (a verifying
+            # session's 700-question draft had keyed both as counts)
+            if raw[m.start() - 1 : m.start()] == "(" and raw[m.end() : m.end() + 1] == ")":
+                continue
+            if re.match(r"-\d", raw[m.end() : m.end() + 2]):
+                continue
             if not unit.strip() and (
                 raw[m.end() : m.end() + 1].isalnum()
                 or re.fullmatch(r"(19|20)\d\d", number)
