@@ -165,9 +165,9 @@ def test_a_filter_that_matches_nothing_is_one_line_naming_it(two_venue_store):
         two_venue_store, "chat", "--no-history", "--paper", "p-000000000000", stdin="backdoors?\n"
     )
     assert out.returncode == 1
-    assert out.stderr.endswith(
+    assert out.stderr.endswith(  # the suggested command keeps the store given
         "error: no paper with id p-000000000000 in the store (--paper); "
-        "`paperchat papers` lists them\n"
+        f"`paperchat --store {two_venue_store} papers` lists them\n"
     )
 
 

@@ -172,8 +172,8 @@ def test_an_empty_or_garbled_database_is_damage_never_an_empty_store(
     reason = f"{db} is empty (0 bytes)" if damage == "empty" else f"{db} is not a SQLite database"
     message = (
         f"error: the store at {store} is damaged: {reason}. Restore it from a backup, or start afresh with "
-        "`paperchat ingest --rebuild FILES` (the stored papers are lost)"
-    )
+        f"`paperchat --store {store} ingest --rebuild FILES` (the stored papers are lost)"
+    )  # the command keeps the --store given (a README audit: without it, it rebuilt the default store)
     check = cli(store, "check")
     assert check.returncode == 1
     assert (
@@ -263,7 +263,7 @@ def test_a_store_its_first_ingest_still_writes_is_not_searched_by_another_proces
     assert during[0].returncode != 0 and "Traceback" not in during[0].stderr
     assert (
         f"an ingest is building the store at {store} now; search it when that ingest has finished "
-        "(`paperchat papers` lists what it has stored so far)"
+        f"(`paperchat --store {store} papers` lists what it has stored so far)"
     ) in during[0].stderr
     after = cli(store, "--daemon", "off", "ask", "sparse attention", "--json")
     assert after.returncode == 0 and json.loads(after.stdout)["sources"][0]["paper_id"] == "a2"

@@ -281,7 +281,10 @@ def test_server_mode_ingest_ask_reingest(chroma_server, tmp_path):
         text=True,
         env={**os.environ, **other_home},
     )
-    assert wrong.returncode == 1 and "paperchat ingest --rebuild" in wrong.stderr
+    assert (
+        wrong.returncode == 1
+        and f"paperchat --chroma-url {chroma_server} ingest --rebuild" in wrong.stderr
+    )
 
 
 def test_unreachable_server_is_one_line():
