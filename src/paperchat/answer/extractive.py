@@ -304,9 +304,8 @@ def extract(
         if amounts and not any(c in amounts for c in picked):
             counted = amounts[:1]  # quoted first, as a count is
             picked = counted + picked[: MAX_SENTENCES - 1]
-        elif (
-            amounts
-        ):  # the picked sentence stating the amount, first ("... with one trillion time points")
+        elif amounts:
+            # the picked sentence stating the amount, first ("... with one trillion time points")
             counted = [c for c in picked if c in amounts][:1]
     picked = with_antecedents(picked, cands)
     paper_order: list[str] = [main] if one_paper else []  # a one-paper answer starts with its paper

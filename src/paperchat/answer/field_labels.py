@@ -31,7 +31,6 @@ def spelled_out(label: str, abstract: str) -> str:
     if not match:
         return ""
     words = match.group(1).split()
-    kept: list[str] = []
     small = {"of", "and", "the", "for", "in", "to", "a", "on"}
     for i in range(len(words) - 1, -1, -1):  # back from the parenthesis until the initials spell it
         kept = words[i:]
@@ -54,11 +53,11 @@ def field_labels(records, lexicon) -> set[str]:
         label = record.label or ""
         if not label or " " in label:
             continue
-        words = spelled_out(label, record.abstract or "")
         # a label of letters alone ("F-16" is read by its "16", which many papers write)
         one_word = re.fullmatch(r"[A-Za-z]+", label) is not None
         if (one_word and lexicon.word_df(label) > COMMON_LABEL_PAPERS) or (
-            words and lexicon.holding(lexicon.terms_of(words)) > COMMON_LABEL_PAPERS
+            (words := spelled_out(label, record.abstract or ""))
+            and lexicon.holding(lexicon.terms_of(words)) > COMMON_LABEL_PAPERS
         ):
             out.add(label.lower())
     return out

@@ -154,15 +154,12 @@ def one_per_paper(
     ]
     # a sentence that stands on its own before one that leans on a sentence the list leaves out ("To
     # mitigate this, ...", "We show that this model ...": a science writer's topic summaries)
-    best: dict[str, object] = {}
+    best: dict[str, object] = {}  # each paper keeps the place where it first fits
     for cand in fit:  # best first
         held = best.get(cand.paper_id)
         if held is None or (_LEANS.search(held.text) and not _LEANS.search(cand.text)):
             best[cand.paper_id] = cand
-    order = {
-        c.paper_id: i for i, c in reversed(list(enumerate(fit)))
-    }  # where each paper first fits
-    return sorted(best.values(), key=lambda c: order[c.paper_id])
+    return list(best.values())
 
 
 #: A sentence that leans on the one before it: a demonstrative or a connective at its start, or "this X".

@@ -351,16 +351,11 @@ def offline_answer(
         or (split_ask(asked).described and not intent.names)
         or asks_for_name(asked)  # "What is the framework called, and ... for Llama-3.1-8B?"
     )
-    labels = Counter(
-        records[pid].label.lower()
-        for pid in {s.paper_id for s in result.sentences}
-        if records[pid].label
-    )
+    quoted = [records[pid] for pid in {s.paper_id for s in result.sentences}]
+    labels = Counter(r.label.lower() for r in quoted if r.label)
     shared = {label for label, count in labels.items() if count > 1}
     # "... Behavior Cloning (BC)": a field's term would read as the paper's method name
-    shared |= field_labels(
-        [records[pid] for pid in {s.paper_id for s in result.sentences}], lexicon
-    )
+    shared |= field_labels(quoted, lexicon)
     for sent in result.sentences:
         text, sep = sent.text, " "
         if sent.paper_id not in order:

@@ -28,10 +28,10 @@ from paperchat.core.terms import terms
 PREFIX = 5
 
 _USES = re.compile(
-    r"\b(?:use[sd]?|using|need(?:s|ed)?(?:\s+to(?=\s+(?:fine-?tune|re-?train|pre-?train|train|distill)\b))?|"
+    r"\b(?:use[sd]?|using|need(?:s|ed)?(?P<train>\s+to(?=\s+(?:fine-?tune|re-?train|pre-?train|train|distill)\b))?|"
     r"rel(?:y|ies|ied)\s+on|employ(?:s|ed)?|leverag(?:e|es|ed)|"
     r"combin(?:e|es|ed)|incorporat(?:e|es|ed)|builds?\s+on|adopt(?:s|ed)?|appl(?:y|ies|ied))\s+"
-    r"((?:(?!\b(?:to|for|in|so|when|and|that|which|with|on|by|from|of|into|over|at|as)\b)[^,?;.:!])+)",
+    r"(?P<thing>(?:(?!\b(?:to|for|in|so|when|and|that|which|with|on|by|from|of|into|over|at|as)\b)[^,?;.:!])+)",
     re.I,
 )
 _NOT_A_THING = re.compile(
@@ -64,11 +64,11 @@ def unused_thing(question: str, text: str, df: Callable[[str], int] | None = Non
     written = {part for word in terms(text) for part in (word, *word.split("-"))}
     prefixes = {word[:PREFIX] for word in written if len(word) >= PREFIX}
     for match in _USES.finditer(question):
-        thing = match.group(1).strip()
+        thing = match.group("thing").strip()
         if _NOT_A_THING.match(thing):
             continue
         # "need to fine-tune the LLM": the training the question presupposes, not what is trained
-        read = thing.split()[0] if re.match(r"need\w*\s+to\b", match.group(0), re.I) else thing
+        read = thing.split()[0] if match.group("train") else thing
         words = [
             part
             for word in terms(read)

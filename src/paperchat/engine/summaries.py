@@ -300,14 +300,7 @@ def _writing(engine, target: str, ids) -> tuple[set[str], list[str]]:
 def _titles_holding(engine, target: str, paper_id: str, ids) -> list[str]:
     """A note naming the other stored papers (of ``ids`` when given) whose titles write ``target``, a label of
     several words one paper has; none when no other title does."""
-    words = " ".join(target.lower().split())
-    others = sorted(
-        pid
-        for pid, r in engine.catalog().items()
-        if pid != paper_id
-        and (not ids or pid in ids)
-        and words in " ".join((r.title or "").lower().split())
-    )
+    others = sorted(pid for pid in _titled(engine, target, ids, within=True) if pid != paper_id)
     if not others:
         return []
     shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
@@ -368,12 +361,13 @@ def _same_title(engine, record, ids) -> list[str]:
     ]
 
 
-def _titled(engine, target: str, ids) -> list[str]:
-    """The stored papers (within ``ids`` when the filters restrict) whose title is ``target``, any case, in
-    store order."""
+def _titled(engine, target: str, ids, within: bool = False) -> list[str]:
+    """The stored papers (within ``ids`` when the filters restrict) whose title is ``target`` (``within``:
+    holds it), any case and spacing, in store order."""
     want = " ".join(target.lower().split())
-    return [
-        pid
-        for pid, r in engine.catalog().items()
-        if " ".join((r.title or "").lower().split()) == want and (not ids or pid in ids)
-    ]
+    found = []
+    for pid, r in engine.catalog().items():
+        title = " ".join((r.title or "").lower().split())
+        if (not ids or pid in ids) and (want in title if within else want == title):
+            found.append(pid)
+    return found

@@ -336,8 +336,9 @@ def plan_ingest(
             continue
         wanted = updated_record(old, paper)
         given = PaperRecord.from_paper(paper)
-        kept_fields.update(f for f in STICKY if not getattr(given, f) and getattr(old, f))
-        sticky_papers += any(not getattr(given, f) and getattr(old, f) for f in STICKY)
+        emptied = [f for f in STICKY if not getattr(given, f) and getattr(old, f)]
+        kept_fields.update(emptied)
+        sticky_papers += bool(emptied)
         if _same_meta(wanted, old):
             plan.unchanged += 1
         else:
