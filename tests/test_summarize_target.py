@@ -437,6 +437,8 @@ def test_an_abbreviation_topic_is_counted_in_its_capitals_and_a_shared_label_is_
     answer = icml_engine.summarize("Best of Both Worlds", mode="extractive")
     assert [s.paper_id for s in answer.sources] == ["lHzLxYiJVF"]
     assert answer.notes[-1] == (
-        '2 other stored titles also write "Best of Both Worlds" (GJKe8WYHxq, nCoaJYNCcg): '
-        "summarize one by its id"
+        '2 other stored titles also write "Best of Both Worlds": '
+        "'Best of Both Worlds: Advantages of Hybrid Graph Sequence Models' (GJKe8WYHxq); "
+        "'The Best of Both Worlds: Bridging Quality and Diversity in Data Selection with Bipartite Graph' "
+        "(nCoaJYNCcg); summarize one by its id"
     )

@@ -303,9 +303,11 @@ def _titles_holding(engine, target: str, paper_id: str, ids) -> list[str]:
     others = sorted(pid for pid in _titled(engine, target, ids, within=True) if pid != paper_id)
     if not others:
         return []
-    shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+    records = engine.catalog()
+    shown = "; ".join(f"'{records[pid].title}' ({pid})" for pid in others[:3])
+    shown += "; ..." if len(others) > 3 else ""
     return [
-        f'{len(others)} other stored title{"s" if len(others) > 1 else ""} also write "{target}" ({shown}): '
+        f'{len(others)} other stored title{"s" if len(others) > 1 else ""} also write "{target}": {shown}; '
         "summarize one by its id"
     ]
 
