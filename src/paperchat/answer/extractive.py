@@ -181,9 +181,9 @@ def extract(
         why = "the paper does not mention some of the names the question asks about"
         return Extract([], relevance, True, why)
     count_noun = it.counted_noun(question)
-    if (
-        count_noun in it.CORPUS_NOUNS
-    ):  # "how many papers ..." is about the corpus, not in any abstract
+    # "how many papers ..." is about the corpus, not in any abstract; not "How many papers must agents
+    # replicate in PaperBench?", asked of a paper its label names
+    if count_noun in it.CORPUS_NOUNS and not label_named(question, main_paper):
         return Extract([], relevance, True, "a count of papers is not in any abstract")
     own = [c for c in cands if c.paper_id == main]
     mentioned = [p.paper_id for p in focus if p.mention]

@@ -108,8 +108,14 @@ def focus_papers(
         return typed if len(typed) == 1 and not (listing or it.COMPARE.search(question)) else papers
     texts = [p.full_text for p in papers]
     subjects = it.comparison_subjects(question)
-    if subjects and all(any(mentions(t, n) for t in texts) for n in subjects):
+    if (
+        subjects
+        and all(any(mentions(t, n) for t in texts) for n in subjects)
+        and not any(all(mentions(t, n) for n in subjects) for t in texts)
+    ):
         return papers  # "How do ALKN and 'mechanistic unlearning' differ?": each named paper answers for itself
+    # "What is new in WeGeFT compared to LoRA?": WeGeFT's abstract writes its baseline too, so the papers
+    # holding every name answer (it had quoted SeedLoRA, a paper on LoRA), as subject_papers reads it
     missing = missing_names(question, texts)
     if (
         missing

@@ -87,7 +87,9 @@ _TITLE = re.compile(
 )
 _FIND_PLURAL = re.compile(
     r"\b(?:which|what|any|list|name|find|show me)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles|methods|"
-    r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b",
+    r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b"
+    # "which paper are about grokking": a plural verb says a list is meant (an international researcher)
+    r"|\b(?:which|what) (?:paper|work|study|article) (?:are|were|have)\b",
     re.I,
 )
 #: "Which of the papers this year was the one that ...?", "Which of the papers this year argued that ...?":

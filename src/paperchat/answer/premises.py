@@ -53,6 +53,12 @@ DENIALS = frozenset(
 _NEEDING = ("requir", "need", "reli", "use", "depend", "assum", "involv", "train")
 #: The verbs of needing that are no thing a paper could do without.
 _NEEDS = ("requir", "need", "reli", "depend")
+#: A question asking what a paper does without, whose answer is a denial (a methods reader's "What
+#: assumption does SketchTune avoid?" had been declined as a false premise).
+_DOES_WITHOUT = re.compile(
+    r"\b(?:avoid|eliminat|bypass|sidestep|circumvent|dispens|relax|get(?:s)? rid of|do(?:es)? away with)\w*",
+    re.I,
+)
 
 
 def _negated_at(tokens: list[str], i: int) -> bool:
@@ -110,6 +116,8 @@ def denied_terms(ask: str, text: str) -> list[str]:
     "free" ("the training free one") is negated by the question too. ``[]`` when there is none (the usual
     case).
     """
+    if _DOES_WITHOUT.search(ask):
+        return []  # "What assumption does SketchTune avoid?": its "avoiding the low-rank assumption" answers
     surface: dict[str, str] = {}
     after_names = _after_names(ask)
     title = text.split("\n", 1)[0] if "\n" in text else ""

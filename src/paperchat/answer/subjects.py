@@ -62,8 +62,8 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
     """Coined names in ``question`` that occur (as whole tokens, any case) in none of ``texts``.
 
     A name matches with or without its inner hyphens ("Llama-2-7B" is "LLaMA2-7B") and as the head of
-    a hyphenated compound of a word ("ImageNet-trained"), but not of a version ("KEA" is not "KEA-2"), and in
-    the plural or singular ("GFlowNet" is in "GFlowNets").
+    a hyphenated compound of a word ("ImageNet-trained") or a size ("ImageNet-1K"), not of a version ("KEA"
+    is not "KEA-2"), and in the plural or singular ("GFlowNet" is in "GFlowNets").
     """
     raw = " ".join(texts)
     corpus = " ".join(plain(t) for t in texts)
@@ -71,7 +71,7 @@ def missing_names(question: str, texts: list[str]) -> list[str]:
     missing = []
     for name in name_tokens(question):
         # singular or plural: "GFlowNet" is in "GFlowNets", and "GFlowNets" in "GFlowNet"
-        tail = r"(?:e?s)?(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
+        tail = r"(?:e?s)?(?:-\d+k(?![a-z0-9]))?(?![a-z0-9+]|-(?![a-z]{4,})[a-z0-9])"
         key = _unaccented(name[:-1] if len(name) > 3 and name.endswith("s") else name)
         pattern = r"(?<![a-z0-9-])" + re.escape(key.lower()) + tail
         loose = r"(?<![a-z0-9])" + re.escape(_squash(key)) + r"(?:e?s)?(?![a-z0-9+])"

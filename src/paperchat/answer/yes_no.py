@@ -82,6 +82,16 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
 _AUXILIARIES = frozenset(
     "do does did is are was were can could has have had will would should may".split()
 )
+#: Words an abstract may write for a yes/no question's verb: "Does unMORE need human labels?" is decided by
+#: "does not require human labels" (a methods reader's session: the note had said it lacks "need").
+_SAME_AS = {
+    "need": ("require", "necessitate", "necessary"),
+    "needs": ("require", "necessitate", "necessary"),
+    "require": ("need", "necessitate"),
+    "requires": ("need", "necessitate"),
+    "use": ("utilize", "employ", "leverage", "adopt"),
+    "uses": ("utilize", "employ", "leverage", "adopt"),
+}
 #: share of stored papers at most that write a word the note names when the abstract holds the question's others
 RARE_SHARE = 0.1
 
@@ -109,6 +119,7 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
             for w in words
             if w.lower() not in _AUXILIARIES
             and not lexicon.terms_of(w) & held
+            and not any(lexicon.terms_of(o) & held for o in _SAME_AS.get(w.lower(), ()))
             and all(lexicon.df.get(t, 0) <= rare for t in lexicon.terms_of(w))
         ]
     if not words:

@@ -106,3 +106,44 @@ def spelled_out(reply: str, cited: int) -> str | None:
         if pattern.match(text):
             return two if cited == 2 else one
     return None
+
+
+#: A reply that carries on from the answer before: "and on which models?", "also the datasets?".
+_CARRY_ON = re.compile(r"^(?:and|also|plus|so|ok(?:ay)?|then)\b[,\s]*", re.I)
+#: A short question of its own: "whats the accuracy drop?", "how many task instances?".
+_WH = re.compile(r"^(?:what(?:'s|s)?|which|how|where|on\s+which|in\s+which|for\s+which)\b", re.I)
+#: Words that make a reply a new search, not a question about the papers just shown ("and any other
+#: papers on it?", "how many papers on diffusion?").
+_NEW_SEARCH = re.compile(
+    r"\b(?:papers?|works|studies|articles|others?|any(?:one|body|thing)|else|another|more)\b", re.I
+)
+#: The longest reply read as carrying on (in words).
+CARRY_ON_WORDS = 7
+
+
+def carried_on(reply: str, texts: list[str], names: list[str]) -> str | None:
+    """The question a short ``reply`` asks of the one or two papers of the answer before (``texts``: their
+    titles and abstracts; ``names``: the names to ask them by), or ``None``. A reply of at most :data:`CARRY_ON_WORDS` words with no name,
+    that opens with "and" / "also" / "so" ("and on which models?"), or is a question whose every content
+    word those papers write ("whats the accuracy drop?" after FlatQuant, whose abstract gives "less than 1%
+    accuracy drop"), is asked of them: ``"<reply>, in it?"`` (``"in them"`` for two), which the follow-up
+    rules then resolve. A numbers hunter's chat had read each as a new search over all papers (a
+    softmax-models paper for "and on which models?"). Not for a reply asking for papers ("and any
+    others?", "how many papers on diffusion?": :mod:`paperchat.chat.more` and a new search)."""
+    from paperchat.core.terms import name_tokens, terms
+
+    text = " ".join((reply or "").split())
+    if not texts or len(texts) > 2 or not text or len(text.split()) > CARRY_ON_WORDS:
+        return None
+    if _NEW_SEARCH.search(text) or name_tokens(text):
+        return None
+    lead = _CARRY_ON.match(text)
+    rest = text[lead.end() :] if lead else text
+    if not terms(rest) or not (lead or _WH.match(rest)):
+        return None
+    if not lead:
+        held = {w for t in texts for w in terms(t)}
+        if not set(terms(_WH.sub("", rest))) <= held:
+            return None
+    rest = rest.rstrip(" ?.!")
+    return f"{rest[:1].upper()}{rest[1:]}, in {' and '.join(names)}?"

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 from paperchat.chat.commands import run_command
-from paperchat.chat.ellipsis import spelled_out
-from paperchat.chat.followup import UnresolvedReference, find_reference, resolve
+from paperchat.chat.ellipsis import carried_on, spelled_out
+from paperchat.chat.followup import UnresolvedReference, find_reference, query_label, resolve
 from paperchat.chat.more import answer_more, more_ask
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import LLM, Source
@@ -241,6 +241,21 @@ class ChatSession:
                     f'e.g. "{example}" (or name the paper).'
                 )
             question = meant
+        elif (
+            self.context
+            and len(self.context) <= 2
+            and find_reference(question) is None
+            and (
+                more := carried_on(
+                    question,
+                    list(self._abstracts(self.context).values()),
+                    [query_label(s) or s.title for s in self.context],
+                )
+            )
+        ):
+            question = (
+                more  # "and on which models?", "whats the accuracy drop?" after one paper's answer
+            )
         context = self._context_for(question)
         ref = find_reference(question)
         # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited
