@@ -250,6 +250,15 @@ def test_the_terminal_drops_emphasis_markup_and_json_keeps_the_quote(tmp_path):
             r"valued at \\\$1 million, from \$50 fixes; $K$ stays",
             "valued at $1 million, from $50 fixes; $K$ stays",
         ),
+        # a numbers hunter: a bold number in math is the number; a "*" in math is no emphasis
+        (
+            r"up to $\textbf{128x}$ speedup, at least $\textbf{21x}$",
+            "up to 128x speedup, at least 21x",
+        ),
+        (
+            r"the policy $\mu^*_h(s,a)$ where $\mu^*$ is **optimal**",
+            r"the policy $\mu^*_h(s,a)$ where $\mu^*$ is optimal",
+        ),
     ],
 )
 def test_plain_emphasis(text, shown):
