@@ -60,7 +60,7 @@ def forget(engine, paths: list[Path | str]):
             )
     files = sorted(f for f in held if any(_under(f, key) for key in keys))
     info = engine.wanted_info()
-    repeat = "paperchat remove " + " ".join(str(p) for p in paths)
+    repeat = command(engine.settings, "remove", *(str(p) for p in paths))
     with open_writer(store, info, run=("remove:" + "\n".join(files), repeat)) as writer:
         writer.drop_runs(abandoned)
         report = run_ingest(

@@ -40,8 +40,19 @@ RECORD_FIELDS = 3
 
 
 def file_key(path: Path | str) -> str:
-    """How paperchat identifies a file (in the manifest and in paper records): its absolute, resolved path."""
-    return str(Path(path).expanduser().resolve())
+    """How paperchat identifies a file (in the manifest and in paper records): its absolute, resolved path.
+
+    Raises :class:`~paperchat.core.errors.PaperchatError` for a symbolic link that leads back to itself."""
+    try:
+        return str(Path(path).expanduser().resolve())
+    except (
+        RuntimeError
+    ) as exc:  # pathlib's "Symlink loop from ..." (Python 3.11; 3.13 raises OSError)
+        from paperchat.core.errors import PaperchatError
+
+        raise PaperchatError(
+            f"{path} is a symbolic link that leads back to itself: {exc}"
+        ) from None
 
 
 def content_hash(path: Path | str) -> str:

@@ -59,8 +59,7 @@ COMMON_DF = 50
 #: of a question that a small store lacks ("missing" in the 38 bundled papers) is no slip of a rare one
 #: ("omissing"), so it is read as typed. 0.2% of 2,740 papers is 6.
 RESPELL_SHARE = 0.002
-#: British endings and their US spelling ("normalising" -> "normalizing", "behaviour" -> "behavior",
-#: "analysed" -> "analyzed", "centre" -> "center", "defence" -> "defense"), tried in turn.
+#: British endings and their US forms: "normalising", "behaviour", "analysed", "centre", "defence".
 _BRITISH = tuple(
     (re.compile(pattern), us)
     for pattern, us in (
@@ -148,7 +147,9 @@ class BM25Index:
             if info.get("revision") != revision:
                 return None
             retriever = bm25s.BM25.load(str(folder), show_progress=False, verbosity=0)
-        except (OSError, ValueError, KeyError):
+        except (
+            Exception
+        ):  # a damaged cache (an emptied .npy raises EOFError, read as Ctrl-C): rebuilt
             return None
         return cls(retriever, info["ids"], revision, info.get("df") or {})
 
@@ -270,10 +271,9 @@ class BM25Index:
         return (best, known[best]) if self.df.get(best, 0) >= max(min_df, 1) else None
 
     def american(self, word: str) -> str | None:
-        """The US spelling of a British-spelled lower-case ``word`` (:data:`_BRITISH`: "normalising" ->
-        "normalizing") when at least twice as many papers (and two or more) write it, else ``None``. An
-        international researcher's "which papers use normalising flows" had listed 3 of the 11 papers on
-        normalizing flows, noting each lacked "normalising". "noise" has no US form papers write."""
+        """The US spelling of a British lower-case ``word`` (:data:`_BRITISH`) when twice as many papers (two
+        or more) write it, else ``None``. "which papers use normalising flows" had listed 3 of the 11 papers
+        on normalizing flows (an international researcher's session); "noise" has no US form papers write."""
         for pattern, us in _BRITISH:
             other = pattern.sub(us, word)
             if other != word and self.word_df(other) >= max(2, 2 * self.word_df(word)):

@@ -127,7 +127,7 @@ def _ingest_state(store: ChromaStore) -> tuple[bool | None, str]:
         # a lease run out is no live lease: this machine's writer holds the lock but is stopped or hung
         return False, (
             f"an ingest of the store at {store.where()} has not written for over {LEASE_S:.0f} s ({late}): "
-            f"it is stopped or hung; end it, then {resume_hint(runs)}"
+            f"it is stopped or hung; end it, then {resume_hint(runs, store.where())}"
         )
     if runs:
         return (None if writing else False), describe(
@@ -347,6 +347,8 @@ def _collection_checks(store: ChromaStore) -> list[Finding]:
             if cached is None and saved is None
             else f"stale (built at revision {saved}, the store is at {store.revision()}): rebuilt "
             "on the next question"
+            if cached is None and saved != store.revision()
+            else f"unreadable (a file of {folder} is damaged): rebuilt on the next question"
             if cached is None
             else f"current ({len(cached.ids)} papers)"
             if same

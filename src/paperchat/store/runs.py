@@ -18,6 +18,7 @@ unknown files (:data:`UNKNOWN`), which the next run that ends well clears.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -101,8 +102,23 @@ def building_message(store) -> str | None:
     )
 
 
-def _commands(runs: dict[str, str]) -> str:
-    return " and ".join(f"`{cmd}`" for cmd in dict.fromkeys(runs.values()))
+def _here(cmd: str, where: str | None) -> str:
+    """A recorded command ``cmd`` with its ``--store`` set to ``where``, the store's path now (a store moved or
+    restored elsewhere had been told to run the command on its old path, which built a new store there)."""
+    words = shlex.split(cmd) if where and "://" not in where else []
+    if "--store" not in words[:-1]:
+        return cmd
+    words[words.index("--store") + 1] = where
+    return shlex.join(words)
+
+
+def _commands(runs: dict[str, str], where: str | None = None) -> str:
+    return " and ".join(f"`{_here(cmd, where)}`" for cmd in dict.fromkeys(runs.values()))
+
+
+def _kind(runs: dict[str, str]) -> str:
+    """ "a remove" when every recorded run removes files, else "an ingest"."""
+    return "a remove" if runs and all(k.startswith("remove:") for k in runs) else "an ingest"
 
 
 def describe(runs: dict[str, str], writing: bool, papers: int, where: str) -> str:
@@ -110,13 +126,14 @@ def describe(runs: dict[str, str], writing: bool, papers: int, where: str) -> st
     (``writing``: another process holds the write lock) or interrupted, and what to do."""
     stored = f"{papers} paper{'s' if papers != 1 else ''} stored so far"
     if writing:
-        return f"an ingest is writing the store at {where} now ({_commands(runs)}; {stored})"
-    return f"an ingest of the store at {where} was interrupted ({stored}): {resume_hint(runs)}"
+        return f"{_kind(runs)} is writing the store at {where} now ({_commands(runs, where)}; {stored})"
+    return f"{_kind(runs)} of the store at {where} was interrupted ({stored}): {resume_hint(runs, where)}"
 
 
-def resume_hint(runs: dict[str, str]) -> str:
-    """What to run to finish the recorded ``runs``: "run `CMD` again to finish it (it resumes)"."""
-    return f"run {_commands(runs)} again to finish it (it resumes)"
+def resume_hint(runs: dict[str, str], where: str | None = None) -> str:
+    """What to run to finish the recorded ``runs`` of the store at ``where``: "run `CMD` again to finish it (it
+    resumes)"."""
+    return f"run {_commands(runs, where)} again to finish it (it resumes)"
 
 
 def refuse_first_run(store, key: str) -> bool:
