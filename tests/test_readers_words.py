@@ -121,3 +121,16 @@ def test_a_verb_written_as_its_synonym_and_an_avoided_assumption(icml_engine):
     # "avoiding the low-rank assumption" is SketchTune's answer, not a denied premise
     answer = icml_engine.ask("What assumption does SketchTune avoid?", mode="extractive")
     assert not answer.abstained and [s.paper_id for s in answer.sources] == ["zZXOXhxO6I"]
+
+
+def test_it_and_an_ordinal_naming_one_paper_are_asked_back(icml_engine):
+    # a methods reader: "compare it with the first one" after SpecPrefill's answer compared it with itself
+    from paperchat.chat.session import ChatSession
+
+    session = ChatSession(icml_engine, mode="extractive")
+    session.ask("What is SpecPrefill?")
+    reply = session.ask("compare it with the first one")
+    assert reply.text.startswith(
+        'Cannot tell which paper you mean: "it" and "the first one" are both '
+    )
+    assert reply.text.endswith("name the other paper. See /sources.")

@@ -325,6 +325,19 @@ def resolve(
         targets = [context[0]]
         where = "source [1]"
     pronoun = _beside(question, phrase, targets, current) if kind == "ordinal" else None
+    if (
+        kind == "ordinal"
+        and not pronoun
+        and current
+        and [t.paper_id for t in targets] == [c.paper_id for c in current] == [targets[0].paper_id]
+        and _IT.search(question.replace(phrase, " "))
+        and re.search(r"\b(?:compar\w*|differ\w*|vs\.?|versus|against)\b", question, re.I)
+    ):
+        # "compare it with the first one" after one paper's answer: both are that paper (a methods reader's
+        # chat had compared SpecPrefill with itself)
+        raise UnresolvedReference(
+            f'"it" and "{phrase}" are both {targets[0].name}; name the other paper'
+        )
     if pronoun:
         targets = [pronoun[1], *targets]
     labels = [t.name for t in targets]
