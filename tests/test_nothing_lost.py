@@ -1050,3 +1050,16 @@ def test_a_file_edited_while_its_ingest_reads_it_is_read_again_next_time(tmp_pat
     again = engine_for(store).ingest([a])
     assert (again.papers_added, again.papers_unchanged) == (1, 2)
     assert sorted(stored(store)) == ["a1", "a2", "b1"]
+
+
+def test_a_rebuild_counts_a_paper_now_stored_under_its_alias_as_updated(tmp_path):
+    # a reliability engineer: a paper merged into another file's copy (its id an alias of that copy) and
+    # rebuilt from its own file alone had counted updated and removed (100 updated, 2642 removed of 2,740)
+    first = write_jsonl(tmp_path / "first.jsonl", A_ROWS)
+    copy = write_jsonl(tmp_path / "copy.jsonl", [("c1", A_ROWS[0][1], A_ROWS[0][2])])
+    store = tmp_path / "store"
+    assert invoke(store, "ingest", "--quiet", str(first), str(copy)).exit_code == 0
+    assert sorted(stored(store)) == ["a1", "a2"]  # c1 is a1's copy: merged, c1 its alias
+    rebuilt = engine_for(store).ingest([copy], rebuild=True)
+    assert sorted(stored(store)) == ["c1"]
+    assert (rebuilt.papers_updated, rebuilt.papers_removed, rebuilt.papers_added) == (1, 1, 0)
