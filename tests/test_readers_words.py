@@ -14,6 +14,7 @@ import pytest
 from paperchat.answer.subjects import missing_names
 from paperchat.chat.ellipsis import carried_on
 from paperchat.store.bm25 import BM25Index
+from paperchat.store.spellings import accented, american
 
 FLATQUANT = "FlatQuant ... it achieves less than 1% accuracy drop for W4A4 quantization on the LLaMA-3-70B model"
 
@@ -54,21 +55,23 @@ def test_a_dataset_name_is_in_its_sized_form_but_not_in_a_version():
     assert missing_names("Is KEA fast?", ["KEA-2 is fast"]) == ["KEA"]
 
 
-def test_a_british_spelling_is_read_in_the_us_form_more_papers_write():
+def test_a_british_spelling_and_a_word_without_its_accents_are_read_as_papers_write_them():
     docs = [
         "normalizing flows for density estimation",
         "continuous normalizing flows with rejection",
         "a normalising flow sampler",
         "behaviour cloning from demonstrations",
         "noise in the labels",
+        "a Schrödinger bridge between two marginals",
     ]
     index = BM25Index.build([f"p{i}" for i in range(len(docs))], docs, "test")
-    assert index.american("normalising") == "normalizing"  # 2 papers write it, 1 the British form
-    assert index.american("behaviour") is None  # no paper writes "behavior"
-    assert index.american("noise") is None
-    asked, fixes = index.respell("which papers use normalising flows")
-    assert asked == "which papers use normalizing flows"
-    assert fixes == ["'normalising' as 'normalizing'"]
+    assert american(index, "normalising") == "normalizing"  # 2 papers write it, 1 the British form
+    assert american(index, "behaviour") is None  # no paper writes "behavior"
+    assert american(index, "noise") is None
+    assert accented(index, "Schrodinger") == "schrödinger" and accented(index, "bridge") is None
+    asked, fixes = index.respell("which papers use normalising flows or a Schrodinger bridge")
+    assert asked == "which papers use normalizing flows or a schrödinger bridge"
+    assert fixes == ["'normalising' as 'normalizing'", "'Schrodinger' as 'schrödinger'"]
 
 
 def test_a_paper_compared_with_the_baseline_its_abstract_names_answers(icml_engine):
@@ -103,6 +106,12 @@ def test_british_spellings_list_and_summarize_as_the_us_ones(icml_engine):
     summary = icml_engine.summarize("normalising flows", mode="extractive")
     assert len({s.paper_id for s in summary.sources}) == 10
     assert "read 'normalising' as 'normalizing'" in summary.notes
+    # typed without its accent: nine abstracts write "Schrödinger" (it had found no paper on the topic)
+    summary = icml_engine.summarize("Schrodinger bridge", mode="extractive")
+    assert not summary.abstained and "read 'Schrodinger' as 'schrödinger'" in summary.notes
+    assert "RBly0nOr2h" in {
+        s.paper_id for s in summary.sources
+    }  # Categorical Schrödinger Bridge Matching
 
 
 def test_which_paper_with_a_plural_verb_lists(icml_engine):

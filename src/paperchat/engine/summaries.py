@@ -62,6 +62,7 @@ def summarize(
     matches no paper, or a one-word TARGET that names no paper and finds no topic (offline).
     """
     from paperchat.answer.summaries import close_names, find_paper, papers_on_topic, title_note
+    from paperchat.store.spellings import in_corpus_spelling
 
     if not (target or "").strip():
         raise PaperchatError("the summary target is empty; give a paper id, label, title or topic")
@@ -143,10 +144,9 @@ def summarize(
             )
         answer.target = target
         return answer
-    # a topic in British spelling ("normalising flows": 3 papers write it, 11 "normalizing flows")
-    british = re.compile(r"(?<![\w-])[a-z]{6,}(?![\w-])")
-    us = {w: u for w in british.findall(target) if (u := engine.store.bm25().american(w))}
-    target = british.sub(lambda m: us.get(m.group(0), m.group(0)), target)
+    # a topic in British spelling ("normalising flows": 3 papers write it, 11 "normalizing flows") or without
+    # its accents ("Schrodinger bridge")
+    target, respelled = in_corpus_spelling(engine.store.bm25(), target)
     if absent := _unwritten(engine.store.bm25(), target):
         # "cryptocurrency price prediction": no paper is on it, however near the retrieved ones rank
         close = close_names(engine.catalog(), " ".join(target.split()), titles=True)
@@ -228,7 +228,7 @@ def summarize(
                 + (f"; did you mean {' or '.join(close)}?" if close else "")
             )
         answer.notes += [fell_back] if fell_back else []
-    answer.notes += [f"read {', '.join(f'{w!r} as {u!r}' for w, u in us.items())}"] if us else []
+    answer.notes += [f"read {', '.join(respelled)}"] if respelled else []
     shown = len({s.paper_id for s in answer.sources})
     if writing and not answer.abstained:
         also = "".join(f' or "{x}"' for x in shorts)

@@ -59,17 +59,6 @@ COMMON_DF = 50
 #: of a question that a small store lacks ("missing" in the 38 bundled papers) is no slip of a rare one
 #: ("omissing"), so it is read as typed. 0.2% of 2,740 papers is 6.
 RESPELL_SHARE = 0.002
-#: British endings and their US forms: "normalising", "behaviour", "analysed", "centre", "defence".
-_BRITISH = tuple(
-    (re.compile(pattern), us)
-    for pattern, us in (
-        (r"is(ation|ations|e|ed|es|ing|er|ers)$", r"iz\1"),
-        (r"ys(e|ed|es|ing|er|ers)$", r"yz\1"),
-        (r"our(s|ed|ing|al|ite|ites)?$", r"or\1"),
-        (r"tre(s)?$", r"ter\1"),
-        (r"ence(s)?$", r"ense\1"),
-    )
-)
 #: Prefixes an abstract may hyphenate ("re-materialization", "non-convex") where a question does not.
 _PREFIXES = tuple(
     "re pre non co de un sub semi multi inter post self cross meta over under anti super hyper".split()
@@ -270,16 +259,6 @@ class BM25Index:
         best = max(known, key=lambda t: self.df.get(t, 0), default="")
         return (best, known[best]) if self.df.get(best, 0) >= max(min_df, 1) else None
 
-    def american(self, word: str) -> str | None:
-        """The US spelling of a British lower-case ``word`` (:data:`_BRITISH`) when twice as many papers (two
-        or more) write it, else ``None``. "which papers use normalising flows" had listed 3 of the 11 papers
-        on normalizing flows (an international researcher's session); "noise" has no US form papers write."""
-        for pattern, us in _BRITISH:
-            other = pattern.sub(us, word)
-            if other != word and self.word_df(other) >= max(2, 2 * self.word_df(word)):
-                return other
-        return None
-
     def unknown(self, word: str) -> bool:
         """Whether no paper writes ``word`` (any case), nor a word one edit from it, nor its tail after a
         prefix (:meth:`respelled`)."""
@@ -298,15 +277,13 @@ class BM25Index:
         so is an English word (:func:`paperchat.ingest.english.is_english`), one whose nearest word
         :data:`RESPELL_SHARE` of the papers do not write, and one that needs a letter taken out or changed."""
         from paperchat.ingest.english import is_english
+        from paperchat.store.spellings import in_corpus_spelling
 
-        fixes: list[str] = []
+        question, fixes = in_corpus_spelling(self, question, keep)  # "normalising", "Schrodinger"
         common = max(3, math.ceil(RESPELL_SHARE * len(self.ids)))
 
         def fix(m: re.Match) -> str:
             word = m.group(0)
-            if not keep(word) and (us := self.american(word)):
-                fixes.append(f"'{word}' as '{us}'")
-                return us
             # a word the papers write, or one made from such a word ("predictor" from "predict") is no slip
             heads = (word, word[:-1], word[:-2])
             if any(t in self.vocab for ts in self.tokenize(list(heads)) for t in ts) or keep(word):
