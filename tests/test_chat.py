@@ -213,9 +213,10 @@ def test_it_beside_an_ordinal_is_the_paper_just_discussed(question, query):
     ordinal = 3 if "third" in question else 1
     assert (r.kind, r.target_ids, r.query) == (RESTRICT, ["p-2", f"p-{ordinal}"], query)
     assert "to the paper the answer before was about (CROW)" in r.note
-    # the paper just discussed is the ordinal's own: one paper, as before
-    same = resolve("compare it with the first", ctx, current=[ctx[0]])
-    assert (same.target_ids, same.query) == (["p-1"], "compare LightGTS with LightGTS")
+    # the paper just discussed is the ordinal's own: asked back (a methods reader's chat had compared
+    # SpecPrefill with itself)
+    with pytest.raises(UnresolvedReference, match='"it" and "the first" are both LightGTS'):
+        resolve("compare it with the first", ctx, current=[ctx[0]])
 
 
 def test_them_after_an_answer_about_one_paper_of_the_list_is_the_list(bundled_engine):
