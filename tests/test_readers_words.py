@@ -143,3 +143,12 @@ def test_it_and_an_ordinal_naming_one_paper_are_asked_back(icml_engine):
         'Cannot tell which paper you mean: "it" and "the first one" are both '
     )
     assert reply.text.endswith("name the other paper. See /sources.")
+
+
+def test_a_count_of_papers_asked_of_a_named_paper_is_its_abstracts(icml_engine):
+    # a numbers hunter: "How many papers ..." read as a count of stored papers, which no abstract gives
+    answer = icml_engine.ask(
+        "How many papers must agents replicate in PaperBench?", mode="extractive"
+    )
+    assert [s.paper_id for s in answer.sources][:1] == ["xF5PuTLPbn"]
+    assert answer.answer.startswith("Agents must replicate 20 ICML 2024 Spotlight and Oral papers")

@@ -20,7 +20,7 @@ import re
 
 from paperchat.answer.roles import holds_number
 from paperchat.cite.cue_words import stem
-from paperchat.core.terms import terms
+from paperchat.core.terms import STOPWORDS, terms
 
 #: Words that name an amount of compute by its unit: "72 A100 GPU hours", "1e21 FLOPs", "8 TPUs".
 _COMPUTE_UNIT = re.compile(
@@ -48,6 +48,10 @@ def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
         return True
     if key == "paramet" and _MODEL_SIZE.search(text):  # "(1B and 7B)" are sizes in parameters
         return True
+    if (
+        noun.lower() in STOPWORDS
+    ):  # "papers" (PaperBench's "replicate 20 ... papers"), which terms() drops
+        return re.search(rf"\b{re.escape(noun.lower())}s?\b", text, re.I) is not None
     held = terms(text)
     held += [part for t in held if "-" in t for part in t.split("-") if part]
     if noun in held or abbreviation and len(noun) >= 3 and any(t.startswith(noun) for t in held):
