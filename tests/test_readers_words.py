@@ -27,6 +27,9 @@ FLATQUANT = "FlatQuant ... it achieves less than 1% accuracy drop for W4A4 quant
         ("also the quantization", "The quantization, in FlatQuant?"),
         # a word FlatQuant's abstract does not write: a new search ("what about diffusion?" has no "and")
         ("what is the reward model?", None),
+        # a topic FlatQuant does not write, after "and" too (the verifier's)
+        ("and what about graph transformers?", None),
+        ("and what about the accuracy drop?", "What about the accuracy drop, in FlatQuant?"),
         # asking for papers, not about the one shown
         ("and any other papers on it?", None),
         ("how many papers on quantization?", None),
@@ -68,6 +71,11 @@ def test_a_british_spelling_and_a_word_without_its_accents_are_read_as_papers_wr
     assert american(index, "normalising") == "normalizing"  # 2 papers write it, 1 the British form
     assert american(index, "behaviour") is None  # no paper writes "behavior"
     assert american(index, "noise") is None
+    # "expertise" is no British "-ise": "expertize" would stem to "expert", which papers write
+    expert = BM25Index.build(
+        ["e1", "e2", "e3"], ["expert models", "an expert", "domain expertise"], "t"
+    )
+    assert american(expert, "expertise") is None
     assert accented(index, "Schrodinger") == "schrödinger" and accented(index, "bridge") is None
     asked, fixes = index.respell("which papers use normalising flows or a Schrodinger bridge")
     assert asked == "which papers use normalizing flows or a schrödinger bridge"

@@ -123,13 +123,17 @@ CARRY_ON_WORDS = 7
 
 def carried_on(reply: str, texts: list[str], names: list[str]) -> str | None:
     """The question a short ``reply`` asks of the one or two papers of the answer before (``texts``: their
-    titles and abstracts; ``names``: the names to ask them by), or ``None``. A reply of at most :data:`CARRY_ON_WORDS` words with no name,
-    that opens with "and" / "also" / "so" ("and on which models?"), or is a question whose every content
-    word those papers write ("whats the accuracy drop?" after FlatQuant, whose abstract gives "less than 1%
-    accuracy drop"), is asked of them: ``"<reply>, in it?"`` (``"in them"`` for two), which the follow-up
-    rules then resolve. A numbers hunter's chat had read each as a new search over all papers (a
-    softmax-models paper for "and on which models?"). Not for a reply asking for papers ("and any
-    others?", "how many papers on diffusion?": :mod:`paperchat.chat.more` and a new search)."""
+    titles and abstracts; ``names``: the names to ask them by), or ``None``.
+
+    A reply of at most :data:`CARRY_ON_WORDS` words with no name, that opens with "and" / "also" / "so" or a
+    question word, and whose every content word those papers write ("and on which models?", "whats the
+    accuracy drop?" after FlatQuant, whose abstract gives "less than 1% accuracy drop"), is asked of them by
+    name: ``"<reply>, in FlatQuant?"`` ("it" would not do: "which models" reads as a search for papers). A
+    numbers hunter's chat had read each as a new search over all papers (a softmax-models paper for "and on
+    which models?"). Not for a reply asking for papers ("and any others?", "how many papers on diffusion?":
+    :mod:`paperchat.chat.more` and a new search) or naming a topic those papers do not write ("and what about
+    graph transformers?").
+    """
     from paperchat.core.terms import name_tokens, terms
 
     text = " ".join((reply or "").split())
@@ -141,9 +145,13 @@ def carried_on(reply: str, texts: list[str], names: list[str]) -> str | None:
     rest = text[lead.end() :] if lead else text
     if not terms(rest) or not (lead or _WH.match(rest)):
         return None
-    if not lead:
-        held = {w for t in texts for w in terms(t)}
-        if not set(terms(_WH.sub("", rest))) <= held:
-            return None
+    # every content word written by those papers, after "and" too: "and what about graph transformers?"
+    # after FlatQuant is a new search (the verifier's)
+    held = {w for t in texts for w in terms(t)}
+    if (
+        not set(terms(_WH.sub("", re.sub(r"^(?:what|how)\s+about\b", "", rest, flags=re.I))))
+        <= held
+    ):
+        return None
     rest = rest.rstrip(" ?.!")
     return f"{rest[:1].upper()}{rest[1:]}, in {' and '.join(names)}?"

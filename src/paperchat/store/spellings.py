@@ -22,6 +22,12 @@ _BRITISH = tuple(
         (r"ence(s)?$", r"ense\1"),
     )
 )
+#: Words whose "-ise" is no British spelling of "-ize" ("expertise": the stem of "expertize" is "expert",
+#: which many papers write; the verifier's "which papers need domain expertise").
+_ISE_WORDS = re.compile(
+    r"(?:expert|prem|prom|no|ra|pra|prec|conc|enterpr|exerc|franch|merchand|comprom|surpr|compr|superv|rev|"
+    r"dev|adv|disgu|dem|repr|treat|parad|po|ar|r|exc|inc|desp|telev|improv|advert|chast|circumc|\w*w)is"
+)
 #: A lower-case word long enough to be read for its British ending.
 _LOWER = re.compile(r"(?<![\w-])[a-z]{6,}(?![\w-])")
 #: A word, any case, that may have been typed without its accents.
@@ -32,7 +38,7 @@ def american(index, word: str) -> str | None:
     """The US spelling of a British lower-case ``word`` (:data:`_BRITISH`) when twice as many papers (two or
     more) write it, else ``None``. "which papers use normalising flows" had listed 3 of the 11 papers on
     normalizing flows (an international researcher's session); "noise" has no US form papers write."""
-    for pattern, us in _BRITISH:
+    for pattern, us in _BRITISH[1:] if _ISE_WORDS.match(word) else _BRITISH:
         other = pattern.sub(us, word)
         if other != word and index.word_df(other) >= max(2, 2 * index.word_df(word)):
             return other

@@ -122,9 +122,7 @@ def open_writer(
             LOCK_WAIT_S if wait_s is None else wait_s,
             busy,
             # said at once, not only after the wait (a reliability engineer's 30 silent seconds)
-            wait_note
-            or f"waiting up to {LOCK_WAIT_S if wait_s is None else wait_s:.0f} s for another paperchat "
-            "process that is writing this store…",
+            wait_note or "waiting for another paperchat process that is writing this store…",
         ),
         server_lease(store),  # a server's writers on other machines (paperchat.store.lease)
     ):
