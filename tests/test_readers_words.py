@@ -39,17 +39,16 @@ FLATQUANT = "FlatQuant ... it achieves less than 1% accuracy drop for W4A4 quant
     ],
 )
 def test_a_short_follow_up_is_asked_of_the_paper_just_shown(reply, asked):
-    assert carried_on(reply, [FLATQUANT], ["FlatQuant"]) == asked
+    assert carried_on(reply, ["FlatQuant"], lambda: [FLATQUANT]) == asked
 
 
 def test_a_short_follow_up_after_two_papers_names_both():
     texts = ["QuantSpec reports a speedup on long contexts.", "BanditSpec reports a speedup too."]
-    assert carried_on("and the speedup?", texts, ["QuantSpec", "BanditSpec"]) == (
+    assert carried_on("and the speedup?", ["QuantSpec", "BanditSpec"], lambda: texts) == (
         "The speedup, in QuantSpec and BanditSpec?"
     )
-    assert (
-        carried_on("and the speedup?", texts * 2, ["a", "b", "c", "d"]) is None
-    )  # a list: which one?
+    # a list of four: which one?
+    assert carried_on("and the speedup?", ["a", "b", "c", "d"], lambda: texts * 2) is None
 
 
 def test_a_dataset_name_is_in_its_sized_form_but_not_in_a_version():

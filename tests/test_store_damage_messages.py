@@ -6,7 +6,9 @@ store's path now and says whether it was a remove; a symbolic link loop is a one
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
+from paperchat.cli import cli
 from paperchat.cli.common import refuse_no_store
 from paperchat.core.errors import PaperchatError
 from paperchat.core.settings import load_settings
@@ -29,13 +31,17 @@ def test_a_store_without_its_chroma_folder_is_damaged(tmp_path):
     store = tmp_path / "s"
     store.mkdir()
     (store / "paperchat.json").write_text("{}", encoding="utf-8")
-    settings = load_settings({"store": str(store)})
-    with pytest.raises(PaperchatError, match=r"is damaged: .*chroma is missing\. Restore it"):
-        refuse_no_store(settings, "nothing to check")
+    for args in (["check"], ["papers"]):
+        out = CliRunner().invoke(cli, ["--store", str(store), *args])
+        said = out.output + str(out.exception or "")  # `main` prints a StoreError as one line
+        assert out.exit_code == 1
+        assert "chroma.sqlite3 is missing" in said and "Restore" in said
+        assert "holds other files" not in said
+    assert not (store / "chroma").exists()  # nothing made in its place
     (store / "paperchat.json").unlink()
     (store / "notes.txt").write_text("x", encoding="utf-8")
     with pytest.raises(PaperchatError, match="the folder holds other files"):
-        refuse_no_store(settings, "nothing to check")
+        refuse_no_store(load_settings({"store": str(store)}), "nothing to check")
 
 
 def test_an_interrupted_run_is_resumed_on_the_store_where_it_is_now():

@@ -48,9 +48,8 @@ def names_noun(text: str, noun: str, abbreviation: bool) -> bool:
         return True
     if key == "paramet" and _MODEL_SIZE.search(text):  # "(1B and 7B)" are sizes in parameters
         return True
-    if (
-        noun.lower() in STOPWORDS
-    ):  # "papers" (PaperBench's "replicate 20 ... papers"), which terms() drops
+    if noun.lower() in STOPWORDS:
+        # "papers" (PaperBench's "replicate 20 ... papers"), which terms() drops
         return re.search(rf"\b{re.escape(noun.lower())}s?\b", text, re.I) is not None
     held = terms(text)
     held += [part for t in held if "-" in t for part in t.split("-") if part]

@@ -12,6 +12,7 @@ words is read so; anything else is left alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _LEAD = (
     r"(?:(?:and|so|ok|okay|hm+|hmm+|also|now|what\s+about|how\s+about|any|got|show(?:\s+me)?|give\s+me|"
@@ -121,9 +122,10 @@ _NEW_SEARCH = re.compile(
 CARRY_ON_WORDS = 7
 
 
-def carried_on(reply: str, texts: list[str], names: list[str]) -> str | None:
-    """The question a short ``reply`` asks of the one or two papers of the answer before (``texts``: their
-    titles and abstracts; ``names``: the names to ask them by), or ``None``.
+def carried_on(reply: str, names: list[str], texts: Callable[[], list[str]]) -> str | None:
+    """The question a short ``reply`` asks of the one or two papers of the answer before (``names``: the names
+    to ask them by; ``texts()``: their titles and abstracts, read only for a reply that may carry on), or
+    ``None``.
 
     A reply of at most :data:`CARRY_ON_WORDS` words with no name, that opens with "and" / "also" / "so" or a
     question word, and whose every content word those papers write ("and on which models?", "whats the
@@ -137,7 +139,7 @@ def carried_on(reply: str, texts: list[str], names: list[str]) -> str | None:
     from paperchat.core.terms import name_tokens, terms
 
     text = " ".join((reply or "").split())
-    if not texts or len(texts) > 2 or not text or len(text.split()) > CARRY_ON_WORDS:
+    if not names or len(names) > 2 or not text or len(text.split()) > CARRY_ON_WORDS:
         return None
     if _NEW_SEARCH.search(text) or name_tokens(text):
         return None
@@ -147,7 +149,7 @@ def carried_on(reply: str, texts: list[str], names: list[str]) -> str | None:
         return None
     # every content word written by those papers, after "and" too: "and what about graph transformers?"
     # after FlatQuant is a new search (the verifier's)
-    held = {w for t in texts for w in terms(t)}
+    held = {w for t in texts() for w in terms(t)}
     if (
         not set(terms(_WH.sub("", re.sub(r"^(?:what|how)\s+about\b", "", rest, flags=re.I))))
         <= held

@@ -328,8 +328,8 @@ def resolve(
     if (
         kind == "ordinal"
         and not pronoun
-        and current
-        and [t.paper_id for t in targets] == [c.paper_id for c in current] == [targets[0].paper_id]
+        and len(targets) == len(current or []) == 1
+        and targets[0].paper_id == current[0].paper_id
         and _IT.search(question.replace(phrase, " "))
         and re.search(r"\b(?:compar\w*|differ\w*|vs\.?|versus|against)\b", question, re.I)
     ):

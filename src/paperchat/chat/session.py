@@ -241,21 +241,15 @@ class ChatSession:
                     f'e.g. "{example}" (or name the paper).'
                 )
             question = meant
-        elif (
-            self.context
-            and len(self.context) <= 2
-            and find_reference(question) is None
-            and (
-                more := carried_on(
-                    question,
-                    list(self._abstracts(self.context).values()),
-                    [query_label(s) or s.title for s in self.context],
-                )
+        elif find_reference(question) is None and (
+            more := carried_on(
+                question,
+                [query_label(s) or s.title for s in self.context],
+                lambda: list(self._abstracts(self.context).values()),
             )
         ):
-            question = (
-                more  # "and on which models?", "whats the accuracy drop?" after one paper's answer
-            )
+            # "and on which models?", "whats the accuracy drop?" after one paper's answer
+            question = more
         context = self._context_for(question)
         ref = find_reference(question)
         # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited

@@ -71,19 +71,17 @@ def refuse_no_store(settings, nothing: str) -> None:
     store where a mistyped ``--store`` points; nothing for a Chroma server."""
     from paperchat.core.commands import ingest_command
     from paperchat.core.errors import PaperchatError
+    from paperchat.store.chroma import MARKER
 
     if settings.chroma_url:
         return
     if settings.store_path.is_file():
         raise PaperchatError(f"store path {settings.store_path} exists and is not a folder")
     if not (settings.store_path / "chroma").exists():
-        if (settings.store_path / "paperchat.json").is_file():
-            # a store's own files without its chroma/ folder: a damaged store, not a folder of other files
-            raise PaperchatError(
-                f"the store at {settings.store_path} is damaged: {settings.store_path / 'chroma'} is missing. "
-                f"Restore it from a backup, or start afresh with `{ingest_command(settings)} --rebuild FILES` "
-                "(the stored papers are lost)"
-            )
+        if (settings.store_path / MARKER).is_file():
+            # a store's own files without its chroma/ folder: a damaged store, which opening it says
+            # (paperchat.store.opening), not a folder of other files
+            return
         if settings.store_path.is_dir() and any(settings.store_path.iterdir()):
             # a folder of corpus files given as --store: ingest refuses to make a store among them
             raise PaperchatError(

@@ -45,9 +45,8 @@ def plain_emphasis(text: str) -> str:
 
     Display only: ``--json`` answers and the citation checks keep the abstracts' exact text.
     """
-    parts = _MATH.split(
-        text
-    )  # math spans at odd places: a "*" there is math ("$\mu^*$"), no emphasis
+    # math spans at odd places: a "*" there is math ("$\mu^*$"), no emphasis
+    parts = _MATH.split(text)
     for i, part in enumerate(parts):
         for pattern, repl in _EMPHASIS[:1] if i % 2 else _EMPHASIS:
             part = pattern.sub(repl, part)

@@ -45,9 +45,8 @@ def file_key(path: Path | str) -> str:
     Raises :class:`~paperchat.core.errors.PaperchatError` for a symbolic link that leads back to itself."""
     try:
         return str(Path(path).expanduser().resolve())
-    except (
-        RuntimeError
-    ) as exc:  # pathlib's "Symlink loop from ..." (Python 3.11; 3.13 raises OSError)
+    except RuntimeError as exc:
+        # pathlib's "Symlink loop from ..." (Python 3.11; 3.13 raises OSError)
         from paperchat.core.errors import PaperchatError
 
         raise PaperchatError(

@@ -136,9 +136,7 @@ class BM25Index:
             if info.get("revision") != revision:
                 return None
             retriever = bm25s.BM25.load(str(folder), show_progress=False, verbosity=0)
-        except (
-            Exception
-        ):  # a damaged cache (an emptied .npy raises EOFError, read as Ctrl-C): rebuilt
+        except Exception:  # a damaged cache (an emptied .npy raises EOFError): rebuilt
             return None
         return cls(retriever, info["ids"], revision, info.get("df") or {})
 

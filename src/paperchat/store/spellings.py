@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
+
+from paperchat.core.text import fold
 
 #: British endings and their US forms: "normalising", "behaviour", "analysed", "centre", "defence".
 _BRITISH = tuple(
@@ -45,11 +46,6 @@ def american(index, word: str) -> str | None:
     return None
 
 
-def unaccented(text: str) -> str:
-    """``text`` without its accents ("Schrödinger" -> "Schrodinger", "naïve" -> "naive")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
 def accented(index, word: str) -> str | None:
     """The accented word papers write for ``word`` typed without accents ("Schrodinger" -> "schrödinger":
     the index's term, which it reads as the same word), when no paper writes ``word`` as typed; else
@@ -61,7 +57,7 @@ def accented(index, word: str) -> str | None:
     if table is None:  # each accented term by its unaccented stem, made once per index
         table = {}
         for term in sorted(t for t in index.vocab if not t.isascii()):
-            plain = index.tokenize([unaccented(term)])[0]
+            plain = index.tokenize([fold(term)])[0]  # "schrödinger" -> "schrodinger"
             if len(plain) == 1:
                 table.setdefault(plain[0], term)
         index._accents = table
