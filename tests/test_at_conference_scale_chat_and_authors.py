@@ -113,6 +113,15 @@ def test_a_count_of_papers_on_a_two_word_topic_counts_the_papers_writing_it_as_a
     assert answer.count == 36 and len(records) == 36
     # ("optimally transporting" too: the words as written, their endings free)
     assert all(re.search(r"optimal\w*[\s-]+transport", r.full_text, re.I) for r in records.values())
+    # each counted paper past the quoted ones is quoted too, by its sentence writing the topic, not by its
+    # authors ("How many papers are about diffusion?" had named papers 7 to 10 by their authors alone)
+    quoting = [
+        s for s in answer.sources if s.chunk_id and re.search(r"optimal\w*[\s-]+transport", s.text, re.I)
+    ]
+    # of the other two, one title alone writes it (named by title and authors), and the sentence the
+    # answer picked for the other (DUGFTH9W8B, its title writing "Optimal Transport") does not
+    assert len(quoting) == 34 and answer.answer.count(" co-author") == 1
+    assert "9hiq7LaV4G" not in {s.paper_id for s in quoting}
 
 
 def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine):

@@ -53,6 +53,26 @@ _ASKS = (
         re.I,
     ),
 )
+#: "Did Bo Li work on red teaming?", "What does Taiji Suzuki work on?": only for a stored author (a title
+#: may "work on" something too: "Does Flow Matching work on graphs?"), so :func:`_nobody` never reads it.
+_WORKS = re.compile(
+    rf"\b(?:did|has|have|does|do)\s+{_NAME_LAZY}\s+(?:work|worked|works|working|research|researched)\b",
+    re.I,
+)
+#: Words before an author's name that are no part of it ("What is Taiji Suzuki's research about?",
+#: "Summarize Martin Vechev's work").
+_LEADING = frozenset(
+    "what is was are were summarize summarise summary show list give me tell describe explain find please "
+    "overview of an about so and now".split()
+)
+#: What an author's summary asks beside their papers ("Summarize the papers by Taiji Suzuki").
+_SUMMARY = frozenset("summarize summarise summary summarization overview describe".split())
+#: "Which papers did Sergey Levine write about offline RL?": "did ... write about" reads as "are about".
+_WROTE_ABOUT = re.compile(
+    r"\b(?:did|do|does|have|has)\s+(?:co-?)?(?:write|written|publish|published|author|authored)\s+"
+    r"(?:(?:papers?|anything)\s+)?(?:about|on)\b",
+    re.I,
+)
 #: "Song et al.'s papers", "How many papers did Song et al. write?": the papers whose first author has that
 #: name, when the question asks for nothing else. With a topic, or when no stored first author has the
 #: name, the phrase is no author ask: "the attack of Zou et al." names prior work that abstracts cite.
@@ -142,6 +162,8 @@ class AuthorAsk:
     first: bool = False  # "Song et al.": only papers whose first author has the name
     #: "Mang Ye and Wenke Huang together": the second name, whose papers these are too
     also: str = ""
+    #: "Summarize Martin Vechev's work": their papers summarized, not listed by title
+    summary: bool = False
 
     @property
     def who(self) -> str:
@@ -198,7 +220,7 @@ def asks_for_author(question: str) -> bool:
     the :class:`AuthorIndex` only then)."""
     return any(
         not all(w in _NOT_NAMES for w in _words(m.group("name")))
-        for pattern in (_ET_AL,) + _WHOSE + _ASKS
+        for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS,)
         for m in pattern.finditer(question)
     )
 
@@ -206,13 +228,16 @@ def asks_for_author(question: str) -> bool:
 def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     """The author ``question`` asks for the papers of, found in ``index``; ``None`` when no phrase asks
     for an author's papers or no stored author has the name (see the module docstring)."""
-    for pattern in (_ET_AL,) + _WHOSE + _ASKS:
+    for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS,):
         for m in pattern.finditer(question):
             words = m.group("name").split()
-            for n in range(len(words), 0, -1):  # the longest run of words that names an author
+            lead = 0  # "What is Taiji Suzuki's research about?": "What is" is no part of the name
+            while lead < len(words) - 1 and fold(words[lead]).lower() in _LEADING:
+                lead += 1
+            for n in range(len(words), lead, -1):  # the longest run of words that names an author
                 if n < len(words) and _PERSON_WORD.match(words[n].strip(".,;:!?")):
                     continue  # "Michael Jordan": not "Michael" alone, with "Jordan" left over as a topic
-                typed = " ".join(words[:n]).strip(".,;:!?'’")
+                typed = " ".join(words[lead:n]).strip(".,;:!?'’")
                 folded = _words(typed)
                 if (
                     not folded
@@ -220,15 +245,31 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                     or not _name_like(typed, pattern)
                 ):
                     continue
-                found = index.papers_of(folded, first=pattern is _ET_AL)
+                typed, found = _surname_first(question, m, lead, typed, folded, pattern, index)
                 ask = _ask(question, m, typed, found) if found else None
                 if ask and (pattern is not _ET_AL or ask.listing):
                     return ask
     return _nobody(question)
 
 
+def _surname_first(question, m, lead, typed, folded, pattern, index) -> tuple[str, dict]:
+    """``(typed, papers)``: "papers by Levine, Sergey" is Sergey Levine's (the name as typed, with its
+    given name after the comma), else the papers of ``folded`` as they are."""
+    end = (
+        m.start("name")
+        + len(" ".join(m.group("name").split()[:lead]) + " " * bool(lead))
+        + len(typed)
+    )
+    given = re.match(r",\s*([^\W\d_][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)", question[end:])
+    if pattern is _ASKS[0] and given and len(folded) == 1:
+        swapped = index.papers_of(_words(given.group(1)) + folded)
+        if swapped:
+            return question[m.start("name") : end + given.end()], swapped
+    return typed, index.papers_of(folded, first=pattern is _ET_AL)
+
+
 _CO_AUTHOR = re.compile(
-    r"\s*(?i:and|&)\s+(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\s*(?i:together|jointly)?"
+    r"\s*(?:(?i:co-?author(?:ed)?|wr(?:ote|itten|ite))\s+)?(?i:and|&|with)\s+(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,3})\s*(?i:together|jointly)?"
 )
 
 
@@ -284,7 +325,8 @@ def _nobody(question: str) -> AuthorAsk | None:
 
 
 def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) -> AuthorAsk:
-    start, end = m.start("name"), m.start("name") + len(typed)
+    start = max(question.find(typed, m.start("name")), m.start("name"))  # after "What is", "Summarize"
+    end = start + len(typed)
     if m.re is _ET_AL:  # "What did Song et al. propose?": "et al." goes with the name
         end = m.end()
     before = question[:start]
@@ -292,7 +334,13 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
         before = re.sub(r"\s+(?:by|from)\s*$", " ", before, flags=re.I)
     rest = " ".join((before + question[end:]).replace("'s ", " ").replace("’s ", " ").split())
     rest = re.sub(r"\s+([?.!,;:])", r"\1", rest)
+    rest = _WROTE_ABOUT.sub("are about", rest)
     listing = only_listing(rest)
+    asked = {w for w in re.findall(r"[a-z]+", rest.lower()) if w in _SUMMARY}
+    # "Summarize the papers by Taiji Suzuki", "Give me an overview of Quanquan Gu's research"
+    summary = bool(asked) and only_listing(
+        " ".join(w for w in rest.split() if w.lower() not in _SUMMARY | _LEADING)
+    )
     authors = tuple(sorted(found, key=lambda a: (-len(found[a]), a)))
     ids = frozenset(pid for pids in found.values() for pid in pids)
     tail = question[m.end() :].strip()
@@ -301,7 +349,9 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
     if m.re is _ASKS[1] and not question[: m.start()].strip() and re.match(r"[\"'“‘A-Z]", tail):
         # "Did Sergey Levine write Flow Q-Learning?": who wrote that paper, whoever it was
         return AuthorAsk(typed, authors, ids, "Who wrote " + tail, False, True)
-    return AuthorAsk(typed, authors, ids, rest, listing, first=m.re is _ET_AL)
+    return AuthorAsk(
+        typed, authors, ids, rest, listing or summary, first=m.re is _ET_AL, summary=summary
+    )
 
 
 def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRecord]) -> Answer:

@@ -162,6 +162,11 @@ def one_per_paper(
     return list(best.values())
 
 
+def leans(sentence: str) -> bool:
+    """Whether ``sentence`` leans on the one before it ("To mitigate this, ...", "This model ...")."""
+    return bool(_LEANS.search(sentence))
+
+
 #: A sentence that leans on the one before it: a demonstrative or a connective at its start, or "this X".
 _LEANS = re.compile(
     r"^(?:To (?:address|mitigate|tackle|overcome|solve|fill|bridge|remedy) (?:this|these|that|those|such)\b"

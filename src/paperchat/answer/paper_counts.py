@@ -163,6 +163,18 @@ def topic_papers(
     return held, phrase_holders(forms, held, read_papers, lexicon), forms
 
 
+def topic_sentence(abstract: str, forms: list[str], leans: Callable[[str], bool]) -> str | None:
+    """The sentence of ``abstract`` that writes one of a topic's ``forms`` as written (:func:`_surface`),
+    one that stands on its own (not ``leans(sentence)``) before one that does; ``None`` when none writes
+    it. A count's answer quotes it for a counted paper past the ones the list quoted ("How many papers
+    are about diffusion?" had named papers 7 to 10 by their authors alone)."""
+    from paperchat.core.sentences import split_sentences
+
+    surface = _surface(forms)
+    found = [s for s in split_sentences(abstract) if surface.search(s)]
+    return next((s for s in found if not leans(s)), found[0] if found else None)
+
+
 def count_line(count: int, topic: str, forms: list[str] | None = None, words: int = 0) -> str:
     """The answer's first line: '11 stored papers have every word of "speculative decoding" in their title or
     abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")');

@@ -21,7 +21,8 @@ LISTING_WORDS = frozenset(
     "list listed show name find all paper papers work works article publication submission contribution "
     "research written wrote write publish published author authored co-authored coauthored present "
     "presented submit submitted icml 2025 year conference anything other else recent stored corpus "
-    "appear appeared titles title indexed release released came accepted".split()
+    "appear appeared titles title indexed release released came accepted together jointly co-author "
+    "coauthor".split()
 )
 
 

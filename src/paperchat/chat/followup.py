@@ -61,7 +61,7 @@ _PLURAL = re.compile(
     # "which one is faster?", "how do the two differ?", "do both use a draft model?" (not "both X and Y"),
     # "which of these is the most recent?"
     r"|(?:(?<=\bof )|(?<=\bamong ))(?:these|those)(?!\s+" + NOUNS + r")"
-    r"|which\s+one|which\s+of\s+(?:the\s+)?(?:two|three)|the\s+(?:two|three)(?=\s+(?:differ|compare|do|are|have|use))"
+    r"|which\s+ones?|which\s+of\s+(?:the\s+)?(?:two|three)|the\s+(?:two|three)(?=\s+(?:differ|compare|do|are|have|use))"
     r"|both(?!\s+(?:\w+\s+){0,3}?and\b)"
     r"|they|them|their|theirs|themselves)\b",
     re.I,

@@ -162,6 +162,13 @@ _FOREIGN_WORDS = frozenset(
 )
 
 
+#: The particles of a person's name between a capitalised first name and the surname ("van der", "de la").
+_PARTICLES = re.compile(
+    r"\b([A-Z][a-z]+) (?i:van|von|de|da|del|della|di|du|dos|das|le|la)"
+    r"(?: (?i:der|den|de|la|los|las|del|dos))? (?=[A-Z])"
+)
+
+
 def not_in_english(question: str, is_word: Callable[[str], bool] | None = None) -> bool:
     """Whether ``question`` reads as written in another language than English: most of its letters outside
     Latin script (Chinese, Russian, ...), two function words English never writes ("¿Qué es el ...?",
@@ -178,7 +185,8 @@ def not_in_english(question: str, is_word: Callable[[str], bool] | None = None) 
         and sum(not ("a" <= c.lower() <= "z" or c in latin) for c in letters) > len(letters) / 2
     ):
         return True
-    words = re.findall(r"[\w'-]+", question)
+    # a name's particles are no function words: "Mihaela van der Schaar", "Fernando De la Torre"
+    words = re.findall(r"[\w'-]+", _PARTICLES.sub(r"\1 ", question))
     function = sum(w.lower() in _FOREIGN_WORDS for w in words) + ("¿" in question)
     if function >= 2 or is_word is None:
         return function >= 2

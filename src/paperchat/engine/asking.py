@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 import time
 
+from paperchat.cite.markers import cite_sentence
 from paperchat.core import phases
-from paperchat.core.contract import EXTRACTIVE, LLM, Answer
+from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Source
 from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
@@ -136,7 +137,7 @@ def ask(
     if reading.lead and not answer.abstained and answer.count is None:
         answer.answer, answer.count = reading.lead + "\n" + answer.answer, reading.count
         if reading.count is not None:
-            _list_every_counted(engine, answer, [h.paper_id for h in hits], reading.paper_ids)
+            _list_every_counted(engine, answer, [h.paper_id for h in hits], reading)
     # "What speedup does ghkWIlliZ8 report?" declined: the id was read as that paper, nothing answered from it
     said = ANSWERED_FROM, "read as that paper"
     answer.notes += [n.replace(*said) if answer.abstained else n for n in reading.notes]
@@ -287,20 +288,35 @@ def _unwritten(engine, question: str) -> str:
     return f"no stored paper writes any word of the question ({shown})"
 
 
-def _list_every_counted(engine, answer: Answer, retrieved: list[str], counted) -> None:
+def _list_every_counted(engine, answer: Answer, retrieved: list[str], reading) -> None:
     """Add to a count's answer, each on a line of its own after the quoted ones, the retrieved papers it
-    counted whose abstracts gave no sentence to quote ('36 stored papers write "optimal transport"' with
-    ``--top-k 36`` had listed 31: a notebook session's grep found the other four)."""
+    counted (``reading.paper_ids``) that it did not quote ('36 stored papers write "optimal transport"'
+    with ``--top-k 36`` had listed 31: a notebook session's grep found the other four): each with its
+    sentence writing the topic (:func:`paperchat.answer.paper_counts.topic_sentence`), else by title and
+    authors."""
+    from paperchat.answer.lists import leans
+    from paperchat.answer.offline import evidence_chunk, paper_name
+    from paperchat.answer.paper_counts import topic_sentence
     from paperchat.answer.paper_lists import metadata_source, paper_line
 
     cited = {s.paper_id for s in answer.sources}
-    catalog = engine.catalog()
-    missing = [
-        catalog[p] for p in retrieved if p in (counted or ()) and p not in cited and p in catalog
-    ]
-    n = len(answer.sources)
-    answer.answer += "".join(f"\n{paper_line(r, n + i)}" for i, r in enumerate(missing, 1))
-    answer.sources += [metadata_source(n + i, r) for i, r in enumerate(missing, 1)]
+    counted = reading.paper_ids or ()
+    missing = [p for p in retrieved if p in counted and p not in cited]
+    records = engine.store.papers(missing) if missing else {}
+    for pid in missing:
+        record, n = records.get(pid), len(answer.sources) + 1
+        if record is None:
+            continue
+        said = (
+            topic_sentence(record.abstract or "", reading.forms, leans) if reading.forms else None
+        )
+        if said is None:
+            answer.answer += f"\n{paper_line(record, n)}"
+            answer.sources.append(metadata_source(n, record))
+            continue
+        answer.answer += f"\n{paper_name(record)}: {cite_sentence(said, n)}"
+        chunk_id, text = evidence_chunk(record, [said], [], engine.store.chunk_texts)
+        answer.sources.append(Source.from_record(n, record, chunk_id, text))
 
 
 def _figure_unstated(engine, question: str, answer: Answer) -> list[str]:

@@ -57,6 +57,7 @@ class Reading:
     count: int | None = None  # the papers counted, when the question asks how many
     answer: Answer | None = None  # answered already, from the stored metadata
     whose: tuple[str, frozenset[str]] | None = None  # "Did X write Y?": X and X's papers
+    forms: list[str] = field(default_factory=list)  # a counted topic's forms ("LLMs", "LLM")
 
 
 def read_metadata(engine, question: str, paper_ids) -> Reading:
@@ -123,6 +124,9 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         ids = author.ids if paper_ids is None else author.ids & paper_ids
         if author.whose:  # "Did X write Flow Q-Learning?": who wrote it, even when X wrote nothing
             reading.text, reading.whose = author.rest, (author.typed, ids)
+        elif author.summary and ids:  # "Summarize Martin Vechev's work": each paper summarized
+            reading.answer = _author_summary(engine, question, author, ids)
+            return reading
         elif author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
             records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
             reading.answer = author_listing(question, author, records)
@@ -216,6 +220,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         words, held = (len(held), phrased) if phrased and len(phrased) < len(held) else (0, held)
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
         reading.lead, reading.count = count_line(len(held), topic, forms, words), len(held)
+        reading.forms = forms
     return reading
 
 
@@ -260,6 +265,29 @@ def superlative_answer(engine, question: str, paper_ids) -> Answer | None:
     if asked.kind == sup.MOST_PAPERS:
         return sup.prolific_answer(question, records, asked.topic, scope, asked.first)
     return sup.author_count_answer(question, asked.kind, records, scope)
+
+
+#: An author's papers summarized at most (the rest are named in a note with the command listing them).
+MAX_SUMMARIZED = 10
+
+
+def _author_summary(engine, question: str, author, ids) -> Answer:
+    """Each of ``author``'s papers (``ids``) summarized on a line of its own from its abstract
+    (:func:`paperchat.answer.offline.summaries_answer`), at most :data:`MAX_SUMMARIZED`, newest source
+    first as a listing orders them; the notes say whose papers they are and how many were left out."""
+    from paperchat.answer.offline import summaries_answer
+
+    records = engine.store.papers(sorted(ids))
+    ordered = sorted(records.values(), key=lambda r: (r.source_path, r.source_index))
+    answer = summaries_answer(question, ordered[:MAX_SUMMARIZED], [], engine.store.chunk_texts)
+    n, s = len(ordered), "s" if len(ordered) != 1 else ""
+    answer.notes.append(
+        f"summarized the {n} stored paper{s} by {author.who} ({', '.join(author.authors[:6])})"
+        if n <= MAX_SUMMARIZED
+        else f"summarized {MAX_SUMMARIZED} of the {n} stored papers by {author.who}: "
+        f'`paperchat papers --author "{author.typed}"` lists them all'
+    )
+    return answer
 
 
 def counted_listing(engine, question: str, reading: Reading, ranked: list[str]) -> Answer:

@@ -21,7 +21,9 @@ from paperchat.store.bm25 import CONVERSATIONAL
 _SELECTS = re.compile(
     r"^\s*which\s+(?:of\s+(?:these|those|them|the\s+(?:\w+\s+)?(?:papers|ones|works|methods))"
     r"(?:\s+(?:papers|ones|works|methods))?|ones)\s+"
-    r"(?:(?:is|are|was|were)\s+(?:about|on|[a-z]+(?:ed|en))\b|(?!(?:is|are|was|were|has|have|had|do|does|did|can|could|"
+    r"(?:(?:is|are|was|were)\s+(?:about|on|[a-z]+(?:ed|en))\b"
+    # "which of them are benchmarks?", "which of these is a survey?": a kind of paper selects
+    r"|(?:are|were)(?=\s+[a-z][\w-]*s\s*[?!.]?\s*$)|(?:is|was)\s+an?(?=\s)|(?!(?:is|are|was|were|has|have|had|do|does|did|can|could|"
     r"would|should|will|may|might)\b)[a-z][\w-]*)\s+(?P<what>[^?!.]+)",
     re.I,
 )
