@@ -142,6 +142,30 @@ def test_ask_prints_answer_sources_and_the_no_llm_note_once(bundled_store, tmp_p
     assert again.stdout == out.stdout and again.stderr == ""  # once per store
 
 
+def test_several_questions_on_stdin_are_refused_and_papers_bibtex_json_prints_json(
+    bundled_store, tmp_path
+):
+    # a script piping a question file had its two questions answered as one, an abstention with no note
+    out = run(
+        "ask",
+        "--json",
+        store=bundled_store,
+        input="Who wrote ConfPO?\nWhen was ConfPO published?\n",
+    )
+    assert out.returncode == 1
+    assert json.loads(out.stdout)["error"].startswith(
+        "stdin holds 2 questions, one per line; `ask` answers one"
+    )
+    # one question over two lines is still one question
+    out = run("ask", "--json", store=bundled_store, input="What does ConfPO\npropose?\n")
+    assert out.returncode == 0 and json.loads(out.stdout)["question"] == "What does ConfPO propose?"
+    # `papers --bibtex FILE --json` printed nothing on stdout
+    bib = tmp_path / "all.bib"
+    out = run("papers", "--bibtex", str(bib), "--json", store=bundled_store)
+    assert json.loads(out.stdout) == {"bibtex": str(bib), "entries": 38}
+    assert bib.read_text(encoding="utf-8").count("@") == 38
+
+
 def test_papers_json_lists_every_paper(bundled_store):
     out = run("papers", "--json", store=bundled_store)
     rows = json.loads(out.stdout)

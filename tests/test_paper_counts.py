@@ -41,9 +41,15 @@ def test_papers_on_a_topic_are_counted_and_listed(bundled_engine):
         '2 stored papers have every word of "backdoor attacks" in their title or abstract; the most relevant:'
     )
     # the list is the "which papers" answer over those two, then each counted paper it quoted nothing of,
-    # by title and authors (a count had listed fewer papers than it counted)
+    # by its sentence writing the topic (a count had listed fewer papers than it counted; then named
+    # them by title and authors alone)
     assert [s.paper_id for s in answer.sources] == [ARORA, "p-f951bc7f7256"]
-    assert rest[1].startswith('"CROW: Eliminating Backdoors') and rest[1].endswith("[2].")
+    assert rest[1] == (
+        "CROW: Eliminating Backdoors from Large Language Models via Internal Consistency Regularization: "
+        "Large Language Models (LLMs) are vulnerable to backdoor attacks that manipulate outputs via hidden "
+        "triggers [2]."
+    )
+    assert answer.sources[1].chunk_id and "hidden triggers" in answer.sources[1].text
     assert answer.to_json()["count"] == 2  # for scripts: the number the first line states
     assert rest[0].startswith("Backdoor Attacks in Token Selection of Attention Mechanism: ")
     assert rest[0].endswith("[1].")

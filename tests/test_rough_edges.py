@@ -266,10 +266,19 @@ def test_the_first_run_names_the_store_it_fills(tmp_path, capsys):
     settings = load_settings({"store": str(tmp_path / "typo")})
     report = SimpleNamespace(total_papers=38, total_chunks=97)
     engine = SimpleNamespace(ensure_corpus=lambda progress: report)
-    first_run(SimpleNamespace(settings=settings, engine=lambda: engine), quiet=False)
-    assert capsys.readouterr().err == (
-        f"ingested the bundled corpus into a new store at {tmp_path / 'typo'}: 38 papers, 97 chunks\n"
+    obj = SimpleNamespace(settings=settings, engine=lambda: engine)
+    said = first_run(obj, quiet=False)
+    assert (
+        capsys.readouterr().err
+        == f"{said}\n"
+        == (
+            f"ingested the bundled corpus into a new store at {tmp_path / 'typo'}: 38 papers, 97 chunks\n"
+        )
     )
+    # under --json too, and the answer's JSON carries it as a note (a nightly job's mistyped store path
+    # had been answered from the bundled papers with nothing on stderr and nothing in its JSON)
+    assert first_run(obj, quiet=False, as_json=True) == said and capsys.readouterr().err
+    assert first_run(obj, quiet=True, as_json=True) == said and not capsys.readouterr().err
 
 
 def test_papers_bibtex_of_an_emptied_store_says_so_and_leaves_the_file(tmp_path):

@@ -25,10 +25,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from paperchat.answer.author_names import AuthorIndex, name_words
 from paperchat.answer.paper_lists import listed_answer, only_listing
 from paperchat.core.contract import EXTRACTIVE, Answer
 from paperchat.core.text import fold
-from paperchat.ingest.authors import SUFFIXES
 from paperchat.ingest.records import PaperRecord
 
 _TOKEN = r"[^\W\d_][\w.'’-]*"
@@ -101,42 +101,6 @@ _NOT_NAMES = frozenset(
 )
 
 
-def _words(name: str) -> list[str]:
-    """A name's words, folded, without dots or hyphens, one apostrophe: "Y. Bengio" -> ["y", "bengio"],
-    "Hernández-Lobato" -> ["hernandez", "lobato"], "O’Donnell" -> ["o'donnell"]; a suffix is left out
-    ("Martin Luther King, Jr." -> ["martin", "luther", "king"])."""
-    words = [w for w in re.split(r"[\s.,-]+", fold(name).replace("’", "'")) if w]
-    return words[:-1] if len(words) > 1 and words[-1] in SUFFIXES else words
-
-
-def _matches(typed: list[str], author: list[str]) -> bool:
-    """Whether the ``typed`` words name the ``author`` (both :func:`_words`): one typed word is one of the
-    author's words ("Bengio"); several are the author's words in order, the last one the author's last
-    word, so a middle name, initial or particle may be left out ("Michael Jordan" for "Michael I. Jordan",
-    "Mihaela Schaar" for "Mihaela Van Der Schaar") but another person sharing a first name is not
-    ("Sergey Brin" is not "Sergey Levine"). A one-letter typed word is an initial (any word starting
-    with it); the last typed word must be a whole word."""
-    if not typed or len(typed[-1]) < 2:
-        return False
-    if len(typed) == 1:  # a surname: not the first of several words ("Li" is Bo Li, not Li Shen)
-        return typed[0] in author[1:] or author == typed
-    if typed[-1] != author[-1]:
-        return False
-    at = 0
-    for w in typed[:-1]:
-        at = next(
-            (
-                i + 1
-                for i in range(at, len(author) - 1)
-                if w == author[i] or (len(w) == 1 and author[i].startswith(w))
-            ),
-            -1,
-        )
-        if at < 0:
-            return False
-    return True
-
-
 #: A word written as a person's name: capitalised then lower case ("Jordan", "O'Donnell"), or an initial.
 _PERSON_WORD = re.compile(r"(?:[^\W\d_](?<=[A-ZÀ-ÞĀ-ſ])[^\W\d_A-Z]*(?:['’-][^\W\d_]+)*|[A-Z]\.?)$")
 
@@ -174,52 +138,11 @@ class AuthorAsk:
         return f'{"a first" if self.first else "an"} author named "{self.typed}"'
 
 
-class AuthorIndex:
-    """The stored authors, looked up by the words of a name (built once per store revision by the engine).
-
-    ``records``: paper id -> :class:`PaperRecord` (abstracts not needed). Building it folds every author
-    name once (about 0.1 s at 2,740 papers and 14,000 author slots); a lookup reads only the authors
-    that share the typed name's last word.
-    """
-
-    def __init__(self, records: Mapping[str, PaperRecord]):
-        self._papers: dict[str, list[str]] = {}
-        self._first: dict[str, str] = {}  # paper id -> its first author
-        for pid, record in records.items():
-            for author in record.authors:
-                self._papers.setdefault(author, []).append(pid)
-            if record.authors:
-                self._first[pid] = record.authors[0]
-        self._by_word: dict[str, list[tuple[list[str], str]]] = {}
-        for author in self._papers:
-            words = _words(author)
-            for word in set(words):
-                self._by_word.setdefault(word, []).append((words, author))
-
-    def papers_with(self, authors) -> set[str]:
-        """The ids of the papers with one of ``authors`` (stored names, as written) among their authors."""
-        return {pid for author in authors for pid in self._papers.get(author, ())}
-
-    def has_word(self, word: str) -> bool:
-        """Whether ``word`` (any case and accents) is a word of a stored author's name ("bengio")."""
-        return fold(word) in self._by_word
-
-    def papers_of(self, typed: list[str], first: bool = False) -> dict[str, list[str]]:
-        """Stored author name -> ids of their papers, for the authors whose name holds ``typed`` (folded
-        words, :func:`_matches`); with ``first``, only the papers they are the first author of."""
-        found = {
-            author: [p for p in self._papers[author] if not first or self._first.get(p) == author]
-            for words, author in (self._by_word.get(typed[-1], []) if typed else [])
-            if _matches(typed, words)
-        }
-        return {author: pids for author, pids in found.items() if pids}
-
-
 def asks_for_author(question: str) -> bool:
     """Whether ``question`` has a phrase that asks for someone's papers (no store read: the engine builds
     the :class:`AuthorIndex` only then)."""
     return any(
-        not all(w in _NOT_NAMES for w in _words(m.group("name")))
+        not all(w in _NOT_NAMES for w in name_words(m.group("name")))
         for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS,)
         for m in pattern.finditer(question)
     )
@@ -238,7 +161,7 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                 if n < len(words) and _PERSON_WORD.match(words[n].strip(".,;:!?")):
                     continue  # "Michael Jordan": not "Michael" alone, with "Jordan" left over as a topic
                 typed = " ".join(words[lead:n]).strip(".,;:!?'’")
-                folded = _words(typed)
+                folded = name_words(typed)
                 if (
                     not folded
                     or all(w in _NOT_NAMES for w in folded)
@@ -262,7 +185,7 @@ def _surname_first(question, m, lead, typed, folded, pattern, index) -> tuple[st
     )
     given = re.match(r",\s*([^\W\d_][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)", question[end:])
     if pattern is _ASKS[0] and given and len(folded) == 1:
-        swapped = index.papers_of(_words(given.group(1)) + folded)
+        swapped = index.papers_of(name_words(given.group(1)) + folded)
         if swapped:
             return question[m.start("name") : end + given.end()], swapped
     return typed, index.papers_of(folded, first=pattern is _ET_AL)
@@ -281,7 +204,7 @@ def joint_author(question: str, ask: AuthorAsk, index: AuthorIndex) -> AuthorAsk
     m = _CO_AUTHOR.match(question, at + len(ask.typed)) if at >= 0 else None
     if not m:
         return ask
-    other = index.papers_of(_words(m.group("name")))
+    other = index.papers_of(name_words(m.group("name")))
     if not other:
         return ask
     ids = ask.ids & frozenset(pid for pids in other.values() for pid in pids)
@@ -317,7 +240,7 @@ def _nobody(question: str) -> AuthorAsk | None:
         words = m.group("name").split()
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
         typed = " ".join(words[:n]).strip(".,;:!?'’")
-        if typed and not all(w in _NOT_NAMES for w in _words(typed)):
+        if typed and not all(w in _NOT_NAMES for w in name_words(typed)):
             ask = _ask(question, m, typed, {})
             if ask.listing or _person(typed):
                 return ask
@@ -325,7 +248,9 @@ def _nobody(question: str) -> AuthorAsk | None:
 
 
 def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) -> AuthorAsk:
-    start = max(question.find(typed, m.start("name")), m.start("name"))  # after "What is", "Summarize"
+    start = max(
+        question.find(typed, m.start("name")), m.start("name")
+    )  # after "What is", "Summarize"
     end = start + len(typed)
     if m.re is _ET_AL:  # "What did Song et al. propose?": "et al." goes with the name
         end = m.end()
@@ -406,10 +331,10 @@ def bare_author(question: str, index: AuthorIndex) -> AuthorAsk | None:
     """The :class:`AuthorAsk` listing the papers of a stored author whose whole name (two words or more, any
     case and accents) is all ``question`` writes, "papers" aside; ``None`` otherwise."""
     m = _BARE.match(question)
-    folded = _words(m.group("name")) if m else []
+    folded = name_words(m.group("name")) if m else []
     if len(folded) < 2 or any(w in _NOT_NAMES for w in folded):
         return None
-    found = {a: p for a, p in index.papers_of(folded).items() if len(_words(a)) == len(folded)}
+    found = {a: p for a, p in index.papers_of(folded).items() if len(name_words(a)) == len(folded)}
     if not found:
         return None
     authors = tuple(sorted(found, key=lambda a: (-len(found[a]), a)))

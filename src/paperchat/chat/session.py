@@ -26,6 +26,7 @@ from paperchat.chat.commands import run_command
 from paperchat.chat.ellipsis import carried_on, spelled_out
 from paperchat.chat.followup import UnresolvedReference, find_reference, query_label, resolve
 from paperchat.chat.more import answer_more, more_ask
+from paperchat.chat.returns import returns_to, without_lead_in
 from paperchat.chat.turns import Reply, Turn, interrupts_deferred
 from paperchat.core.contract import LLM, Source
 from paperchat.core.display import terminal_note
@@ -227,10 +228,19 @@ class ChatSession:
             question = clean_question(question, self.engine.settings.llm_api_key)
         except PaperchatError as exc:
             return Reply(stderr=[f"error: {exc} (the question was not answered)"])
-        if self.turns and (more := more_ask(question)):
+        question = without_lead_in(question)  # "Now a different topic: ..."
+        # "Back to the test-time scaling papers: which one is cheapest?": that earlier answer's papers
+        back = returns_to(
+            question, [(t.question, [f"{s.title} {s.text}" for s in t.sources]) for t in self.turns]
+        )
+        returned = list(self.turns)[back[1]].sources if back else None
+        question = back[0] if back else question
+        if self.turns and not back and (more := more_ask(question)):
             # "any others like that?", "more like the second one", "any others by the same authors?"
             return answer_more(self, more, question)
-        if meant := spelled_out(question, len(self.context)):
+        if back:
+            pass
+        elif meant := spelled_out(question, len(self.context)):
             # "numbers?", "tldr", "limitations?" after an answer: about its paper(s), not a new search
             if len(self.context) >= 3 and " it" in meant.replace("its", "it"):
                 example = re.sub(
@@ -250,7 +260,7 @@ class ChatSession:
         ):
             # "and on which models?", "whats the accuracy drop?" after one paper's answer
             question = more
-        context = self._context_for(question)
+        context = returned if returned is not None else self._context_for(question)
         ref = find_reference(question)
         # With an LLM and earlier turns, the condense prompt sees the conversation (an answer that cited
         # nothing still followed a question that named its paper); otherwise there is nothing to refer to.
@@ -287,7 +297,8 @@ class ChatSession:
                 text=f'Which paper{"s" if ref[0] == "plural" else ""} do you mean by "{ref[1]}"? {said}'
             )
         try:
-            res = resolve(question, context, self._abstracts(context), current=self.context)
+            current = returned if returned is not None else self.context
+            res = resolve(question, context, self._abstracts(context), current=current)
         except UnresolvedReference as exc:
             return Reply(text=f"Cannot tell which paper you mean: {exc}. See /sources.")
         if self.slow:

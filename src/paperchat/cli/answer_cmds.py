@@ -118,6 +118,13 @@ def read_question_arg(question: str | None) -> str:
                 f"the question on stdin is over {MAX_STDIN_CHARS:,} characters long; the limit is "
                 f"{MAX_QUESTION_CHARS:,}"
             )
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(lines) > 1 and all(line.endswith("?") for line in lines):
+            # two questions piped in had been answered as one ("Who wrote X? When was Y published?")
+            raise PaperchatError(
+                f"stdin holds {len(lines)} questions, one per line; `ask` answers one: pipe them to "
+                "`paperchat chat` (one answer per line) or loop over them"
+            )
         return text
     if question is None:
         raise click.UsageError(
@@ -183,12 +190,13 @@ def ask(obj: AppContext, question, as_json, quiet, bibtex_path, **flags):
     engine = obj.engine()
     mode = engine.mode()
     engine.preload(mode)
-    first_run(obj, as_json or quiet)
+    made = first_run(obj, quiet, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
     # the mode setting as asked: auto may fall back offline
     answer = _answer(
         lambda: engine.ask(question, on_token=on_token, filters=filters), on_token, printed
     )
+    answer.notes += [made] if made and as_json else []
     note_unwritten_bibtex(answer, bibtex_path)
     show_answer(
         answer,
@@ -247,7 +255,7 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
     forward(obj)
     engine = obj.engine()
     mode = engine.mode()
-    first_run(obj, as_json or quiet)
+    made = first_run(obj, quiet, as_json)
     on_token, printed = _streamer(mode == "llm" and not as_json)
     # the mode setting as asked: auto may fall back offline
     answer = _answer(
@@ -256,6 +264,7 @@ def summarize(obj: AppContext, target, as_json, quiet, bibtex_path, **flags):
         on_token,
         printed,
     )
+    answer.notes += [made] if made and as_json else []
     note_unwritten_bibtex(answer, bibtex_path)
     show_answer(answer, as_json, streamed=_streamed(printed), quiet=quiet)
     if bibtex_path is not None:

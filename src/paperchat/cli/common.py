@@ -50,19 +50,25 @@ def progress(desc: str, quiet: bool = False, unit: str = "chunk"):
     return progress_bar(desc, unit, quiet)
 
 
-def first_run(obj: AppContext, quiet: bool) -> None:
-    """Ingest the bundled corpus into an empty store (the first run), saying so."""
+def first_run(obj: AppContext, quiet: bool, as_json: bool = False) -> str:
+    """Ingest the bundled corpus into an empty store (the first run), saying so on stderr unless ``quiet``
+    (no progress bar under ``as_json``). Returns what it said ("" when the store held papers), which a
+    ``--json`` answer carries as a note: a nightly job's mistyped store path had been filled with the 38
+    bundled papers and answered from them with no word in its JSON."""
     report = obj.engine().ensure_corpus(
-        progress=progress("first run: embedding the bundled corpus", quiet)
+        progress=progress("first run: embedding the bundled corpus", quiet or as_json)
     )
+    if report is None:
+        return ""
     # where: a mistyped --store or PAPERCHAT_STORE is a new store
-    if report is not None and not quiet:
-        where = obj.settings.chroma_url or obj.settings.store_path
-        click.echo(
-            f"ingested the bundled corpus into a new store at {where}: {report.total_papers} papers, "
-            f"{report.total_chunks} chunks",
-            err=True,
-        )
+    where = obj.settings.chroma_url or obj.settings.store_path
+    said = (
+        f"ingested the bundled corpus into a new store at {where}: {report.total_papers} papers, "
+        f"{report.total_chunks} chunks"
+    )
+    if not quiet:
+        click.echo(said, err=True)
+    return said
 
 
 def refuse_no_store(settings, nothing: str) -> None:

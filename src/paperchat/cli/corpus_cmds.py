@@ -169,13 +169,14 @@ def papers(obj: AppContext, as_json, bibtex_path, **flags):
     engine = obj.engine()
     rows = engine.papers(take_filters(flags))
     if bibtex_path is not None:
-        if (
-            not rows
-        ):  # an emptied store: say so, and leave FILE as it was (it had exited 0 in silence)
+        # an emptied store: say so, and leave FILE as it was (it had exited 0 in silence)
+        if not rows:
             from paperchat.core.errors import StoreError
 
             raise StoreError(f"the store holds no papers: {bibtex_path} not written")
-        export_bibtex(engine, bibtex_path, [r.paper_id for r in rows])
+        n = export_bibtex(engine, bibtex_path, [r.paper_id for r in rows])
+        if as_json:  # one JSON document on stdout, as every --json command prints (it printed none)
+            echo_json({"bibtex": str(bibtex_path), "entries": n})
         return
     if as_json:
         from paperchat.api.results import paper_listing

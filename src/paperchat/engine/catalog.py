@@ -78,9 +78,9 @@ class Catalog:
         return self._catalog[1]
 
     def author_index(self):
-        """The stored authors by name (:class:`~paperchat.answer.authorship.AuthorIndex`), built once per
+        """The stored authors by name (:class:`~paperchat.answer.author_names.AuthorIndex`), built once per
         store revision from :meth:`catalog`."""
-        from paperchat.answer.authorship import AuthorIndex
+        from paperchat.answer.author_names import AuthorIndex
 
         records = self.catalog()
         if "authors" not in self._catalog[2]:

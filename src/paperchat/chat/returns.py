@@ -1,0 +1,57 @@
+"""Turns that go back to an earlier topic of the conversation, and lead-ins that only change the topic.
+
+"Back to the test-time scaling papers: which one is cheapest?" refers to the papers of the earlier answer
+about test-time scaling, not to the last list (a long chat session's "which one" had chosen among the
+speculative-decoding papers asked about in between); "Now a different topic: ..." and "Let's switch: ..."
+lead into a new question whose words they are not (their "topic" and "switch" had been searched for).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from paperchat.core.terms import terms
+
+#: "back to the test-time scaling papers: ...", "Going back to unlearning, which of those ...?"
+_BACK_TO = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|now|and)[,\s]+)?(?:let'?s\s+)?(?:go(?:ing)?\s+|get(?:ting)?\s+|coming\s+|come\s+)?"
+    r"back\s+to\s+(?:the\s+)?(?P<topic>[^:;,?]+?)(?:\s+(?:papers|ones|works|list|topic))?\s*[:;,]\s*(?P<rest>\S.*)$",
+    re.I,
+)
+#: "Now a different topic: ...", "Let's switch: ...", "New topic - ...", "Switching gears, ..."
+_LEAD_IN = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|so|now|alright)[,\s]+)?(?:(?:a\s+|on\s+(?:to\s+)?a\s+)?(?:different|new|another|other)\s+"
+    r"(?:topic|question|subject)|let'?s\s+(?:switch|change)(?:\s+(?:topics?|subjects?|gears))?|"
+    r"switch(?:ing)?\s+(?:topics?|gears|subjects?)|changing\s+(?:the\s+)?(?:topic|subject))\s*[:;,.\-–—]+\s*(?P<rest>\S.*)$",
+    re.I,
+)
+
+
+def without_lead_in(question: str) -> str:
+    """``question`` without a lead-in that only says the topic changes ("Now a different topic: which papers
+    ...?" -> "which papers ...?"); as it is otherwise."""
+    m = _LEAD_IN.match(question)
+    return m.group("rest") if m else question
+
+
+def returns_to(
+    question: str, earlier: Sequence[tuple[str, Sequence[str]]]
+) -> tuple[str, int] | None:
+    """``(rest, index)`` when ``question`` goes back to a topic ("Back to the test-time scaling papers: which
+    one is cheapest?") that an earlier turn asked about: ``earlier`` holds each turn's question and the texts
+    (titles, abstracts) of the papers it cited, oldest first; the newest turn whose question or every cited
+    paper writes every word of the topic is the one returned to (its ``index``), ``rest`` the question
+    after the lead. ``None`` for another question, or a topic no earlier turn had."""
+    m = _BACK_TO.match(question)
+    if not m:
+        return None
+    wanted = set(terms(m.group("topic")))
+    # "going back to the chain-of-thought paper, ...": one paper described, which "its" then refers to
+    if not wanted or re.search(r"\b(?:paper|work|study|article)$", m.group("topic"), re.I):
+        return None
+    for i in range(len(earlier) - 1, -1, -1):
+        asked, texts = earlier[i]
+        if wanted <= set(terms(asked)) or (texts and all(wanted <= set(terms(t)) for t in texts)):
+            return m.group("rest"), i
+    return None

@@ -1,0 +1,52 @@
+"""Returns to an earlier topic and lead-ins that only change it (:mod:`paperchat.chat.returns`), and a
+name's particles in the English check (:func:`paperchat.core.text.not_in_english`)."""
+
+from __future__ import annotations
+
+from paperchat.chat.returns import returns_to, without_lead_in
+from paperchat.core.text import not_in_english
+
+EARLIER = [
+    ("What papers are there on test-time scaling?", ["JETTS: test-time scaling evaluators"]),
+    ("which papers study speculative decoding?", ["BanditSpec: speculative decoding"]),
+    ("tell me about the first one", ["BanditSpec: speculative decoding"]),
+]
+
+
+def test_back_to_a_topic_finds_the_newest_turn_that_asked_about_it():
+    assert returns_to("Back to the test-time scaling papers: which one is cheapest?", EARLIER) == (
+        "which one is cheapest?",
+        0,
+    )
+    # the newest turn whose every cited paper writes the topic, though its question does not
+    assert returns_to(
+        "Going back to speculative decoding, which of these is fastest?", EARLIER
+    ) == (
+        "which of these is fastest?",
+        2,
+    )
+    # a topic no earlier turn had, or one paper described, is no return
+    assert returns_to("back to graph transformers: which one is best?", EARLIER) is None
+    assert (
+        returns_to("going back to the chain-of-thought paper, what are its findings?", EARLIER)
+        is None
+    )
+    assert returns_to("What papers are there on test-time scaling?", EARLIER) is None
+
+
+def test_lead_ins_that_only_change_the_topic_are_dropped():
+    assert (
+        without_lead_in("Now a different topic: which papers use SAEs?") == "which papers use SAEs?"
+    )
+    assert without_lead_in("Let's switch: what is BanditSpec?") == "what is BanditSpec?"
+    assert without_lead_in("New topic - papers on unlearning") == "papers on unlearning"
+    assert (
+        without_lead_in("Which topic do most papers study?") == "Which topic do most papers study?"
+    )
+
+
+def test_a_names_particles_are_no_sign_of_another_language():
+    known = lambda word: True  # noqa: E731
+    assert not not_in_english("Has Mihaela van der Schaar worked on digital twins?", known)
+    assert not not_in_english("Is Fernando De la Torre an author?", known)
+    assert not_in_english("Was ist der Unterschied zwischen LoRA und DoRA?", known)
