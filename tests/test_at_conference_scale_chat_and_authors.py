@@ -116,7 +116,9 @@ def test_a_count_of_papers_on_a_two_word_topic_counts_the_papers_writing_it_as_a
     # each counted paper past the quoted ones is quoted too, by its sentence writing the topic, not by its
     # authors ("How many papers are about diffusion?" had named papers 7 to 10 by their authors alone)
     quoting = [
-        s for s in answer.sources if s.chunk_id and re.search(r"optimal\w*[\s-]+transport", s.text, re.I)
+        s
+        for s in answer.sources
+        if s.chunk_id and re.search(r"optimal\w*[\s-]+transport", s.text, re.I)
     ]
     # of the other two, one title alone writes it (named by title and authors), and the sentence the
     # answer picked for the other (DUGFTH9W8B, its title writing "Optimal Transport") does not

@@ -63,3 +63,14 @@ def test_a_yes_no_question_its_abstract_does_not_address_gets_a_note(icml_engine
         "the question"
     ]
     assert icml_engine.ask("Does BanditSpec require training a draft model?").notes == []
+    # a claim's frame is no word the abstract must write (a meta-reviewer's "Is it true that FOL ...?" had
+    # a note that FOL "does not write 'true'"), and "64x64" is written as "64×64"
+    answer = icml_engine.ask(
+        "Is it true that FOL improves accuracy by up to 39.24% over baselines on CIFAR-100?",
+        mode="extractive",
+    )
+    assert answer.sources[0].paper_id == "jwjvkWsePB" and answer.notes == []
+    answer = icml_engine.ask(
+        "Does Score-of-Mixture Training evaluate on CIFAR-10 and ImageNet 64x64?", mode="extractive"
+    )
+    assert answer.sources[0].paper_id == "zk5k2NQcEA" and answer.notes == []

@@ -166,6 +166,8 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                     not folded
                     or all(w in _NOT_NAMES for w in folded)
                     or not _name_like(typed, pattern)
+                    # "Does Adam work well for transformers?": a person's whole name works on something
+                    or (pattern is _WORKS and not _person(typed))
                 ):
                     continue
                 typed, found = _surname_first(question, m, lead, typed, folded, pattern, index)
@@ -224,9 +226,19 @@ def _name_like(typed: str, pattern: re.Pattern) -> bool:
     return pattern in (_ASKS[0], _ASKS[3]) or words[0][0].isupper()
 
 
+#: A name's particles, written in lower case between its first word and its last ("Mihaela van der Schaar").
+_PARTICLES = frozenset("van von der den de la le da del della di du dos das ter ten".split())
+
+
 def _person(typed: str) -> bool:
-    """Whether ``typed`` is written as a person's name of two words or more ("Michael Jordan")."""
-    return len(typed.split()) >= 2 and all(_PERSON_WORD.match(w) for w in typed.split())
+    """Whether ``typed`` is written as a person's name of two words or more ("Michael Jordan", "Mihaela van
+    der Schaar": lower-case particles between its first and last words)."""
+    words = typed.split()
+    return (
+        len(words) >= 2
+        and all(_PERSON_WORD.match(w) for w in (words[0], words[-1]))
+        and all(_PERSON_WORD.match(w) or w in _PARTICLES for w in words[1:-1])
+    )
 
 
 def _nobody(question: str) -> AuthorAsk | None:

@@ -82,6 +82,12 @@ def deciding_first(question: str, name: str, own: list, picked: list, lexicon, l
 _AUXILIARIES = frozenset(
     "do does did is are was were can could has have had will would should may".split()
 )
+#: Words that frame a claim rather than state it: "Is it true that FOL improves ...?" (a meta-reviewer's
+#: note had said FOL "does not write 'true'"), "Does X really report up to ...?".
+_FRAMING = frozenset(
+    "true false correct right accurate really actually indeed truly claim claims claimed report reports "
+    "reported state states stated say says said up about".split()
+)
 #: Words an abstract may write for a yes/no question's verb: "Does unMORE need human labels?" is decided by
 #: "does not require human labels" (a methods reader's session: the note had said it lacks "need").
 _SAME_AS = {
@@ -103,7 +109,9 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
     ``None``. A note, not an abstention: no eval set asks enough such questions to set an abstention on."""
     if lexicon is None or not name or not asks_about(question):
         return None
-    named, held = lexicon.terms_of(name), lexicon.terms_of(paper.full_text)
+    # "ImageNet 64×64" writes "64x64"
+    text = re.sub(r"\s*(?:×|\$\\times\$)\s*", "x", paper.full_text)
+    named, held = lexicon.terms_of(name), lexicon.terms_of(text)
     words = [
         w
         for w in dict.fromkeys(re.findall(r"[\w-]+", question))
@@ -117,7 +125,7 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
         words = [
             w
             for w in words
-            if w.lower() not in _AUXILIARIES
+            if w.lower() not in _AUXILIARIES | _FRAMING
             and not lexicon.terms_of(w) & held
             and not any(lexicon.terms_of(o) & held for o in _SAME_AS.get(w.lower(), ()))
             and all(lexicon.df.get(t, 0) <= rare for t in lexicon.terms_of(w))
