@@ -50,3 +50,13 @@ def test_a_names_particles_are_no_sign_of_another_language():
     assert not not_in_english("Has Mihaela van der Schaar worked on digital twins?", known)
     assert not not_in_english("Is Fernando De la Torre an author?", known)
     assert not_in_english("Was ist der Unterschied zwischen LoRA und DoRA?", known)
+
+
+def test_close_author_names():
+    from paperchat.ingest.authors import close_names
+
+    names = ["Sergey Levine", "Stephan Günnemann", "Min-Ling Zhang", "Daniel S. Levine"]
+    assert close_names("Sergei Levine", names) == ["Sergey Levine"]
+    assert close_names("Stephan Gunneman", names) == ["Stephan Günnemann"]
+    assert close_names("Minling Zhang", names) == ["Min-Ling Zhang"]
+    assert close_names("Geoffrey Hinton", names) == []

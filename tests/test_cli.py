@@ -238,28 +238,37 @@ def test_a_folder_of_corpus_files_as_store_is_told_to_use_a_new_folder(tmp_path)
 
 
 @pytest.mark.parametrize(
-    "args,status,error",
+    "args,status,kind,error",
     [
-        (["ask", "   ", "--json"], 1, "the question is empty; ask something about the papers"),
+        (
+            ["ask", "   ", "--json"],
+            1,
+            "input",
+            "the question is empty; ask something about the papers",
+        ),
         (
             ["papers", "--json"],
             1,
+            "input",
             "no store at {store}: nothing to list (`paperchat --store {store} ingest FILES` creates one of your files; without FILES, of the bundled corpus)",
         ),
         (
             ["ask", "q", "--top-k", "0", "--json"],
             2,
+            "usage",
             "Invalid value for '-k' / '--top-k': 0 is not in the range 1<=x<=100.",
         ),
     ],
 )
-def test_json_errors_are_an_object_on_stdout(tmp_path, args, status, error):
+def test_json_errors_are_an_object_on_stdout(tmp_path, args, status, kind, error):
     # a script parsing stdout got nothing (a newcomer's break-it session); stderr keeps its one line
     store = tmp_path / "store"
     out = run(*args, store=store)
     error = error.format(store=store)
     assert out.returncode == status
-    assert json.loads(out.stdout) == {"error": error, "exit_status": status}
+    # its kind tells a service what to do (an automation engineer's: exit 1 for a bad filter, a damaged store
+    # and an unreachable LLM alike)
+    assert json.loads(out.stdout) == {"error": error, "kind": kind, "exit_status": status}
     assert error in out.stderr and "Traceback" not in out.stderr
 
 

@@ -754,7 +754,9 @@ def test_a_read_only_store_folder_says_it_is_read_only(tmp_path, bundled_store):
         out = run(*args)
         # under --json the error is also an object on stdout
         shown = (
-            json.dumps({"error": read_only, "exit_status": 1}) + "\n" if "--json" in args else ""
+            json.dumps({"error": read_only, "kind": "store", "exit_status": 1}) + "\n"
+            if "--json" in args
+            else ""
         )
         assert (out.returncode, out.stdout, out.stderr.strip()) == (
             1,

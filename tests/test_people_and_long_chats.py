@@ -109,3 +109,17 @@ def test_which_ones_and_which_of_them_are_kinds_narrow_the_list(icml_engine):
     assert kinds.notes[-1] == (
         f'1 of the {len(listed)} papers of the previous answer writes "benchmarks"; the answer is from it'
     )
+
+
+def test_a_misspelt_author_gets_the_stored_names_spelled_like_it(icml_engine):
+    # an author session: "papers by Sergei Levine" and "Stephan Gunneman" got only "no stored paper has an
+    # author named ...", where titles and labels get "did you mean"
+    answer = icml_engine.ask("papers by Sergei Levine", mode="extractive")
+    assert answer.abstained and answer.notes == [
+        'no stored paper has an author named "Sergei Levine"; did you mean "Sergey Levine"?'
+    ]
+    answer = icml_engine.ask("What did Martin Vechv publish?", mode="extractive")
+    assert answer.notes[-1].endswith('did you mean "Martin Vechev"?')
+    assert icml_engine.ask("papers by Geoffrey Hinton").notes == [
+        'no stored paper has an author named "Geoffrey Hinton"'
+    ]

@@ -251,6 +251,7 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(capsys):
     assert json.loads(capsys.readouterr().out) == {
         "error": "interrupted; the papers written so far are kept: run the same command again to finish "
         "(it resumes)",
+        "kind": "interrupted",
         "exit_status": 143,
     }
 

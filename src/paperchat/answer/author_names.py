@@ -71,6 +71,10 @@ class AuthorIndex:
             for word in set(words):
                 self._by_word.setdefault(word, []).append((words, author))
 
+    def names(self) -> list[str]:
+        """Every stored author name, as written."""
+        return list(self._papers)
+
     def papers_with(self, authors) -> set[str]:
         """The ids of the papers with one of ``authors`` (stored names, as written) among their authors."""
         return {pid for author in authors for pid in self._papers.get(author, ())}

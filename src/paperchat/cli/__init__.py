@@ -121,11 +121,30 @@ def _asks_json(args: list[str]) -> bool:
     return "--json" in words
 
 
-def _json_error(args: list[str], message: str, status: int) -> None:
+def _json_error(args: list[str], message: str, status: int, kind: str = "error") -> None:
     """Under ``--json``, also print the error as JSON on stdout, so a script that parses stdout gets an object
-    (``{"error": "...", "exit_status": 1}``) rather than nothing; the one line on stderr stays."""
+    (``{"error": "...", "kind": "store", "exit_status": 1}``) rather than nothing; the one line on stderr
+    stays. ``kind`` (:func:`_kind`) tells a service what to do: fix the request, look at the store or the
+    LLM server, or retry."""
     if _asks_json(args):
-        click.echo(json.dumps({"error": message, "exit_status": int(status)}, ensure_ascii=False))
+        said = {"error": message, "kind": kind, "exit_status": int(status)}
+        click.echo(json.dumps(said, ensure_ascii=False))
+
+
+def _kind(exc: BaseException) -> str:
+    """The kind of a failure, for ``--json`` errors: "usage" (a bad flag, argument or setting), "store" (the
+    store cannot be opened, read or written), "llm" (the LLM endpoint), "input" (another user-facing error:
+    an empty question, a bad file, no store at the path), else "error" (unexpected). An automation engineer's
+    service could not tell them apart by the exit status alone."""
+    from paperchat.core.errors import BadArgument, LLMError, PaperchatError, StoreError
+
+    if isinstance(exc, (click.UsageError, click.BadParameter, BadArgument)):
+        return "usage"
+    if isinstance(exc, StoreError):
+        return "store"
+    if isinstance(exc, LLMError):
+        return "llm"
+    return "input" if isinstance(exc, PaperchatError) else "error"
 
 
 class _Terminated(BaseException):
@@ -157,7 +176,7 @@ def _stopped(args: list[str], status: int) -> int:
     read nothing there after a Ctrl-C); returns ``status``."""
     message = _interrupted(args)
     click.echo(message, err=True)
-    _json_error(args, message, status)
+    _json_error(args, message, status, "interrupted")
     return status
 
 
@@ -179,7 +198,7 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         _point_at_group_option(group, exc)
         exc.show()
         status = exc.exit_code
-        _json_error(args, exc.format_message(), status)
+        _json_error(args, exc.format_message(), status, _kind(exc))
     except KeyboardInterrupt:
         status = _stopped(args, ExitStatus.INTERRUPTED)
     except BrokenPipeError:
@@ -193,13 +212,13 @@ def invoke(group: click.Group, args: list[str], prog_name: str | None = None) ->
         if not isinstance(exc, ReportedFailure):
             line = _with_store(describe(exc), args)
             click.echo(f"error: {line}", err=True)
-            _json_error(args, line, status)
+            _json_error(args, line, status, _kind(exc))
     except Exception as exc:
         if debug_enabled():
             raise
         click.echo(f"error: {describe(exc)}", err=True)
         status = ExitStatus.ERROR
-        _json_error(args, describe(exc), status)
+        _json_error(args, describe(exc), status, _kind(exc))
     finally:
         restore()
     return int(status)

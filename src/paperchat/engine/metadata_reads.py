@@ -130,6 +130,15 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         elif author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
             records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
             reading.answer = author_listing(question, author, records)
+            if (
+                not author.ids and reading.answer.notes
+            ):  # "papers by Sergei Levine": a misspelt name
+                from paperchat.ingest.authors import close_names
+
+                close = close_names(author.typed, engine.author_index().names())
+                if close:
+                    shown = " or ".join(f'"{c}"' for c in close)
+                    reading.answer.notes[-1] += f"; did you mean {shown}?"
             return reading
         else:  # "... on GFlowNets": answered from their papers only
             reading.text, reading.paper_ids = author.rest, frozenset(ids)

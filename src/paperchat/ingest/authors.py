@@ -134,3 +134,19 @@ def natural_order(name: str) -> str:
     if not last or not first or first.lower().rstrip(".") in SUFFIXES:
         return name
     return f"{first} {last}"
+
+
+def close_names(typed: str, names, n: int = 3) -> list[str]:
+    """The stored author ``names`` (strings, as written) closest to a ``typed`` name no author has, most alike
+    first (:func:`difflib.get_close_matches` on the folded names, cutoff 0.85): "Sergei Levine" -> ["Sergey
+    Levine"], "Stephan Gunneman" -> ["Stephan Günnemann"]. An author session's misspelt names had got
+    only "no stored paper has an author named ...", where titles and labels get "did you mean"."""
+    import difflib
+
+    from paperchat.core.text import fold
+
+    folded: dict[str, str] = {}
+    for name in names:
+        folded.setdefault(" ".join(fold(name).lower().replace("-", " ").split()), name)
+    key = " ".join(fold(typed).lower().replace("-", " ").split())
+    return [folded[k] for k in difflib.get_close_matches(key, list(folded), n=n, cutoff=0.85)]

@@ -181,7 +181,7 @@ def matching_ids(
         )
     for flag, shown, ids in chosen:
         if not ids:
-            raise PaperchatError(f"no paper matches {flag} {shown}{_known(flag, records)}")
+            raise PaperchatError(f"no paper matches {flag} {shown}{_known(flag, records, shown)}")
     ids = set(records) if not chosen else set.intersection(*(ids for _f, _s, ids in chosen))
     if not ids:
         raise PaperchatError(
@@ -196,8 +196,9 @@ _NONE = (
 )
 
 
-def _known(flag: str, records: Mapping[str, PaperRecord]) -> str:
-    """What the store holds for a venue or year filter that matched nothing: ``" (stored venues: ICML, NeurIPS)"``."""
+def _known(flag: str, records: Mapping[str, PaperRecord], shown: str = "") -> str:
+    """What the store holds for a venue or year filter that matched nothing: ``" (stored venues: ICML, NeurIPS)"``;
+    for an author, the stored names closest to it."""
     if flag == "--venue":
         values = sorted({r.venue for r in records.values() if r.venue})
         return (
@@ -210,4 +211,10 @@ def _known(flag: str, records: Mapping[str, PaperRecord]) -> str:
         return (
             f" (stored years: {', '.join(values[:12])})" if values else f" ({_NONE.format('year')})"
         )
+    if flag == "--author":  # "Sergei Levine": the stored names closest to it
+        from paperchat.ingest.authors import close_names
+
+        close = close_names(shown.strip('"'), {a for r in records.values() for a in r.authors})
+        quoted = " or ".join(f'"{c}"' for c in close)
+        return f" (did you mean {quoted}?)" if close else ""
     return ""
