@@ -131,17 +131,22 @@ def test_a_list_shorter_than_its_topic_says_how_many_papers_write_it(icml_engine
     answer = icml_engine.ask("Which papers use sparse autoencoders?", mode="extractive")
     shown = len(answer.sources)
     assert 0 < shown < 19
+    # and how many of those shown write it (a long chat session: "7 write 'test-time scaling'; this list
+    # shows 4" had read as four of the seven, where one of the four writes it)
+    records = icml_engine.store.papers([s.paper_id for s in answer.sources])
+    of = sum(bool(re.search(r"sparse autoencoders?", r.full_text, re.I)) for r in records.values())
+    assert 0 < of < shown
     assert answer.notes[-1] == (
         f'19 stored papers write "sparse autoencoders" in their title or abstract; this list shows '
-        f'{shown}, the most relevant (`paperchat ask "How many papers are about sparse autoencoders?" '
-        "--top-k 19` lists them)"
+        f'{shown}, the most relevant, {of} of them writing it (`paperchat ask "How many papers are about '
+        'sparse autoencoders?" --top-k 19` lists them)'
     )
     # a broad topic is counted by its words, without reading 248 abstracts for the phrase
     broad = icml_engine.ask("Which papers are about diffusion models?", mode="extractive")
     assert broad.notes[-1].startswith(
         '248 stored papers have every word of "diffusion models" in their title or abstract; this list '
         'shows 10, the most relevant (`paperchat ask "How many papers are about diffusion models?" '
-        "--top-k 50` lists 50 of them)"
+        "--top-k 50` lists 50 of them)"  # each of the ten holds them
     )
     # a list as long as its topic says nothing more
     assert not any(

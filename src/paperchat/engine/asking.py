@@ -150,7 +150,7 @@ def ask(
         answer.notes += _figure_unstated(engine, asked, answer)
     listing = intent.kind == FIND and intent.plural and count_note
     if listing and not answer.abstained and reading.count is None:
-        answer.notes += _more_listed(engine, asked, len(answer.sources), paper_ids)
+        answer.notes += _more_listed(engine, asked, [s.paper_id for s in answer.sources], paper_ids)
     if answer.abstained and answer.mode == EXTRACTIVE:
         answer.notes += _did_you_mean(engine, question)  # "What does BanditSpc do?": BanditSpec?
     if (
@@ -172,7 +172,7 @@ def ask(
     return answer
 
 
-def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
+def _more_listed(engine, asked: str, listed: list[str], paper_ids) -> list[str]:
     """The note for a "which papers ..." list that shows fewer papers than the store holds on its topic,
     counted as "How many papers ...?" counts them (:mod:`paperchat.answer.paper_counts`), else none: a
     literature-review session's list of 9 sparse-autoencoder papers had not said that 19 write it. Past
@@ -180,7 +180,7 @@ def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
     abstracts for the phrase (about 0.1 ms a paper)."""
     from paperchat.answer.paper_counts import listed_topic, phrase_holders, topic_holders
 
-    topic = listed_topic(asked)
+    topic, shown = listed_topic(asked), len(listed)
     if not topic or not shown:
         return []
     bm25 = engine.store.bm25()
@@ -198,10 +198,15 @@ def _more_listed(engine, asked: str, shown: int, paper_ids) -> list[str]:
         return []
     # the count's own listing keeps to those papers (a bare --top-k had padded the list with papers
     # that do not write the topic; the verifying session)
+    # how many of the listed papers are of them: a long chat session's "7 write 'test-time scaling'; this
+    # list shows 4" had read as four of the seven, where one of the four writes it
+    of = len(set(listed) & (phrased or held))
+    writing = "writing" if phrased else "holding"
+    also = f", {of} of them {writing} it" if of < shown else ""
     return [
         f'{n:,} stored papers {"write" if phrased else "have every word of"} "{topic}" in their title or '
-        f'abstract; this list shows {shown}, the most relevant (`paperchat ask "How many papers are about '
-        f'{topic}?" --top-k {min(n, 50)}`{" lists them)" if n <= 50 else " lists 50 of them)"}'
+        f'abstract; this list shows {shown}, the most relevant{also} (`paperchat ask "How many papers are '
+        f'about {topic}?" --top-k {min(n, 50)}`{" lists them)" if n <= 50 else " lists 50 of them)"}'
     ]
 
 
