@@ -123,3 +123,15 @@ def test_a_misspelt_author_gets_the_stored_names_spelled_like_it(icml_engine):
     assert icml_engine.ask("papers by Geoffrey Hinton").notes == [
         'no stored paper has an author named "Geoffrey Hinton"'
     ]
+
+
+def test_what_else_the_authors_of_a_paper_published(icml_engine):
+    # an author session: only ConfPO's own authors were listed; Chang D. Yoo wrote two other papers
+    answer = icml_engine.ask(
+        "What did the authors of ConfPO publish besides ConfPO?", mode="extractive"
+    )
+    assert set(_ids(answer)) == {"k77bq8AJVy", "sDK6bSmHgM"}
+    assert "Chang D. Yoo" in answer.answer
+    # "Who are the authors of ConfPO?" still names them
+    answer = icml_engine.ask("Who are the authors of ConfPO?", mode="extractive")
+    assert "Hee Suk Yoon" in answer.answer and len(answer.sources) == 1

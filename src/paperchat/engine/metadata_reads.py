@@ -45,6 +45,37 @@ _ABOUT_VENUE = re.compile(
 ANSWERED_FROM = "answered from that paper"
 
 
+#: "What did the authors of ConfPO publish besides ConfPO?", "other papers by the authors of X", "Did the
+#: authors of X write anything else?"
+_BY_ITS_AUTHORS = re.compile(
+    r"\b(?:papers?|works?|else|other)\b.{0,40}?\b(?:by|from|did|have|has)\s+(?:the\s+)?(?:same\s+)?authors?\s+of\b"
+    r"|\bauthors?\s+of\s+.{1,80}?\s+(?:also\s+)?(?:publish|write|wrote|written|published)\b"
+    r"(?=.*\b(?:else|other|besides|beside|apart from|except|more)\b)",
+    re.I,
+)
+
+
+_AUTHORS_OF = re.compile(
+    r"\bauthors?\s+of\s+(?:the\s+paper\s+)?[\"'“‘]?(?P<name>.+?)[\"'”’]?(?=\s+(?:also\s+)?(?:publish|write|wrote|"
+    r"written|published)\b|\s+(?:besides|beside|apart|except)\b|\s*[?.!]|\s*$)",
+    re.I,
+)
+
+
+def _paper_of_authors(engine, question: str):
+    """The stored paper "the authors of NAME" names: the one whose short label is NAME (any case), else the
+    one whose title starts with it; ``None`` when none or several do."""
+    m = _AUTHORS_OF.search(question)
+    name = m.group("name").strip().lower() if m else ""
+    if not name:
+        return None
+    records = list(engine.catalog().values())
+    found = [r for r in records if r.label and r.label.lower() == name] or [
+        r for r in records if r.title and r.title.lower().startswith(name)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 @dataclass
 class Reading:
     """What is retrieved and answered for a question (see :func:`read_metadata`)."""
@@ -101,6 +132,13 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     if named:
         paper_ids = ids if paper_ids is None else ids & paper_ids
     reading = Reading(question, paper_ids, notes)
+    if _BY_ITS_AUTHORS.search(question) and (record := _paper_of_authors(engine, question)):
+        # "What did the authors of ConfPO publish besides ConfPO?": their other papers, as chat's "any
+        # others by the same authors?" lists them (an author session had only ConfPO's authors)
+        from paperchat.engine.more_papers import same_authors
+
+        reading.answer = same_authors(engine, question, [record], set())
+        return reading
     notes += [PRESENTATION_NOTE] if _PRESENTATION.search(question) else []
     notes += [CORRESPONDING_NOTE] if _CORRESPONDING.search(question) else []
     if _ABOUT_VENUE.search(question) and (venue := _named_venue(question, _venues(engine))):
