@@ -17,6 +17,7 @@ def test_back_to_a_topic_finds_the_newest_turn_that_asked_about_it():
     assert returns_to("Back to the test-time scaling papers: which one is cheapest?", EARLIER) == (
         "which one is cheapest?",
         0,
+        "test-time scaling",
     )
     # the newest turn whose every cited paper writes the topic, though its question does not
     assert returns_to(
@@ -24,9 +25,22 @@ def test_back_to_a_topic_finds_the_newest_turn_that_asked_about_it():
     ) == (
         "which of these is fastest?",
         2,
+        "speculative decoding",
     )
-    # a topic no earlier turn had, or one paper described, is no return
-    assert returns_to("back to graph transformers: which one is best?", EARLIER) is None
+    # an earlier turn by its place
+    assert returns_to("Going back to the first question, which of those use RL?", EARLIER)[:2] == (
+        "which of those use RL?",
+        0,
+    )
+    assert returns_to("back to the previous list: which one is best?", EARLIER)[1] == 1
+    # a topic no earlier turn had: said, not answered from the last list (the verifier's "back to the
+    # diffusion papers" had been answered from the speculative-decoding list)
+    assert returns_to("back to graph transformers: which one is best?", EARLIER) == (
+        "which one is best?",
+        None,
+        "graph transformers",
+    )
+    # one paper described is no return
     assert (
         returns_to("going back to the chain-of-thought paper, what are its findings?", EARLIER)
         is None
@@ -40,6 +54,9 @@ def test_lead_ins_that_only_change_the_topic_are_dropped():
     )
     assert without_lead_in("Let's switch: what is BanditSpec?") == "what is BanditSpec?"
     assert without_lead_in("New topic - papers on unlearning") == "papers on unlearning"
+    assert without_lead_in("OK, unrelated question: which papers study MoE?") == (
+        "which papers study MoE?"
+    )
     assert (
         without_lead_in("Which topic do most papers study?") == "Which topic do most papers study?"
     )

@@ -135,3 +135,21 @@ def test_what_else_the_authors_of_a_paper_published(icml_engine):
     # "Who are the authors of ConfPO?" still names them
     answer = icml_engine.ask("Who are the authors of ConfPO?", mode="extractive")
     assert "Hee Suk Yoon" in answer.answer and len(answer.sources) == 1
+
+
+def test_author_asks_in_other_words(icml_engine):
+    # the verifier's: "collaborate", "the research of", and a misspelt name after "Summarize"
+    answer = icml_engine.ask(
+        "Did Jun Zhu and Jianfei Chen collaborate on any papers?", mode="extractive"
+    )
+    assert set(_ids(answer)) == {
+        "iYmV2xRSNW", "LUFPNGiCUw", "nC8XliUxeg", "74c3Wwk8Tc", "gM6aboVgTO"
+    }  # fmt: skip
+    answer = icml_engine.ask("Tell me about the research of Taiji Suzuki", mode="extractive")
+    assert len(answer.sources) == 8 and answer.notes[-1].startswith(
+        "summarized the 8 stored papers"
+    )
+    answer = icml_engine.ask("Summarize Martin Vechv's work", mode="extractive")
+    assert answer.notes == [
+        'no stored paper has an author named "Martin Vechv"; did you mean "Martin Vechev"?'
+    ]

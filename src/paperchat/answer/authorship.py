@@ -34,7 +34,7 @@ from paperchat.ingest.records import PaperRecord
 _TOKEN = r"[^\W\d_][\w.'’-]*"
 _NAME = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}})"
 _NAME_LAZY = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}}?)"
-_VERBS = r"(?:co-?)?(?:write|wrote|written|publish|published|author|authored|present|presented|submit|submitted)"
+_VERBS = r"(?:co-?)?(?:write|wrote|written|publish|published|author|authored|present|presented|submit|submitted|collaborate|collaborated)"
 #: The phrases that ask for an author's papers; ``name`` is followed by the rest of the question in the first.
 _ASKS = (
     re.compile(
@@ -59,6 +59,8 @@ _WORKS = re.compile(
     rf"\b(?:did|has|have|does|do)\s+{_NAME_LAZY}\s+(?:work|worked|works|working|research|researched)\b",
     re.I,
 )
+#: "Tell me about the research of Bo Li": only for a stored author ("the work of Transformers" is none).
+_OF = re.compile(rf"\bthe\s+(?:research|work|works|papers|publications)\s+of\s+{_NAME}", re.I)
 #: Words before an author's name that are no part of it ("What is Taiji Suzuki's research about?",
 #: "Summarize Martin Vechev's work").
 _LEADING = frozenset(
@@ -66,7 +68,7 @@ _LEADING = frozenset(
     "overview of an about so and now".split()
 )
 #: What an author's summary asks beside their papers ("Summarize the papers by Taiji Suzuki").
-_SUMMARY = frozenset("summarize summarise summary summarization overview describe".split())
+_SUMMARY = frozenset("summarize summarise summary summarization overview describe tell".split())
 #: "Which papers did Sergey Levine write about offline RL?": "did ... write about" reads as "are about".
 _WROTE_ABOUT = re.compile(
     r"\b(?:did|do|does|have|has)\s+(?:co-?)?(?:write|written|publish|published|author|authored)\s+"
@@ -143,7 +145,7 @@ def asks_for_author(question: str) -> bool:
     the :class:`AuthorIndex` only then)."""
     return any(
         not all(w in _NOT_NAMES for w in name_words(m.group("name")))
-        for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS,)
+        for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS, _OF)
         for m in pattern.finditer(question)
     )
 
@@ -151,7 +153,7 @@ def asks_for_author(question: str) -> bool:
 def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     """The author ``question`` asks for the papers of, found in ``index``; ``None`` when no phrase asks
     for an author's papers or no stored author has the name (see the module docstring)."""
-    for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS,):
+    for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS, _OF):
         for m in pattern.finditer(question):
             words = m.group("name").split()
             lead = 0  # "What is Taiji Suzuki's research about?": "What is" is no part of the name
@@ -167,7 +169,7 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                     or all(w in _NOT_NAMES for w in folded)
                     or not _name_like(typed, pattern)
                     # "Does Adam work well for transformers?": a person's whole name works on something
-                    or (pattern is _WORKS and not _person(typed))
+                    or (pattern in (_WORKS, _OF) and not _person(typed))
                 ):
                     continue
                 typed, found = _surname_first(question, m, lead, typed, folded, pattern, index)
@@ -247,9 +249,12 @@ def _nobody(question: str) -> AuthorAsk | None:
     its papers, or written as a person's name of two words or more; ``None`` for anything else ("papers
     by Google on protein folding" stays a topic question)."""
     for m in (m for pattern in _WHOSE + _ASKS for m in pattern.finditer(question)):
-        if m.re is not _ASKS[0] and not _person(m.group("name")):
-            continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         words = m.group("name").split()
+        # "Summarize Martin Vechv's work": "Summarize" is no part of the name
+        while len(words) > 1 and fold(words[0]).lower() in _LEADING:
+            words = words[1:]
+        if m.re is not _ASKS[0] and not _person(" ".join(words)):
+            continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
         typed = " ".join(words[:n]).strip(".,;:!?'’")
         if typed and not all(w in _NOT_NAMES for w in name_words(typed)):
@@ -267,8 +272,8 @@ def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) ->
     if m.re is _ET_AL:  # "What did Song et al. propose?": "et al." goes with the name
         end = m.end()
     before = question[:start]
-    if m.re is _ASKS[0]:
-        before = re.sub(r"\s+(?:by|from)\s*$", " ", before, flags=re.I)
+    if m.re in (_ASKS[0], _OF):
+        before = re.sub(r"\s+(?:by|from|of)\s*$", " ", before, flags=re.I)
     rest = " ".join((before + question[end:]).replace("'s ", " ").replace("’s ", " ").split())
     rest = re.sub(r"\s+([?.!,;:])", r"\1", rest)
     rest = _WROTE_ABOUT.sub("are about", rest)

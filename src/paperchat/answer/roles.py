@@ -58,7 +58,12 @@ _BACKGROUND = re.compile(
     # a gap statement ("Nevertheless, it remains underexplored how ...")
     r"|\bremains? (?:largely |relatively )?(?:under-?explored|unexplored|understudied|poorly understood)\b"
     r"|\b(?:has|have) received (?:little|limited|less) attention\b"
-    r"|^(?:however|while|although|nevertheless|nonetheless)\b",
+    r"|^(?:however|while|although|nevertheless|nonetheless)\b"
+    # others' methods as the subject, after at most two opening clauses ("In order to attain optimal rates,
+    # state-of-the-art algorithms ... require ...": a meta-reviewer's claim about AKORN read it as AKORN's)
+    r"|^(?:[^,]{0,100},\s*){0,2}(?:the\s+)?(?:state-of-the-art|classical|conventional|traditional|standard|popular|"
+    r"mainstream|most|many|current|existing|prior|previous|typical)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:methods|algorithms|approaches|solvers|models|techniques|works|frameworks|systems|baselines|pipelines)\b",
     re.I,
 )
 

@@ -233,6 +233,11 @@ class ChatSession:
         back = returns_to(
             question, [(t.question, [f"{s.title} {s.text}" for s in t.sources]) for t in self.turns]
         )
+        if back and back[1] is None:
+            return Reply(
+                text=f'No earlier answer in this conversation was about "{back[2]}"; ask the question in '
+                "full (name the topic or the papers), or see /history."
+            )
         returned = list(self.turns)[back[1]].sources if back else None
         question = back[0] if back else question
         if self.turns and not back and (more := more_ask(question)):
