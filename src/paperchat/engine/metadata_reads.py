@@ -135,7 +135,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     if _BY_ITS_AUTHORS.search(question) and (record := _paper_of_authors(engine, question)):
         # "What did the authors of ConfPO publish besides ConfPO?": their other papers, as chat's "any
         # others by the same authors?" lists them (an author session had only ConfPO's authors)
-        from paperchat.engine.more_papers import same_authors
+        from paperchat.engine.shared_authors import same_authors
 
         reading.answer = same_authors(engine, question, [record], set())
         return reading

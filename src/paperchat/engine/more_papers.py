@@ -10,7 +10,7 @@ leaves out the papers already shown (``shown``, paper ids) and keeps to those ``
   query: dense and BM25 fused as for any question) and quotes from each the sentence nearest that
   paper's abstract (cosine of the sentence vectors stored at ingest), cited; a ranking by
   similarity, which the note says, not a claim that they share its topic;
-* :func:`same_authors` lists, from the stored metadata, the papers that share an author with the
+* :func:`~paperchat.engine.shared_authors.same_authors` lists, from the stored metadata, the papers that share an author with the
   papers referred to (the shared author named in each line).
 """
 
@@ -21,11 +21,11 @@ from collections.abc import Callable
 import numpy as np
 
 from paperchat.answer.offline import paper_name
-from paperchat.answer.paper_lists import listed_answer
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Source
 from paperchat.core.sentences import split_sentences
 from paperchat.engine.asking import PLURAL_TOP_K
+from paperchat.engine.shared_authors import same_authors  # noqa: F401  (chat asks it here)
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
 
@@ -113,46 +113,4 @@ def like_paper(
             f"query), {len(shown | {seed.paper_id})} shown before left out; each quotes its sentence "
             "nearest that abstract"
         ],
-    )
-
-
-def same_authors(
-    engine,
-    question: str,
-    seeds: list[PaperRecord],
-    shown: set[str],
-    filters: Filters | None = None,
-) -> Answer:
-    """The stored papers sharing an author with ``seeds`` (not among them or ``shown``), listed from the
-    stored metadata (:func:`paperchat.answer.paper_lists.listed_answer`), each line naming the shared
-    author; by how many seed authors a paper shares, then by origin. The abstention, with a note naming
-    the authors, when no other paper has one of them, or a seed has no authors stored."""
-    authors = list(dict.fromkeys(a for s in seeds for a in s.authors))
-    names = ", ".join(s.name for s in seeds)
-    if not authors:
-        return Answer.abstention(question, EXTRACTIVE, notes=[f"no authors are stored for {names}"])
-    wanted = set(authors)
-    allowed = engine.paper_ids(filters)
-    skip = shown | {s.paper_id for s in seeds}
-    catalog = engine.catalog()
-    chosen = [
-        catalog[pid]
-        for pid in engine.author_index().papers_with(wanted)
-        if pid not in skip and (allowed is None or pid in allowed)
-    ]
-    listed = ", ".join(authors[:6]) + (", …" if len(authors) > 6 else "")
-    if not chosen:
-        return Answer.abstention(
-            question,
-            EXTRACTIVE,
-            notes=[f"no other stored paper has an author of {names} ({listed})"],
-        )
-    chosen.sort(key=lambda r: (-len(wanted & set(r.authors)), r.source_path, r.source_index))
-    return listed_answer(
-        question,
-        chosen,
-        [
-            f"{len(chosen)} other stored paper{'s' if len(chosen) != 1 else ''} share an author with {names} ({listed})"
-        ],
-        who=lambda r: next(a for a in r.authors if a in wanted),
     )
