@@ -66,6 +66,7 @@ def test_a_names_particles_are_no_sign_of_another_language():
     known = lambda word: True  # noqa: E731
     assert not not_in_english("Has Mihaela van der Schaar worked on digital twins?", known)
     assert not not_in_english("Is Fernando De la Torre an author?", known)
+    assert not not_in_english("papers by van der Schaar, Mihaela", known)
     assert not_in_english("Was ist der Unterschied zwischen LoRA und DoRA?", known)
 
 

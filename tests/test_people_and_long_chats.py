@@ -59,6 +59,11 @@ def test_two_authors_papers_together_and_an_authors_count_on_a_topic(icml_engine
     # "Levine, Sergey" is Sergey Levine, not every Levine
     answer = icml_engine.ask("papers by Levine, Sergey", mode="extractive")
     assert set(_ids(answer)) == LEVINE
+    # a surname of several words, and no "not English" note for its particles (the verifier's)
+    answer = icml_engine.ask("papers by van der Schaar, Mihaela", mode="extractive")
+    assert len(answer.sources) == 12 and answer.notes == [
+        '12 stored papers by an author named "van der Schaar, Mihaela" (Mihaela Van Der Schaar)'
+    ]
 
 
 def test_summarize_an_authors_work_summarizes_each_of_their_papers(icml_engine):

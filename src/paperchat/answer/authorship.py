@@ -188,7 +188,7 @@ def _surname_first(question, m, lead, typed, folded, pattern, index) -> tuple[st
         + len(typed)
     )
     given = re.match(r",\s*([^\W\d_][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)", question[end:])
-    if pattern is _ASKS[0] and given and len(folded) == 1:
+    if pattern is _ASKS[0] and given:
         swapped = index.papers_of(name_words(given.group(1)) + folded)
         if swapped:
             return question[m.start("name") : end + given.end()], swapped

@@ -162,9 +162,10 @@ _FOREIGN_WORDS = frozenset(
 )
 
 
-#: The particles of a person's name between a capitalised first name and the surname ("van der", "de la").
+#: The particles of a person's name between a capitalised first name (or "by", "of", "from") and the
+#: surname ("van der", "de la").
 _PARTICLES = re.compile(
-    r"\b([A-Z][a-z]+) (?i:van|von|de|da|del|della|di|du|dos|das|le|la)"
+    r"\b([A-Z][a-z]+|by|of|from) (?i:van|von|de|da|del|della|di|du|dos|das|le|la)"
     r"(?: (?i:der|den|de|la|los|las|del|dos))? (?=[A-Z])"
 )
 
