@@ -2,15 +2,17 @@
 
 :func:`author_in_question` finds an author that a question names in a phrase asking for that author's
 papers ("papers by NAME", "written by NAME", "NAME's papers", "What did NAME publish?", "with NAME as
-an author", "NAME et al.'s papers", which names a first author) and that the stored metadata holds
-(:func:`_matches`: one word is a surname, several are one person, any case and accents, an initial
-standing for a word). A person's name no stored author
+an author", "NAME et al.'s papers", which names a first author; for a stored person's whole name only,
+"Did NAME work on X?" and "the research of NAME") and that the stored metadata holds
+(:func:`paperchat.answer.author_names.AuthorIndex`: one word is a surname, several are one person, any
+case and accents, an initial standing for a word; "Levine, Sergey" surname first). A person's name no stored author
 has, or a capitalised name asked for nothing but its papers, is an ask without papers, which the
 engine answers with the abstention (:func:`_nobody`); "papers by Google on protein folding" stays a
 topic question. The engine then either lists that author's papers
 from the stored metadata (:func:`author_listing`, each title cited, its evidence the title and author
 list) when the question asks for nothing else, or answers the rest of the question from their papers
-only (:attr:`AuthorAsk.rest`, retrieval restricted to :attr:`AuthorAsk.ids`).
+only (:attr:`AuthorAsk.rest`, retrieval restricted to :attr:`AuthorAsk.ids`), or, asked to summarize
+them ("Summarize Martin Vechev's work"), summarizes each (:attr:`AuthorAsk.summary`).
 
 "Did NAME write X?", "Was X written by NAME?" and "Is NAME an author of X?" are asked as "Who wrote X?"
 (:attr:`AuthorAsk.whose`), the engine saying in a note whether NAME is among its authors.
