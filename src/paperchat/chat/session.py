@@ -243,9 +243,8 @@ class ChatSession:
         if self.turns and not back and (more := more_ask(question)):
             # "any others like that?", "more like the second one", "any others by the same authors?"
             return answer_more(self, more, question)
-        if back:
-            pass
-        elif meant := spelled_out(question, len(self.context)):
+        # a return to an earlier topic is read against that answer's papers, not the last one's
+        if not back and (meant := spelled_out(question, len(self.context))):
             # "numbers?", "tldr", "limitations?" after an answer: about its paper(s), not a new search
             if len(self.context) >= 3 and " it" in meant.replace("its", "it"):
                 example = re.sub(
@@ -256,11 +255,15 @@ class ChatSession:
                     f'e.g. "{example}" (or name the paper).'
                 )
             question = meant
-        elif find_reference(question) is None and (
-            more := carried_on(
-                question,
-                [query_label(s) or s.title for s in self.context],
-                lambda: list(self._abstracts(self.context).values()),
+        elif (
+            not back
+            and find_reference(question) is None
+            and (
+                more := carried_on(
+                    question,
+                    [query_label(s) or s.title for s in self.context],
+                    lambda: list(self._abstracts(self.context).values()),
+                )
             )
         ):
             # "and on which models?", "whats the accuracy drop?" after one paper's answer

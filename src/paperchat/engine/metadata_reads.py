@@ -132,7 +132,12 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     if named:
         paper_ids = ids if paper_ids is None else ids & paper_ids
     reading = Reading(question, paper_ids, notes)
-    if _BY_ITS_AUTHORS.search(question) and (record := _paper_of_authors(engine, question)):
+    # (not under filters, which that listing would not keep to)
+    if (
+        paper_ids is None
+        and _BY_ITS_AUTHORS.search(question)
+        and (record := _paper_of_authors(engine, question))
+    ):
         # "What did the authors of ConfPO publish besides ConfPO?": their other papers, as chat's "any
         # others by the same authors?" lists them (an author session had only ConfPO's authors)
         from paperchat.engine.shared_authors import same_authors
@@ -168,9 +173,8 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         elif author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
             records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
             reading.answer = author_listing(question, author, records)
-            if (
-                not author.ids and reading.answer.notes
-            ):  # "papers by Sergei Levine": a misspelt name
+            # "papers by Sergei Levine": a misspelt name is offered the stored ones spelled like it
+            if not author.ids and reading.answer.notes:
                 from paperchat.ingest.authors import close_names
 
                 close = close_names(author.typed, engine.author_index().names())
@@ -320,8 +324,8 @@ MAX_SUMMARIZED = 10
 
 def _author_summary(engine, question: str, author, ids) -> Answer:
     """Each of ``author``'s papers (``ids``) summarized on a line of its own from its abstract
-    (:func:`paperchat.answer.offline.summaries_answer`), at most :data:`MAX_SUMMARIZED`, newest source
-    first as a listing orders them; the notes say whose papers they are and how many were left out."""
+    (:func:`paperchat.answer.offline.summaries_answer`), at most :data:`MAX_SUMMARIZED`, in the order of
+    their source files and rows; the notes say whose papers they are and how many were left out."""
     from paperchat.answer.offline import summaries_answer
 
     records = engine.store.papers(sorted(ids))
