@@ -13,39 +13,44 @@ EARLIER = [
 ]
 
 
+def earlier():
+    """The turns :func:`returns_to` reads, as the chat session gives them."""
+    return EARLIER
+
+
 def test_back_to_a_topic_finds_the_newest_turn_that_asked_about_it():
-    assert returns_to("Back to the test-time scaling papers: which one is cheapest?", EARLIER) == (
+    assert returns_to("Back to the test-time scaling papers: which one is cheapest?", earlier) == (
         "which one is cheapest?",
         0,
         "test-time scaling",
     )
     # the newest turn whose every cited paper writes the topic, though its question does not
     assert returns_to(
-        "Going back to speculative decoding, which of these is fastest?", EARLIER
+        "Going back to speculative decoding, which of these is fastest?", earlier
     ) == (
         "which of these is fastest?",
         2,
         "speculative decoding",
     )
     # an earlier turn by its place
-    assert returns_to("Going back to the first question, which of those use RL?", EARLIER)[:2] == (
+    assert returns_to("Going back to the first question, which of those use RL?", earlier)[:2] == (
         "which of those use RL?",
         0,
     )
-    assert returns_to("back to the previous list: which one is best?", EARLIER)[1] == 1
+    assert returns_to("back to the previous list: which one is best?", earlier)[1] == 1
     # a topic no earlier turn had: said, not answered from the last list (the verifier's "back to the
     # diffusion papers" had been answered from the speculative-decoding list)
-    assert returns_to("back to graph transformers: which one is best?", EARLIER) == (
+    assert returns_to("back to graph transformers: which one is best?", earlier) == (
         "which one is best?",
         None,
         "graph transformers",
     )
     # one paper described is no return
     assert (
-        returns_to("going back to the chain-of-thought paper, what are its findings?", EARLIER)
+        returns_to("going back to the chain-of-thought paper, what are its findings?", earlier)
         is None
     )
-    assert returns_to("What papers are there on test-time scaling?", EARLIER) is None
+    assert returns_to("What papers are there on test-time scaling?", earlier) is None
 
 
 def test_lead_ins_that_only_change_the_topic_are_dropped():

@@ -31,6 +31,7 @@ from paperchat.answer.author_names import AuthorIndex, name_words
 from paperchat.answer.paper_lists import listed_answer, only_listing
 from paperchat.core.contract import EXTRACTIVE, Answer
 from paperchat.core.text import fold
+from paperchat.ingest.authors import PARTICLES
 from paperchat.ingest.records import PaperRecord
 
 _TOKEN = r"[^\W\d_][\w.'’-]*"
@@ -158,9 +159,7 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS, _OF):
         for m in pattern.finditer(question):
             words = m.group("name").split()
-            lead = 0  # "What is Taiji Suzuki's research about?": "What is" is no part of the name
-            while lead < len(words) - 1 and fold(words[lead]).lower() in _LEADING:
-                lead += 1
+            lead = _leading(words)
             for n in range(len(words), lead, -1):  # the longest run of words that names an author
                 if n < len(words) and _PERSON_WORD.match(words[n].strip(".,;:!?")):
                     continue  # "Michael Jordan": not "Michael" alone, with "Jordan" left over as a topic
@@ -174,26 +173,37 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                     or (pattern in (_WORKS, _OF) and not _person(typed))
                 ):
                     continue
-                typed, found = _surname_first(question, m, lead, typed, folded, pattern, index)
+                typed, found = _surname_first(question, m, typed, folded, pattern, index)
                 ask = _ask(question, m, typed, found) if found else None
                 if ask and (pattern is not _ET_AL or ask.listing):
                     return ask
     return _nobody(question)
 
 
-def _surname_first(question, m, lead, typed, folded, pattern, index) -> tuple[str, dict]:
+def _leading(words: list[str]) -> int:
+    """How many of a name phrase's first ``words`` are no part of the name ("What is Taiji Suzuki's research
+    about?", "Summarize Martin Vechev's work"); the last word is always kept."""
+    lead = 0
+    while lead < len(words) - 1 and fold(words[lead]).lower() in _LEADING:
+        lead += 1
+    return lead
+
+
+def _span(question: str, m: re.Match, typed: str) -> tuple[int, int]:
+    """Where ``typed`` (the name, read from ``m``'s name group without its leading words) is in ``question``."""
+    start = max(question.find(typed, m.start("name")), m.start("name"))
+    return start, start + len(typed)
+
+
+def _surname_first(question, m, typed, folded, pattern, index) -> tuple[str, dict]:
     """``(typed, papers)``: "papers by Levine, Sergey" is Sergey Levine's (the name as typed, with its
     given name after the comma), else the papers of ``folded`` as they are."""
-    end = (
-        m.start("name")
-        + len(" ".join(m.group("name").split()[:lead]) + " " * bool(lead))
-        + len(typed)
-    )
+    start, end = _span(question, m, typed)
     given = re.match(r",\s*([^\W\d_][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)?)", question[end:])
     if pattern is _ASKS[0] and given:
         swapped = index.papers_of(name_words(given.group(1)) + folded)
         if swapped:
-            return question[m.start("name") : end + given.end()], swapped
+            return question[start : end + given.end()], swapped
     return typed, index.papers_of(folded, first=pattern is _ET_AL)
 
 
@@ -230,8 +240,9 @@ def _name_like(typed: str, pattern: re.Pattern) -> bool:
     return pattern in (_ASKS[0], _ASKS[3]) or words[0][0].isupper()
 
 
-#: A name's particles, written in lower case between its first word and its last ("Mihaela van der Schaar").
-_PARTICLES = frozenset("van von der den de la le da del della di du dos das ter ten".split())
+#: A name's particles, written in lower case between its first word and its last ("Mihaela van der Schaar"):
+#: a surname's (:data:`paperchat.ingest.authors.PARTICLES`), and Portuguese "dos", "das".
+_PARTICLES = frozenset(PARTICLES) | {"dos", "das"}
 
 
 def _person(typed: str) -> bool:
@@ -252,9 +263,7 @@ def _nobody(question: str) -> AuthorAsk | None:
     by Google on protein folding" stays a topic question)."""
     for m in (m for pattern in _WHOSE + _ASKS for m in pattern.finditer(question)):
         words = m.group("name").split()
-        # "Summarize Martin Vechv's work": "Summarize" is no part of the name
-        while len(words) > 1 and fold(words[0]).lower() in _LEADING:
-            words = words[1:]
+        words = words[_leading(words) :]  # "Summarize Martin Vechv's work"
         if m.re is not _ASKS[0] and not _person(" ".join(words)):
             continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
@@ -267,10 +276,7 @@ def _nobody(question: str) -> AuthorAsk | None:
 
 
 def _ask(question: str, m: re.Match, typed: str, found: dict[str, list[str]]) -> AuthorAsk:
-    start = max(
-        question.find(typed, m.start("name")), m.start("name")
-    )  # after "What is", "Summarize"
-    end = start + len(typed)
+    start, end = _span(question, m, typed)  # after "What is", "Summarize"
     if m.re is _ET_AL:  # "What did Song et al. propose?": "et al." goes with the name
         end = m.end()
     before = question[:start]

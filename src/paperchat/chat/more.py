@@ -11,7 +11,8 @@ something else is left to :mod:`paperchat.chat.followup`):
 * ``authors``: papers by the same authors ("any others by the same authors?", "what else have they
   published?", "more from these authors", "other papers by the authors of the first one").
 
-:func:`answer_more` answers them with :mod:`paperchat.engine.more_papers`, leaving out the papers the
+:func:`answer_more` answers them with :mod:`paperchat.engine.more_papers` (the authors' with
+:mod:`paperchat.engine.shared_authors`), leaving out the papers the
 conversation already showed for that list. No model, no network.
 """
 
@@ -100,7 +101,7 @@ def answer_more(session, ask: MoreAsk, question: str):
 
     from paperchat.chat.turns import Reply, Turn
     from paperchat.core.resolution import Resolution
-    from paperchat.engine import more_papers
+    from paperchat.engine import more_papers, shared_authors
     from paperchat.engine.followups import retrieved_rows
 
     t0 = time.perf_counter()
@@ -129,7 +130,7 @@ def answer_more(session, ask: MoreAsk, question: str):
                 'first one" (or its number).'
             )
         records = engine.store.papers(ids, abstracts=False)
-        answer = more_papers.same_authors(
+        answer = shared_authors.same_authors(
             engine, question, [records[i] for i in ids if i in records], shown, session.filters
         )
         note = f"papers sharing an author with {'; '.join(s.name for s in seeds)}, from the stored metadata"

@@ -9,7 +9,7 @@ lead into a new question whose words they are not (their "topic" and "switch" ha
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from paperchat.core.terms import terms
 
@@ -46,11 +46,11 @@ _PLACES = {"first": 0, "original": 0, "second": 1, "third": 2}
 
 
 def returns_to(
-    question: str, earlier: Sequence[tuple[str, Sequence[str]]]
+    question: str, earlier: Callable[[], Sequence[tuple[str, Sequence[str]]]]
 ) -> tuple[str, int | None, str] | None:
     """``(rest, index, topic)`` when ``question`` goes back to a topic ("Back to the test-time scaling papers:
-    which one is cheapest?"): ``earlier`` holds each turn's question and the texts (titles, abstracts) of
-    the papers it cited, oldest first; the turn returned to (its ``index``) is the newest whose question or
+    which one is cheapest?"): ``earlier()`` gives each turn's question and the texts (titles, abstracts) of
+    the papers it cited, oldest first (read only for a question that goes back); the turn returned to (its ``index``) is the newest whose question or
     every cited paper writes every word of the topic, or the one a place names ("going back to the first
     question, ..."; turns that cited papers counted); ``index`` is ``None`` when no earlier turn had it
     (the session then says so rather than answer from the last list). ``rest`` is the question after the
@@ -62,6 +62,7 @@ def returns_to(
     # "going back to the chain-of-thought paper, ...": one paper described, which "its" then refers to
     if re.search(r"\b(?:paper|work|study|article)$", topic, re.I):
         return None
+    earlier = earlier()
     cited = [i for i, (_q, texts) in enumerate(earlier) if texts]
     if place := _PLACE.match(topic):
         word = place.group("place").lower()

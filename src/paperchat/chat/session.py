@@ -231,7 +231,8 @@ class ChatSession:
         question = without_lead_in(question)  # "Now a different topic: ..."
         # "Back to the test-time scaling papers: which one is cheapest?": that earlier answer's papers
         back = returns_to(
-            question, [(t.question, [f"{s.title} {s.text}" for s in t.sources]) for t in self.turns]
+            question,
+            lambda: [(t.question, [f"{s.title} {s.text}" for s in t.sources]) for t in self.turns],
         )
         if back and back[1] is None:
             return Reply(

@@ -10,8 +10,8 @@ leaves out the papers already shown (``shown``, paper ids) and keeps to those ``
   query: dense and BM25 fused as for any question) and quotes from each the sentence nearest that
   paper's abstract (cosine of the sentence vectors stored at ingest), cited; a ranking by
   similarity, which the note says, not a claim that they share its topic;
-* :func:`~paperchat.engine.shared_authors.same_authors` lists, from the stored metadata, the papers that share an author with the
-  papers referred to (the shared author named in each line).
+* papers by the same authors are listed by :func:`paperchat.engine.shared_authors.same_authors`, from
+  the stored metadata (the shared author named in each line).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Source
 from paperchat.core.sentences import split_sentences
 from paperchat.engine.asking import PLURAL_TOP_K
-from paperchat.engine.shared_authors import same_authors  # noqa: F401  (chat asks it here)
 from paperchat.ingest.records import PaperRecord
 from paperchat.retrieve.filters import Filters
 

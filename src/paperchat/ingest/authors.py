@@ -106,10 +106,12 @@ def _initials_first(parts: list[str]) -> list[str]:
     return parts
 
 
+#: The lower-case particles of a surname ("van der Berg", "de la Torre").
+PARTICLES = tuple("van von der den de di da del della du le la ten ter".split())
 #: One name written "Last, First": a word (after lower-case particles: "van der Berg"), a comma, then one
 #: word and its initials, or initials ("Smith, Alice", "Chang, Edward Y.", "Smith, A. B.").
 _LAST_FIRST = re.compile(
-    r"(?:(?:van|von|der|den|de|di|da|del|della|du|le|la|ten|ter)\s+)*[^\s,]+,\s*"
+    rf"(?:(?:{'|'.join(PARTICLES)})\s+)*[^\s,]+,\s*"
     r"(?:[^\s,.]+(?:\s+[A-Z]\.?)*|(?:[A-Z]\.\s*)+)"
 )
 
