@@ -462,3 +462,87 @@ def test_a_corresponding_author_question_says_the_store_does_not_record_one(bund
     answer = bundled_engine.ask("Who is the corresponding author of CROW?", mode="extractive")
     assert [s.paper_id for s in answer.sources] == ["p-f951bc7f7256"]
     assert CORRESPONDING_NOTE in answer.notes
+
+
+@pytest.mark.parametrize(
+    ("question", "year", "op", "rest"),
+    [
+        # an author session: "What did Sergey Levine publish before 2025?" listed his 2025 papers
+        (
+            "What did Sergey Levine publish before 2025?",
+            2025,
+            "before",
+            "What did Sergey Levine publish?",
+        ),
+        (
+            "Which papers were published prior to 2024?",
+            2024,
+            "before",
+            "Which papers were published?",
+        ),
+        ("papers from after 2023 on diffusion", 2023, "after", "papers on diffusion"),
+        (
+            "How many papers were written since 2025?",
+            2025,
+            "since",
+            "How many papers were written?",
+        ),
+    ],
+)
+def test_a_range_of_years_a_question_restricts_its_papers_to(question, year, op, rest):
+    from paperchat.answer.year_asks import asked_year
+
+    asked = asked_year(question)
+    assert (asked.year, asked.op, asked.rest) == (year, op, rest)
+    assert [asked.holds(y) for y in (year - 1, year, year + 1, None)] == {
+        "before": [True, False, False, False],
+        "after": [False, False, True, False],
+        "since": [False, True, True, False],
+    }[op]
+
+
+def test_an_authors_papers_of_years_the_store_lacks_abstain(bundled_engine):
+    before = bundled_engine.ask("What did Raman Arora publish before 2025?", mode="extractive")
+    assert before.abstained and before.notes == [
+        'no stored paper by an author named "Raman Arora" appeared before 2025 (stored years: 2025)'
+    ]
+    since = bundled_engine.ask("What did Raman Arora publish since 2025?", mode="extractive")
+    assert [s.paper_id for s in since.sources] == [ARORA]
+    every = bundled_engine.ask("How many papers were published after 2020?", mode="extractive")
+    assert (every.answer, every.count) == ("38 stored papers appeared after 2020.", 38)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # an author session: "Who are Sergey Levine's co-authors?" abstained
+        "Who are Jure Leskovec's co-authors?",
+        "Who has Jure Leskovec collaborated with?",
+        "List the collaborators of Jure Leskovec",
+        "Who wrote papers with Jure Leskovec?",
+    ],
+)
+def test_an_authors_co_authors_are_listed_from_the_metadata(bundled_engine, question):
+    answer = bundled_engine.ask(question, mode="extractive")
+    assert answer.answer == (
+        "Jure Leskovec has 2 co-authors on 1 stored paper:\n"
+        "Tianlang Chen: 1 paper [1].\nCharilaos Kanatsoulis: 1 paper [1]."
+    )
+    assert [s.paper_id for s in answer.sources] == [RELGNN]
+
+
+def test_a_count_of_co_authors_and_a_topic_beside_them():
+    from paperchat.answer.coauthors import coauthor_ask, coauthors_answer
+
+    index = _index()
+    ask = coauthor_ask("How many co-authors does Yoshua Bengio have?", index)
+    assert (ask.author, ask.ids, ask.count) == ("Yoshua Bengio", frozenset({"a"}), True)
+    records = {"a": PaperRecord("a", title="T", authors=["Yoshua Bengio", "Ada Lovelace"])}
+    answer = coauthors_answer("q", ask, records)
+    assert (answer.count, answer.answer.splitlines()[1]) == (1, "Ada Lovelace: 1 paper [1].")
+    # "Bengio" names two stored authors: the one with more papers answers, the note names the other
+    both = coauthor_ask("Who are Bengio's collaborators?", index)
+    assert (both.author, both.others) == ("Emmanuel Bengio", ("Yoshua Bengio",))
+    # a topic beside the co-authors is left to the author reading
+    assert coauthor_ask("Who did Yoshua Bengio collaborate with on GFlowNets?", index) is None
+    assert coauthor_ask("Who are the co-authors of Attention Is All You Need?", index) is None

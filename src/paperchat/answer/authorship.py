@@ -35,35 +35,37 @@ from paperchat.ingest.authors import PARTICLES
 from paperchat.ingest.records import PaperRecord
 
 _TOKEN = r"[^\W\d_][\w.'’-]*"
-_NAME = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}})"
-_NAME_LAZY = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}}?)"
+#: A name phrase of up to five words (``name`` group), greedy and lazy: the phrases that ask for an author
+#: here and in :mod:`paperchat.answer.coauthors` frame it.
+NAME = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}})"
+NAME_LAZY = rf"(?P<name>{_TOKEN}(?:\s+{_TOKEN}){{0,4}}?)"
 _VERBS = r"(?:co-?)?(?:write|wrote|written|publish|published|author|authored|present|presented|submit|submitted|collaborate|collaborated)"
 #: The phrases that ask for an author's papers; ``name`` is followed by the rest of the question in the first.
 _ASKS = (
     re.compile(
         r"\b(?:papers?|works?|articles?|publications?|submissions?|contributions?|research|"
         rf"(?:co-?)?authored|written|published|presented|submitted)(?:\s+at\s+ICML(?:\s+2025)?)?"
-        rf"(?:\s+(?:are|were|is|was))?\s+(?:by|from)\s+{_NAME}",
+        rf"(?:\s+(?:are|were|is|was))?\s+(?:by|from)\s+{NAME}",
         re.I,
     ),
-    re.compile(rf"\b(?:did|has|have|does)\s+{_NAME_LAZY}\s+{_VERBS}\b", re.I),
+    re.compile(rf"\b(?:did|has|have|does)\s+{NAME_LAZY}\s+{_VERBS}\b", re.I),
     re.compile(
-        rf"\b(?:with|having)\s+{_NAME_LAZY}\s+as\s+(?:an?\s+|the\s+)?(?:co-?|first\s+|last\s+)?authors?\b",
+        rf"\b(?:with|having)\s+{NAME_LAZY}\s+as\s+(?:an?\s+|the\s+)?(?:co-?|first\s+|last\s+)?authors?\b",
         re.I,
     ),
     re.compile(
-        rf"(?<![\w'’]){_NAME_LAZY}['’]s\s+(?:\w+\s+){{0,2}}?(?:papers?|works?|publications?|submissions?|research)\b",
+        rf"(?<![\w'’]){NAME_LAZY}['’]s\s+(?:\w+\s+){{0,2}}?(?:papers?|works?|publications?|submissions?|research)\b",
         re.I,
     ),
 )
 #: "Did Bo Li work on red teaming?", "What does Taiji Suzuki work on?": only for a stored author (a title
 #: may "work on" something too: "Does Flow Matching work on graphs?"), so :func:`_nobody` never reads it.
 _WORKS = re.compile(
-    rf"\b(?:did|has|have|does|do)\s+{_NAME_LAZY}\s+(?:work|worked|works|working|research|researched)\b",
+    rf"\b(?:did|has|have|does|do)\s+{NAME_LAZY}\s+(?:work|worked|works|working|research|researched)\b",
     re.I,
 )
 #: "Tell me about the research of Bo Li": only for a stored author ("the work of Transformers" is none).
-_OF = re.compile(rf"\bthe\s+(?:research|work|works|papers|publications)\s+of\s+{_NAME}", re.I)
+_OF = re.compile(rf"\bthe\s+(?:research|work|works|papers|publications)\s+of\s+{NAME}", re.I)
 #: Words before an author's name that are no part of it ("What is Taiji Suzuki's research about?",
 #: "Summarize Martin Vechev's work").
 _LEADING = frozenset(
@@ -91,10 +93,10 @@ _ET_AL = re.compile(
 _WHOSE = (
     re.compile(
         r"^\s*(?:[Ii]s|[Ww]as)\s+(?P<title>[\"'“‘A-Z].*?)\s+(?:(?:co-?)?(?:written|authored)\s+)?by\s+"
-        rf"{_NAME}\s*[?.!]*\s*$"
+        rf"{NAME}\s*[?.!]*\s*$"
     ),
     re.compile(
-        rf"^\s*(?:is|was)\s+{_NAME_LAZY}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+)?(?:co-?|first\s+|last\s+)?"
+        rf"^\s*(?:is|was)\s+{NAME_LAZY}\s+(?:an?\s+|the\s+|one\s+of\s+the\s+)?(?:co-?|first\s+|last\s+)?"
         r"authors?\s+(?:of|on)\s+(?P<title>(?-i:[\"'“‘A-Z]).*?)\s*[?.!]*\s*$",
         re.I,
     ),
@@ -159,7 +161,7 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     for pattern in (_ET_AL,) + _WHOSE + _ASKS + (_WORKS, _OF):
         for m in pattern.finditer(question):
             words = m.group("name").split()
-            lead = _leading(words)
+            lead = leading_words(words)
             for n in range(len(words), lead, -1):  # the longest run of words that names an author
                 if n < len(words) and _PERSON_WORD.match(words[n].strip(".,;:!?")):
                     continue  # "Michael Jordan": not "Michael" alone, with "Jordan" left over as a topic
@@ -180,7 +182,7 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
     return _nobody(question)
 
 
-def _leading(words: list[str]) -> int:
+def leading_words(words: list[str]) -> int:
     """How many of a name phrase's first ``words`` are no part of the name ("What is Taiji Suzuki's research
     about?", "Summarize Martin Vechev's work"); the last word is always kept."""
     lead = 0
@@ -263,7 +265,7 @@ def _nobody(question: str) -> AuthorAsk | None:
     by Google on protein folding" stays a topic question)."""
     for m in (m for pattern in _WHOSE + _ASKS for m in pattern.finditer(question)):
         words = m.group("name").split()
-        words = words[_leading(words) :]  # "Summarize Martin Vechv's work"
+        words = words[leading_words(words) :]  # "Summarize Martin Vechv's work"
         if m.re is not _ASKS[0] and not _person(" ".join(words)):
             continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))

@@ -15,18 +15,42 @@ from dataclasses import dataclass
 _ASKS = re.compile(
     r"\b(?:(?:published|appeared|presented|accepted|released|came out)\s+(?:in\s+)?|(?:papers?|works?)\s+(?:(?:are|were|is|was)\s+)?"
     r"(?:from|of)\s+)(?P<year>(?:19|20)\d\d)\b"
-    r"|\b(?P<lead>(?:19|20)\d\d)\s+(?:papers?|works?|articles?|publications?)\b",
+    r"|\b(?P<lead>(?:19|20)\d\d)\s+(?:papers?|works?|articles?|publications?)\b"
+    # "What did Sergey Levine publish before 2025?", "papers from after 2023" (an author session had the
+    # 2025 papers listed for "before 2025")
+    r"|\b(?:publish(?:ed)?|appeared|presented|released|wr(?:ote|itten|ite)|papers?|works?)\s+"
+    r"(?:(?:from|in|at\s+ICML)\s+)?(?P<op>before|prior\s+to|earlier\s+than|after|later\s+than|since)\s+"
+    r"(?P<bound>(?:19|20)\d\d)\b",
     re.I,
 )
+_OPS = {"prior to": "before", "earlier than": "before", "later than": "after"}
 
 
 @dataclass(frozen=True)
 class YearAsk:
-    """A year a question restricts its papers to: ``year``, and ``rest``, the question without it
-    ("Which papers were published?" for "Which papers were published in 2024?")."""
+    """A year a question restricts its papers to: ``year``, ``rest``, the question without it
+    ("Which papers were published?" for "Which papers were published in 2024?"), and ``op``: "in" that
+    year, or "before", "after" or "since" it."""
 
     year: int
     rest: str
+    op: str = "in"
+
+    def holds(self, year: int | None) -> bool:
+        """Whether a paper of ``year`` (``None``: unknown, never) is of the years asked for."""
+        if not year:
+            return False
+        return {
+            "in": year == self.year,
+            "before": year < self.year,
+            "after": year > self.year,
+            "since": year >= self.year,
+        }[self.op]
+
+    @property
+    def said(self) -> str:
+        """'in 2024', 'before 2025', 'after 2023', 'since 2024'."""
+        return f"{self.op} {self.year}"
 
 
 def asked_year(question: str) -> YearAsk | None:
@@ -34,13 +58,25 @@ def asked_year(question: str) -> YearAsk | None:
     m = _ASKS.search(question)
     if not m:
         return None
+    if m.group("bound"):
+        op = " ".join(m.group("op").lower().split())
+        rest = (
+            re.sub(r"\s+(?:from|in|at\s+ICML)\s*$", "", question[: m.start("op")])
+            + question[m.end("bound") :]
+        )
+        return YearAsk(
+            int(m.group("bound")),
+            re.sub(r"\s+([?.!,;:])", r"\1", " ".join(rest.split())),
+            _OPS.get(op, op),
+        )
     year = m.group("year") or m.group("lead")
     rest = re.sub(rf"\s*\b(?:in\s+|from\s+|of\s+)?{year}\b", "", question, count=1)
     return YearAsk(int(year), re.sub(r"\s+([?.!,;:])", r"\1", " ".join(rest.split())))
 
 
-def year_note(year: int, years: list[int]) -> str:
-    """The abstention's note when no stored paper is of ``year``: 'no stored paper appeared in 2024
-    (stored years: 2025)'."""
+def year_note(when: YearAsk, years: list[int], by: str = "") -> str:
+    """The abstention's note when no stored paper (``by``: of an author, 'by an author named "X"') is of
+    the years asked for: 'no stored paper appeared in 2024 (stored years: 2025)'; ``years``: those of the
+    papers looked at."""
     held = ", ".join(str(y) for y in sorted(set(years)) if y) or "none recorded"
-    return f"no stored paper appeared in {year} (stored years: {held})"
+    return f"no stored paper{f' by {by}' if by else ''} appeared {when.said} (stored years: {held})"

@@ -105,6 +105,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         bare_author,
         joint_author,
     )
+    from paperchat.answer.coauthors import asks_for_coauthors, coauthor_ask, coauthors_answer
     from paperchat.answer.named_papers import ids_named, short_label
     from paperchat.answer.offline import asks_where_published
     from paperchat.answer.paper_counts import (
@@ -156,6 +157,12 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     if answer := superlative_answer(engine, question, paper_ids):
         reading.answer = answer  # "Which paper has the most authors?", "Who has the most papers?"
         return reading
+    if asks_for_coauthors(question) and (co := coauthor_ask(question, engine.author_index())):
+        # "Who are Sergey Levine's co-authors?": from the stored author lists (an author session's abstained)
+        ids = co.ids if paper_ids is None else co.ids & paper_ids
+        records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
+        reading.answer = coauthors_answer(question, co, records)
+        return reading
     author = (
         author_in_question(question, engine.author_index())
         if asks_for_author(question)
@@ -171,6 +178,17 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
             reading.answer = _author_summary(engine, question, author, ids)
             return reading
         elif author.listing or not ids:  # "Which papers did Yoshua Bengio write?"
+            # "What did Sergey Levine publish before 2025?": of those years only
+            if ids and (when := asked_year(author.rest)):
+                catalog = engine.catalog()
+                years = [catalog[pid].year for pid in ids if pid in catalog]
+                ids = frozenset(
+                    pid for pid in ids if pid in catalog and when.holds(catalog[pid].year)
+                )
+                if not ids:
+                    note = year_note(when, years, author.who)
+                    reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
+                    return reading
             records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
             reading.answer = author_listing(question, author, records)
             # "papers by Sergei Levine": a misspelt name is offered the stored ones spelled like it
@@ -203,15 +221,15 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     when = None if asks_where_published(reading.text) else asked_year(reading.text)
     if when:  # "Which papers were published in 2024?": that year's stored papers
         catalog = engine.catalog()
-        held = {pid for pid, r in catalog.items() if r.year == when.year}
+        held = {pid for pid, r in catalog.items() if when.holds(r.year)}
         held &= reading.paper_ids if reading.paper_ids is not None else held
         if not held:
-            note = year_note(when.year, [r.year for r in catalog.values()])
+            note = year_note(when, [r.year for r in catalog.values()])
             reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
             return reading
         reading.text, reading.paper_ids = when.rest, frozenset(held)
         reading.notes.append(
-            f"answered from the {len(held):,} stored papers that appeared in {when.year}"
+            f"answered from the {len(held):,} stored papers that appeared {when.said}"
         )
     topic = counted_topic(reading.text)
     if topic and not where and (only := venue_topic(topic, _venues(engine))):
@@ -224,7 +242,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         }
         held &= reading.paper_ids if reading.paper_ids is not None else held
         if not held and only[1] is not None:
-            note = year_note(only[1], [r.year for r in engine.catalog().values()])
+            note = year_note(YearAsk(only[1], ""), [r.year for r in engine.catalog().values()])
             reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[note])
             return reading
         reading.paper_ids, topic = frozenset(held), ""
@@ -234,7 +252,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         held = reading.paper_ids if reading.paper_ids is not None else frozenset(engine.catalog())
         n, s = len(held), "s" if len(held) != 1 else ""
         said = (
-            f"{n:,} stored paper{s} appeared{at}{f' in {when.year}' if when else ''}."
+            f"{n:,} stored paper{s} appeared{at}{f' {when.said}' if when else ''}."
             if when or where
             else f"The store holds {n:,} paper{s}."
             if paper_ids is None and reading.paper_ids is None
@@ -253,9 +271,9 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
             question,
             records,
             [],
-            lead=f"{n:,} stored paper{s} appeared{at}{f' in {when.year}' if when else ''}:",
+            lead=f"{n:,} stored paper{s} appeared{at}{f' {when.said}' if when else ''}:",
             more=f"`paperchat papers{f' --venue {where.venue}' if where else ''}"
-            f"{f' --year {when.year}' if when else ''}` lists them all",
+            f"{f' --year {when.year}' if when and when.op == 'in' else ''}` lists them all",
         )
         return reading
     # "How many papers are about X?": the papers holding every word of X (or writing it as a phrase)
@@ -294,7 +312,12 @@ def superlative_answer(engine, question: str, paper_ids) -> Answer | None:
     when = None if asks_where_published(question) else asked_year(question)
     year = when.year if when else sup.year_in(question)
     scope = f" from {year}" if year else ""
-    if year:
+    if when and when.op != "in":  # "the longest title published before 2025"
+        held, scope = (
+            {pid for pid in held if when.holds(catalog[pid].year)},
+            f" published {when.said}",
+        )
+    elif year:
         held = {pid for pid in held if catalog[pid].year == year}
     author = None
     if asked.kind != sup.MOST_PAPERS and asks_for_author(question):
