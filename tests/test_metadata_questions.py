@@ -546,3 +546,29 @@ def test_a_count_of_co_authors_and_a_topic_beside_them():
     # a topic beside the co-authors is left to the author reading
     assert coauthor_ask("Who did Yoshua Bengio collaborate with on GFlowNets?", index) is None
     assert coauthor_ask("Who are the co-authors of Attention Is All You Need?", index) is None
+
+
+def test_who_wrote_a_paper_no_store_holds_abstains(bundled_engine):
+    # a reading session: "Who wrote Attention Is All You Need?" named the authors of "Consensus Is All
+    # You Get" (CONSENSUS), and "Who are the authors of BERT?" those of a paper mentioning BERT
+    answer = bundled_engine.ask("Who wrote Attention Is All You Need?", mode="extractive")
+    assert answer.abstained
+    assert answer.notes == ['no stored paper is titled or named "Attention Is All You Need"']
+    assert bundled_engine.ask("Who are the authors of BERT?", mode="extractive").abstained
+    for question in ("Who wrote CROW?", "Who developed CROW?", 'Who wrote "ConfPO"?'):
+        answer = bundled_engine.ask(question, mode="extractive")
+        assert not answer.abstained and answer.answer.endswith(" [1].")
+    assert bundled_engine.ask("Who developed CROW?").sources[0].paper_id == "p-f951bc7f7256"
+
+
+def test_a_name_an_abstract_coins_is_its_paper():
+    from paperchat.answer.focus import PaperText
+    from paperchat.answer.titled import names_another_paper
+
+    paper = PaperText("x", "Learning Operators", "Here we introduce DISCO, a model that ...", 0, 0)
+    assert names_another_paper("Who developed DISCO?", paper) == ""
+    assert names_another_paper("Who proposed GPT-4?", paper) == "GPT-4"
+    # a description, not a name, is left to the relevance check
+    assert (
+        names_another_paper("Who proposed operators learned from short trajectories?", paper) == ""
+    )

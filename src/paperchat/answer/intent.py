@@ -76,7 +76,8 @@ _SUMMARY = re.compile(
     re.I,
 )
 _AUTHORS = re.compile(
-    r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
+    r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced|"
+    r"developed|created|invented)\b"
     r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b|" + HOW_MANY_AUTHORS.pattern,
     re.I,
 )

@@ -40,6 +40,7 @@ from paperchat.answer.named_papers import as_named, label_named, named_by
 from paperchat.answer.paper_lists import metadata_source
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.summaries import extractive_paper_summary
+from paperchat.answer.titled import names_another_paper, titled
 from paperchat.answer.yes_no import unaddressed_note
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved, Source
@@ -224,33 +225,6 @@ def _named_in(question: str, paper: PaperText) -> bool:
 
 
 #: Capitalised words of a question that name no paper ("When was X published at ICML?").
-_NOT_TITLE_WORDS = frozenset(
-    "when where which what who how the a an in on at was were did is does icml neurips iclr conference "
-    "paper work published appear appeared presented venue year".split()
-)
-
-
-def _titled(question: str, paper: PaperText) -> bool:
-    """Whether the question names ``paper`` by its title or label: its capitalised words (the words of
-    what it asks about) all occur in that title or label, and there is one; or it writes the title's words
-    before its colon in any case, hyphens as spaces."""
-    words = {
-        w.lower()
-        for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question))
-        if w[0].isupper() and w.lower() not in _NOT_TITLE_WORDS
-    }
-    named = {w.lower() for w in re.findall(r"[\w+-]+", f"{paper.title} {paper.label}")}
-    if words and words <= named:
-        return True
-    # typed in lower case, hyphens as spaces: "when was flow q learning published" (a phone-style session)
-    head = _loose(paper.title.split(":")[0] if paper.title else "")
-    return bool(head) and f" {head} " in f" {_loose(question)} "
-
-
-def _loose(text: str) -> str:
-    return " ".join(re.sub(r"[-‐‑–—_?.!,;:]", " ", text.lower()).split())
-
-
 def offline_answer(
     question: str,
     qvec: np.ndarray,
@@ -318,12 +292,16 @@ def offline_answer(
             if check.abstained:
                 return Answer.abstention(question, EXTRACTIVE, retrieved)
         record = records[focus[0].paper_id]
-        if kind == VENUE and not _titled(asked, focus[0]):
+        if kind == VENUE and not titled(asked, focus[0]):
             # "When was BERT published?": a paper that mentions BERT did not appear for it
             note = "no stored paper's title or label names the paper asked about"
             return Answer.abstention(question, EXTRACTIVE, retrieved, notes=[note])
         if intent.kind == it.SUMMARY:
             return summary_answer(question, record, retrieved, chunk_texts)
+        if kind == it.AUTHORS and (other := names_another_paper(asked, focus[0])):
+            # "Who wrote Attention Is All You Need?" had named the authors of "Consensus Is All You Get"
+            note = f'no stored paper is titled or named "{other}"'
+            return Answer.abstention(question, EXTRACTIVE, retrieved, notes=[note])
         return metadata_answer(question, record, kind, retrieved)
     # read for a limitations question only: naming each paper is no work for every question
     if asks_limitations(asked) and (
