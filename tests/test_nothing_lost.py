@@ -239,6 +239,11 @@ def test_an_interrupted_first_ingest_shows_its_papers_is_partial_and_gets_no_bun
         "bundled corpus" not in ask.stderr
         and json.loads(ask.stdout)["sources"][0]["paper_id"] == "a2"
     )
+    # a reliability session: the answer had not said the store is partial
+    assert any(
+        "was interrupted (2 papers stored so far): run" in note
+        for note in json.loads(ask.stdout)["notes"]
+    )
     assert sorted(stored(store)) == ["a1", "a2"]  # nothing was added to it
     done = json.loads(cli(store, "ingest", str(corpus), "--json").stdout)
     assert (done["papers_added"], done["papers_unchanged"], done["total_papers"]) == (3, 2, 5)

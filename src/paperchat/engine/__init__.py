@@ -69,6 +69,8 @@ class Engine(Catalog):
         self._checker = None
         #: the store revision last seen holding papers (require_papers)
         self._holding: str | None = None
+        #: why the store read is partial (an interrupted ingest), said in each answer's notes; or None
+        self.partial: str | None = None
         self._filtered: tuple = (None, None, None)  # (store revision, filters, matching ids)
         self._catalog: tuple = (
             None,
@@ -212,6 +214,15 @@ class Engine(Catalog):
                 f"the store at {self.settings.chroma_url or self.settings.store_path} holds no papers; "
                 f"run `{command}` (the bundled corpus) or `{command} FILE` first"
             )
+        from paperchat.store.runs import being_written, describe
+
+        # a reliability session: `ask` on a store an interrupted ingest left partial said nothing of it
+        runs = self.store.runs()
+        self.partial = (
+            describe(runs, False, self.store.counts()[0], self.store.where())
+            if runs and not being_written(self.store)
+            else None
+        )
         self._holding = revision
 
     def retrieve(
@@ -259,6 +270,8 @@ class Engine(Catalog):
         answer = ask(self, question, top_k, mode, on_token, filters)
         if answer.abstained and not_in_english(question, self._is_word):
             answer.notes.append(NOT_ENGLISH)
+        if self.partial:
+            answer.notes.append(self.partial)
         return answer
 
     def _is_word(self, word: str) -> bool:
@@ -345,7 +358,10 @@ class Engine(Catalog):
         """A cited summary of a paper or a topic (:func:`paperchat.engine.summaries.summarize`)."""
         from paperchat.engine.summaries import summarize
 
-        return summarize(self, target, top_k, mode, on_token, filters)
+        answer = summarize(self, target, top_k, mode, on_token, filters)
+        if self.partial:
+            answer.notes.append(self.partial)
+        return answer
 
     def condense(self, history: list[tuple[str, str]], question: str, mode: str) -> str | None:
         """A chat follow-up rewritten as a standalone question by the LLM; ``None`` offline (rules resolve it)."""
