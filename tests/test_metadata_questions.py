@@ -543,9 +543,15 @@ def test_a_count_of_co_authors_and_a_topic_beside_them():
     # "Bengio" names two stored authors: the one with more papers answers, the note names the other
     both = coauthor_ask("Who are Bengio's collaborators?", index)
     assert (both.author, both.others) == ("Emmanuel Bengio", ("Yoshua Bengio",))
-    # a topic beside the co-authors is left to the author reading
-    assert coauthor_ask("Who did Yoshua Bengio collaborate with on GFlowNets?", index) is None
+    # a topic after the co-authors: only the papers holding it count; something else asked is no such ask
+    on = coauthor_ask("Who did Yoshua Bengio collaborate with on GFlowNets?", index)
+    assert (on.author, on.topic) == ("Yoshua Bengio", "GFlowNets")
     assert coauthor_ask("Who are the co-authors of Attention Is All You Need?", index) is None
+    assert coauthor_ask("Who are Bengio's co-authors and which datasets do they use?", index) is None
+    none = coauthors_answer("q", on, {})
+    assert none.abstained and none.notes == [
+        'no paper by "Yoshua Bengio" holds every word of "GFlowNets"'
+    ]
 
 
 def test_who_wrote_a_paper_no_store_holds_abstains(bundled_engine):
@@ -555,6 +561,7 @@ def test_who_wrote_a_paper_no_store_holds_abstains(bundled_engine):
     assert answer.abstained
     assert answer.notes == ['no stored paper is titled or named "Attention Is All You Need"']
     assert bundled_engine.ask("Who are the authors of BERT?", mode="extractive").abstained
+    assert bundled_engine.ask("Who are the co-authors of GPT-4?", mode="extractive").abstained
     for question in ("Who wrote CROW?", "Who developed CROW?", 'Who wrote "ConfPO"?'):
         answer = bundled_engine.ask(question, mode="extractive")
         assert not answer.abstained and answer.answer.endswith(" [1].")

@@ -55,6 +55,9 @@ def _topic(rest: str) -> bool:
     return not only_listing(" ".join(kept))
 
 
+#: The words that open a topic after the co-author phrase ("... with on GFlowNets?").
+_TOPIC = re.compile(r"\s*(?:on|about|regarding)\s+(?=\S)", re.I)
+
 #: Co-authors named one per line at most; the note counts the rest.
 MAX_COAUTHORS = 15
 
@@ -63,13 +66,16 @@ MAX_COAUTHORS = 15
 class CoauthorAsk:
     """A question for an author's co-authors: ``typed``, the name as written; ``author``, the stored
     author it matches with the most papers; ``others``, further stored authors it matches; ``ids``,
-    ``author``'s papers; ``count``: the question asks how many."""
+    ``author``'s papers; ``count``: the question asks how many; ``topic``: what the papers it asks about
+    hold, written after the co-author phrase ("on GFlowNets"), else ``""``."""
 
     typed: str
     author: str
     others: tuple[str, ...]
     ids: frozenset[str]
     count: bool
+    #: "on GFlowNets": only their papers holding this topic's words count ("": all their papers)
+    topic: str = ""
 
 
 def asks_for_coauthors(question: str) -> bool:
@@ -98,7 +104,14 @@ def coauthor_ask(question: str, index: AuthorIndex) -> CoauthorAsk | None:
                 if not typed[:1].isupper():
                     continue
                 found = index.papers_of(name_words(typed))
-                if found and not _topic(question.replace(typed, " ", 1)):
+                # "Who did Yoshua Bengio collaborate with on GFlowNets?": on the papers holding that topic
+                # (after the name when the phrase ends with it: "the co-authors of X on GFlowNets")
+                end = m.end()
+                if m.end("name") == m.end():
+                    end = question.find(typed, m.start("name")) + len(typed)
+                on = _TOPIC.match(question, end)
+                topic = question[on.end() :].strip(" ?.!") if on else ""
+                if found and (topic or not _topic(question[: m.start()] + " " + question[end:])):
                     ranked = sorted(found, key=lambda a: (-len(found[a]), a))
                     return CoauthorAsk(
                         typed,
@@ -106,6 +119,7 @@ def coauthor_ask(question: str, index: AuthorIndex) -> CoauthorAsk | None:
                         tuple(ranked[1:]),
                         frozenset(found[ranked[0]]),
                         bool(re.match(r"\s*how\s+many\b", question, re.I)),
+                        topic,
                     )
     return None
 
@@ -115,15 +129,15 @@ def coauthors_answer(question: str, ask: CoauthorAsk, records: Mapping[str, Pape
     a lead line with the counts, then one line per co-author, most shared papers first (ties in the order
     of the papers), each citing those papers: "Kevin Frans: 2 papers [1][3]." At most
     :data:`MAX_COAUTHORS` lines; the notes count the rest and name other stored authors the name matched.
-    The abstention when none of the papers is among ``records``. ``count`` is the number of co-authors."""
+    ``records`` holds only the papers holding ``ask.topic`` when it is given (the engine reads them). The
+    abstention when none of the papers is among ``records``. ``count`` is the number of co-authors."""
     papers = sorted(
         (records[pid] for pid in ask.ids if pid in records),
         key=lambda r: (r.source_path, r.source_index),
     )
     if not papers:
-        return Answer.abstention(
-            question, EXTRACTIVE, notes=[f'no paper by "{ask.author}" passes the filters']
-        )
+        why = f'holds every word of "{ask.topic}"' if ask.topic else "passes the filters"
+        return Answer.abstention(question, EXTRACTIVE, notes=[f'no paper by "{ask.author}" {why}'])
     shared: dict[str, list[int]] = {}
     for n, record in enumerate(papers, 1):
         for name in record.authors:
@@ -132,7 +146,10 @@ def coauthors_answer(question: str, ask: CoauthorAsk, records: Mapping[str, Pape
     order = Counter({name: len(ns) for name, ns in shared.items()})
     ranked = sorted(shared, key=lambda a: (-order[a], shared[a][0]))
     s, p = "s" if len(ranked) != 1 else "", "s" if len(papers) != 1 else ""
-    lines = [f"{ask.author} has {len(ranked)} co-author{s} on {len(papers)} stored paper{p}:"]
+    holding = f' holding "{ask.topic}"' if ask.topic else ""
+    lines = [
+        f"{ask.author} has {len(ranked)} co-author{s} on {len(papers)} stored paper{p}{holding}:"
+    ]
     for name in ranked[:MAX_COAUTHORS]:
         k = len(shared[name])
         cites = "".join(f"[{n}]" for n in shared[name])

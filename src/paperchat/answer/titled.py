@@ -44,7 +44,7 @@ def _loose(text: str) -> str:
 
 #: "Who wrote X?", "Who are the authors of X?", "Who proposed X?": ``x``, the paper or method named.
 _WHO_WROTE = re.compile(
-    r"^\s*who\s+(?:wrote|authored|proposed|introduced|developed|created|are\s+the\s+authors\s+of|"
+    r"^\s*who\s+(?:wrote|authored|proposed|introduced|developed|created|are\s+the\s+(?:co-?)?authors\s+of|"
     r"is\s+the\s+(?:first\s+|last\s+|lead\s+)?author\s+of)\s+(?:the\s+)?(?:paper\s+)?"
     r"(?P<x>.+?)\s*[?.!]*\s*$",
     re.I,

@@ -111,6 +111,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     from paperchat.answer.paper_counts import (
         count_line,
         counted_topic,
+        topic_holders,
         topic_papers,
     )
     from paperchat.answer.paper_lists import listed_answer, only_listing
@@ -160,6 +161,8 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     if asks_for_coauthors(question) and (co := coauthor_ask(question, engine.author_index())):
         # "Who are Sergey Levine's co-authors?": from the stored author lists (an author session's abstained)
         ids = co.ids if paper_ids is None else co.ids & paper_ids
+        if co.topic:  # "... collaborate with on GFlowNets?": their papers holding it
+            ids &= topic_holders(co.topic, engine.store.bm25())[0]
         records = engine.store.papers(sorted(ids), abstracts=False) if ids else {}
         reading.answer = coauthors_answer(question, co, records)
         return reading
