@@ -231,6 +231,25 @@ def test_a_dollar_that_is_money_is_escaped_and_math_is_kept():
         ({}, "neurips-2024.csv", ("NeurIPS", 2024)),
         ({"venue": "TMLR", "year": "2023"}, "icml2025_abstracts.jsonl", ("TMLR", 2023)),
         ({}, "my_papers.jsonl", ("", 0)),
+        # a reference-manager session: four spellings of ICML 2025, only "ICML" had PMLR's fields
+        ({"venue": "ICML 2025"}, "mine.csv", ("ICML", 2025)),
+        (
+            {"venue": "Forty-second International Conference on Machine Learning"},
+            "",
+            ("ICML", 2025),
+        ),
+        (
+            {"venue": "Proceedings of the 41st International Conference on Machine Learning"},
+            "",
+            ("ICML", 2024),
+        ),
+        (
+            {"venue": "International Conference on Machine Learning", "year": 2023},
+            "",
+            ("ICML", 2023),
+        ),
+        ({"venue": "NeurIPS'24"}, "", ("NeurIPS", 2024)),
+        ({"venue": "ICML 2025 Workshop on Agents"}, "", ("ICML 2025 Workshop on Agents", 0)),
     ],
 )
 def test_venue_and_year(fields, file_name, expected):
@@ -574,3 +593,45 @@ def test_a_year_written_as_no_date_is_unknown(value, year):
     from paperchat.ingest.venue import parse_year
 
     assert parse_year(value) == year
+
+
+def test_and_others_ends_an_author_list_as_bibtex_writes_it():
+    # a reference-manager session: "Morel, Rudy and Han, Jiequn and others" was written as five authors
+    # "Morel and Rudy and Han and Jiequn and others", and "et al." as an author "et al"
+    from paperchat.cite.bibtex import entries
+    from paperchat.ingest.authors import author_list
+    from paperchat.ingest.records import PaperRecord
+
+    assert author_list("Morel, Rudy and Han, Jiequn and others") == [
+        "Rudy Morel",
+        "Jiequn Han",
+        "others",
+    ]
+    assert author_list(["Rudy Morel", "et al."]) == ["Rudy Morel", "others"]
+    assert author_list("Alice Smith et al.") == ["Alice Smith", "others"]
+    record = PaperRecord("a", title="T", authors=["Rudy Morel", "Jiequn Han", "others"], year=2025)
+    text = entries(["a"], {"a": record})
+    assert 'author = "Morel, Rudy and Han, Jiequn and others"' in text
+    assert text.startswith("@misc{morel2025")
+
+
+def test_a_non_breaking_hyphen_is_written_as_a_hyphen():
+    # a reference-manager session: U+2011 in two ICML 2025 titles was written raw (pdflatex rejects it)
+    from paperchat.cite.latex_chars import ascii_latex
+
+    assert ascii_latex("Belief\u2011Driven Multi\u2010Agent") == "Belief-Driven Multi-Agent"
+
+
+def test_csl_json_authors_and_dates_are_read():
+    # a reference-manager session: Zotero's CSL JSON items were stored without authors or year, silently
+    from paperchat.ingest.authors import author_list
+    from paperchat.ingest.fields import with_aliases
+    from paperchat.ingest.venue import parse_year
+
+    item = {
+        "author": [{"family": "Morel", "given": "Rudy"}, {"literal": "The Team"}],
+        "issued": {"date-parts": [[2025, 7]]},
+    }
+    assert author_list(item["author"]) == ["Rudy Morel", "The Team"]
+    assert parse_year(with_aliases(item)["year"]) == 2025
+    assert parse_year({"raw": "2024-05"}) == 2024

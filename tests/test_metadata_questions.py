@@ -547,7 +547,9 @@ def test_a_count_of_co_authors_and_a_topic_beside_them():
     on = coauthor_ask("Who did Yoshua Bengio collaborate with on GFlowNets?", index)
     assert (on.author, on.topic) == ("Yoshua Bengio", "GFlowNets")
     assert coauthor_ask("Who are the co-authors of Attention Is All You Need?", index) is None
-    assert coauthor_ask("Who are Bengio's co-authors and which datasets do they use?", index) is None
+    assert (
+        coauthor_ask("Who are Bengio's co-authors and which datasets do they use?", index) is None
+    )
     none = coauthors_answer("q", on, {})
     assert none.abstained and none.notes == [
         'no paper by "Yoshua Bengio" holds every word of "GFlowNets"'

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 
 from paperchat.core.text import fold
-from paperchat.ingest.authors import SUFFIXES
+from paperchat.ingest.authors import OTHERS, SUFFIXES
 from paperchat.ingest.records import PaperRecord
 
 
@@ -62,7 +62,10 @@ class AuthorIndex:
         self._first: dict[str, str] = {}  # paper id -> its first author
         for pid, record in records.items():
             for author in record.authors:
-                self._papers.setdefault(author, []).append(pid)
+                if (
+                    author != OTHERS
+                ):  # "and others" (:data:`paperchat.ingest.authors.OTHERS`) names no one
+                    self._papers.setdefault(author, []).append(pid)
             if record.authors:
                 self._first[pid] = record.authors[0]
         self._by_word: dict[str, list[tuple[list[str], str]]] = {}

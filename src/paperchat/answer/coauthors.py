@@ -19,6 +19,7 @@ from paperchat.answer.author_names import AuthorIndex, name_words
 from paperchat.answer.authorship import NAME, NAME_LAZY, leading_words
 from paperchat.answer.paper_lists import metadata_source, only_listing
 from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved
+from paperchat.ingest.authors import OTHERS
 from paperchat.ingest.records import PaperRecord
 
 _WITH = r"(?:co-?authors?|coauthors?|collaborators?)"
@@ -141,7 +142,7 @@ def coauthors_answer(question: str, ask: CoauthorAsk, records: Mapping[str, Pape
     shared: dict[str, list[int]] = {}
     for n, record in enumerate(papers, 1):
         for name in record.authors:
-            if name != ask.author:
+            if name not in (ask.author, OTHERS):
                 shared.setdefault(name, []).append(n)
     order = Counter({name: len(ns) for name, ns in shared.items()})
     ranked = sorted(shared, key=lambda a: (-order[a], shared[a][0]))

@@ -17,6 +17,10 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _GREEK_AS_LATIN = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧο", "ABEZHIKMNOPTXo", strict=True))
 
 
+#: Hyphens LaTeX writes as "-": U+2010 HYPHEN, U+2011 NON-BREAKING HYPHEN.
+_HYPHENS = frozenset("\u2010\u2011")
+
+
 def _latex_char(m: re.Match) -> str:
     """One non-ASCII character as LaTeX, by latexcodec (pybtex's own codec): an accented letter braced
     (``{\\'e}``, so BibTeX's styles read one letter for labels and sorting), a symbol as inline math
@@ -31,6 +35,10 @@ def _latex_char(m: re.Match) -> str:
             return latin
         if char == "ς":
             return "$\\varsigma$"
+    if (
+        char in _HYPHENS
+    ):  # latexcodec has none for a non-breaking hyphen (U+2011, in 2 ICML 2025 titles)
+        return "-"
     try:
         latex = codecs.encode(char, "ulatex+ascii").strip()
     except (UnicodeError, ValueError):

@@ -13,21 +13,22 @@ from paperchat.core.text import clean_text, unescape_html
 
 
 def author_list(value: Any) -> list[str]:
-    """Authors as a list of cleaned names: a list item by item (text, or an object's ``name`` or
-    ``display_name``: ``None``, numbers and other objects are no names); a string split on ``;`` when it
+    """Authors as a list of cleaned names: a list item by item (text, or an object's name,
+    :func:`_object_name`: ``None``, numbers and other objects are no names); a string split on ``;`` when it
     holds one, else on BibTeX's `` and `` when every part is "Last, First" ("Smith, John and Doe, Jane"),
     else on commas and "and" ("Ann Lee, Bo Chen and Cy Dee"); "Smith, Alice" alone is one name, and a
     string of several lines one name a line; a number is no name; HTML character references are decoded
     ("Ren&eacute;e"), in a list's names too. A string that is a JSON or Python list (a
     spreadsheet cell written by ``df.to_csv``) is read as that list. APA's "Sabbaghi, M., Kassianik, P."
     pairs each surname with its initials, and Scopus' or PubMed's "Paulus A.; Guo C." and "Qu X, Zhang Y"
-    put the initials first ("A. Paulus", "X. Qu")."""
+    put the initials first ("A. Paulus", "X. Qu"). A list ending in "and others" or "et al." ends in
+    :data:`OTHERS`, as BibTeX writes it."""
     if value is None or isinstance(value, (bool, int, float)):  # "authors": 42 names no one
         return []
     if isinstance(value, list):  # objects: "name" (Semantic Scholar), "display_name" (OpenAlex)
-        names = [
-            a.get("name") or a.get("display_name") if isinstance(a, dict) else a for a in value
-        ]
+        names = [_object_name(a) if isinstance(a, dict) else a for a in value]
+        if names and isinstance(names[-1], str) and _ET_AL.fullmatch(names[-1].strip()):
+            return [n for n in author_list(names[:-1]) if n != OTHERS] + [OTHERS]
         # an item written "Last, First" ("Chang, Edward Y.") reads as a string's does: "Edward Y. Chang"
         return _initials_first(
             [
@@ -39,6 +40,10 @@ def author_list(value: Any) -> list[str]:
     text = clean_text(unescape_html(str(value)))
     if not text:
         return []
+    # "Morel, Rudy and Han, Jiequn and others", "Alice Smith et al.": BibTeX's "others" ends the list (a
+    # reference-manager session had "Morel and Rudy and Han and Jiequn and others")
+    if (more := _AND_OTHERS.search(text)) and more.start():
+        return [n for n in author_list(text[: more.start()]) if n != OTHERS] + [OTHERS]
     # a CSV cell holding a list: JSON, or pandas' Python repr
     if text.startswith("[") and text.endswith("]"):
         for parse in (json.loads, ast.literal_eval):
@@ -66,6 +71,19 @@ def author_list(value: Any) -> list[str]:
         parts = _paired([a.strip() for a in parts if a.strip()])
     return _initials_first([a.strip() for a in parts if a.strip()])
 
+
+def _object_name(author: dict) -> Any:
+    """An author object's name: Semantic Scholar's ``name``, OpenAlex's ``display_name``, CSL JSON's
+    ``given`` and ``family`` (Zotero's export; a reference-manager session had its authors dropped) or
+    ``literal``."""
+    csl = " ".join(str(author[k]).strip() for k in ("given", "family") if author.get(k))
+    return author.get("name") or author.get("display_name") or csl or author.get("literal")
+
+
+#: The name BibTeX writes for authors a list leaves out ("and others"); a list's "et al." is read as it.
+OTHERS = "others"
+_ET_AL = re.compile(r"(?:and\s+)?(?:others|et\.?\s*al\.?)", re.I)
+_AND_OTHERS = re.compile(r"(?:,?\s+and\s+others|,?\s+et\.?\s*al\.?)\s*$", re.I)
 
 #: Initials alone: "M.", "J. A.", "J.-P."; or undotted, as PubMed writes them ("X", "JA").
 _DOTTED = re.compile(r"(?:[A-Z]\.(?:\s*-?\s*)?)+")

@@ -13,7 +13,7 @@ FIELD_ALIASES = {
     "title": ("paper title", "papertitle", "article title"),
     "authors": ("author(s)", "author names"),
     "url": ("link", "paper link", "paper url", "url link"),
-    "year": ("publication year", "pub year"),
+    "year": ("publication year", "pub year", "issued"),  # CSL JSON's {"date-parts": [[2025, 7]]}
     # Zotero's CSV ("Conference Name", "Proceedings Title", "Publication Title"), BibTeX's "booktitle" and
     # "journal", Scopus's "Source title", CSL JSON's "container-title": the venue the filter reads (an
     # own-corpus session's --venue ICLR matched none of its Zotero rows)

@@ -65,8 +65,16 @@ NO_DATE = frozenset(
 
 
 def parse_year(value: Any) -> int:
-    """A record's ``year`` as an integer (``2025``, ``"2025"``, ``2025.0``, ``"2025-05-01"``); ``0`` for none
-    (also pandas' ``nan`` and :data:`NO_DATE`'s "n.d."). Raises ``ValueError`` otherwise."""
+    """A record's ``year`` as an integer (``2025``, ``"2025"``, ``2025.0``, ``"2025-05-01"``, CSL JSON's
+    ``{"date-parts": [[2025, 7]]}``); ``0`` for none (also pandas' ``nan`` and :data:`NO_DATE`'s "n.d."). Raises ``ValueError`` otherwise."""
+    if isinstance(
+        value, dict
+    ):  # CSL JSON's date: {"date-parts": [[2025, 7]]}, or {"raw": "2025-07"}
+        parts = value.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            value = parts[0][0]
+        else:
+            value = value.get("raw") or value.get("literal")
     if value is None or value == "" or isinstance(value, float) and value != value:
         return 0
     if isinstance(value, str) and value.strip().lower() in NO_DATE:
@@ -77,11 +85,42 @@ def parse_year(value: Any) -> int:
     return int(m.group(1))
 
 
+#: "ICML 2025", "NeurIPS'24", "ICML": a short venue name and perhaps its year.
+_SHORT = re.compile(
+    r"(" + "|".join(sorted(VENUE_NAMES, key=len, reverse=True)) + r")\s*'?((?:19|20)?\d\d)?", re.I
+)
+#: ICML's long names: "International Conference on Machine Learning", "Proceedings of the 42nd International
+#: Conference on Machine Learning", OpenReview's "Forty-second International Conference on Machine Learning".
+_ICML = re.compile(
+    r"(?:proceedings\s+of\s+the\s+)?(?:(?P<ordinal>\d+)(?:st|nd|rd|th)\s+|(?P<word>[a-z]+-?[a-z]+)\s+)?"
+    r"international\s+conference\s+on\s+machine\s+learning(?:\s*\(ICML\))?(?:\s*,?\s*(?P<year>(?:19|20)\d\d))?",
+    re.I,
+)
+_ORDINALS = {"fortieth": 40, "forty-first": 41, "forty-second": 42, "forty-third": 43}
+
+
+def canonical_venue(venue: str) -> tuple[str, int]:
+    """``(venue, year)`` of a venue field written in one of the usual ways: "ICML 2025", "ICML'25",
+    "NeurIPS 2024", ICML's long names (:data:`_ICML`, the N-th ICML being of year 1983 + N) as the short
+    name and the year they give (``0``: none); any other venue ("ICML 2025 Workshop on ...") as it is.
+    A reference-manager session had four spellings of ICML 2025, of which only "ICML" got PMLR's BibTeX
+    fields and ``--venue icml`` matched one."""
+    if m := _SHORT.fullmatch(venue):
+        year = int(m.group(2)) if m.group(2) else 0
+        return VENUE_NAMES[m.group(1).lower()], year + 2000 if 0 < year < 100 else year
+    if m := _ICML.fullmatch(venue):
+        if m.group("word") and m.group("word").lower() not in _ORDINALS:
+            return venue, 0
+        nth = int(m.group("ordinal") or 0) or _ORDINALS.get((m.group("word") or "").lower(), 0)
+        return "ICML", int(m.group("year") or 0) or (1983 + nth if nth else 0)
+    return venue, 0
+
+
 def publication(fields: dict[str, Any], file_name: str) -> tuple[str, int]:
     """``(venue, year)`` of a paper from its extra ``fields`` (``venue``, ``year``, ``pmlr_url``, ``url``) and its
     corpus ``file_name`` (see the module docstring); ``""`` / ``0`` where unknown."""
-    venue = " ".join(str(fields.get("venue") or "").split())
-    year = parse_year(fields.get("year"))
+    venue, year = canonical_venue(" ".join(str(fields.get("venue") or "").split()))
+    year = parse_year(fields.get("year")) or year
     for url in (fields.get("pmlr_url"), fields.get("url")):
         m = _PMLR.search(str(url or ""))
         if m and int(m.group(1)) in PMLR_VOLUMES:
