@@ -19,6 +19,10 @@ CONFPO_TITLE = "ConfPO: Exploiting Policy Model Confidence for Critical Token Se
         ("Does FlipAttack have any limitations?", True),
         ("What are DISCO's weaknesses?", True),
         ("what are the drawbacks of Flow Q-Learning", True),
+        # a practitioner's session: these had quoted the papers' speedups
+        ("What's the catch with QuantSpec?", True),
+        ("Where does SLiM fall short?", True),
+        ("Did they catch the bug?", False),
         ("Which limitation of DPO does ConfPO address?", False),
         ("How does CROW overcome the drawbacks of fine-tuning?", False),
         ("What shortcoming of standard practice does each fix?", False),

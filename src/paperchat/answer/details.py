@@ -32,6 +32,10 @@ _CODE_GIVEN = re.compile(
     r"public|open[- ]sourced?)\b|\b(?:available|released|open[- ]sourced?)\b[^.]{0,60}\b(?:code|implementation)\b",
     re.I,
 )
+#: What names hardware without the word: a GPU, TPU or CPU, or a GPU's model ("A100", "RTX 3090").
+_HARDWARE = re.compile(
+    r"\b(?:[AHVLT]\d{2,3}|RTX\s?\d{4}|GTX\s?\d{4}|[GTCN]PUs?|FPGAs?|ASICs?|Jetson|TPUv\d)\b"
+)
 #: The name :func:`asked_detail` gives a code question.
 CODE = "code link"
 
@@ -48,6 +52,8 @@ def holds_detail(sentence: str, detail: str) -> bool:
     code said to be available)."""
     if detail == CODE:
         return _CODE_GIVEN.search(sentence) is not None
+    if detail == "hardware" and _HARDWARE.search(sentence):
+        return True  # "on an A100 GPU" (a practitioner's "What hardware did ShadowKV use?" had abstained)
     stem = detail.rstrip("s")
     return (
         re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I)

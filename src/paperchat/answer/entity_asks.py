@@ -35,11 +35,27 @@ _OWN = re.compile(
 _NAME = re.compile(r"\b[A-Z][\w-]*[A-Z0-9][\w-]*|(?<=[\w,;:)] )[A-Z][a-z]+(?:-[A-Za-z]+)?\b")
 
 
+#: "Which benchmark measures over-refusal in LLMs?": the thing asked for is the subject of a verb, and no
+#: paper is referred to: it asks for a benchmark paper by what it does, whose name its title holds (a
+#: benchmark hunter's session had OR-Bench and NoLiMa declined, "the abstract names no benchmark").
+_DESCRIBED = re.compile(
+    r"^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?" + _KINDS + r"\s+"
+    r"(?!(?:does|is|was|has|and|or|paper|papers|work|study)\b)[a-z]+(?:es|s|ed)\b",
+    re.I,
+)
+_REFERS = re.compile(
+    r"\b(?:they|them|their|its?|this|these|the\s+(?:paper|authors|work|study))\b", re.I
+)
+
+
 def asked_entity(asking: str) -> str | None:
     """The kind of named thing the asking sentence ``asking`` asks for ("dataset", "solver"), else ``None``;
-    not when it asks for the paper's own contribution ("which benchmark do they release?")."""
+    not when it asks for the paper's own contribution ("which benchmark do they release?"), nor for a
+    paper by what its benchmark or dataset does (:data:`_DESCRIBED`)."""
     match = _ASKED.search(asking)
     if not match or _OWN.search(asking, match.end()):
+        return None
+    if _DESCRIBED.match(asking) and not _REFERS.search(asking):
         return None
     return match.group(1).lower()
 

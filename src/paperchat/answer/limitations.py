@@ -18,14 +18,16 @@ import re
 #: not for the weakness of other work it addresses ("Which limitation of DPO does ConfPO address?").
 _WEAK = (
     r"(?:limitations?|weakness(?:es)?|weak\s+(?:points?|spots?)|drawbacks?|shortcomings?|downsides?|"
-    r"failure\s+(?:modes?|cases?)|caveats?|disadvantages?|cons)"
+    r"failure\s+(?:modes?|cases?)|caveats?|disadvantages?|cons|pitfalls?)"
 )
 _ASKS = re.compile(
     rf"\b(?:what|which)\s+(?:are|is|were|was)\s+(?:the\s+|its\s+|their\s+)?(?:\w+\s+)?{_WEAK}\b"
     rf"|\b{_WEAK}\s+(?:of|does|do|did)\b|\b(?:has|have|had)\s+(?:any\s+)?(?:\w+\s+)?{_WEAK}\b"
     rf"|(?:'s|’s|\bits|\btheir)\s+(?:\w+\s+)?{_WEAK}\b"
     r"|\b(?:where|when|how|why)\s+(?:does|do|did|might|can|could|would)\s+\S+(?:\s+\S+)?\s+"
-    r"(?:fail|break\s+down|struggle)\b",
+    r"(?:fail|break\s+down|struggle|fall\s+short)\b"
+    # "What's the catch with QuantSpec?" (a practitioner's session had its speedups quoted)
+    r"|\bthe\s+catch\s+(?:with|in|of|to)\b",
     re.I,
 )
 _ADDRESSED = re.compile(

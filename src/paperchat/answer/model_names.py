@@ -19,8 +19,10 @@ from paperchat.answer.asked_head import lead_with
 #: "what accuracy could foundation models reach" (a verb between: the ask is something else); "which model
 #: came out on top" asks for a model too.
 _ASKED = re.compile(
+    # (not "Which benchmark evaluates LLMs on ...?": it asks for a benchmark, a benchmark hunter's session)
     r"\b(?:which|what)\s+(?:(?!(?:papers?|works?|studies|can|could|do|does|did|is|are|was|were|will|would|"
-    r"should|may|might|has|have|had)\b)[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
+    r"should|may|might|has|have|had|benchmarks?|datasets?|methods?|approach(?:es)?|frameworks?|tools?)\b)"
+    r"[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
     r"(?:language|base|pretrained|foundation|vision[- ]language|backbone|draft|reward|teacher|student) models?)\b"
     r"|\b(?:which|what) (models?) (?:came|comes|did|does|was|is|performed|scored|ranked|topped|won)\b"
     r"(?!\s+(?:that|which|papers?|works?)\b)",

@@ -26,8 +26,11 @@ _LEAD = re.compile(
     r"(?:(?:about|on|regarding|concerning|that|which)\s+)?"
     r"(?:(?:published|appeared|presented|accepted|written|authored|study|studies|studied|studying|use|uses|used|using|mention|mentions|mentioned|propose|proposes|"
     r"address|addresses|tackle|tackles|deal with|deals with|focus on|focuses on|discuss|discusses|"
-    r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about)(?:\s+|$))?"
-    r"(?:(?:about|on)\s+)?",
+    r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about|"
+    # "How many papers report results on GSM8K?" (a benchmark hunter's: the topic had been all those words)
+    r"(?:report|reports|reported|show|shows|give|gives|present|presents)\s+(?:results|numbers|scores)|"
+    r"evaluate|evaluates|evaluated|tested)(?:\s+|$))?"
+    r"(?:(?:about|on|with|using)\s+)?",
     re.I,
 )
 
@@ -64,6 +67,26 @@ def listed_topic(question: str) -> str | None:
     another question, or a list that names no topic."""
     m = _LISTING.match(question)
     return counted_topic(f"How many papers {m.group('rest')}?") or None if m else None
+
+
+#: A coined name, one word with a capital or digit past its first letter: "GSM8K", "SWE-bench", "HumanEval".
+_COINED = re.compile(r"[A-Za-z][\w.-]*?(?:[A-Z]|\d)[\w.-]*")
+#: A list of one coined name's papers is answered as its count when at most this many write it (not tuned:
+#: set before measuring, forty-third round, as a listing's own length).
+NAMED_LIST_MAX = 20
+
+
+def listed_name(question: str, lexicon, read_papers: Callable, ids=None) -> str | None:
+    """The coined name (:data:`_COINED`) a "which papers ..." list asks about ("Which papers report results on
+    GSM8K?" -> "GSM8K"), when 1 to :data:`NAMED_LIST_MAX` stored papers (of ``ids`` when given) write it
+    (:func:`topic_papers`); ``None`` otherwise. The engine answers such a list as "How many papers are about
+    GSM8K?" does, listing every paper writing it: a benchmark hunter's list had shown 3 of the 15, one of
+    them not writing it."""
+    topic = listed_topic(question)
+    if not topic or not _COINED.fullmatch(topic):
+        return None
+    held, phrased, _ = topic_papers(topic, lexicon, read_papers, ids)
+    return topic if 0 < len(phrased or held) <= NAMED_LIST_MAX else None
 
 
 #: An acronym, singular or plural, as a whole word: "LLM", "LLMs", "GNNs", "ViTs", "MoE" (not "GPT-4").

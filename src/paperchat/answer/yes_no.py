@@ -115,7 +115,8 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
     words = [
         w
         for w in dict.fromkeys(re.findall(r"[\w-]+", question))
-        if (t := lexicon.terms_of(w)) and not t <= named
+        # (not "Does": a practitioner's note read 'writes none of "Does", "run", "CPUs"')
+        if (t := lexicon.terms_of(w)) and not t <= named and w.lower() not in _AUXILIARIES
     ]
     holds_some = any(lexicon.terms_of(w) & held for w in words)
     if holds_some:

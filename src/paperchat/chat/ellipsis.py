@@ -16,7 +16,9 @@ from collections.abc import Callable
 
 _LEAD = (
     r"(?:(?:and|so|ok|okay|hm+|hmm+|also|now|what\s+about|how\s+about|any|got|show(?:\s+me)?|give\s+me|"
-    r"what(?:'s|s|\s+is|\s+are|\s+r|\s+were|\s+was)?|the|its|their|main|key|reported)\s+)*"
+    r"what(?:'s|s|\s+is|\s+are|\s+r|\s+were|\s+was)?|the|its|their|main|key|reported|"
+    # "is there code?" (a practitioner's chat: a search for code-generation papers)
+    r"(?:is|are)\s+there(?:\s+(?:any|some))?)\s+)*"
 )
 _TAIL = r"(?:\s+(?:used|pls|please|then|again|reported|here))*\s*[?.!]*\s*$"
 #: (what a reply asks for, the question for one paper, the question for two)

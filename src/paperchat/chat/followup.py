@@ -85,7 +85,10 @@ _FINDS = re.compile(
     r"\b(?:which|what|any|find|list|name)\s+(?!of\s+(?:these|those|them)\b)(?:\w+\s+){0,2}?"
     + NOUNS
     + r"\b(?!\s+(?:do|does|did|is|are|was|were|can|could|would|should|has|have|had)\s+(?:it|they|the|this|that|these|those)\b)"
-    r"|\bis\s+there\b|\bare\s+there\b",
+    # "Is there a method that ...?", not "is there code for it?" (a practitioner's chat: a code-generation search)
+    r"|\b(?:is|are)\s+there\s+(?:(?:any|an?|other|another|some)\s+)*(?:[\w-]+\s+){0,2}?"
+    + NOUNS
+    + r"\b",
     re.I,
 )
 

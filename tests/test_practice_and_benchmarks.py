@@ -1,0 +1,107 @@
+"""At conference scale (the 2,740-paper ``icml_store``): questions an engineer choosing methods asks, a
+benchmark hunter's lists and counts, and an author's co-authors. Found by three newcomers' sessions (an
+industry practitioner, a benchmark and dataset hunter, a researcher following authors)."""
+
+from __future__ import annotations
+
+from paperchat.chat.session import ChatSession
+
+SWE_BENCH = {
+    "Cq1BNvHx74", "qnE2m3pIAb", "LyUfPOvM6I", "ybODpT8ydV", "k6p8UKRdH7", "NMdWQXosFs",
+}  # fmt: skip
+
+
+def _ids(answer) -> list[str]:
+    return [s.paper_id for s in answer.sources]
+
+
+def test_a_list_or_count_of_one_benchmarks_papers_is_every_paper_writing_it(icml_engine):
+    # "Which papers report results on SWE-bench?" had listed 2 of the 6 and SWE-Flow, which never writes
+    # it; "How many papers report results on GSM8K?" had counted "report results on GSM8K" word by word
+    listed = icml_engine.ask("Which papers report results on SWE-bench?", mode="extractive")
+    assert set(_ids(listed)) == SWE_BENCH and listed.count == 6
+    assert listed.answer.startswith('6 stored papers write "SWE-bench" in their title or abstract')
+    counted = icml_engine.ask("How many papers evaluate on SWE-bench?", mode="extractive")
+    assert counted.count == 6
+    assert icml_engine.ask("How many papers report results on GSM8K?").count == 15
+
+
+def test_which_benchmark_does_something_names_the_benchmark_paper(icml_engine):
+    # each had abstained: "the abstract names no benchmark" (OR-Bench's name is its title's) or "names no
+    # LLMs" (the question asks for a benchmark, not an LLM)
+    for question, paper in [
+        ("Which benchmark measures over-refusal in LLMs?", "CdFnEu0JZV"),
+        ("Which benchmark evaluates LLM type inference for Python?", "xl9sv9vEDy"),
+        (
+            "Which benchmark evaluates LLMs on exploiting web application vulnerabilities?",
+            "3pk0p4NGmQ",
+        ),
+    ]:
+        answer = icml_engine.ask(question, mode="extractive")
+        assert not answer.abstained and _ids(answer)[0] == paper, question
+    # asked of a paper, a named model is still required: GuardAgent's abstract names no LLM
+    guard = icml_engine.ask("Which LLM does GuardAgent use as its reasoning backbone?")
+    assert guard.abstained and guard.notes[-1].endswith("the abstract names no LLM")
+
+
+def test_hardware_named_by_its_gpu_and_downsides_asked_other_ways(icml_engine):
+    # "on an A100 GPU" gives the hardware (it had abstained, "the abstract does not give the hardware")
+    hardware = icml_engine.ask("What hardware did ShadowKV use?", mode="extractive")
+    assert _ids(hardware) == ["oa7MYAO6h6"] and "on an A100 GPU" in hardware.answer
+    # "the catch" and "fall short" ask for a paper's own limitations (its speedups had been quoted)
+    for question, paper in [
+        ("What's the catch with QuantSpec?", "7SHbJENgHX"),
+        ("Where does SLiM fall short?", "4UfRP8MopP"),
+    ]:
+        answer = icml_engine.ask(question, mode="extractive")
+        assert (
+            answer.abstained and f"({paper}): its abstract states no limitation" in answer.notes[0]
+        )
+    # the note names the question's words, not its auxiliary ('writes none of "Does", "run", "CPUs"')
+    floe = icml_engine.ask("Does FloE run on CPUs?", mode="extractive")
+    assert floe.notes == [
+        'the abstract of FloE (i5aHAkkhJH) writes none of "run", "CPUs": the quotes may not decide the '
+        "question"
+    ]
+
+
+def test_is_there_code_asks_of_the_paper_just_shown(icml_engine):
+    # "is there code?" and "is there code for it?" had searched for code-generation papers
+    chat = ChatSession(icml_engine, mode="extractive")
+    chat.handle("Tell me about any4")
+    code = chat.handle("is there code?").answer
+    assert _ids(code) == ["tJmhOPkWCj"]
+    assert code.answer.startswith(
+        "We open source our code at https://github.com/facebookresearch/any4"
+    )
+    chat = ChatSession(icml_engine, mode="extractive")
+    chat.handle("Tell me about FloE")
+    none = chat.handle("is there code for it?").answer
+    assert none.abstained and none.notes[-1] == (
+        "closest paper: FloE: On-the-Fly MoE Inference on Memory-constrained GPU (i5aHAkkhJH); the "
+        "abstract does not give the code link"
+    )
+
+
+def test_co_authors_and_years_of_an_author(icml_engine):
+    # "Who are Sergey Levine's co-authors?" abstained; "... before 2025?" listed his 2025 papers
+    co = icml_engine.ask("Who are Sergey Levine's co-authors?", mode="extractive")
+    assert co.answer.splitlines()[:2] == [
+        "Sergey Levine has 59 co-authors on 11 stored papers:",
+        "Aviral Kumar: 3 papers [8][10][11].",
+    ]
+    assert len(co.sources) == 11
+    on = icml_engine.ask("Who are the co-authors of Sergey Levine on offline RL?")
+    assert on.answer.splitlines()[0] == (
+        'Sergey Levine has 11 co-authors on 3 stored papers holding "offline RL":'
+    )
+    before = icml_engine.ask("What did Sergey Levine publish before 2025?", mode="extractive")
+    assert before.abstained and before.notes == [
+        'no stored paper by an author named "Sergey Levine" appeared before 2025 (stored years: 2025)'
+    ]
+    # a paper no store of ICML 2025 holds is not the nearest title's
+    old = icml_engine.ask("Who wrote Attention Is All You Need?", mode="extractive")
+    assert old.abstained and old.notes == [
+        'no stored paper is titled or named "Attention Is All You Need"'
+    ]
+    assert _ids(icml_engine.ask("Who developed DISCO?", mode="extractive")) == ["6EZ3MDDf6p"]
