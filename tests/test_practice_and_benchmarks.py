@@ -105,3 +105,24 @@ def test_co_authors_and_years_of_an_author(icml_engine):
         'no stored paper is titled or named "Attention Is All You Need"'
     ]
     assert _ids(icml_engine.ask("Who developed DISCO?", mode="extractive")) == ["6EZ3MDDf6p"]
+
+
+def test_a_rate_asked_for_is_the_papers_own_bound(icml_engine):
+    # a theory researcher's session: the answer had quoted the earlier bound DFE improves on, the
+    # [Li, Feldman, ...] bound LCFPWXymVt strengthens, and oOAICE3sY7's setting without its regret
+    for question, paper, bound in [
+        ("What regret does DFE attain?", "hOxq91N1Sb", "$O((N^2+K)\\log T / \\Delta)$"),
+        (
+            "Which paper proves a near linear query lower bound for submodular maximization, and what "
+            "is the bound?",
+            "LCFPWXymVt",
+            "We strengthen their lower bound to a nearly tight $\\tilde{\\Omega}(n)$",
+        ),
+        (
+            "What regret does the algorithm for reinforcement learning with trajectory feedback achieve?",
+            "oOAICE3sY7",
+            "$\\tilde{O}\\left(\\sqrt{SAH^3K}\\right)$ in $K$ episodes",
+        ),
+    ]:
+        answer = icml_engine.ask(question, mode="extractive")
+        assert _ids(answer) == [paper] and bound in answer.answer.split("[1]")[0], question

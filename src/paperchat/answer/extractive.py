@@ -60,6 +60,7 @@ from paperchat.answer.clauses import (
 from paperchat.answer.compared import PER_SUBJECT, subject_sentences
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.entity_asks import asked_entity, named_first, names_something_new
+from paperchat.answer.rates import rate_first
 from paperchat.answer.figures import figure_first, given_figures, states_figures
 from paperchat.answer.focus import (
     PaperText,
@@ -337,6 +338,8 @@ def extract(
     # "How many problems ...": the sentence that counts them first
     if counted and len(mentioned) < 2:
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
+    if one_paper:  # "What regret does it achieve?": the paper's own bound, not the setting or earlier work's
+        picked = rate_first(picked, own, question, MAX_SENTENCES)
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")
     return Extract(picked, relevance, False, per_paper=len(mentioned) >= 2)

@@ -1,0 +1,53 @@
+"""A rate or bound asked for leads with the paper's own bound in asymptotic notation (a theory
+researcher's session: the setting, or earlier work's bound, had been quoted instead)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paperchat.answer.rates import asks_rate, rate_first, states_bound
+
+
+@dataclass(frozen=True)
+class Cand:
+    text: str
+    score: float = 0.5
+    role: str = "result"
+
+
+def test_a_bound_is_read_in_its_notations():
+    assert states_bound("a regret of $\\tilde{O}\\left(\\sqrt{SAH^3K}\\right)$ in $K$ episodes")
+    assert states_bound("a lower bound of $\\Omega(n/k)$") and states_bound("O(1/sqrt(T)) rate")
+    assert states_bound("$\\mathcal{O}(\\epsilon^{-2})$ iterations")
+    assert not states_bound("We study GPT-4o (O3) on 12 tasks") and not states_bound(
+        "SO(3) equivariance"
+    )
+    assert asks_rate("What regret does DFE attain?") and asks_rate("and what is the bound?")
+    assert not asks_rate("Which datasets does DFE use?")
+
+
+def test_the_papers_own_bound_leads_not_earlier_works():
+    earlier = Cand(
+        "This paper improves the existing max-min regret upper bound of $O(K^3 \\log T)$.", 0.9
+    )
+    setting = Cand("We consider an MP-MAB problem where $N$ players compete for $K$ arms.", 0.8)
+    ours = Cand("Our algorithm attains a regret upper bound of $O((N^2+K)\\log T / \\Delta)$.", 0.4)
+    picked = [earlier, setting]
+    assert rate_first(picked, [earlier, setting, ours], "What regret does DFE attain?", 3) == [
+        ours,
+        earlier,
+        setting,
+    ]
+    # improving on earlier work's bound is the paper's own; a lower bound asked for leads with one
+    cited = Cand("[Li, Feldman, NeurIPS'22] gave an $\\Omega(n/k)$ query lower bound.", 0.9)
+    strengthened = Cand(
+        "We strengthen their lower bound to a nearly tight $\\tilde{\\Omega}(n)$.", 0.3
+    )
+    additive = Cand("We can estimate it in $\\tilde{O}(n/k)$ queries.", 0.8)
+    own = [cited, additive, strengthened]
+    assert rate_first([cited, additive], own, "What lower bound does it prove?", 2) == [
+        strengthened,
+        cited,
+    ]
+    # no rate asked: unchanged
+    assert rate_first([cited, additive], own, "What does it study?", 2) == [cited, additive]
