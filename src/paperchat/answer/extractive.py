@@ -60,7 +60,6 @@ from paperchat.answer.clauses import (
 from paperchat.answer.compared import PER_SUBJECT, subject_sentences
 from paperchat.answer.counts import amount_sentences, counting_sentences, value_sentences
 from paperchat.answer.entity_asks import asked_entity, named_first, names_something_new
-from paperchat.answer.rates import rate_first
 from paperchat.answer.figures import figure_first, given_figures, states_figures
 from paperchat.answer.focus import (
     PaperText,
@@ -74,6 +73,7 @@ from paperchat.answer.method_span import asks_how_named, asks_which_one, method_
 from paperchat.answer.model_names import asked_model, model_first, names_a_model
 from paperchat.answer.named_papers import label_named
 from paperchat.answer.premises import asks_yes_no, denied_phrase, denied_terms, named, reversal_note
+from paperchat.answer.rates import rate_first
 from paperchat.answer.sentences import SentenceIndex
 from paperchat.answer.subjects import missing_names, subject_papers
 from paperchat.answer.yes_no import deciding_first
