@@ -126,3 +126,45 @@ def test_a_rate_asked_for_is_the_papers_own_bound(icml_engine):
     ]:
         answer = icml_engine.ask(question, mode="extractive")
         assert _ids(answer) == [paper] and bound in answer.answer.split("[1]")[0], question
+
+
+def test_download_links_pay_and_premises_a_question_does_not_make(icml_engine):
+    # a download question is answered by the link, as a code question is (the link had been left out)
+    for question, paper, link in [
+        (
+            "Where can I download the OR-Bench dataset?",
+            "CdFnEu0JZV",
+            "https://huggingface.co/bench-llms",
+        ),
+        ("Where can I download NoLiMa?", "0OshX1hiSa", "https://github.com/adobe-research/NoLiMa"),
+    ]:
+        answer = icml_engine.ask(question, mode="extractive")
+        assert _ids(answer)[0] == paper and link in answer.answer.split("[1]")[0]
+    hosted = icml_engine.ask("Where is the MIB benchmark hosted?", mode="extractive")
+    assert hosted.abstained and hosted.notes[-1].endswith(
+        "the abstract does not give the download link"
+    )
+    # annotators' pay is no abstract's (a p-value had been quoted)
+    paid = icml_engine.ask("How much were the CASE-Bench annotators paid?", mode="extractive")
+    assert paid.abstained and paid.notes[-1].endswith(
+        "(FCHIGDCoow); the abstract does not give the pay"
+    )
+    # the alternative a comparison names is no premise: Liger had been declined, its abstract "denying"
+    # training from scratch
+    liger = icml_engine.ask(
+        "Is Liger better than training a linear model from scratch?", mode="extractive"
+    )
+    assert _ids(liger) == ["1PfZs0xC2v"] and not liger.abstained
+    # nor is what a question looking for a paper wants: GANQ's "training-free" only says it is not the one
+    method = icml_engine.ask(
+        "Which method lets me train a 7B model on a consumer GPU like an RTX 3090?",
+        mode="extractive",
+    )
+    assert not any("premise" in note for note in method.notes)
+
+
+def test_this_rate_refers_to_the_answer_before(icml_engine):
+    # "what proof technique gives this rate?" had searched all papers and cited the one labelled RATE
+    chat = ChatSession(icml_engine, mode="extractive")
+    chat.handle("What convergence rate does PNGBiO get?")
+    assert _ids(chat.handle("what proof technique gives this rate?").answer) == ["LVqWNYhPXR"]

@@ -18,6 +18,22 @@ _DETAIL = re.compile(
     r"participants|annotators|licen[cs]es?|code licen[cs]es?|hyper-?parameters?|(?:filter|sampler|solver) settings)\b",
     re.I,
 )
+#: "How much were the CASE-Bench annotators paid?" (a benchmark hunter's: a p-value had been quoted): pay,
+#: before the "annotators" it is asked of.
+_PAY = re.compile(r"\b(?:wages?|compensation|compensated|paid)\b", re.I)
+#: "Where can I download the OR-Bench dataset?", "Where is MIB hosted?": a link asked for, as code is.
+_DOWNLOAD = re.compile(
+    r"\bwhere\s+(?:can|could|do|does|should|would)\s+(?:i|we|you|one)\s+(?:download|get|find|access|obtain)\b"
+    r"|\bwhere\s+(?:is|are)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:hosted|available|released|downloadable)\b"
+    r"|\bdownload\s+(?:link|url|page)\b|\bhow\s+(?:can|do)\s+(?:i|we)\s+(?:download|get\s+hold\s+of)\b",
+    re.I,
+)
+#: What tells a reader where data is: a link, or the data said to be available.
+_DATA_GIVEN = re.compile(
+    r"https?://|www\.|\bgithub\b|\bhugging\s*face\b|\b(?:publicly|openly|freely)\s+(?:available|released)\b"
+    r"|\b(?:released|open[- ]sourced?)\b",
+    re.I,
+)
 #: A question asking where a paper's code is: "Where is the code for ConfPO released?", "Is the code of
 #: CROW available?", "github link for X" (not "code generation", "code injection", nor "the open-source LLM it
 #: uses": tuning qd46 and qx41 had been declined for it).
@@ -36,15 +52,21 @@ _CODE_GIVEN = re.compile(
 _HARDWARE = re.compile(
     r"\b(?:[AHVLT]\d{2,3}|RTX\s?\d{4}|GTX\s?\d{4}|[GTCN]PUs?|FPGAs?|ASICs?|Jetson|TPUv\d)\b"
 )
-#: The name :func:`asked_detail` gives a code question.
+#: The names :func:`asked_detail` gives a code question and a download question.
 CODE = "code link"
+DOWNLOAD = "download link"
+_LINKS = (CODE, DOWNLOAD)
 
 
 def asked_detail(question: str) -> str | None:
     """The detail ``question`` asks for by name, lower case ("learning rate", :data:`CODE`), else ``None``."""
+    if _PAY.search(question):
+        return "pay"
     if detail := _DETAIL.search(question):
         return detail.group(1).lower()
-    return CODE if _CODE.search(question) else None
+    if _CODE.search(question):
+        return CODE
+    return DOWNLOAD if _DOWNLOAD.search(question) else None
 
 
 def holds_detail(sentence: str, detail: str) -> bool:
@@ -52,8 +74,12 @@ def holds_detail(sentence: str, detail: str) -> bool:
     code said to be available)."""
     if detail == CODE:
         return _CODE_GIVEN.search(sentence) is not None
+    if detail == DOWNLOAD:
+        return _DATA_GIVEN.search(sentence) is not None
     if detail == "hardware" and _HARDWARE.search(sentence):
         return True  # "on an A100 GPU" (a practitioner's "What hardware did ShadowKV use?" had abstained)
+    if detail == "pay":
+        return re.search(r"\b(?:pay|paid|wages?|compensat\w*)\b", sentence, re.I) is not None
     stem = detail.rstrip("s")
     return (
         re.search(r"\b" + re.escape(stem).replace(r"\ ", r"[\s-]") + r"s?\b", sentence, re.I)
@@ -69,7 +95,7 @@ def detail_asked_in(sentence: str, detail: str | None, which_paper: bool = False
     paper ... mitigate errors on noisy quantum hardware?" describes its paper with the word (tuning aa41 had
     abstained, "the abstract does not give the hardware"; on the tuning sets and conference dev, all seven
     "which paper" questions naming a detail used it so)."""
-    if not detail or not (detail in sentence.lower() or detail == CODE == asked_detail(sentence)):
+    if not detail or not (detail in sentence.lower() or detail == asked_detail(sentence)):
         return None
     if which_paper and not re.search(
         rf"\b(?:what|which|how many|how much)\s+(?:[\w-]+\s+){{0,3}}?{re.escape(detail)}",
@@ -84,5 +110,5 @@ def detail_first(picked: list, own: list, detail: str | None) -> list:
     """``picked`` (candidates with ``text``) with the first of ``own`` that holds the :data:`CODE` ``detail`` at
     its head ("Where is the code for X?": the sentence with the link, which a code question had left out); as
     it is for another detail (a "GPU" first had led with "existing GPU kernels suffer ...", conference cq046)."""
-    given = [c for c in own if detail == CODE and holds_detail(c.text, detail)][:1]
+    given = [c for c in own if detail in _LINKS and holds_detail(c.text, detail)][:1]
     return given + [c for c in picked if c not in given] if given else picked

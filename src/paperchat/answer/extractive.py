@@ -245,7 +245,11 @@ def extract(
         if one_paper and not asks_yes_no(question) and intent.kind != it.FIND
         else []
     )
-    reversal = reversal_note(question, main_paper, lexicon and lexicon.word_df) if one_paper else ""
+    reversal = (
+        reversal_note(question, main_paper, lexicon and lexicon.word_df, intent.kind == it.FIND)
+        if one_paper
+        else ""
+    )
     # "how does VISTA end up increasing hallucination?" where VISTA "reduces hallucination"
     if reversal:
         return Extract(
@@ -338,7 +342,9 @@ def extract(
     # "How many problems ...": the sentence that counts them first
     if counted and len(mentioned) < 2:
         picked = counted[:1] + [c for c in picked if c is not counted[0]]
-    if one_paper:  # "What regret does it achieve?": the paper's own bound, not the setting or earlier work's
+    if (
+        one_paper
+    ):  # "What regret does it achieve?": the paper's own bound, not the setting or earlier work's
         picked = rate_first(picked, own, question, MAX_SENTENCES)
     if not picked:
         return Extract([], relevance, True, "no sentence is relevant enough")

@@ -29,7 +29,11 @@ _LEAD = re.compile(
     r"cover|covers|involve|involves|apply|applies|work on|works on|are about|is about|talk about|"
     # "How many papers report results on GSM8K?" (a benchmark hunter's: the topic had been all those words)
     r"(?:report|reports|reported|show|shows|give|gives|present|presents)\s+(?:results|numbers|scores)|"
-    r"evaluate|evaluates|evaluated|tested)(?:\s+|$))?"
+    r"evaluate|evaluates|evaluated|tested|"
+    # "How many papers prove a minimax lower bound?" (a theorist's count had held "prove a" as topic words)
+    r"prove|proves|derive|derives|establish|establishes|obtain|obtains|achieve|achieves|"
+    r"provide|provides)(?:\s+|$))?"
+    r"(?:(?:a|an|the)\s+)?"
     r"(?:(?:about|on|with|using)\s+)?",
     re.I,
 )

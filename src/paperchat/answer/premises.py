@@ -136,7 +136,11 @@ def denied_terms(ask: str, text: str) -> list[str]:
     # models" had read as a premise the question makes)
     for s, w in surface.items():
         if re.search(rf"\b{re.escape(w)}[\s-]+free\b", ask, re.I) or re.search(
-            rf"\b(?:instead\s+of|rather\s+than)\b[^,;.?]{{0,40}}?\b{re.escape(w)}", ask, re.I
+            # "better than training a linear model from scratch": the alternative compared, no premise
+            rf"\b(?:instead\s+of|rather\s+than|than|versus|vs\.?|compared\s+(?:to|with))\b[^,;.?]{{0,40}}?"
+            rf"\b{re.escape(w)}",
+            ask,
+            re.I,
         ):
             asked.setdefault(s, set()).add(True)
     said = _polarity(text, set(surface), own_only=True)
@@ -293,12 +297,12 @@ def named(question: str, paper) -> str:
     return label if label and label.lower() in question.lower() else paper.title
 
 
-def reversal_note(question: str, paper, df=None) -> str:
+def reversal_note(question: str, paper, df=None, finds: bool = False) -> str:
     """The note for a premise ``paper``'s abstract reverses (:func:`reversed_direction`), whose amount it
     gives otherwise (:func:`paperchat.answer.number_premises.changed_number`), whose technique it never
     mentions (:func:`paperchat.answer.technique_premises.unused_thing`) or, unless the question asks yes or
-    no, whose requirement it denies in other words (:func:`paperchat.answer.denial_premises.denied_category`),
-    or ``""``.
+    no nor looks for a paper (``finds``), whose requirement it denies in other words
+    (:func:`paperchat.answer.denial_premises.denied_category`), or ``""``.
 
     ``paper`` has ``title``, ``abstract`` and ``label`` (its short name, may be empty); ``df`` counts a
     word's papers (:func:`paperchat.answer.technique_premises.unused_thing`).
@@ -311,7 +315,9 @@ def reversal_note(question: str, paper, df=None) -> str:
         return (
             number_note(question, paper, name)
             or technique_note(question, paper, name, df)
-            or ("" if asks_yes_no(question) else denial_note(question, paper, name))
+            # (not for a question looking for a paper: "Which method lets me train a 7B model ...?" is
+            # no premise about the paper found, whose "training-free" only says it is not the one)
+            or ("" if asks_yes_no(question) or finds else denial_note(question, paper, name))
         )
     return (
         f"the abstract of {named(question, paper)} says '{flipped[1]}' where the question says "

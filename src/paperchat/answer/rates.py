@@ -51,7 +51,17 @@ _IMPROVED_TO = re.compile(
 )
 #: Words that tell bounds apart: a question asking for a lower bound wants the sentence writing one (a
 #: kind counts when the question writes it before "bound", "complexity", "rate" or "guarantee").
-_KINDS = ("lower", "upper", "regret", "sample", "query", "iteration", "convergence", "error", "risk")
+_KINDS = (
+    "lower",
+    "upper",
+    "regret",
+    "sample",
+    "query",
+    "iteration",
+    "convergence",
+    "error",
+    "risk",
+)
 
 
 def rate_first(picked: list, own: list, question: str, limit: int) -> list:
@@ -71,8 +81,11 @@ def rate_first(picked: list, own: list, question: str, limit: int) -> list:
     asked = [
         k
         for k in _KINDS
-        if re.search(rf"\b{k}\w*(?:\s+(?:bounds?|complexit(?:y|ies)|rates?|guarantees?)\b|$)", question, re.I)
-        or k == "regret" and re.search(r"\bregret\b", question, re.I)
+        if re.search(
+            rf"\b{k}\w*(?:\s+(?:bounds?|complexit(?:y|ies)|rates?|guarantees?)\b|$)", question, re.I
+        )
+        or k == "regret"
+        and re.search(r"\bregret\b", question, re.I)
     ]
     for holds in (own_bound, lambda c: states_bound(c.text)):
         stating = [c for c in dict.fromkeys(picked + own) if holds(c)]
