@@ -168,3 +168,14 @@ def test_this_rate_refers_to_the_answer_before(icml_engine):
     chat = ChatSession(icml_engine, mode="extractive")
     chat.handle("What convergence rate does PNGBiO get?")
     assert _ids(chat.handle("what proof technique gives this rate?").answer) == ["LVqWNYhPXR"]
+
+
+def test_which_of_two_named_papers_cites_both(icml_engine):
+    # "Which of any4 and GANQ is more accurate at 4 bits?" had quoted GANQ alone, as if the winner
+    for question, pair in [
+        ("Which of any4 and GANQ is more accurate at 4 bits?", ["tJmhOPkWCj", "pkKQGJ5d99"]),
+        ("Is QuantSpec faster than BanditSpec?", ["7SHbJENgHX", "ghkWIlliZ8"]),
+    ]:
+        assert _ids(icml_engine.ask(question, mode="extractive")) == pair, question
+    # a model that is no stored paper's name is no second paper
+    assert _ids(icml_engine.ask("Does FloE use less memory than Mixtral?")) == ["i5aHAkkhJH"]

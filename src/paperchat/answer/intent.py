@@ -176,6 +176,10 @@ _APPROACH = re.compile(
 COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
     r"between|which of (?:them|the (?:two|three))|which one|either (?:one|of)|the other|another|"
+    # "Which of any4 and GANQ is more accurate?", "Is QuantSpec faster than BanditSpec?" (a practitioner's:
+    # one of the two had been quoted, as if the winner)
+    r"which of [\w.$-]+(?:\s[\w.$-]+){0,3}?\s(?:and|or)\s[\w.$-]+|"
+    r"(?:more|less|\w{3,}er)\s+(?:[\w-]+\s+){0,2}?than\s+(?-i:\w*[A-Z]\w*)|"
     r"(?:the )?(?:former|latter)|respectively"
     r"|^\s*(?:which\s+(?:one\s+)?(?:is|was|has|had|achieves?|gets?|gives?|runs?|uses?|needs?|requires?|scales?|"
     r"performs?|works?|reports?|costs?|reach(?:es)?|attains?|obtains?|offers?|supports?|handles?|consumes?|"
