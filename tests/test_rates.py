@@ -51,3 +51,25 @@ def test_the_papers_own_bound_leads_not_earlier_works():
     ]
     # no rate asked: unchanged
     assert rate_first([cited, additive], own, "What does it study?", 2) == [cited, additive]
+
+
+def test_details_abstracts_do_not_give_are_read_by_name():
+    # a theorist's, a benchmark hunter's and a practitioner's unanswerable asks had been answered
+    from paperchat.answer.details import DOWNLOAD, asked_detail, holds_detail
+
+    assert (
+        asked_detail("Which theorem number states the regret lower bound in X?") == "theorem number"
+    )
+    assert (
+        asked_detail("What are the constants hidden in the O(log log T) bound?")
+        == "hidden constants"
+    )
+    assert asked_detail("How much were the CASE-Bench annotators paid?") == "pay"
+    assert asked_detail("Where can I download the OR-Bench dataset?") == DOWNLOAD
+    assert asked_detail("Where is the MIB benchmark hosted?") == DOWNLOAD
+    assert holds_detail(
+        "Our datasets are publicly available at https://huggingface.co/x.", DOWNLOAD
+    )
+    assert not holds_detail("MIB has two tracks spanning four tasks.", DOWNLOAD)
+    assert holds_detail("3.04x higher throughput on an A100 GPU", "hardware")
+    assert holds_detail("Our proof relies on a new coupling argument.", "proof technique")

@@ -15,9 +15,13 @@ import re
 _DETAIL = re.compile(
     r"\b(learning rates?|batch sizes?|gpus?|tpus?|gpu[- ]hours?|hours|epochs?|random seeds?|seeds|optimizers?|"
     r"hardware|wall[- ]clock|weight decay|dropout rate|warm-?up(?:[ -](?:steps|schedules?|ratio|period))?|training steps|memory footprint|"
-    r"participants|annotators|licen[cs]es?|code licen[cs]es?|hyper-?parameters?|(?:filter|sampler|solver) settings)\b",
+    r"participants|annotators|licen[cs]es?|code licen[cs]es?|hyper-?parameters?|(?:filter|sampler|solver) settings|"
+    # a theorist's: "Which theorem number states ...?", "the constants hidden in the O(log log T) bound"
+    r"theorem numbers?|lemma numbers?|which theorem|hidden constants|constants hidden|proof techniques?)\b",
     re.I,
 )
+#: How a note names a detail asked in other words ("the abstract does not give the theorem number").
+_NAMED = {"which theorem": "theorem number", "constants hidden": "hidden constants"}
 #: "How much were the CASE-Bench annotators paid?" (a benchmark hunter's: a p-value had been quoted): pay,
 #: before the "annotators" it is asked of.
 _PAY = re.compile(r"\b(?:wages?|compensation|compensated|paid)\b", re.I)
@@ -63,7 +67,7 @@ def asked_detail(question: str) -> str | None:
     if _PAY.search(question):
         return "pay"
     if detail := _DETAIL.search(question):
-        return detail.group(1).lower()
+        return _NAMED.get(detail.group(1).lower(), detail.group(1).lower())
     if _CODE.search(question):
         return CODE
     return DOWNLOAD if _DOWNLOAD.search(question) else None
@@ -78,6 +82,8 @@ def holds_detail(sentence: str, detail: str) -> bool:
         return _DATA_GIVEN.search(sentence) is not None
     if detail == "hardware" and _HARDWARE.search(sentence):
         return True  # "on an A100 GPU" (a practitioner's "What hardware did ShadowKV use?" had abstained)
+    if detail.startswith("proof technique"):  # "Our proof relies on a coupling argument"
+        return re.search(r"\b(?:proof|argument|technique)s?\b(?!\s+that)", sentence, re.I) is not None
     if detail == "pay":
         return re.search(r"\b(?:pay|paid|wages?|compensat\w*)\b", sentence, re.I) is not None
     stem = detail.rstrip("s")
