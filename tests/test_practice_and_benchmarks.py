@@ -63,6 +63,8 @@ def test_hardware_named_by_its_gpu_and_downsides_asked_other_ways(icml_engine):
         'the abstract of FloE (i5aHAkkhJH) writes none of "run", "CPUs": the quotes may not decide the '
         "question"
     ]
+    # "Qwen" is written in "Qwen2.5-7B-Instruct" (the note had said KVTuner "does not write 'Qwen'")
+    assert icml_engine.ask("Does KVTuner work on Qwen models?", mode="extractive").notes == []
 
 
 def test_is_there_code_asks_of_the_paper_just_shown(icml_engine):

@@ -83,7 +83,9 @@ def holds_detail(sentence: str, detail: str) -> bool:
     if detail == "hardware" and _HARDWARE.search(sentence):
         return True  # "on an A100 GPU" (a practitioner's "What hardware did ShadowKV use?" had abstained)
     if detail.startswith("proof technique"):  # "Our proof relies on a coupling argument"
-        return re.search(r"\b(?:proof|argument|technique)s?\b(?!\s+that)", sentence, re.I) is not None
+        return (
+            re.search(r"\b(?:proof|argument|technique)s?\b(?!\s+that)", sentence, re.I) is not None
+        )
     if detail == "pay":
         return re.search(r"\b(?:pay|paid|wages?|compensat\w*)\b", sentence, re.I) is not None
     stem = detail.rstrip("s")

@@ -118,7 +118,14 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
         # (not "Does": a practitioner's note read 'writes none of "Does", "run", "CPUs"')
         if (t := lexicon.terms_of(w)) and not t <= named and w.lower() not in _AUXILIARIES
     ]
-    holds_some = any(lexicon.terms_of(w) & held for w in words)
+
+    def written(w: str) -> bool:
+        # "Qwen" in "Qwen2.5-7B-Instruct" (a practitioner's note had said KVTuner "does not write 'Qwen'")
+        return bool(lexicon.terms_of(w) & held) or (
+            w[:1].isupper() and re.search(rf"(?<![\w-]){re.escape(w)}", text) is not None
+        )
+
+    holds_some = any(written(w) for w in words)
     if holds_some:
         # a less common word it lacks while holding others ("Does FedCEO provide a convergence guarantee?":
         # its "rigorous privacy guarantees" had read as a yes; a course TA's session)
@@ -127,7 +134,7 @@ def unaddressed_note(question: str, name: str, paper, lexicon) -> str | None:
             w
             for w in words
             if w.lower() not in _AUXILIARIES | _FRAMING
-            and not lexicon.terms_of(w) & held
+            and not written(w)
             and not any(lexicon.terms_of(o) & held for o in _SAME_AS.get(w.lower(), ()))
             and all(lexicon.df.get(t, 0) <= rare for t in lexicon.terms_of(w))
         ]
