@@ -635,3 +635,13 @@ def test_csl_json_authors_and_dates_are_read():
     assert author_list(item["author"]) == ["Rudy Morel", "The Team"]
     assert parse_year(with_aliases(item)["year"]) == 2025
     assert parse_year({"raw": "2024-05"}) == 2024
+
+
+def test_a_titles_case_protecting_braces_are_dropped_outside_math():
+    # a reference-manager session: "Learning {BERT}-style Encoders" could not be found by "Learning BERT-style"
+    from paperchat.core.text import unbraced
+
+    assert unbraced("Learning {BERT}-style Encoders in $\\mathcal{O}(n)$ time") == (
+        "Learning BERT-style Encoders in $\\mathcal{O}(n)$ time"
+    )
+    assert unbraced("A \\emph{bold} title") == "A \\emph{bold} title"

@@ -72,6 +72,24 @@ def clean_text(text: str) -> str:
     ).strip()  # what was removed leaves no double space
 
 
+#: A BibTeX brace that protects case ("Learning {BERT}-style"): one not opening a LaTeX command's argument
+#: (``\\mathcal{O}``), outside inline math.
+_MATH_SPAN = re.compile(r"(\$[^$]*\$)")
+
+
+def unbraced(title: str) -> str:
+    """``title`` without BibTeX's case-protecting braces outside inline math: "Learning {BERT}-style" ->
+    "Learning BERT-style" (a reference-manager session's title exported from BibTeX could not be found by
+    the words a reader sees); a command's braces ("\\emph{x}") and math ("$\\mathcal{O}(n)$") stay."""
+    if "{" not in title and "}" not in title:
+        return title
+    parts = _MATH_SPAN.split(title)
+    for i in range(0, len(parts), 2):
+        if not re.search(r"\\[A-Za-z]+\s*\{", parts[i]):
+            parts[i] = parts[i].replace("{", "").replace("}", "")
+    return "".join(parts)
+
+
 def strip_controls(text: str) -> str:
     """``text`` without terminal escape sequences (:data:`_ANSI`) and C0 control characters but newline and tab;
     for what is printed as it streams (no strip, no NFC: a piece of a longer text)."""

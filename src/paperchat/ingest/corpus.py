@@ -35,7 +35,7 @@ from typing import Any
 
 from paperchat.core.errors import PaperchatError
 from paperchat.core.sentences import split_sentences
-from paperchat.core.text import clean_text, normalize_for_id, short_hash, unescape_html
+from paperchat.core.text import clean_text, normalize_for_id, short_hash, unbraced, unescape_html
 from paperchat.ingest.authors import author_list
 from paperchat.ingest.fields import FIELD_ALIASES, with_aliases
 from paperchat.ingest.labels import short_label
@@ -160,7 +160,7 @@ def _paper_from_record(rec: dict[str, Any], name: str, index: int) -> Paper:
         abstract=abstract,
         source_path=name,
         source_index=index,
-        title=clean_text(unescape_html(str(rec.get("title") or ""))),
+        title=unbraced(clean_text(unescape_html(str(rec.get("title") or "")))),
         authors=author_list(rec.get("authors")),
         url=clean_text(str(rec.get("url") or "")),
         extra=extra,
