@@ -85,7 +85,9 @@ def unbraced(title: str) -> str:
         return title
     parts = _MATH_SPAN.split(title)
     for i in range(0, len(parts), 2):
-        if not re.search(r"\\[A-Za-z]+\s*\{", parts[i]):
+        if not re.search(
+            r"\\(?:[A-Za-z]+|[^A-Za-z\s])\s*\{", parts[i]
+        ):  # \emph{x}, Schr\"{o}dinger
             parts[i] = parts[i].replace("{", "").replace("}", "")
     return "".join(parts)
 
