@@ -181,3 +181,17 @@ def test_which_of_two_named_papers_cites_both(icml_engine):
         assert _ids(icml_engine.ask(question, mode="extractive")) == pair, question
     # a model that is no stored paper's name is no second paper
     assert _ids(icml_engine.ask("Does FloE use less memory than Mixtral?")) == ["i5aHAkkhJH"]
+
+
+def test_papers_introducing_a_benchmark_on_a_topic(icml_engine):
+    # "... a benchmark for sparse autoencoders?" had listed ten SAE method papers, SAEBench ninth, no AxBench
+    answer = icml_engine.ask(
+        "Which papers introduce a benchmark for sparse autoencoders?", mode="extractive"
+    )
+    assert answer.answer.splitlines()[0] == (
+        '4 stored papers with every word of "sparse autoencoders" introduce a benchmark:'
+    )
+    assert set(_ids(answer)) == {"qrU3yNfX0d", "9v1eW8HgMU", "K2CckZjNy0", "sSrOwve6vb"}
+    assert "we introduce AxBench, a large-scale benchmark" in answer.answer and answer.count == 4
+    safety = icml_engine.ask("Which papers introduce a new benchmark for LLM safety?")
+    assert {"FCHIGDCoow", "CdFnEu0JZV"} <= set(_ids(safety))  # CASE-Bench and OR-Bench

@@ -19,6 +19,7 @@ from paperchat.core.contract import EXTRACTIVE, LLM, Answer, Source
 from paperchat.core.errors import PaperchatError
 from paperchat.core.terms import terms
 from paperchat.core.text import clean_question
+from paperchat.engine.introduced import introduced_list
 from paperchat.engine.metadata_reads import ANSWERED_FROM, counted_listing, read_metadata
 
 #: Papers holding a list's topic words past which they are counted without reading for the phrase (_more_listed)
@@ -91,6 +92,14 @@ def ask(
             reading.answer.notes.append(METADATA_NOTE)
         return reading.answer
     asked, paper_ids = reading.text, reading.paper_ids
+    # "Which papers introduce a benchmark for X?": those on X that say they introduce one
+    if (introduced := introduced_list(engine, question, asked, paper_ids)) is not None:
+        introduced.notes = reading.notes + introduced.notes
+        introduced.notes += [
+            METADATA_NOTE.replace("stored metadata (titles, authors, venues)", "abstracts")
+        ] * (answer_mode == LLM)
+        introduced.timings["total_s"] = round(time.perf_counter() - t0, 4)
+        return introduced
     if unwritten := _unwritten(engine, asked):
         # "asdf", "zxcv": no stored paper writes a word of it, and the nearest abstract is no answer
         answer = Answer.abstention(question, answer_mode, notes=reading.notes + [unwritten])
