@@ -136,7 +136,8 @@ def test_chat_exports_the_sources_it_is_given(bundled_store, tmp_path):
         stdin="What does ConfPO use to pick preference-critical tokens?\nHow does CROW remove backdoors?\n"
         f"/export {picks} 1\n/export {tmp_path / 'x.bib'} 7\n",
     )
-    assert f"Exported 1 BibTeX entry to {picks}" in out.stdout
+    # the reply names the papers the numbers counted (a reference-manager session could not tell)
+    assert f"Exported 1 BibTeX entry to {picks}: [1] CROW: Eliminating Backdoors" in out.stdout
     assert [k for k in read_back(picks)] == ["min2025crow"]  # source 1 of the last list
     assert "The last answer has 1 source: /export refs.bib 1." in out.stdout
     assert not (tmp_path / "x.bib").exists() and not list(tmp_path.glob("picks.bib *"))

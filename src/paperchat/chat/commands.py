@@ -272,7 +272,12 @@ def cmd_export(session: Session, arg: str, on_token) -> Reply:
         n = session.engine.write_bibtex(path, ids)
     except PaperchatError as exc:
         return Reply(text=f"Could not export to {path}: {exc}")
-    return Reply(text=f"Exported {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}")
+    said = f"Exported {n} BibTeX {'entry' if n == 1 else 'entries'} to {path}"
+    if picks:  # which papers the numbers counted (a reference-manager session could not tell)
+        said += ": " + "; ".join(
+            f"[{k}] {src.title or src.paper_id}" for k, (src, _) in zip(picks, chosen)
+        )
+    return Reply(text=said)
 
 
 HANDLERS: dict[str, Callable[[Session, str, object], Reply]] = {
