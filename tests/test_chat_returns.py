@@ -83,3 +83,10 @@ def test_close_author_names():
     assert close_names("Stephan Gunneman", names) == ["Stephan Günnemann"]
     assert close_names("Minling Zhang", names) == ["Min-Ling Zhang"]
     assert close_names("Geoffrey Hinton", names) == []
+
+
+def test_names_fold_letters_nfkd_cannot():
+    # a reference-manager session: --author Dordevic matched no "Ðorđević" (an eth for Đ)
+    from paperchat.core.text import fold
+
+    assert fold("Ðorđević Łukasiewicz Søren") == "dordevic lukasiewicz soren"

@@ -34,6 +34,10 @@ _LETTERS = str.maketrans(
         "ł": "l",
         "Đ": "D",
         "đ": "d",
+        # Icelandic eth, which metadata often writes for Đ ("Ðorđević": a reference-manager session's
+        # --author Dordevic had matched no one)
+        "Ð": "D",
+        "ð": "d",
         "Þ": "Th",
         "þ": "th",
         "ı": "i",
