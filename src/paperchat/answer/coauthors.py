@@ -11,7 +11,6 @@ citations' evidence the title and author list, :func:`paperchat.answer.paper_lis
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -105,6 +104,8 @@ def coauthor_ask(question: str, index: AuthorIndex) -> CoauthorAsk | None:
                 if not typed[:1].isupper():
                     continue
                 found = index.papers_of(name_words(typed))
+                if not found:
+                    continue
                 # "Who did Yoshua Bengio collaborate with on GFlowNets?": on the papers holding that topic
                 # (after the name when the phrase ends with it: "the co-authors of X on GFlowNets")
                 end = m.end()
@@ -112,7 +113,7 @@ def coauthor_ask(question: str, index: AuthorIndex) -> CoauthorAsk | None:
                     end = question.find(typed, m.start("name")) + len(typed)
                 on = _TOPIC.match(question, end)
                 topic = question[on.end() :].strip(" ?.!") if on else ""
-                if found and (topic or not _topic(question[: m.start()] + " " + question[end:])):
+                if topic or not _topic(question[: m.start()] + " " + question[end:]):
                     ranked = sorted(found, key=lambda a: (-len(found[a]), a))
                     return CoauthorAsk(
                         typed,
@@ -144,8 +145,7 @@ def coauthors_answer(question: str, ask: CoauthorAsk, records: Mapping[str, Pape
         for name in record.authors:
             if name not in (ask.author, OTHERS):
                 shared.setdefault(name, []).append(n)
-    order = Counter({name: len(ns) for name, ns in shared.items()})
-    ranked = sorted(shared, key=lambda a: (-order[a], shared[a][0]))
+    ranked = sorted(shared, key=lambda a: (-len(shared[a]), shared[a][0]))
     s, p = "s" if len(ranked) != 1 else "", "s" if len(papers) != 1 else ""
     holding = f' holding "{ask.topic}"' if ask.topic else ""
     lines = [
@@ -157,11 +157,11 @@ def coauthors_answer(question: str, ask: CoauthorAsk, records: Mapping[str, Pape
         lines.append(f"{name}: {k} paper{'s' if k != 1 else ''} {cites}.")
     notes = []
     if len(ranked) > MAX_COAUTHORS:
+        most = len(shared[ranked[MAX_COAUTHORS]])  # the most papers one left out shares
+        each = f"at most {most} papers" if most > 1 else "1 paper"
         notes.append(
-            f"{len(ranked) - MAX_COAUTHORS} more co-authors not listed, each on "
-            f"{'at most ' if order[ranked[MAX_COAUTHORS]] > 1 else ''}{order[ranked[MAX_COAUTHORS]]} "
-            f"paper{'s' if order[ranked[MAX_COAUTHORS]] > 1 else ''} (`paperchat papers --author "
-            f'"{ask.author}"` lists the papers)'
+            f"{len(ranked) - MAX_COAUTHORS} more co-authors not listed, each on {each} (`paperchat papers "
+            f'--author "{ask.author}"` lists the papers)'
         )
     if ask.others:
         notes.append(
