@@ -64,14 +64,16 @@ def asked_year(question: str) -> YearAsk | None:
             re.sub(r"\s+(?:from|in|at\s+ICML)\s*$", "", question[: m.start("op")])
             + question[m.end("bound") :]
         )
-        return YearAsk(
-            int(m.group("bound")),
-            re.sub(r"\s+([?.!,;:])", r"\1", " ".join(rest.split())),
-            _OPS.get(op, op),
-        )
+        return YearAsk(int(m.group("bound")), _tidy(rest), _OPS.get(op, op))
     year = m.group("year") or m.group("lead")
-    rest = re.sub(rf"\s*\b(?:in\s+|from\s+|of\s+)?{year}\b", "", question, count=1)
-    return YearAsk(int(year), re.sub(r"\s+([?.!,;:])", r"\1", " ".join(rest.split())))
+    return YearAsk(
+        int(year), _tidy(re.sub(rf"\s*\b(?:in\s+|from\s+|of\s+)?{year}\b", "", question, count=1))
+    )
+
+
+def _tidy(rest: str) -> str:
+    """The question without its year, spaced again ("Which papers were published?")."""
+    return re.sub(r"\s+([?.!,;:])", r"\1", " ".join(rest.split()))
 
 
 def year_note(when: YearAsk, years: list[int], by: str = "") -> str:
