@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from paperchat.answer.author_names import AuthorIndex, name_words
 from paperchat.answer.authorship import NAME, NAME_LAZY, leading_words
-from paperchat.answer.paper_lists import metadata_source, only_listing
-from paperchat.core.contract import EXTRACTIVE, Answer, Retrieved
+from paperchat.answer.paper_lists import metadata_listing, only_listing
+from paperchat.core.contract import EXTRACTIVE, Answer
 from paperchat.ingest.authors import OTHERS
 from paperchat.ingest.records import PaperRecord
 
@@ -168,14 +168,6 @@ def coauthors_answer(question: str, ask: CoauthorAsk, records: Mapping[str, Pape
             f'"{ask.typed}" also names {", ".join(ask.others[:5])}{", …" if len(ask.others) > 5 else ""}: '
             f"answered for {ask.author}, who has the most stored papers"
         )
-    return Answer(
-        question,
-        "\n".join(lines),
-        EXTRACTIVE,
-        sources=[metadata_source(n, r) for n, r in enumerate(papers, 1)],
-        retrieved=[
-            Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0) for r in papers
-        ],
-        notes=notes,
-        count=len(ranked) if ask.count else None,
+    return metadata_listing(
+        question, "\n".join(lines), papers, notes, len(ranked) if ask.count else None
     )

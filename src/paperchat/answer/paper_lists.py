@@ -80,13 +80,28 @@ def listed_answer(
         notes.append(
             f"{len(records) - MAX_LISTED:,} more not listed" + (f" ({more})" if more else "")
         )
+    return metadata_listing(question, "\n".join(lines), shown, notes, count, records)
+
+
+def metadata_listing(
+    question: str,
+    text: str,
+    cited: Sequence[PaperRecord],
+    notes: list[str],
+    count: int | None = None,
+    retrieved: Sequence[PaperRecord] | None = None,
+) -> Answer:
+    """An answer read off the stored metadata: ``text`` citing ``cited`` as [1], [2], ... (each source's
+    evidence its title and authors, :func:`metadata_source`), ``retrieved`` (``cited`` when not given) as
+    its retrieved papers, with ``notes`` and ``count``."""
     return Answer(
         question,
-        "\n".join(lines),
+        text,
         EXTRACTIVE,
-        sources=[metadata_source(n, r) for n, r in enumerate(shown, 1)],
+        sources=[metadata_source(n, r) for n, r in enumerate(cited, 1)],
         retrieved=[
-            Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0) for r in records
+            Retrieved(r.paper_id, r.chunk_ids[0] if r.chunk_ids else "", 1.0)
+            for r in (cited if retrieved is None else retrieved)
         ],
         notes=notes,
         count=count,
