@@ -251,6 +251,16 @@ def test_a_dollar_that_is_money_is_escaped_and_math_is_kept():
         ),
         ({"venue": "NeurIPS'24"}, "", ("NeurIPS", 2024)),
         ({"venue": "ICML 2025 Workshop on Agents"}, "", ("ICML 2025 Workshop on Agents", 0)),
+        # the verifier's: a presentation kind, "Proc.", a hyphen, "The", the short name in parentheses
+        ({"venue": "ICML 2025 (Oral)"}, "", ("ICML", 2025)),
+        ({"venue": "Proc. ICML-2025"}, "", ("ICML", 2025)),
+        ({"venue": "The 42nd International Conference on Machine Learning"}, "", ("ICML", 2025)),
+        ({"venue": "International Conference on Machine Learning (ICML 2025)"}, "", ("ICML", 2025)),
+        (
+            {"venue": "Proceedings of the AAAI Conference"},
+            "",
+            ("Proceedings of the AAAI Conference", 0),
+        ),
     ],
 )
 def test_venue_and_year(fields, file_name, expected):
@@ -610,6 +620,20 @@ def test_and_others_ends_an_author_list_as_bibtex_writes_it():
     ]
     assert author_list(["Rudy Morel", "et al."]) == ["Rudy Morel", "others"]
     assert author_list("Alice Smith et al.") == ["Alice Smith", "others"]
+    # the verifier's: "Last, First" beside "First Last", braced or dotted "others", a number of others
+    assert author_list("Morel, Rudy and Han, Jiequn and Edouard Oyallon") == [
+        "Rudy Morel",
+        "Jiequn Han",
+        "Edouard Oyallon",
+    ]
+    assert (
+        author_list("Morel, Rudy and {others}")
+        == author_list("Morel, Rudy and 3 others.")
+        == [
+            "Rudy Morel",
+            "others",
+        ]
+    )
     record = PaperRecord("a", title="T", authors=["Rudy Morel", "Jiequn Han", "others"], year=2025)
     text = entries(["a"], {"a": record})
     assert 'author = "Morel, Rudy and Han, Jiequn and others"' in text

@@ -200,3 +200,31 @@ def test_papers_introducing_a_benchmark_on_a_topic(icml_engine):
     assert "we introduce AxBench, a large-scale benchmark" in answer.answer and answer.count == 4
     safety = icml_engine.ask("Which papers introduce a new benchmark for LLM safety?")
     assert {"FCHIGDCoow", "CdFnEu0JZV"} <= set(_ids(safety))  # CASE-Bench and OR-Bench
+
+
+def test_the_verifiers_finds(icml_engine):
+    # a download question's link, not a sentence saying "open-source LLMs"
+    data = icml_engine.ask("Where can I download the CASE-Bench dataset?", mode="extractive")
+    assert data.answer.startswith(
+        "Code and data used in the paper are available at https://anonymous.4open.science/r/CASEBench-D5DB"
+    )
+    assert icml_engine.ask("Where is the any4 code?").answer.startswith(
+        "We open source our code at https://github.com/facebookresearch/any4"
+    )
+    # a title stored with non-breaking hyphens, typed with "-"
+    who = icml_engine.ask(
+        "Who wrote Belief-Driven Multi-Agent LLM Reasoning via Bayesian Nash Equilibrium?",
+        mode="extractive",
+    )
+    assert _ids(who) == ["RQwexjUCxm"]
+    invented = icml_engine.ask("Who invented the Transformer?", mode="extractive")
+    assert invented.abstained and invented.notes == [
+        'no stored paper is titled or named "Transformer"'
+    ]
+    assert _ids(icml_engine.ask("Who made OR-Bench?", mode="extractive")) == ["CdFnEu0JZV"]
+    # either of two named papers: both quoted
+    both = icml_engine.ask("Does OR-Bench or CASE-Bench have more prompts?", mode="extractive")
+    assert _ids(both) == ["CdFnEu0JZV", "FCHIGDCoow"]
+    chat = ChatSession(icml_engine, mode="extractive")
+    chat.handle("Tell me about CASE-Bench")
+    assert _ids(chat.handle("where can I get the data?").answer) == ["FCHIGDCoow"]

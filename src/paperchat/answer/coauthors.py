@@ -26,6 +26,7 @@ _DID = (
     r"(?:co-?authored|coauthored|collaborated|worked|written|wrote|published|co-?author|collaborate|"
     r"work|write|publish)"
 )
+_PEOPLE = r"(?:researchers|people|persons|authors|scientists|colleagues)"
 #: The phrases that ask for an author's co-authors, the name in their ``name`` group.
 _ASKS = (
     re.compile(rf"(?<![\w'’]){NAME_LAZY}['’]s\s+(?:\w+\s+){{0,2}}?{_WITH}\b", re.I),
@@ -40,11 +41,22 @@ _ASKS = (
     re.compile(
         rf"\bhow\s+many\s+{_WITH}\s+(?:does|did|has)\s+{NAME_LAZY}\s+(?:have|had|got)\b", re.I
     ),
+    # "Which researchers worked with X?", "How many people has X co-authored with?" (a verifier's)
+    re.compile(
+        rf"\b(?:which|what|how\s+many)\s+{_PEOPLE}\s+(?:have\s+|has\s+)?{_DID}\s+(?:papers?\s+)?"
+        rf"with\s+{NAME}",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:which|what|how\s+many)\s+{_PEOPLE}\s+(?:has|have|did|does)\s+{NAME_LAZY}\s+{_DID}\s+"
+        r"(?:papers?\s+)?with\b",
+        re.I,
+    ),
 )
 #: Words that only qualify the co-authors asked for ("frequent collaborators", "main co-authors").
 _QUALIFIERS = frozenset(
     "collaborator collaborators co-authors coauthors frequent frequently main most often close closest "
-    "usual top have has had".split()
+    "usual top have has had people researchers persons scientists colleagues worked".split()
 )
 
 

@@ -35,7 +35,8 @@ _DOWNLOAD = re.compile(
 #: What tells a reader where data is: a link, or the data said to be available.
 _DATA_GIVEN = re.compile(
     r"https?://|www\.|\bgithub\b|\bhugging\s*face\b|\b(?:publicly|openly|freely)\s+(?:available|released)\b"
-    r"|\b(?:released|open[- ]sourced?)\b",
+    r"|\b(?:data|datasets?|benchmarks?|code)\b[^.]{0,40}\b(?:available|released|open[- ]sourced)\b"
+    r"|\bwe\s+(?:publicly\s+)?(?:release|open[- ]source)\b",
     re.I,
 )
 #: A question asking where a paper's code is: "Where is the code for ConfPO released?", "Is the code of
@@ -43,7 +44,9 @@ _DATA_GIVEN = re.compile(
 #: uses": tuning qd46 and qx41 had been declined for it).
 _CODE = re.compile(
     r"\b(?:source\s+)?code\b(?=\s+(?:for|of|is|are|was|been|be|available|released|public|link|url|repo"
-    r"|repository|base)\b)|\b(?:github|gitlab)\b|\bcode\s*(?:base|repo(?:sitory)?)\b",
+    r"|repository|base)\b)|\b(?:github|gitlab)\b|\bcode\s*(?:base|repo(?:sitory)?)\b"
+    # "Where is the any4 code?" (a verifier's: the link had been left out)
+    r"|\bwhere\b[^?]*\bcode\s*[?.!]*\s*$",
     re.I,
 )
 #: What tells a reader where code is: a link, or the code said to be available.
@@ -118,5 +121,7 @@ def detail_first(picked: list, own: list, detail: str | None) -> list:
     """``picked`` (candidates with ``text``) with the first of ``own`` that holds the :data:`CODE` ``detail`` at
     its head ("Where is the code for X?": the sentence with the link, which a code question had left out); as
     it is for another detail (a "GPU" first had led with "existing GPU kernels suffer ...", conference cq046)."""
-    given = [c for c in own if detail in _LINKS and holds_detail(c.text, detail)][:1]
+    given = [c for c in own if detail in _LINKS and holds_detail(c.text, detail)]
+    # a link before a sentence only saying it is available
+    given = sorted(given, key=lambda c: re.search(r"https?://|www\.", c.text) is None)[:1]
     return given + [c for c in picked if c not in given] if given else picked

@@ -77,7 +77,7 @@ _SUMMARY = re.compile(
 )
 _AUTHORS = re.compile(
     r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced|"
-    r"developed|created|invented)\b"
+    r"developed|created|invented|made|built|(?:is|are)\s+behind)\b"
     r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b|" + HOW_MANY_AUTHORS.pattern,
     re.I,
 )
@@ -183,8 +183,8 @@ COMPARE = re.compile(
     r"(?:the )?(?:former|latter)|respectively"
     r"|^\s*(?:which\s+(?:one\s+)?(?:is|was|has|had|achieves?|gets?|gives?|runs?|uses?|needs?|requires?|scales?|"
     r"performs?|works?|reports?|costs?|reach(?:es)?|attains?|obtains?|offers?|supports?|handles?|consumes?|"
-    r"saves?|yields?|shows?|delivers?|produces?|takes?|claims?)\b[^?]*?|(?:is|are|was|were)\s+)"
-    r"(?-i:\b\w*[A-Z]\w*\s+or\s+\w*[A-Z]\w*))\b",
+    r"saves?|yields?|shows?|delivers?|produces?|takes?|claims?)\b[^?]*?|(?:is|are|was|were|does|do|did|has)\s+)"
+    r"(?-i:\b[\w-]*[A-Z][\w-]*\s+or\s+[\w-]*[A-Z][\w-]*))\b",
     re.I,
 )
 _QUOTED = re.compile(r"(?:^|[\s(])['\"‘“]([^'\"’”]{3,60})['\"’”](?=[\s,.;:?)]|$)")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from paperchat.answer.paper_lists import MAX_LISTED, listed_answer, metadata_source
 from paperchat.cite.markers import cite_sentence
 from paperchat.core.contract import EXTRACTIVE, Answer
+from paperchat.ingest.authors import OTHERS
 from paperchat.ingest.records import PaperRecord
 
 MOST_AUTHORS, FEWEST_AUTHORS, MOST_PAPERS = "most_authors", "fewest_authors", "most_papers"
@@ -150,7 +151,11 @@ def prolific_answer(
     author's; a tie of more than :data:`RUNNERS_UP` authors is the lead line alone). ``topic`` (said in the lead) and ``scope`` (' from 2024') say what the papers were narrowed
     to; ``first`` counts first authors only. The abstention when no paper has stored authors."""
     tally = Counter(
-        a for r in records.values() for a in dict.fromkeys(r.authors[:1] if first else r.authors)
+        a
+        for r in records.values()
+        for a in dict.fromkeys(r.authors[:1] if first else r.authors)
+        if a
+        != OTHERS  # BibTeX's "and others" names no one (a verifier's "others has the most papers")
     )
     if not tally:
         return Answer.abstention(question, EXTRACTIVE, notes=["no stored paper has its authors"])

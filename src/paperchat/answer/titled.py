@@ -30,7 +30,9 @@ def titled(question: str, paper: PaperText) -> bool:
         for w in re.findall(r"[A-Za-z][\w+-]*", it.retrieval_query(question))
         if w[0].isupper() and w.lower() not in _NOT_TITLE_WORDS
     }
-    named = {w.lower() for w in re.findall(r"[\w+-]+", f"{paper.title} {paper.label}")}
+    # (a title's non-breaking hyphen, U+2011, typed as "-": "Belief‑Driven Multi‑Agent ...", a verifier's)
+    title = re.sub("[\u2010\u2011]", "-", f"{paper.title} {paper.label}")
+    named = {w.lower() for w in re.findall(r"[\w+-]+", title)}
     if words and words <= named:
         return True
     # typed in lower case, hyphens as spaces: "when was flow q learning published" (a phone-style session)
@@ -44,9 +46,15 @@ def _loose(text: str) -> str:
 
 #: "Who wrote X?", "Who are the authors of X?", "Who proposed X?": ``x``, the paper or method named.
 _WHO_WROTE = re.compile(
-    r"^\s*who\s+(?:wrote|authored|proposed|introduced|developed|created|are\s+the\s+(?:co-?)?authors\s+of|"
+    r"^\s*who\s+(?:wrote|authored|proposed|introduced|developed|created|invented|made|built|"
+    r"(?:is|are)\s+behind|"
+    r"are\s+the\s+(?:co-?)?authors\s+of|"
     r"is\s+the\s+(?:first\s+|last\s+|lead\s+)?author\s+of)\s+(?:the\s+)?(?:paper\s+)?"
     r"(?P<x>.+?)\s*[?.!]*\s*$",
+    re.I,
+)
+_KIND = re.compile(
+    r"\s+(?:dataset|benchmark|model|architecture|method|algorithm|framework|paper|technique)s?$",
     re.I,
 )
 #: Words a title writes in lower case ("Attention Is All You Need" writes none, "Learning to Explore" one).
@@ -61,13 +69,14 @@ def names_another_paper(question: str, paper: PaperText) -> str:
     """The name a "Who wrote X?" question gives its paper (X: quoted, or every word of it capitalised
     but small words), when ``paper`` is not it; ``""`` when it is, or the question names none that way.
 
-    ``paper`` is X when :func:`titled` says so, or when X is one word its abstract coins: written after
-    "propose", "introduce", "call", ... within eight words, or followed by ", a", ": " or "(".
+    ``paper`` is X when :func:`titled` says so, or when X is one word its abstract coins: "we introduce X",
+    "this paper proposes a method X" (a few words between), "called X", "named X".
     """
     m = _WHO_WROTE.match(question)
     if not m:
         return ""
-    x = m.group("x").strip("\"'“”‘’ ")
+    # "the ImageNet dataset", "the Transformer architecture": the name, without its kind
+    x = re.sub(_KIND, "", m.group("x").strip("\"'“”‘’ "))
     words = re.findall(r"[^\W_][\w+.'’-]*", x)
     quoted = m.group("x")[:1] in "\"'“‘"
     if not words or not (
@@ -78,7 +87,12 @@ def names_another_paper(question: str, paper: PaperText) -> str:
         return ""
     if len(words) == 1:
         name = re.escape(words[0])
-        coined = rf"\b{_COINS}\W+(?:\w+\W+){{0,8}}?{name}\b|\b{name}\b\s*(?:,\s*an?\b|:|\()"
-        if re.search(coined, paper.abstract or ""):
+        # "we introduce DISCO", "this paper proposes a method called X"; not "LoRA (Hu et al.)" nor "we
+        # propose X, which improves LoRA" (a verifier's "Who developed LoRA?" had named such a paper)
+        coined = (
+            rf"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+){{0,2}}?{_COINS}\s+(?:[\w-]+\s+){{0,4}}?{name}\b"
+            rf"|\b(?:called|named|dubbed|termed)\s+{name}\b"
+        )
+        if re.search(coined, paper.abstract or "", re.I):
             return ""
     return x

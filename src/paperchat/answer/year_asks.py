@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass
 
 _ASKS = re.compile(
-    r"\b(?:(?:published|appeared|presented|accepted|released|came out)\s+(?:in\s+)?|(?:papers?|works?)\s+(?:(?:are|were|is|was)\s+)?"
+    r"\b(?:(?:published|publish|appeared|presented|accepted|released|came out)\s+(?:in\s+)?|(?:papers?|works?)\s+(?:(?:are|were|is|was)\s+)?"
     r"(?:from|of)\s+)(?P<year>(?:19|20)\d\d)\b"
     r"|\b(?P<lead>(?:19|20)\d\d)\s+(?:papers?|works?|articles?|publications?)\b"
     # "What did Sergey Levine publish before 2025?", "papers from after 2023" (an author session had the
     # 2025 papers listed for "before 2025")
     r"|\b(?:publish(?:ed)?|appeared|presented|released|wr(?:ote|itten|ite)|papers?|works?)\s+"
-    r"(?:(?:from|in|at\s+ICML)\s+)?(?P<op>before|prior\s+to|earlier\s+than|after|later\s+than|since)\s+"
+    r"(?:(?:anything|something|any\s+papers?|papers?)\s+)?(?:(?:from|in|at\s+ICML)\s+)?(?P<op>before|prior\s+to|earlier\s+than|after|later\s+than|since)\s+"
     r"(?P<bound>(?:19|20)\d\d)\b",
     re.I,
 )

@@ -69,6 +69,13 @@ _ASPECTS = (
         "What baselines do they compare against?",
     ),
     (r"code|github|repo|link", "Is its code available?", "Is their code available?"),
+    # "where can I get the data?" after CASE-Bench (a verifier's chat: another paper's link)
+    (
+        r"where\s+(?:can|do|could)\s+i\s+(?:get|find|download)\s+(?:the\s+|its\s+|their\s+)?"
+        r"(?:data|dataset|benchmark)|download(?:\s+link)?",
+        "Where can I download its data?",
+        "Where can I download their data?",
+    ),
     (
         r"authors?|who\s+(?:wrote|made|authored|did)(?:\s+(?:that|this|these|those))?",
         "Who wrote it?",

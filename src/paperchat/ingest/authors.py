@@ -61,8 +61,8 @@ def author_list(value: Any) -> list[str]:
         return [text]  # "Martin Luther King, Jr."
     if ";" in text:
         parts = [natural_order(p) for p in text.split(";")]  # "Vaswani, Ashish; Shazeer, Noam" too
-    elif " and " in text and all(p.count(",") == 1 for p in text.split(" and ")):
-        # BibTeX's "Smith, John and Doe, Jane"
+    elif " and " in text and _bibtex_names(text.split(" and ")):
+        # BibTeX's "Smith, John and Doe, Jane", and mixed "Morel, Rudy and Edouard Oyallon" (a verifier's)
         parts = [natural_order(p) for p in text.split(" and ")]
     else:
         parts = re.split(
@@ -70,6 +70,15 @@ def author_list(value: Any) -> list[str]:
         )  # "Ann Lee, Bo Chen and Cy Dee"
         parts = _paired([a.strip() for a in parts if a.strip()])
     return _initials_first([a.strip() for a in parts if a.strip()])
+
+
+def _bibtex_names(parts: list[str]) -> bool:
+    """Whether BibTeX's " and " joins ``parts`` as names: each "Last, First" (:data:`_LAST_FIRST`) or a whole
+    name of two words or more without a comma, one at least "Last, First"."""
+    last_first = [bool(_LAST_FIRST.fullmatch(p.strip())) for p in parts]
+    return any(last_first) and all(
+        lf or ("," not in p and len(p.split()) >= 2) for p, lf in zip(parts, last_first)
+    )
 
 
 def _object_name(author: dict) -> Any:
@@ -83,7 +92,7 @@ def _object_name(author: dict) -> Any:
 #: The name BibTeX writes for authors a list leaves out ("and others"); a list's "et al." is read as it.
 OTHERS = "others"
 _ET_AL = re.compile(r"(?:and\s+)?(?:others|et\.?\s*al\.?)", re.I)
-_AND_OTHERS = re.compile(r"(?:,?\s+and\s+others|,?\s+et\.?\s*al\.?)\s*$", re.I)
+_AND_OTHERS = re.compile(r"(?:,?\s+and\s+(?:\d+\s+)?\{?others\}?\.?|,?\s+et\.?\s*al\.?)\s*$", re.I)
 
 #: Initials alone: "M.", "J. A.", "J.-P."; or undotted, as PubMed writes them ("X", "JA").
 _DOTTED = re.compile(r"(?:[A-Z]\.(?:\s*-?\s*)?)+")

@@ -87,13 +87,22 @@ def parse_year(value: Any) -> int:
 
 #: "ICML 2025", "NeurIPS'24", "ICML": a short venue name and perhaps its year.
 _SHORT = re.compile(
-    r"(" + "|".join(sorted(VENUE_NAMES, key=len, reverse=True)) + r")\s*'?((?:19|20)?\d\d)?", re.I
+    r"(" + "|".join(sorted(VENUE_NAMES, key=len, reverse=True)) + r")[\s-]*'?((?:19|20)?\d\d)?",
+    re.I,
+)
+#: What a venue field adds around the venue: "Proc. ICML 2025", "The 42nd ...", "ICML 2025 (Oral)",
+#: "ICML 2025 Spotlight" (a verifier's forms).
+_AROUND = re.compile(
+    r"^(?:proc(?:eedings)?\.?\s+(?:of\s+)?(?:the\s+)?|the\s+)"
+    r"|\s*\(?\b(?:oral|spotlight|poster)(?:\s+(?:presentation|paper|track))?\)?\s*$",
+    re.I,
 )
 #: ICML's long names: "International Conference on Machine Learning", "Proceedings of the 42nd International
 #: Conference on Machine Learning", OpenReview's "Forty-second International Conference on Machine Learning".
 _ICML = re.compile(
     r"(?:proceedings\s+of\s+the\s+)?(?:(?P<ordinal>\d+)(?:st|nd|rd|th)\s+|(?P<word>[a-z]+-?[a-z]+)\s+)?"
-    r"international\s+conference\s+on\s+machine\s+learning(?:\s*\(ICML\))?(?:\s*,?\s*(?P<year>(?:19|20)\d\d))?",
+    r"international\s+conference\s+on\s+machine\s+learning(?:\s*\(ICML(?:\s*'?(?P<paren>(?:19|20)\d\d))?\))?"
+    r"(?:\s*,?\s*(?P<year>(?:19|20)\d\d))?",
     re.I,
 )
 _ORDINALS = {"fortieth": 40, "forty-first": 41, "forty-second": 42, "forty-third": 43}
@@ -105,14 +114,16 @@ def canonical_venue(venue: str) -> tuple[str, int]:
     name and the year they give (``0``: none); any other venue ("ICML 2025 Workshop on ...") as it is.
     A reference-manager session had four spellings of ICML 2025, of which only "ICML" got PMLR's BibTeX
     fields and ``--venue icml`` matched one."""
-    if m := _SHORT.fullmatch(venue):
+    bare = _AROUND.sub("", _AROUND.sub("", venue)).strip() or venue
+    if m := _SHORT.fullmatch(bare):
         year = int(m.group(2)) if m.group(2) else 0
         return VENUE_NAMES[m.group(1).lower()], year + 2000 if 0 < year < 100 else year
-    if m := _ICML.fullmatch(venue):
+    if m := _ICML.fullmatch(bare):
         if m.group("word") and m.group("word").lower() not in _ORDINALS:
             return venue, 0
         nth = int(m.group("ordinal") or 0) or _ORDINALS.get((m.group("word") or "").lower(), 0)
-        return "ICML", int(m.group("year") or 0) or (1983 + nth if nth else 0)
+        year = int(m.group("year") or m.group("paren") or 0)
+        return "ICML", year or (1983 + nth if nth else 0)
     return venue, 0
 
 

@@ -1,5 +1,6 @@
-"""A rate or bound asked for leads with the paper's own bound in asymptotic notation (a theory
-researcher's session: the setting, or earlier work's bound, had been quoted instead)."""
+"""Asks read by rule, as four newcomers and a verifier wrote them: a rate or bound (the paper's own bound
+in asymptotic notation leads; the setting, or earlier work's bound, had been quoted instead), details an
+abstract must give, and the phrasings of co-author, year, "who wrote" and comparison asks."""
 
 from __future__ import annotations
 
@@ -73,3 +74,32 @@ def test_details_abstracts_do_not_give_are_read_by_name():
     assert not holds_detail("MIB has two tracks spanning four tasks.", DOWNLOAD)
     assert holds_detail("3.04x higher throughput on an A100 GPU", "hardware")
     assert holds_detail("Our proof relies on a new coupling argument.", "proof technique")
+
+
+def test_the_verifiers_phrasings_are_read():
+    from paperchat.answer.coauthors import asks_for_coauthors
+    from paperchat.answer.focus import PaperText
+    from paperchat.answer.intent import COMPARE
+    from paperchat.answer.titled import names_another_paper
+    from paperchat.answer.year_asks import asked_year
+    from paperchat.chat.ellipsis import spelled_out
+
+    mentions = PaperText(
+        "x", "Reversible Transformers", "We study transformers built on LoRA (Hu).", 0, 0
+    )
+    assert names_another_paper("Who invented the Transformer?", mentions) == "Transformer"
+    assert names_another_paper("Who created the ImageNet dataset?", mentions) == "ImageNet"
+    assert names_another_paper("Who developed LoRA?", mentions) == "LoRA"  # mentioned, not coined
+    assert spelled_out("where can I get the data?", 1) == "Where can I download its data?"
+    assert COMPARE.search("Does OR-Bench or CASE-Bench have more prompts?")
+    assert (
+        asked_year("Has Sergey Levine published anything since 2024?").op,
+        asked_year("What did Bo Li publish in 2024?").year,
+    ) == ("since", 2024)
+    assert all(
+        asks_for_coauthors(q)
+        for q in (
+            "Which researchers worked with Sergey Levine?",
+            "How many people has Sergey Levine co-authored with?",
+        )
+    )
