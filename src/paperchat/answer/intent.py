@@ -76,8 +76,9 @@ _SUMMARY = re.compile(
     re.I,
 )
 _AUTHORS = re.compile(
-    r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced|"
-    r"developed|created|invented|made|built|(?:is|are)\s+behind)\b"
+    r"\bwho (?:wrote|are the authors|is the (?:first|last|lead|corresponding) author|authored|proposed|introduced)\b"
+    # (opening the question only: "The authors who built a dataset ... report ...?" asks something else)
+    r"|^\s*who\s+(?:developed|created|invented|made|built|(?:is|are)\s+behind)\b"
     r"|\bauthors? (?:of|behind)\b|\bwhich (?:researchers|authors)\b|" + HOW_MANY_AUTHORS.pattern,
     re.I,
 )
