@@ -53,6 +53,7 @@ _WHO_WROTE = re.compile(
     r"(?P<x>.+?)\s*[?.!]*\s*$",
     re.I,
 )
+#: The kind a question writes after a name ("the ImageNet dataset"), no part of it.
 _KIND = re.compile(
     r"\s+(?:dataset|benchmark|model|architecture|method|algorithm|framework|paper|technique)s?$",
     re.I,
