@@ -4,7 +4,8 @@ ConfPO released?".
 A question that names one (:func:`asked_detail`) is answered only from a sentence that holds it
 (:func:`holds_detail`); else the answerer abstains, naming the paper it found ("the abstract does not give
 the learning rate"), rather than quote nearby text. Code is held only by a link or a sentence saying the
-code is available: "code injection" in CROW's abstract is no code release.
+code is available: "code injection" in CROW's abstract is no code release; a download ("Where can I download
+the OR-Bench dataset?") by a link or the data said to be released ("open-source LLMs" is none).
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ def asked_detail(question: str) -> str | None:
 
 def holds_detail(sentence: str, detail: str) -> bool:
     """Whether ``sentence`` mentions the detail ``detail`` (singular or plural; :data:`CODE`: a link, or the
-    code said to be available)."""
+    code said to be available; :data:`DOWNLOAD`: a link, or the data said to be released; "hardware": a
+    GPU's name too; "pay": a wage or compensation)."""
     if detail == CODE:
         return _CODE_GIVEN.search(sentence) is not None
     if detail == DOWNLOAD:
@@ -118,9 +120,10 @@ def detail_asked_in(sentence: str, detail: str | None, which_paper: bool = False
 
 
 def detail_first(picked: list, own: list, detail: str | None) -> list:
-    """``picked`` (candidates with ``text``) with the first of ``own`` that holds the :data:`CODE` ``detail`` at
-    its head ("Where is the code for X?": the sentence with the link, which a code question had left out); as
-    it is for another detail (a "GPU" first had led with "existing GPU kernels suffer ...", conference cq046)."""
+    """``picked`` (candidates with ``text``) with the first of ``own`` that holds a :data:`CODE` or
+    :data:`DOWNLOAD` ``detail`` at its head, one with a URL before one only saying it is available ("Where is
+    the code for X?": the sentence with the link, which a code question had left out); as it is for another
+    detail (a "GPU" first had led with "existing GPU kernels suffer ...", conference cq046)."""
     given = [c for c in own if detail in _LINKS and holds_detail(c.text, detail)]
     # a link before a sentence only saying it is available
     given = sorted(given, key=lambda c: re.search(r"https?://|www\.", c.text) is None)[:1]
