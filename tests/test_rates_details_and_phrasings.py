@@ -103,3 +103,15 @@ def test_the_verifiers_phrasings_are_read():
             "How many people has Sergey Levine co-authored with?",
         )
     )
+
+
+def test_which_benchmark_does_x_asks_for_a_paper_but_benchmark_datasets_are_asked_of_one():
+    from paperchat.answer.entity_asks import asked_entity
+
+    assert asked_entity("Which benchmark measures over-refusal in LLMs?") is None
+    # another kind's noun after the first is no verb (a CI run: the audited "... benchmark datasets were
+    # used in the GNN pruning paper?" had lost its "names no benchmark" abstention)
+    assert (
+        asked_entity("Which benchmark datasets were used in the GNN pruning paper?") == "benchmark"
+    )
+    assert asked_entity("Which datasets do they evaluate on?") == "datasets"

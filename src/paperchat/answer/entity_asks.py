@@ -40,7 +40,10 @@ _NAME = re.compile(r"\b[A-Z][\w-]*[A-Z0-9][\w-]*|(?<=[\w,;:)] )[A-Z][a-z]+(?:-[A
 #: benchmark hunter's session had OR-Bench and NoLiMa declined, "the abstract names no benchmark").
 _DESCRIBED = re.compile(
     r"^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?" + _KINDS + r"\s+"
-    r"(?!(?:does|is|was|has|and|or|paper|papers|work|study)\b)[a-z]+(?:es|s|ed)\b",
+    # (not another kind's noun: "Which benchmark datasets were used ...?" asks for the datasets)
+    r"(?!(?:does|is|was|has|and|or|paper|papers|work|study)\b)(?!"
+    + _KINDS
+    + r"\b)[a-z]+(?:es|s|ed)\b",
     re.I,
 )
 _REFERS = re.compile(
