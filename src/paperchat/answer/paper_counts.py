@@ -80,16 +80,16 @@ _COINED = re.compile(r"[A-Za-z][\w.-]*?(?:[A-Z]|\d)[\w.-]*")
 NAMED_LIST_MAX = 20
 
 
-def listed_name(question: str, lexicon, read_papers: Callable, ids=None) -> str | None:
+def listed_name(question: str, lexicon: Callable, read_papers: Callable, ids=None) -> str | None:
     """The coined name (:data:`_COINED`) a "which papers ..." list asks about ("Which papers report results on
     GSM8K?" -> "GSM8K"), when 1 to :data:`NAMED_LIST_MAX` stored papers (of ``ids`` when given) write it
     (:func:`topic_papers`); ``None`` otherwise. The engine answers such a list as "How many papers are about
     GSM8K?" does, listing every paper writing it: a benchmark hunter's list had shown 3 of the 15, one of
-    them not writing it."""
+    them not writing it. ``lexicon()`` gives the store's BM25 index, read only for such a list."""
     topic = listed_topic(question)
     if not topic or not _COINED.fullmatch(topic):
         return None
-    held, phrased, _ = topic_papers(topic, lexicon, read_papers, ids)
+    held, phrased, _ = topic_papers(topic, lexicon(), read_papers, ids)
     return topic if 0 < len(phrased or held) <= NAMED_LIST_MAX else None
 
 

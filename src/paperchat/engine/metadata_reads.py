@@ -237,9 +237,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         )
     topic = counted_topic(reading.text)
     if topic is None:  # "Which papers report results on GSM8K?": each paper writing it, as counted
-        topic = listed_name(
-            reading.text, engine.store.bm25(), engine.store.papers, reading.paper_ids
-        )
+        topic = listed_name(reading.text, engine.store.bm25, engine.store.papers, reading.paper_ids)
     if topic and not where and (only := venue_topic(topic, _venues(engine))):
         # "How many papers were accepted at ICML 2025?" in a store of ICML papers: all of them, not the
         # papers whose abstracts write "ICML"

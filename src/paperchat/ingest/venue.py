@@ -114,7 +114,7 @@ def canonical_venue(venue: str) -> tuple[str, int]:
     name and the year they give (``0``: none); any other venue ("ICML 2025 Workshop on ...") as it is.
     A reference-manager session had four spellings of ICML 2025, of which only "ICML" got PMLR's BibTeX
     fields and ``--venue icml`` matched one."""
-    bare = _AROUND.sub("", _AROUND.sub("", venue)).strip() or venue
+    bare = _AROUND.sub("", venue).strip() or venue
     if m := _SHORT.fullmatch(bare):
         year = int(m.group(2)) if m.group(2) else 0
         return VENUE_NAMES[m.group(1).lower()], year + 2000 if 0 < year < 100 else year
