@@ -439,9 +439,10 @@ def test_a_follow_up_citing_the_lists_papers_in_another_order_is_the_list_then()
 
     from paperchat.chat.session import ChatSession
 
-    def turn(ids, followup=True):
+    def turn(ids, followup=True, question="compare the first and the third"):
         sources = [SimpleNamespace(paper_id=i) for i in ids]
-        return SimpleNamespace(sources=sources, resolution=SimpleNamespace(is_followup=followup))
+        resolution = SimpleNamespace(is_followup=followup)
+        return SimpleNamespace(sources=sources, resolution=resolution, question=question)
 
     def listed(*turns):
         return ChatSession.list_turn.fget(SimpleNamespace(turns=list(turns)))
@@ -450,8 +451,12 @@ def test_a_follow_up_citing_the_lists_papers_in_another_order_is_the_list_then()
     in_order, one, reordered = turn(["a", "c"]), turn(["d"]), turn(["c", "a", "d"])
     assert listed(first, in_order) is first  # "compare the first and the third": the list stays
     assert listed(first, one) is first  # "summarize the fourth one"
+    assert listed(first, turn(["a", "b"], question="which of them use diffusion?")) is first
     assert listed(first, reordered) is reordered  # its own numbers are what is on screen
     assert listed(first, turn(["a", "e"])) is not first  # a paper from outside the list
+    # a domain scientist's: "which of them use diffusion?" citing the 1st, 3rd and 4th as [1] [2] [3]
+    picked = turn(["a", "c", "d"], question="which of them use diffusion?")
+    assert listed(first, picked) is picked  # "the second one" is then c, shown [2]
 
 
 def test_which_of_these_selects_by_the_words_after_its_verb_and_a_ranking_selects_nothing(

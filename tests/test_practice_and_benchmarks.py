@@ -23,7 +23,8 @@ def test_a_list_or_count_of_one_benchmarks_papers_is_every_paper_writing_it(icml
     assert listed.answer.startswith('6 stored papers write "SWE-bench" in their title or abstract')
     counted = icml_engine.ask("How many papers evaluate on SWE-bench?", mode="extractive")
     assert counted.count == 6
-    assert icml_engine.ask("How many papers report results on GSM8K?").count == 15
+    # 16: one writes "GSM-8K" (the forty-fourth round reads a name with and without its hyphen)
+    assert icml_engine.ask("How many papers report results on GSM8K?").count == 16
 
 
 def test_which_benchmark_does_something_names_the_benchmark_paper(icml_engine):

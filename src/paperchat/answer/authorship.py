@@ -172,7 +172,7 @@ def author_in_question(question: str, index: AuthorIndex) -> AuthorAsk | None:
                     or all(w in _NOT_NAMES for w in folded)
                     or not _name_like(typed, pattern)
                     # "Does Adam work well for transformers?": a person's whole name works on something
-                    or (pattern in (_WORKS, _OF) and not _person(typed))
+                    or (pattern in (_WORKS, _OF) and not is_person(typed))
                 ):
                     continue
                 typed, found = _surname_first(question, m, typed, folded, pattern, index)
@@ -247,7 +247,7 @@ def _name_like(typed: str, pattern: re.Pattern) -> bool:
 _PARTICLES = frozenset(PARTICLES) | {"dos", "das"}
 
 
-def _person(typed: str) -> bool:
+def is_person(typed: str) -> bool:
     """Whether ``typed`` is written as a person's name of two words or more ("Michael Jordan", "Mihaela van
     der Schaar": lower-case particles between its first and last words)."""
     words = typed.split()
@@ -266,13 +266,13 @@ def _nobody(question: str) -> AuthorAsk | None:
     for m in (m for pattern in _WHOSE + _ASKS for m in pattern.finditer(question)):
         words = m.group("name").split()
         words = words[leading_words(words) :]  # "Summarize Martin Vechv's work"
-        if m.re is not _ASKS[0] and not _person(" ".join(words)):
+        if m.re is not _ASKS[0] and not is_person(" ".join(words)):
             continue  # "Which papers did Geoffrey Hinton write?" too, but "did AI write" is no name
         n = next((i for i, w in enumerate(words) if not w[0].isupper()), len(words))
         typed = " ".join(words[:n]).strip(".,;:!?'’")
         if typed and not all(w in _NOT_NAMES for w in name_words(typed)):
             ask = _ask(question, m, typed, {})
-            if ask.listing or _person(typed):
+            if ask.listing or is_person(typed):
                 return ask
     return None
 
@@ -314,7 +314,7 @@ def author_listing(question: str, ask: AuthorAsk, records: Mapping[str, PaperRec
     chosen = [records[pid] for pid in sorted(ask.ids) if pid in records]
     if not chosen:
         why = f"no stored paper has {ask.who}" + (
-            "" if _person(ask.typed) else " (authors are stored by name, without affiliations)"
+            "" if is_person(ask.typed) else " (authors are stored by name, without affiliations)"
         )
         if ask.ids:
             why = f"no paper by {ask.who} passes the filters"

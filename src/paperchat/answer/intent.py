@@ -89,7 +89,8 @@ _TITLE = re.compile(
 )
 _FIND_PLURAL = re.compile(
     r"\b(?:which|what|any|list|name|find|show me)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles|methods|"
-    r"approaches)\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b"
+    r"approaches|(?<=every )(?:paper|work|study))\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b"
+    r"|^\s*(?:is there )?anything (?:on|about|for)\b"  # "Anything for single-cell data?" (a domain scientist's)
     # "which paper are about grokking": a plural verb says a list is meant (an international researcher)
     r"|\b(?:which|what) (?:paper|work|study|article) (?:are|were|have)\b",
     re.I,
@@ -175,7 +176,7 @@ _APPROACH = re.compile(
 )
 #: Words that make a question a comparison of the papers it names.
 COMPARE = re.compile(
-    r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|"
+    r"\b(?:compare[sd]?|comparison|contrast|differ(?:s|ence|ences|ent)?|versus|vs\.?|both|each|(?:dis)?agree\w*|contradict\w*|"
     r"between|which of (?:them|the (?:two|three))|which one|either (?:one|of)|the other|another|"
     # "Which of any4 and GANQ is more accurate?", "Is QuantSpec faster than BanditSpec?" (a practitioner's:
     # one of the two had been quoted, as if the winner)

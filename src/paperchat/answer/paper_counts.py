@@ -32,7 +32,11 @@ _LEAD = re.compile(
     r"evaluate|evaluates|evaluated|tested|"
     # "How many papers prove a minimax lower bound?" (a theorist's count had held "prove a" as topic words)
     r"prove|proves|derive|derives|establish|establishes|obtain|obtains|achieve|achieves|"
-    r"provide|provides)(?:\s+|$))?"
+    r"provide|provides|"
+    # "How many papers find that chain-of-thought reduces performance?", "... report a negative result?" (a
+    # skeptic's counts had held "find that" and "report a" as topic words)
+    r"(?:find|finds|found|show|shows|showed|argue|argues|claim|claims|conclude|concludes)\s+that|"
+    r"report|reports|reported)(?:\s+|$))?"
     r"(?:(?:a|an|the)\s+)?"
     r"(?:(?:about|on|with|using)\s+)?",
     re.I,
@@ -59,8 +63,11 @@ def counted_topic(question: str) -> str | None:
 
 
 _LISTING = re.compile(
-    r"^\s*(?:which|what|list(?: all)?(?: the)?|show(?: me)?(?: the)?|find(?: the)?|any)\s+"
-    r"(?:other\s+)?(?:papers|works|articles|studies)\b\s*(?P<rest>[^?]*)\??\s*$",
+    r"^\s*(?:which|what|list(?: all)?(?: the)?|show(?: me)?(?: all)?(?: the)?|find(?: all)?(?: the)?|any)\s+"
+    r"(?:other\s+)?(?:papers|works|articles|studies)\b\s*(?P<rest>[^?]*)\??\s*$"
+    # "List every paper on machine unlearning." (a survey author's: 2 papers had been cited, with no count)
+    r"|^\s*(?:list|show(?: me)?|find|name|give me)\s+(?:every|each)\s+(?:paper|work|article|study)\b\s*"
+    r"(?P<every>[^?]*)\??\s*$",
     re.I,
 )
 
@@ -70,7 +77,8 @@ def listed_topic(question: str) -> str | None:
     (:func:`counted_topic`): "Which papers use sparse autoencoders?" -> "sparse autoencoders"; ``None`` for
     another question, or a list that names no topic."""
     m = _LISTING.match(question)
-    return counted_topic(f"How many papers {m.group('rest')}?") or None if m else None
+    rest = m and (m.group("rest") if m.group("rest") is not None else m.group("every"))
+    return counted_topic(f"How many papers {rest.rstrip('.')}?") or None if m else None
 
 
 #: A coined name, one word with a capital or digit past its first letter: "GSM8K", "SWE-bench", "HumanEval".
@@ -100,7 +108,12 @@ _ACRONYM = re.compile(r"([A-Z][A-Za-z0-9]*?[A-Z][A-Za-z0-9]*?)(s?)")
 def topic_forms(topic: str) -> list[str]:
     """``topic`` as written, then with its acronyms in the other number ("LLMs" -> ["LLMs", "LLM"]): the stemmer
     leaves "llms" as it is, so a count of the papers holding "LLMs" would miss those writing "LLM" only.
-    An acronym is a whole word with two capitals or more; the first two such words vary."""
+    An acronym is a whole word with two capitals or more; the first two such words vary. A one-word name
+    with a hyphen between letters and digits is also read without it, and one without with it ("CIFAR-10"
+    and "CIFAR10": a survey of 2,732 abstracts found 27 writing one, 8 the other)."""
+    if _LETTERS_DIGITS.fullmatch(topic):
+        joined = topic.replace("-", "")
+        return [topic, joined if joined != topic else _LETTERS_DIGITS.sub(r"\1-\2", topic)]
     forms = [[]]
     varied = 0
     for word in topic.split():
@@ -114,16 +127,35 @@ def topic_forms(topic: str) -> list[str]:
     return [" ".join(f) for f in forms]
 
 
+#: One word of capitals and digits, with or without a hyphen between them: "CIFAR-10", "CIFAR10", "MNIST-1D".
+_LETTERS_DIGITS = re.compile(r"([A-Z]{2,})-?(\d+[A-Z]?)")
+
+
 def topic_holders(topic: str, lexicon) -> tuple[set[str], list[str]]:
     """The stored papers whose title or abstract holds every word of one of ``topic``'s forms
     (:func:`topic_forms`; stemmed words, as the store's BM25 index ``lexicon`` reads them), and the forms
     that count: the first always, another when some paper holds it ("LLM" beside "LLMs")."""
     held: set[str] = set()
     forms: list[str] = []
-    for form in topic_forms(topic):
+    for form in topic_forms(topic) + _versions(topic, lexicon):
         found = lexicon.holders(lexicon.terms_of(form))
         held, forms = held | found, forms + [form] * bool(found or not forms)
     return held, forms
+
+
+def _versions(topic: str, lexicon) -> list[str]:
+    """A one-word coined name (:data:`_COINED`, no digit at its end) with a version number, as the store's
+    BM25 index ``lexicon`` holds it: "AlphaFold" -> ["AlphaFold2", "AlphaFold3"] (a domain scientist's list
+    of the papers using AlphaFold had missed both), "ResNet" -> "ResNet18", "ResNet50"; at most 5."""
+    if not _COINED.fullmatch(topic) or topic[-1].isdigit() or not hasattr(lexicon, "df"):
+        return []
+    base = topic.lower()
+    suffixes = sorted(
+        t[len(base) :]
+        for t in lexicon.df
+        if t.startswith(base) and re.fullmatch(r"\d[\d.]*[a-z]?", t[len(base) :])
+    )
+    return [topic + v for v in suffixes[:5]]
 
 
 def phrase_holders(forms: list[str], ids: set[str], read_papers: Callable, lexicon) -> set[str]:
@@ -133,30 +165,49 @@ def phrase_holders(forms: list[str], ids: set[str], read_papers: Callable, lexic
     written, in either number ("transformers": "transformer", not "transformation", which shares its stem;
     a reading break-it session counted 347 papers where 232 write it). ``read_papers(ids)`` gives the
     records (with ``full_text``). Empty when no paper writes it."""
-    phrases = [p for p in lexicon.tokenize(forms) if len(p) >= 2]
-    singles = [f for f in forms if len(f.split()) == 1]
-    if not ids or not phrases and not singles:
+    tokens = lexicon.tokenize(forms)
+    phrased = [f for f, t in zip(forms, tokens) if len(t) >= 2]
+    singles = [f for f, t in zip(forms, tokens) if len(t) == 1 and len(f.split()) == 1]
+    if not ids or not phrased and not singles:
         return set()
     records = read_papers(sorted(ids))
-    # one word: written as asked, in either number ("transformer(s)", not "transformation")
-    if not phrases:
-        stems = "|".join(
-            re.escape(f[:-1] if f.lower().endswith("s") and len(f) > 3 else f) for f in singles
-        )
-        written = re.compile(rf"(?<![\w-])(?:{stems})(?:e?s)?(?!\w)", re.I)
-        return {pid for pid, r in records.items() if written.search(r.full_text)}
+    found = (
+        {pid for pid, r in records.items() if _written(singles, r.full_text)} if singles else set()
+    )
+    if not phrased:
+        return found
+    phrases = [t for t in tokens if len(t) >= 2]
     texts = lexicon.tokenize([r.full_text for r in records.values()])
-    surface = _surface(forms)
+    surface = _surface(phrased)
 
     def writes(words: list[str], phrase: list[str]) -> bool:
         n = len(phrase)
         return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
-    return {
+    return found | {
         pid
         for (pid, rec), words in zip(records.items(), texts)
         if any(writes(words, p) for p in phrases) and surface.search(rec.full_text)
     }
+
+
+def _written(singles: list[str], text: str) -> bool:
+    """Whether ``text`` writes one of the one-word ``singles`` as written, in either number ("transformer(s)",
+    not "transformation"); a word in capitals only in capitals ("MATH", the benchmark, not "math": a
+    benchmark hunter's count had been 38 where 11 write it)."""
+    capitals = [f for f in singles if f.rstrip("s").isupper() and f.rstrip("s").isalpha()]
+    for cased, forms in ((True, capitals), (False, [f for f in singles if f not in capitals])):
+        if not forms:
+            continue
+        stems = "|".join(
+            re.escape(f[:-1] if f.lower().endswith("s") and len(f) > 3 else f) for f in forms
+        )
+        # "copyrighted" too; not "**S**election" (bold markup inside a word) for "elections"
+        if re.search(
+            rf"(?<!-){_NOT_INSIDE}(?:{stems})(?:e?s|ed)?(?!\w)", text, 0 if cased else re.I
+        ):
+            return True
+    return False
 
 
 #: Endings a topic's word may take as written ("decoding": "decode", "decoder"; "models": "model").
@@ -174,7 +225,12 @@ def _surface(forms: list[str]) -> re.Pattern:
 
     alternatives = ["[\\s-]+".join(word(w) for w in re.split(r"[\s-]+", f)) for f in forms]
     # "Cross-Conformal Prediction" too: a hyphen before the first word is no other word
-    return re.compile(rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)", re.I)
+    return re.compile(rf"{_NOT_INSIDE}(?:{'|'.join(alternatives)})(?!\w)", re.I)
+
+
+#: No word, nor bold or italic markup after a word, before a match: "**S**election" is no "election" (a
+#: science journalist's count of the papers on elections had held an attention paper writing it).
+_NOT_INSIDE = r"(?<!\w)(?<!\w\*)(?<!\w\*\*)(?<!\w_)(?<!\w__)"
 
 
 def topic_papers(

@@ -22,7 +22,7 @@ LISTING_WORDS = frozenset(
     "research written wrote write publish published author authored co-authored coauthored present "
     "presented submit submitted icml 2025 year conference anything other else recent stored corpus "
     "appear appeared titles title indexed release released came accepted together jointly co-author "
-    "coauthor collaborate collaborated".split()
+    "coauthor collaborate collaborated every each".split()
 )
 
 

@@ -86,7 +86,10 @@ _AUXILIARIES = frozenset(
 #: note had said FOL "does not write 'true'"), "Does X really report up to ...?".
 _FRAMING = frozenset(
     "true false correct right accurate really actually indeed truly claim claims claimed report reports "
-    "reported state states stated say says said up about".split()
+    "reported state states stated say says said up about "
+    # capability verbs: "Can UniSim handle proteins ...?" is decided by "across small molecules, peptides,
+    # and proteins" (a domain scientist's note had said UniSim "does not write 'handle'")
+    "handle handles support supports cope deal deals work works".split()
 )
 #: Words an abstract may write for a yes/no question's verb: "Does unMORE need human labels?" is decided by
 #: "does not require human labels" (a methods reader's session: the note had said it lacks "need").

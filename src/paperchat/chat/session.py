@@ -110,7 +110,8 @@ class ChatSession:
         """The turn whose Sources are *the list*: what ``/show N``, ``/summarize N`` and ordinals ("the second one")
         count. It is the last answer that cited papers, except that an answer about papers of the list (a
         follow-up such as "summarize the second one") keeps the list it picked from, when it cites them in the
-        list's order; an answer that cited nothing (an abstention) does not change it."""
+        list's order: one of them, the list's first ones, or those its ordinals named ("compare the first and
+        the third"); an answer that cited nothing (an abstention) does not change it."""
         shown: Turn | None = None
         for turn in self.turns:
             if not turn.sources:
@@ -118,8 +119,13 @@ class ChatSession:
             order = [s.paper_id for s in shown.sources] if shown is not None else []
             cited = [s.paper_id for s in turn.sources]
             # its papers in the list's order: the list's numbers still name what is on screen; several of them in
-            # another order ("what GPU did they use?" citing the ten again, reordered) are a list of their own
+            # another order ("what GPU did they use?" citing the ten again, reordered) are a list of their own,
+            # and so are several the plural picked out ("which of them use diffusion?" citing the 1st, 2nd
+            # and 4th as [1] [2] [3]: "the third one" is then ADiT, shown [3], not the list's third)
             kept = set(cited) <= set(order) and [p for p in order if p in cited] == cited
+            picked = len(cited) > 1 and cited != order[: len(cited)]
+            if picked and (find_reference(turn.question) or ("",))[0] != "ordinal":
+                kept = False
             if shown is None or not (turn.resolution.is_followup and kept):
                 shown = turn
         return shown

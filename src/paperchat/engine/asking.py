@@ -195,7 +195,7 @@ def _more_listed(engine, asked: str, listed: list[str], paper_ids) -> list[str]:
     bm25 = engine.store.bm25()
     held, forms = topic_holders(topic, bm25)
     held &= set(paper_ids) if paper_ids is not None else held
-    if len(held) <= shown:
+    if len(held) <= shown and held <= set(listed):
         return []
     phrased = (
         phrase_holders(forms, held, engine.store.papers, bm25)
@@ -203,13 +203,15 @@ def _more_listed(engine, asked: str, listed: list[str], paper_ids) -> list[str]:
         else set()
     )
     n = len(phrased) if phrased else len(held)
-    if n <= shown:
-        return []
-    # the count's own listing keeps to those papers (a bare --top-k had padded the list with papers
-    # that do not write the topic; the verifying session)
     # how many of the listed papers are of them: a long chat session's "7 write 'test-time scaling'; this
     # list shows 4" had read as four of the seven, where one of the four writes it
     of = len(set(listed) & (phrased or held))
+    # a list as long as the count that leaves some of them out says so too (a survey author's 10 on graph
+    # transformers had held 3 that do not write it, and no note)
+    if n <= shown and of >= n:
+        return []
+    # the count's own listing keeps to those papers (a bare --top-k had padded the list with papers
+    # that do not write the topic; the verifying session)
     writing = "writing" if phrased else "holding"
     also = f", {of} of them {writing} it" if of < shown else ""
     return [

@@ -30,17 +30,6 @@ CORRESPONDING_NOTE = (
     "the store lists a paper's authors in order; it does not record who the corresponding or senior "
     "author is"
 )
-#: A question about a conference itself, not its papers: "What is the acceptance rate of ICML 2025?", "Where
-#: was ICML 2025 held?" (each had quoted an unrelated sentence, cited).
-_ABOUT_VENUE = re.compile(
-    r"\b(?:acceptance (?:rate|ratio)|best papers?|outstanding papers?|awards?|keynotes?|invited talks?|"
-    r"deadlines?|(?:how many|number of) submissions|attendees)\b"
-    # "Where was ICML 2025 held?", not "... showed the scaling law held"
-    r"|^\s*(?:where|when)\b[^?]*\b(?:held|hosted|located|take place|took place)\b",
-    re.I,
-)
-
-
 #: How a note on a paper named by its id ends when the question was answered from that paper.
 ANSWERED_FROM = "answered from that paper"
 
@@ -116,6 +105,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         topic_papers,
     )
     from paperchat.answer.paper_lists import listed_answer, only_listing
+    from paperchat.answer.unrecorded import unrecorded_note
     from paperchat.answer.venue_asks import VenueAsk, asked_venue, venue_topic
     from paperchat.answer.year_asks import YearAsk, asked_year, year_note
 
@@ -149,11 +139,10 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         return reading
     notes += [PRESENTATION_NOTE] if _PRESENTATION.search(question) else []
     notes += [CORRESPONDING_NOTE] if _CORRESPONDING.search(question) else []
-    if _ABOUT_VENUE.search(question) and (venue := _named_venue(question, _venues(engine))):
-        said = (
-            f"the store holds the papers' abstracts and metadata, not facts about {venue} itself (its "
-            "acceptance rate, awards, talks, dates or place)"
-        )
+    # "Where was ICML 2025 held?", "What did researchers from Google DeepMind present?": not in the store
+    if said := unrecorded_note(
+        question, lambda: _years(engine, paper_ids), lambda: _venues(engine)
+    ):
         reading.answer = Answer.abstention(question, EXTRACTIVE, notes=[said])
         return reading
     if answer := superlative_answer(engine, question, paper_ids):
@@ -383,14 +372,12 @@ def counted_listing(engine, question: str, reading: Reading, ranked: list[str]) 
     return listed_answer(question, records, [], lead=reading.lead, count=reading.count)
 
 
+def _years(engine, paper_ids) -> set:
+    """The years of the stored papers (of ``paper_ids`` when given)."""
+    catalog = engine.catalog()
+    return {catalog[p].year for p in (catalog if paper_ids is None else paper_ids) if p in catalog}
+
+
 def _venues(engine) -> set[str]:
     """The stored papers' venues."""
     return {r.venue for r in engine.catalog().values() if r.venue}
-
-
-def _named_venue(question: str, venues: set[str]) -> str | None:
-    """The stored venue ``question`` names as a word (any case), else ``None``."""
-    return next(
-        (v for v in sorted(venues) if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", question, re.I)),
-        None,
-    )

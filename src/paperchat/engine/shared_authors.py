@@ -46,7 +46,7 @@ def same_authors(
         question,
         chosen,
         [
-            f"{len(chosen)} other stored paper{'s' if len(chosen) != 1 else ''} share an author with {names} ({listed})"
+            f"{len(chosen)} other stored paper{'s' if len(chosen) != 1 else ''} {'share' if len(chosen) != 1 else 'shares'} an author with {names} ({listed})"
         ],
         who=lambda r: next(a for a in r.authors if a in wanted),
     )

@@ -1,0 +1,122 @@
+"""At conference scale (the 2,740-paper ``icml_store``): a domain scientist's, a science journalist's, a skeptic's
+and a survey author's questions (forty-fourth round): fields no paper covers, what the store does not
+record (affiliations, citation counts, finer dates), counts of a name as papers write it, and lists asked
+for "every paper"."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperchat.answer.paper_counts import listed_topic, topic_forms
+from paperchat.answer.unrecorded import asked_affiliation
+
+
+def _ids(answer) -> list[str]:
+    return [s.paper_id for s in answer.sources]
+
+
+def test_a_field_no_abstract_names_is_declined(icml_engine):
+    # a graph-prompt paper and a peptide-sequencing paper had been quoted, with no note
+    for question in [
+        "Which papers analyze metabolomics data?",
+        "Is there anything on microbiome sequencing?",
+    ]:
+        answer = icml_engine.ask(question, mode="extractive")
+        assert answer.abstained and not answer.sources, question
+    # a field some abstracts name is answered
+    answer = icml_engine.ask("Anything for single-cell data?", mode="extractive")
+    assert not answer.abstained and {"jnPHZqcUdn", "0m4VsLwj5s"} <= set(_ids(answer))
+
+
+def test_counts_read_names_as_papers_write_them(icml_engine):
+    # "MATH" the benchmark in capitals (the word "math" had been counted: 38)
+    math = icml_engine.ask("How many papers report results on MATH?", mode="extractive")
+    assert math.count == 13 and "MATH-Perturb" in math.answer
+    # "CIFAR-10" and "CIFAR10" are one dataset (27 and 8 abstracts of the ICML file)
+    cifar = icml_engine.ask("How many papers evaluate on CIFAR-10?", mode="extractive")
+    assert cifar.count == 32 and '(also as "CIFAR10")' in cifar.answer
+    # a coined name with its version numbers: "AlphaFold2", "AlphaFold3" had been left out
+    alphafold = icml_engine.ask("Which papers use AlphaFold?", mode="extractive")
+    assert {"8tQdwSCJmA", "Afmi28vgIf", "qzM37nOy3N"} <= set(_ids(alphafold))
+    assert alphafold.count == 5
+    # "**S**election" (bold markup inside a word) is no "election"
+    elections = icml_engine.ask("How many papers are about elections?", mode="extractive")
+    assert set(_ids(elections)) == {"Y7GpMDrWG4", "E1E6T7KHlR"}
+    # "copyrighted" writes copyright (DIS-CO had been left out)
+    copyright_ = icml_engine.ask("How many papers are about copyright?", mode="extractive")
+    assert copyright_.count == 11 and "q0P4rrDImq" in _ids(copyright_)
+    # "report a" is the count's verb, not words of its topic
+    negative = icml_engine.ask("How many papers report a negative result?", mode="extractive")
+    assert set(_ids(negative)) == {"TOn1rhgdeD", "BiXwdXZxs7"}
+
+
+def test_what_the_store_does_not_record_is_declined_with_a_note(icml_engine):
+    for question, note in [
+        (
+            "What did OpenAI researchers present?",
+            "without affiliations: which papers come from OpenAI",
+        ),
+        (
+            "What did the researchers from Google DeepMind present?",
+            "which papers come from Google DeepMind is not in it",
+        ),
+        ("Which KV cache paper is the most cited?", "the store keeps no citation counts"),
+        (
+            "Which is the earliest paper on KV cache compression?",
+            "every stored paper it may be answered from is from 2025",
+        ),
+    ]:
+        answer = icml_engine.ask(question, mode="extractive")
+        assert answer.abstained and note in answer.notes[0], question
+
+
+def test_every_paper_lists_and_a_list_missing_some_writers_says_so(icml_engine):
+    # "List every paper on machine unlearning." had cited 2 papers with no count
+    every = icml_engine.ask("List every paper on machine unlearning.", mode="extractive")
+    assert len(every.sources) >= 8
+    assert every.notes[-1].startswith('14 stored papers write "machine unlearning"')
+    assert not any("every" in note for note in every.notes[:-1])  # 'lacks "every"' had been noted
+    # as many papers as write it, 3 of them not writing it: said (there had been no note)
+    graph = icml_engine.ask("Which papers are about graph transformers?", mode="extractive")
+    assert "this list shows 10, the most relevant, 7 of them writing it" in graph.notes[-1]
+
+
+def test_agree_compares_and_capability_verbs_are_no_missing_words(icml_engine):
+    # "Do A and B agree ...?" quotes both (GrokFormer alone had been quoted)
+    agree = icml_engine.ask(
+        "Do GNN+ and GrokFormer agree on whether graph transformers outperform classic GNNs?",
+        mode="extractive",
+    )
+    assert set(_ids(agree)) == {"p-fb365a7031bd", "wFBBh8bcoC"}
+    # 'does not write "handle"' had stood under the sentence that decides it
+    unisim = icml_engine.ask(
+        "Can UniSim handle proteins as well as small molecules?", mode="extractive"
+    )
+    assert _ids(unisim) == ["W598uW37zt"] and not unisim.notes
+    assert "small molecules, peptides, and proteins" in unisim.answer
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "question, org",
+    [
+        ("What did the researchers from Google DeepMind present?", "Google DeepMind"),
+        ("What did OpenAI researchers present?", "OpenAI"),
+        ("Which researchers from Tsinghua University work on diffusion?", "Tsinghua University"),
+        ("Which Stanford researchers work on RL?", "Stanford"),
+        ("What has Sergey Levine's lab published?", None),  # a person's: an author question
+        ("What did researchers at ICML find about LLMs?", None),  # the venue
+        ("How do researchers at the frontier evaluate models?", None),
+    ],
+)
+def test_an_organisation_asked_for(question, org):
+    assert asked_affiliation(question) == org
+
+
+@pytest.mark.unit
+def test_name_forms_and_every_paper_topics():
+    assert topic_forms("CIFAR-10") == ["CIFAR-10", "CIFAR10"]
+    assert topic_forms("CIFAR10") == ["CIFAR10", "CIFAR-10"]
+    assert topic_forms("LLMs") == ["LLMs", "LLM"]
+    assert listed_topic("List every paper on machine unlearning.") == "machine unlearning"
+    assert listed_topic("Show me all the papers about KV cache") == "KV cache"
