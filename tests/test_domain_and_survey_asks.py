@@ -120,3 +120,42 @@ def test_name_forms_and_every_paper_topics():
     assert topic_forms("LLMs") == ["LLMs", "LLM"]
     assert listed_topic("List every paper on machine unlearning.") == "machine unlearning"
     assert listed_topic("Show me all the papers about KV cache") == "KV cache"
+
+
+def test_orals_spotlights_and_posters_are_read_from_the_stored_presentation(icml_engine):
+    # the ICML 2025 file gives each paper's presentation; the store had dropped it ("the store does not
+    # record whether a paper was an oral"), so "How many papers were orals?" had counted a keyword
+    orals = icml_engine.ask("How many papers were orals?", mode="extractive")
+    assert orals.count == 108 and orals.answer.startswith("108 stored papers were presented as orals")
+    assert icml_engine.ask("How many spotlights are there?", mode="extractive").count == 211
+    # a list over the orals only; a topic no oral holds is declined with a note
+    diffusion = icml_engine.ask("Which oral papers are about diffusion?", mode="extractive")
+    assert diffusion.notes[0] == "answered from the 108 stored papers presented as orals"
+    assert "KPRIwWhqAZ" in _ids(diffusion)  # DeFoG, an oral
+    unlearning = icml_engine.ask(
+        "Which oral papers are about machine unlearning?", mode="extractive"
+    )
+    assert unlearning.abstained and unlearning.notes == [
+        'none of the 108 stored papers presented as orals has every word of "machine unlearning" '
+        "in its title or abstract"
+    ]
+    # one paper's presentation, from its record
+    defog = icml_engine.ask("Was DeFoG a spotlight?", mode="extractive")
+    assert _ids(defog) == ["KPRIwWhqAZ"] and "presented as an oral" in defog.answer
+
+
+@pytest.mark.unit
+def test_a_presentation_kind_in_a_question_and_in_a_corpus_field():
+    from paperchat.answer.presentations import asked_presentation
+    from paperchat.ingest.venue import presentation
+
+    assert asked_presentation("Which unlearning papers were orals?").kind == "oral"
+    assert asked_presentation("How many orals are there?").rest == "How many papers are there?"
+    assert asked_presentation("Which papers were accepted as a spotlight?").kind == "spotlight"
+    ask = asked_presentation("What is the title of the ICML 2025 oral about speculative decoding?")
+    assert ask.rest == "What is the title of the paper about speculative decoding?"
+    assert asked_presentation("Which papers study oral cancer?") is None
+    assert asked_presentation("Was ConfPO an oral?") is None  # its record answers (a venue question)
+    assert presentation({"presentation": "Spotlight Poster"}) == "spotlight"
+    assert presentation({"venue": "ICML 2025 (Oral)"}) == "oral"
+    assert presentation({"venue": "ICML 2025"}) == ""

@@ -100,7 +100,10 @@ _PUBLISHED = re.compile(
     r"|^\s*(?:in |from )?(?:what|which) year\b[^?]*?\b(?:from|out|released|release)\s*\??\s*$"
     # "Is ConfPO an ICML paper?", "Was it a NeurIPS 2024 paper?"
     r"|^\s*(?:is|was)\s+[^?]+?\s+an?\s+(?:ICML|NeurIPS|NIPS|ICLR|AAAI|IJCAI|ACL|EMNLP|NAACL|CVPR|ICCV|ECCV|KDD|COLT|AISTATS|UAI|TMLR|JMLR|arXiv)"
-    r"(?:\s+(?:19|20)\d\d)?\s+paper\s*\??\s*$",
+    r"(?:\s+(?:19|20)\d\d)?\s+paper\s*\??\s*$"
+    # "Was ConfPO an oral?", "How was ConfPO presented?": the stored presentation answers too
+    r"|^\s*(?:is|was)\s+[^?]+?\s+(?:(?:presented|accepted) as\s+)?an?\s+(?:oral|spotlight|poster)"
+    r"(?:\s+(?:paper|presentation))?\s*\??\s*$|^\s*how was\b[^?]+\bpresented\s*\??\s*$",
     re.I,
 )
 #: The kind of a question :data:`_PUBLISHED` reads (its paper is found as a title question's is).
@@ -130,9 +133,13 @@ def metadata_answer(
         text = f'"{record.title}" is by {_join(record.authors)}.'
     elif kind == VENUE:
         text = (
-            f'"{record.title}" appeared at {where}.'
+            f'"{record.title}" appeared at {where}'
             if record.venue
-            else f'"{record.title}" appeared in {where}.'
+            else f'"{record.title}" appeared in {where}'
+        ) + (
+            f", presented as {'an' if record.presentation == 'oral' else 'a'} {record.presentation}."
+            if record.presentation
+            else "."
         )
     else:
         text = f'The paper is "{record.title}"' + (

@@ -107,7 +107,8 @@ class SearchHit:
 
 def paper_listing(record: PaperRecord) -> dict[str, Any]:
     """The ``papers --json`` entry: ``{paper_id, title, label, chunks, origin: {path, index, file, also_in}, url,
-    authors, aliases, venue, year}`` (``venue`` ``""`` and ``year`` ``None`` when unknown).
+    authors, aliases, venue, year, presentation}`` (``venue`` and ``presentation`` ``""`` and ``year``
+    ``None`` when unknown; ``presentation`` is ``"oral"``, ``"spotlight"`` or ``"poster"``).
 
     ``origin.path`` is the file's name, ``origin.index`` the paper's 1-based position in it (0 when not
     known: a paper another file took over when its own file dropped it, and that file could not be read),
@@ -133,4 +134,5 @@ def paper_listing(record: PaperRecord) -> dict[str, Any]:
         "aliases": list(record.aliases),
         "venue": record.venue,
         "year": record.year,
+        "presentation": record.presentation,
     }

@@ -142,7 +142,8 @@ def remove(obj: AppContext, paths, as_json, quiet):
     "--json",
     "as_json",
     is_flag=True,
-    help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases, venue, year}.",
+    help="Print a list of {paper_id, title, label, chunks, origin, url, authors, aliases, venue, year, "
+    "presentation}.",
 )
 @filter_options
 @bibtex_option(

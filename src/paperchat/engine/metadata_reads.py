@@ -16,15 +16,15 @@ import re
 from dataclasses import dataclass, field
 
 from paperchat.core.contract import EXTRACTIVE, Answer
+from paperchat.engine.presented import (  # noqa: F401 (PRESENTATION_NOTE: read here by tests)
+    PRESENTATION_NOTE,
+    presentation_notes,
+    restrict_to_presentation,
+)
 
 #: Questions about what the stored metadata does not record, and what the answer then says: how papers were
 #: presented (a notebook session's "Which oral papers are about RL?" listed posters, saying nothing), who the
 #: corresponding author is (the authors are stored in order, nothing more).
-_PRESENTATION = re.compile(r"\b(?:orals?|spotlights?|posters?)\b", re.I)
-PRESENTATION_NOTE = (
-    "the store does not record whether a paper was an oral, a spotlight or a poster: the answer is not "
-    "restricted to one kind"
-)
 _CORRESPONDING = re.compile(r"\b(?:corresponding|contact|senior)\s+authors?\b", re.I)
 CORRESPONDING_NOTE = (
     "the store lists a paper's authors in order; it does not record who the corresponding or senior "
@@ -137,7 +137,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
 
         reading.answer = same_authors(engine, question, [record], set())
         return reading
-    notes += [PRESENTATION_NOTE] if _PRESENTATION.search(question) else []
+    notes += presentation_notes(engine, question)
     notes += [CORRESPONDING_NOTE] if _CORRESPONDING.search(question) else []
     # "Where was ICML 2025 held?", "What did researchers from Google DeepMind present?": not in the store
     if said := unrecorded_note(
@@ -224,6 +224,9 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         reading.notes.append(
             f"answered from the {len(held):,} stored papers that appeared {when.said}"
         )
+    # "Which unlearning papers were orals?": the stored orals
+    if (shown := restrict_to_presentation(engine, reading, question)) and reading.answer:
+        return reading
     topic = counted_topic(reading.text)
     if topic is None:  # "Which papers report results on GSM8K?": each paper writing it, as counted
         topic = listed_name(reading.text, engine.store.bm25, engine.store.papers, reading.paper_ids)
@@ -247,15 +250,15 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         held = reading.paper_ids if reading.paper_ids is not None else frozenset(engine.catalog())
         n, s = len(held), "s" if len(held) != 1 else ""
         said = (
-            f"{n:,} stored paper{s} appeared{at}{f' {when.said}' if when else ''}."
-            if when or where
+            f"{n:,} stored paper{s} {_had(n, at, when, shown)}."
+            if when or where or shown
             else f"The store holds {n:,} paper{s}."
             if paper_ids is None and reading.paper_ids is None
             else f"{n:,} stored paper{s} pass{'es' if n == 1 else ''} the filters."
         )
         reading.answer = Answer(question, said, EXTRACTIVE, count=n)
         return reading
-    if (when or where) and topic is None and only_listing(reading.text):  # "... appeared in 2019?"
+    if (when or where or shown) and topic is None and only_listing(reading.text):  # "... in 2019?"
         catalog = engine.catalog()
         records = sorted(
             (catalog[pid] for pid in reading.paper_ids if pid in catalog),
@@ -266,9 +269,10 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
             question,
             records,
             [],
-            lead=f"{n:,} stored paper{s} appeared{at}{f' {when.said}' if when else ''}:",
+            lead=f"{n:,} stored paper{s} {_had(n, at, when, shown)}:",
             more=f"`paperchat papers{f' --venue {where.venue}' if where else ''}"
-            f"{f' --year {when.year}' if when and when.op == 'in' else ''}` lists them all",
+            f"{f' --year {when.year}' if when and when.op == 'in' else ''}"
+            f"{' --json` gives the presentation of each' if shown else '` lists them all'}",
         )
         return reading
     # "How many papers are about X?": the papers holding every word of X (or writing it as a phrase)
@@ -370,6 +374,13 @@ def counted_listing(engine, question: str, reading: Reading, ranked: list[str]) 
     order = [p for p in ranked if p in held] + sorted(held - set(ranked))
     records = [catalog[pid] for pid in order if pid in catalog]
     return listed_answer(question, records, [], lead=reading.lead, count=reading.count)
+
+
+def _had(n: int, at: str, when, shown) -> str:
+    """What ``n`` stored papers had in common: 'appeared at ICML in 2025 and were presented as orals'."""
+    appeared = f"appeared{at}{f' {when.said}' if when else ''}" if at or when else ""
+    how = f"{'was' if n == 1 else 'were'} {shown.said}" if shown else ""
+    return " and ".join(filter(None, (appeared, how)))
 
 
 def _years(engine, paper_ids) -> set:

@@ -34,9 +34,9 @@ FORMAT = 1
 #: runs kept in the manifest (the most recent ones)
 MAX_RUNS = 32
 #: bumped when paper records gain fields a re-read of unchanged files fills in (2: venue and year; 3: HTML
-#: character references decoded, field names in any case, "Smith, Alice" one author), so runs recorded
-#: before are read again once
-RECORD_FIELDS = 3
+#: character references decoded, field names in any case, "Smith, Alice" one author; 4: how a paper was
+#: presented, oral, spotlight or poster), so runs recorded before are read again once
+RECORD_FIELDS = 4
 
 
 def file_key(path: Path | str) -> str:

@@ -45,7 +45,7 @@ from paperchat.ingest.plan_notes import kept_notes, moved_note, note_edited, sti
 from paperchat.ingest.records import PaperRecord, StoreInfo
 
 #: Metadata a re-ingest or a merged duplicate may fill in but never empties.
-STICKY = ("title", "url", "authors", "openreview_id", "venue", "year")
+STICKY = ("title", "url", "authors", "openreview_id", "venue", "year", "presentation")
 #: Fields whose change is a metadata update (no re-embedding).
 META_FIELDS = (
     "source_path",
@@ -60,6 +60,7 @@ META_FIELDS = (
     "venue",
     "year",
     "also_in",
+    "presentation",
 )
 #: Fields a re-ingest of the paper's own file does not set (gathered from other files).
 GATHERED = ("aliases", "also_in")
@@ -155,7 +156,7 @@ def _absorb(owner: Paper, dup: Paper) -> None:
         owner.label = short_label(owner.title, owner.abstract)
     owner.authors = owner.authors or dup.authors
     owner.url = owner.url or dup.url
-    for key in ("venue", "year", "pmlr_url"):
+    for key in ("venue", "year", "pmlr_url", "presentation"):
         if dup.extra.get(key):
             owner.extra.setdefault(key, dup.extra[key])
     if dup.paper_id != owner.paper_id:

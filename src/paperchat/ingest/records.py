@@ -15,7 +15,7 @@ from typing import Any
 from paperchat.core.contract import display_name
 from paperchat.ingest.chunking import ChunkSettings
 from paperchat.ingest.corpus import Paper
-from paperchat.ingest.venue import publication
+from paperchat.ingest.venue import presentation, publication
 
 #: Bumped when stored data changes form; a store of another version asks for ``ingest --rebuild``.
 SCHEMA_VERSION = 3
@@ -49,7 +49,9 @@ class PaperRecord:
     settings the chunks were made with, ``aliases`` the ids of merged
     near-duplicate copies, ``also_in`` the resolved paths of other corpus files
     that hold the same abstract (a copy merged or skipped from them): the paper
-    stays stored while any of them still does (:mod:`paperchat.ingest.plan`).
+    stays stored while any of them still does (:mod:`paperchat.ingest.plan`); ``presentation`` how it was
+    presented (``"oral"``, ``"spotlight"``, ``"poster"``; ``""`` when unknown:
+    :func:`paperchat.ingest.venue.presentation`).
     """
 
     paper_id: str
@@ -70,6 +72,7 @@ class PaperRecord:
     year: int | None = None
     source_file: str = ""
     also_in: list[str] = field(default_factory=list)
+    presentation: str = ""
 
     @property
     def full_text(self) -> str:
@@ -105,6 +108,7 @@ class PaperRecord:
             year=year or None,
             source_file=paper.source_file,
             also_in=sorted(set(paper.extra.get("also_in", [])) - {paper.source_file}),
+            presentation=presentation(paper.extra),
             **fields_,
         )
 
@@ -134,6 +138,7 @@ class PaperRecord:
             "venue": self.venue,
             "year": int(self.year or 0),  # Chroma metadata holds no null: 0 is unknown
             "also_in": "\n".join(self.also_in),
+            "presentation": self.presentation,
         }
 
     @classmethod
@@ -161,6 +166,7 @@ class PaperRecord:
             year=int(m.get("year") or 0) or None,
             source_file=str(m.get("source_file") or ""),
             also_in=[f for f in str(m.get("also_in") or "").split("\n") if f],
+            presentation=str(m.get("presentation") or ""),
         )
 
 
