@@ -189,7 +189,9 @@ def test_papers_json_lists_every_paper(bundled_store):
         "aliases",
         "venue",
         "year",
+        "presentation",
     ]
+    assert confpo["presentation"] == ""  # the bundled metadata gives none
     assert confpo["aliases"] == [] and (confpo["venue"], confpo["year"]) == (
         "ICML",
         2025,

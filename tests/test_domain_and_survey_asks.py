@@ -126,7 +126,9 @@ def test_orals_spotlights_and_posters_are_read_from_the_stored_presentation(icml
     # the ICML 2025 file gives each paper's presentation; the store had dropped it ("the store does not
     # record whether a paper was an oral"), so "How many papers were orals?" had counted a keyword
     orals = icml_engine.ask("How many papers were orals?", mode="extractive")
-    assert orals.count == 108 and orals.answer.startswith("108 stored papers were presented as orals")
+    assert orals.count == 108 and orals.answer.startswith(
+        "108 stored papers were presented as orals"
+    )
     assert icml_engine.ask("How many spotlights are there?", mode="extractive").count == 211
     # a list over the orals only; a topic no oral holds is declined with a note
     diffusion = icml_engine.ask("Which oral papers are about diffusion?", mode="extractive")
@@ -155,7 +157,9 @@ def test_a_presentation_kind_in_a_question_and_in_a_corpus_field():
     ask = asked_presentation("What is the title of the ICML 2025 oral about speculative decoding?")
     assert ask.rest == "What is the title of the paper about speculative decoding?"
     assert asked_presentation("Which papers study oral cancer?") is None
-    assert asked_presentation("Was ConfPO an oral?") is None  # its record answers (a venue question)
+    assert (
+        asked_presentation("Was ConfPO an oral?") is None
+    )  # its record answers (a venue question)
     assert presentation({"presentation": "Spotlight Poster"}) == "spotlight"
     assert presentation({"venue": "ICML 2025 (Oral)"}) == "oral"
     assert presentation({"venue": "ICML 2025"}) == ""

@@ -90,8 +90,8 @@ _TITLE = re.compile(
 _FIND_PLURAL = re.compile(
     r"\b(?:which|what|any|list|name|find|show me)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles|methods|"
     r"approaches|(?<=every )(?:paper|work|study))\b|\bare there (?:any )?(?:papers|works|studies|methods)\b|\bpapers (?:that|which|on|about|using)\b"
-    r"|^\s*(?:is there )?anything (?:on|about|for)\b"  # "Anything for single-cell data?" (a domain scientist's)
-    # "which paper are about grokking": a plural verb says a list is meant (an international researcher)
+    r"|^\s*(?:is there )?anything (?:on|about|for)\b|\bwhat are the (?:main|key|major|different|common) (?:approaches|methods|techniques)\b"
+    # "which paper are about grokking": a plural verb says a list (an international researcher); "Anything for X?"
     r"|\b(?:which|what) (?:paper|work|study|article) (?:are|were|have)\b",
     re.I,
 )

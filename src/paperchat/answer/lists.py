@@ -71,6 +71,12 @@ def topical(question: str, papers: list[PaperText], lexicon, n_papers: int) -> s
     return {p.paper_id for p in papers if rare and rare <= lexicon.terms_of(p.full_text)}
 
 
+#: Words that say how many papers a list asks for, or which of a topic's ("the main approaches to X").
+_HOW_MANY_WORDS = frozenset(
+    "two three four five six seven eight nine ten few several couple main major key different various".split()
+)
+
+
 def fitting(question: str, papers: list[PaperText], lexicon, n_papers: int) -> set[str]:
     """Ids of ``papers`` that hold every term of ``question`` at most :data:`FIT_TERM_SHARE` of the corpus
     holds ("conformal" and "diffusion" in "Which papers use conformal prediction for diffusion models?"; of
@@ -97,7 +103,8 @@ def _needed(question: str, lexicon, n_papers: int) -> list[set[str]]:
     # the listing's own verb ("Which papers involve ...", "papers using ...") is no part of the topic
     verb = lexicon.terms_of(" ".join(_LISTING_VERB.findall(question)))
     # nor are the words that only ask for a listing ("List the papers on watermarking": "list")
-    asking = lexicon.terms_of(" ".join(LISTING_WORDS))
+    # nor how many it asks for ("Give me three papers that say ...": 'lacks "three"', a journalist's)
+    asking = lexicon.terms_of(" ".join(LISTING_WORDS | _HOW_MANY_WORDS))
     held = lexicon.terms_of(" ".join(terms(question))) - CONVERSATIONAL - verb - asking
     return [
         {t} | next((g for g in groups if t in g), set())

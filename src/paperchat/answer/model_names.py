@@ -21,7 +21,11 @@ from paperchat.answer.asked_head import lead_with
 _ASKED = re.compile(
     # (not "Which benchmark evaluates LLMs on ...?": it asks for a benchmark, a benchmark hunter's session)
     r"\b(?:which|what)\s+(?:(?!(?:papers?|works?|studies|can|could|do|does|did|is|are|was|were|will|would|"
-    r"should|may|might|has|have|had|benchmarks?|datasets?|methods?|approach(?:es)?|frameworks?|tools?)\b)"
+    r"should|may|might|has|have|had|benchmarks?|datasets?|methods?|approach(?:es)?|frameworks?|tools?|"
+    # "What causes LLMs to make errors ...?" asks why, not which LLM (a science journalist's was declined,
+    # "the abstract names no LLMs")
+    r"causes?|makes?|leads?|drives?|helps?|lets?|allows?|enables?|prevents?|stops?|hurts?|limits?|keeps?|"
+    r"forces?|affects?|determines?|explains?|happens)\b)"
     r"[\w-]+\s+){0,2}?(llms?|vlms?|mllms?|backbones?|encoders?|"
     r"(?:language|base|pretrained|foundation|vision[- ]language|backbone|draft|reward|teacher|student) models?)\b"
     r"|\b(?:which|what) (models?) (?:came|comes|did|does|was|is|performed|scored|ranked|topped|won)\b"

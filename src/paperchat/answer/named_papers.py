@@ -27,12 +27,15 @@ def written(name: str, text: str) -> bool:
 
 
 def head_written(question: str, title: str) -> bool:
-    """Whether ``question`` writes ``title``'s words before its colon (the whole title without one), any
-    case, when they are a short name (six words at most): "Flow Q-Learning", "Sundial"."""
+    """Whether ``question`` writes ``title``'s words before its colon, any case, when they are a short name
+    (six words at most): "Flow Q-Learning", "Sundial"; or the whole title, however long ("What limitations
+    does Overtrained Language Models Are Harder to Fine-Tune admit?": a skeptic's had been answered for
+    another paper)."""
     head = title.split(":")[0].strip()
-    return (
-        0 < len(head.split()) <= 6
-        and re.search(rf"(?<!\w){re.escape(head)}(?!\w)", question, re.I) is not None
+    return any(
+        0 < len(h.split()) <= limit
+        and re.search(rf"(?<!\w){re.escape(h)}(?!\w)", question, re.I) is not None
+        for h, limit in ((head, 6), (title.strip(), 40))
     )
 
 

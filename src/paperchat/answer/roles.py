@@ -59,6 +59,9 @@ _BACKGROUND = re.compile(
     r"|\bremains? (?:largely |relatively )?(?:under-?explored|unexplored|understudied|poorly understood)\b"
     r"|\b(?:has|have) received (?:little|limited|less) attention\b"
     r"|^(?:however|while|although|nevertheless|nonetheless)\b"
+    # the belief a paper tests ("Intuitively, higher image quality should increase detection difficulty": a
+    # skeptic's answer had quoted it as the finding the paper refutes)
+    r"|^(?:intuitively|naively)\b|\bone (?:might|would|may) (?:expect|think|assume)\b"
     # others' methods as the subject, after at most two opening clauses ("In order to attain optimal rates,
     # state-of-the-art algorithms ... require ...": a meta-reviewer's claim about AKORN read it as AKORN's)
     r"|^(?:[^,]{0,100},\s*){0,2}(?:the\s+)?(?:state-of-the-art|classical|conventional|traditional|standard|popular|"

@@ -42,7 +42,11 @@ _INSTITUTION = frozenset(
     "corporation company centre center academy foundation".split()
 )
 #: Names that are no organisation an author belongs to: the venue, and words opening a question.
-_NOT_ORGS = frozenset("icml neurips iclr what which who how did do does the a an".split())
+_NOT_ORGS = frozenset(
+    "icml neurips iclr what which who how did do does the a an in on at for of by with from into our their his "
+    "her its my your all some many most several few both each every other such these those this that there "
+    "when where while if as ai ml".split()
+)
 
 
 def asked_affiliation(question: str) -> str | None:
@@ -65,7 +69,9 @@ def asked_affiliation(question: str) -> str | None:
 
 
 _CITED = re.compile(
-    r"\b(?:most[- ](?:cited|influential)|highly[- ]cited|citation counts?|how many (?:times|citations)|"
+    # (not "how many times more efficient": a factor, which tuning set o asks for)
+    r"\b(?:most[- ](?:cited|influential)|highly[- ]cited|citation counts?|how many citations|"
+    r"how many times\b[^?]*\bcited|"
     r"number of citations|cited the most|h-index)\b",
     re.I,
 )
