@@ -163,3 +163,49 @@ def test_a_presentation_kind_in_a_question_and_in_a_corpus_field():
     assert presentation({"presentation": "Spotlight Poster"}) == "spotlight"
     assert presentation({"venue": "ICML 2025 (Oral)"}) == "oral"
     assert presentation({"venue": "ICML 2025"}) == ""
+
+
+def test_a_survey_authors_and_a_journalists_phrasings(icml_engine):
+    # "the main approaches to X" is a list (RocketKV alone had been quoted)
+    approaches = icml_engine.ask(
+        "What are the main approaches to KV-cache compression?", mode="extractive"
+    )
+    assert {"RyOpooIxDF", "oa7MYAO6h6", "7SHbJENgHX"} <= set(_ids(approaches))
+    assert not approaches.notes  # 'lacks "main"' had been noted
+    # "What causes LLMs to ...?" asks why, not which LLM ("the abstract names no LLMs" had declined it)
+    causes = icml_engine.ask(
+        "What causes LLMs to make errors when generating code?", mode="extractive"
+    )
+    assert not causes.abstained and _ids(causes)[0] == "aEnkBIhYvO"
+    # a whole title, unquoted and seven words long, names its paper (TuCo had been named)
+    limits = icml_engine.ask(
+        "What limitations does Overtrained Language Models Are Harder to Fine-Tune admit?",
+        mode="extractive",
+    )
+    assert limits.abstained and "(YW6edSufht): its abstract states no limitation" in limits.notes[0]
+
+
+def test_any_others_after_a_topic_list_are_the_papers_writing_it(icml_engine):
+    from paperchat.chat.session import ChatSession
+
+    chat = ChatSession(icml_engine, mode="extractive")
+    first = chat.handle("Which papers are about KV cache?").answer
+    more = chat.handle("any others?").answer
+    # diffusion feature-caching papers (Ca2-VDM, HarmoniCa) had been listed
+    assert more.sources and not set(_ids(more)) & set(_ids(first))
+    assert "MhVJCxYEEi" in _ids(more)  # SepLLM writes "KV cache"
+    assert not {"YbtH1aoE1V", "NQyqpK6d72"} & set(_ids(more))
+
+
+@pytest.mark.unit
+def test_a_factor_and_a_preposition_are_no_unrecorded_metadata():
+    from paperchat.answer.unrecorded import unrecorded_note
+
+    def note(question):
+        return unrecorded_note(question, lambda: {2025}, lambda: {"ICML"})
+
+    assert note("... matches the baseline while being how many times more efficient?") is None
+    assert note("In teams of AI chatbots where one agent errs, what share is recovered?") is None
+    assert note("How many times was RocketKV cited?").startswith("the store keeps no citation")
+    assert note("Which is the oldest paper on diffusion?").startswith("every stored paper")
+    assert unrecorded_note("Which is the oldest paper?", lambda: {2019, 2025}, set) is None

@@ -53,8 +53,18 @@ def more_on_topic(
     """The answer to the list ``question`` asked again over the papers not in ``shown`` (see the module
     docstring). ``mode``/``fallback``/``on_token`` as :meth:`paperchat.engine.Engine.answer_from_hits`.
     The abstention, with a note naming how many were shown, when no other paper fits."""
+    from paperchat.answer.paper_counts import listed_topic, topic_papers
+
     k = top_k or max(engine.settings.top_k, PLURAL_TOP_K)
-    hits = engine.retrieve(question, k, paper_ids=_allowed(engine, filters, shown))
+    allowed = _allowed(engine, filters, shown)
+    # the papers writing the list's topic come first, as its count counts them ("any others?" after "Which
+    # papers are about KV cache?" had listed diffusion feature caches and left out two of the 13; a survey)
+    topic = listed_topic(question)
+    if topic:
+        held, phrased, _ = topic_papers(topic, engine.store.bm25(), engine.store.papers, allowed)
+        if phrased or held:
+            allowed = frozenset(phrased or held)
+    hits = engine.retrieve(question, k, paper_ids=allowed)
     answer = engine.answer_from_hits(
         question, hits, mode=mode, on_token=on_token, fallback=fallback
     )
