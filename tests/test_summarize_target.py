@@ -279,7 +279,7 @@ def test_a_name_only_one_abstract_writes_is_that_paper(icml_engine):
 def test_a_topic_is_also_written_as_the_abbreviation_its_writers_define(bundled_engine):
     # "Speeding up Policy Simulation in Supply Chain RL" writes "RL" only, which papers writing
     # "reinforcement learning (RL)" define
-    from paperchat.engine.summaries import _writing
+    from paperchat.engine.topic_writers import topic_writers as _writing
 
     writing, shorts = _writing(bundled_engine, "reinforcement learning", None)
     assert shorts == ["RL"]

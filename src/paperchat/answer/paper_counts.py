@@ -263,7 +263,8 @@ def count_line(count: int, topic: str, forms: list[str] | None = None, words: in
     abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")');
     with ``words`` (papers holding every word, :func:`phrase_holders` counted ``count`` of them writing the
     phrase): '2 stored papers write "quantum computing" in their title or abstract (9 have every word of
-    it); the most relevant:'."""
+    it); the most relevant:' (no parenthesis when ``count`` is the larger, with the papers writing an
+    abbreviation of it: '41 stored papers write "partial differential equations" (also as "PDE") ...')."""
     written = topic.split()
     others = list(
         dict.fromkeys(w for f in (forms or [])[1:] for w in f.split() if w not in written)
@@ -275,10 +276,9 @@ def count_line(count: int, topic: str, forms: list[str] | None = None, words: in
     if words:
         verb, tail = ("writes", "its") if count == 1 else ("write", "their")
         of = "a word of its stem" if len(written) == 1 else "every word of it"
-        return (
-            f"{count:,} stored paper{s} {verb} {what} in {tail} title or abstract ({words:,} have "
-            f"{of}); the most relevant:"
-        )
+        # (more write it, or an abbreviation its writers define, than hold its words: no parenthesis)
+        held = f" ({words:,} have {of})" if words > count else ""
+        return f"{count:,} stored paper{s} {verb} {what} in {tail} title or abstract{held}; the most relevant:"
     if count == 1:
         return f"1 stored paper has every word of {what} in its title or abstract:"
     return (
