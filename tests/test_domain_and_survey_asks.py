@@ -26,6 +26,9 @@ def test_a_field_no_abstract_names_is_declined(icml_engine):
     # a field some abstracts name is answered
     answer = icml_engine.ask("Anything for single-cell data?", mode="extractive")
     assert not answer.abstained and {"jnPHZqcUdn", "0m4VsLwj5s"} <= set(_ids(answer))
+    # with the count note a list carries
+    series = icml_engine.ask("Anything for time series forecasting?", mode="extractive")
+    assert series.notes[-1].startswith('30 stored papers write "time series forecasting"')
 
 
 def test_counts_read_names_as_papers_write_them(icml_engine):
@@ -72,10 +75,13 @@ def test_what_the_store_does_not_record_is_declined_with_a_note(icml_engine):
 
 def test_every_paper_lists_and_a_list_missing_some_writers_says_so(icml_engine):
     # "List every paper on machine unlearning." had cited 2 papers with no count
+    # (then a verifier's "List every paper on speculative decoding." had shown 7 of the 11: the count's)
     every = icml_engine.ask("List every paper on machine unlearning.", mode="extractive")
-    assert len(every.sources) >= 8
-    assert every.notes[-1].startswith('14 stored papers write "machine unlearning"')
-    assert not any("every" in note for note in every.notes[:-1])  # 'lacks "every"' had been noted
+    assert every.count == 14 and len(every.sources) >= 10
+    assert every.answer.startswith('14 stored papers write "machine unlearning"')
+    assert not any("every" in note for note in every.notes)  # 'lacks "every"' had been noted
+    decoding = icml_engine.ask("List every paper on speculative decoding.", mode="extractive")
+    assert decoding.count == 11
     # as many papers as write it, 3 of them not writing it: said (there had been no note)
     graph = icml_engine.ask("Which papers are about graph transformers?", mode="extractive")
     assert "this list shows 10, the most relevant, 7 of them writing it" in graph.notes[-1]
@@ -144,6 +150,10 @@ def test_orals_spotlights_and_posters_are_read_from_the_stored_presentation(icml
     # one paper's presentation, from its record
     defog = icml_engine.ask("Was DeFoG a spotlight?", mode="extractive")
     assert _ids(defog) == ["KPRIwWhqAZ"] and "presented as an oral" in defog.answer
+    flatvi = icml_engine.ask("Did FlatVI get a spotlight?", mode="extractive")
+    assert _ids(flatvi) == ["DoDXFkF10S"] and "presented as a spotlight" in flatvi.answer
+    others = icml_engine.ask("How many papers were not orals?", mode="extractive")
+    assert others.count == 2624  # 211 spotlights and 2,413 posters
 
 
 @pytest.mark.unit
@@ -157,9 +167,16 @@ def test_a_presentation_kind_in_a_question_and_in_a_corpus_field():
     ask = asked_presentation("What is the title of the ICML 2025 oral about speculative decoding?")
     assert ask.rest == "What is the title of the paper about speculative decoding?"
     assert asked_presentation("Which papers study oral cancer?") is None
-    assert (
-        asked_presentation("Was ConfPO an oral?") is None
-    )  # its record answers (a venue question)
+    # its record answers "Was ConfPO an oral?" (a venue question)
+    assert asked_presentation("Was ConfPO an oral?") is None
+    # a verifier's: the ordinary senses are no kind, "orally" and "not" are read
+    assert asked_presentation("Which papers generate posters or graphic designs?") is None
+    assert asked_presentation("Which papers put the spotlight on fairness?") is None
+    assert asked_presentation("How many papers were presented orally?").kind == "oral"
+    not_orals = asked_presentation("How many papers were not orals?")
+    assert not_orals.negated and not_orals.holds("poster") and not not_orals.holds("")
+    ask = asked_presentation("Which papers were highlighted as spotlights about LLM reasoning?")
+    assert ask.rest == "Which papers about LLM reasoning?"
     assert presentation({"presentation": "Spotlight Poster"}) == "spotlight"
     assert presentation({"venue": "ICML 2025 (Oral)"}) == "oral"
     assert presentation({"venue": "ICML 2025"}) == ""
@@ -208,4 +225,11 @@ def test_a_factor_and_a_preposition_are_no_unrecorded_metadata():
     assert note("In teams of AI chatbots where one agent errs, what share is recovered?") is None
     assert note("How many times was RocketKV cited?").startswith("the store keeps no citation")
     assert note("Which is the oldest paper on diffusion?").startswith("every stored paper")
+    assert note("What is the newest paper on diffusion models?").startswith("every stored paper")
+    assert note("Which unlearning paper came out first?").startswith("every stored paper")
+    assert note("Which paper on graph transformers has the most citations?").startswith("the store")
+    assert note("Which papers come from Meta AI?").startswith(
+        "the store keeps each paper's authors"
+    )
+    assert note("What are the latest methods for unlearning?") is None
     assert unrecorded_note("Which is the oldest paper?", lambda: {2019, 2025}, set) is None

@@ -102,7 +102,8 @@ _PUBLISHED = re.compile(
     r"|^\s*(?:is|was)\s+[^?]+?\s+an?\s+(?:ICML|NeurIPS|NIPS|ICLR|AAAI|IJCAI|ACL|EMNLP|NAACL|CVPR|ICCV|ECCV|KDD|COLT|AISTATS|UAI|TMLR|JMLR|arXiv)"
     r"(?:\s+(?:19|20)\d\d)?\s+paper\s*\??\s*$"
     # "Was ConfPO an oral?", "How was ConfPO presented?": the stored presentation answers too
-    r"|^\s*(?:is|was)\s+[^?]+?\s+(?:(?:presented|accepted) as\s+)?an?\s+(?:oral|spotlight|poster)"
+    r"|^\s*(?:is|was|did)\s+[^?]+?\s+(?:(?:presented|accepted|selected) as\s+|get\s+|receive\s+|win\s+)?"
+    r"an?\s+(?:oral|spotlight|poster)"
     r"(?:\s+(?:paper|presentation))?\s*\??\s*$|^\s*how was\b[^?]+\bpresented\s*\??\s*$",
     re.I,
 )

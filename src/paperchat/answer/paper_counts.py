@@ -67,7 +67,9 @@ _LISTING = re.compile(
     r"(?:other\s+)?(?:papers|works|articles|studies)\b\s*(?P<rest>[^?]*)\??\s*$"
     # "List every paper on machine unlearning." (a survey author's: 2 papers had been cited, with no count)
     r"|^\s*(?:list|show(?: me)?|find|name|give me)\s+(?:every|each)\s+(?:paper|work|article|study)\b\s*"
-    r"(?P<every>[^?]*)\??\s*$",
+    r"(?P<every>[^?]*)\??\s*$"
+    # "Anything for single-cell data?" (a verifier's: its list had carried no count note)
+    r"|^\s*(?:is there\s+)?anything\s+(?:on|about|for)\s+(?P<anything>[^?]*)\??\s*$",
     re.I,
 )
 
@@ -77,12 +79,18 @@ def listed_topic(question: str) -> str | None:
     (:func:`counted_topic`): "Which papers use sparse autoencoders?" -> "sparse autoencoders"; ``None`` for
     another question, or a list that names no topic."""
     m = _LISTING.match(question)
-    rest = m and (m.group("rest") if m.group("rest") is not None else m.group("every"))
+    rest = m and next(
+        g for g in (m.group("rest"), m.group("every"), m.group("anything")) if g is not None
+    )
     return counted_topic(f"How many papers {rest.rstrip('.')}?") or None if m else None
 
 
 #: A coined name, one word with a capital or digit past its first letter: "GSM8K", "SWE-bench", "HumanEval".
 _COINED = re.compile(r"[A-Za-z][\w.-]*?(?:[A-Z]|\d)[\w.-]*")
+#: A list asked for whole: "List every paper on X", "Show me all the papers about X".
+_EVERY = re.compile(
+    r"\b(?:every|all(?: of)?(?: the)?)\s+(?:papers?|works?|articles?|studies)\b", re.I
+)
 #: A list of one coined name's papers is answered as its count when at most this many write it (not tuned:
 #: set before measuring, forty-third round, as a listing's own length).
 NAMED_LIST_MAX = 20
@@ -95,7 +103,9 @@ def listed_name(question: str, lexicon: Callable, read_papers: Callable, ids=Non
     GSM8K?" does, listing every paper writing it: a benchmark hunter's list had shown 3 of the 15, one of
     them not writing it. ``lexicon()`` gives the store's BM25 index, read only for such a list."""
     topic = listed_topic(question)
-    if not topic or not _COINED.fullmatch(topic):
+    # "List every paper on speculative decoding": every paper writing it, too (a verifier's list had shown 7
+    # of the 11)
+    if not topic or not (_COINED.fullmatch(topic) or _EVERY.search(question)):
         return None
     held, phrased, _ = topic_papers(topic, lexicon(), read_papers, ids)
     return topic if 0 < len(phrased or held) <= NAMED_LIST_MAX else None

@@ -19,18 +19,24 @@ _KIND2 = r"(?P<kind2>oral|spotlight|poster)s?"
 _AS = r"(?:papers?|presentations?|talks?|works?)"
 #: "were orals", "was presented as a spotlight", "accepted as an oral": dropped from the question.
 _PREDICATE = re.compile(
-    rf"\s*\b(?:(?:were|was|are|is|got)\s+)?(?:(?:presented|accepted|selected|given|chosen)\s+)?"
+    rf"\s*\b(?:(?:were|was|are|is|got)\s+)?(?P<not>not\s+)?(?:[a-z]+ed\s+)?"
     rf"(?:as|for)\s+(?:an?\s+)?{_KIND}(?:\s+{_AS})?\b"
-    rf"|\s*\b(?:were|was|are|is)\s+(?:an?\s+)?{_KIND2}(?:\s+{_AS})?(?=\s*[?.!]*\s*$)",
+    rf"|\s*\b(?:were|was|are|is)\s+(?P<not2>not\s+)?(?:an?\s+)?{_KIND2}(?:\s+{_AS})?(?=\s*[?.!]*\s*$)"
+    r"|\s*\b(?:were|was|are|is)\s+(?P<not3>not\s+)?(?:presented|given)\s+(?P<orally>orally)\b",
     re.I,
 )
 #: "oral papers", "the ICML 2025 oral about ...", "spotlights": read as "papers" / "paper".
+#: (not "generate posters or graphic designs", "put the spotlight on fairness": a verifier's, which had been
+#: read as a kind and declined)
 _NOUN = re.compile(
     rf"\b{_KIND}\s+{_AS}\b|\b(?P<one>an?|the)\s+(?:icml(?:\s+2025)?\s+)?(?P<kind2>oral|spotlight|poster)\b"
-    r"(?=\s+(?:about|on|that|which|where|proposing|introducing|studying)\b)"
-    r"|\b(?P<kind3>orals|spotlights|posters)\b",
+    r"(?=\s+(?:about|that|which|proposing|introducing|studying)\b)"
+    r"|\b(?:how many|which|what|list|the|among|are|were|all)\s+(?:icml(?:\s+2025)?\s+)?"
+    r"(?P<kind3>orals|spotlights|posters)\b(?!\s+or\b)",
     re.I,
 )
+#: A yes/no question about one paper ("Was FlatVI a spotlight?", "Did X get an oral?"): its record answers.
+_ONE_PAPER = re.compile(r"^\s*(?:is|was|did|does|has|had)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -41,25 +47,34 @@ class PresentationAsk:
 
     kind: str
     rest: str
+    negated: bool = False  # "not orals": every other kind
 
     @property
     def said(self) -> str:
-        """'presented as orals' (how a note says which papers were read)."""
-        return f"presented as {self.kind}s"
+        """'presented as orals', or 'not presented as orals' (how a note says which papers were read)."""
+        return f"{'not ' if self.negated else ''}presented as {self.kind}s"
+
+    def holds(self, presentation: str) -> bool:
+        """Whether a stored ``presentation`` is of the kind asked ("" is of none)."""
+        return bool(presentation) and (presentation == self.kind) != self.negated
 
 
 def asked_presentation(question: str) -> PresentationAsk | None:
     """The :class:`PresentationAsk` of ``question``, or ``None`` when it names no presentation kind as one
     ("oral" beside "papers", "talks" or "presentations", after "as" or "were", or as a plural noun)."""
+    if _ONE_PAPER.match(question):
+        return None
     m = _PREDICATE.search(question)
     if m:
-        kind = (m.group("kind") or m.group("kind2")).lower()
+        kind = "oral" if m.group("orally") else (m.group("kind") or m.group("kind2")).lower()
         rest = question[: m.start()] + question[m.end() :]
-        return PresentationAsk(kind, " ".join(rest.split()))
+        negated = bool(m.group("not") or m.group("not2") or m.group("not3"))
+        return PresentationAsk(kind, " ".join(rest.split()), negated)
     m = _NOUN.search(question)
     if m:
         kind = (m.group("kind") or m.group("kind2") or m.group("kind3")).lower().rstrip("s")
         word = f"{m.group('one')} paper" if m.group("one") else "papers"
-        rest = question[: m.start()] + word + question[m.end() :]
+        start, end = (m.start("kind3"), m.end("kind3")) if m.group("kind3") else m.span()
+        rest = question[:start] + word + question[end:]
         return PresentationAsk(kind, " ".join(rest.split()))
     return None

@@ -19,8 +19,8 @@ import re
 #: "the University of Oxford"), after "researchers from / at" or before "researchers", "'s team".
 _ORG = r"(?:the\s+)?(?P<org>[A-Z][\w&.-]*(?:\s+(?:of\s+|for\s+)?[A-Z][\w&.-]*){0,4})"
 _FROM = re.compile(
-    r"\b(?:researchers?|people|authors?|teams?|scientists|groups?|labs?|folks|engineers|students)\s+"
-    r"(?:from|at)\s+" + _ORG
+    r"\b(?:researchers?|people|authors?|teams?|scientists|groups?|labs?|folks|engineers|students|papers?|"
+    r"works?)\s+(?:(?:come|comes|came)\s+)?(?:from|at)\s+" + _ORG
 )
 _BEFORE = re.compile(
     _ORG + r"(?:'s|’s)?\s+(?:researchers|scientists|engineers|authors|team|teams|lab|labs|group)\b"
@@ -99,13 +99,15 @@ _CITED = re.compile(
     # (not "how many times more efficient": a factor, which tuning set o asks for)
     r"\b(?:most[- ](?:cited|influential)|highly[- ]cited|citation counts?|how many citations|"
     r"how many times\b[^?]*\bcited|"
-    r"number of citations|cited the most|h-index)\b",
+    r"number of citations|(?:most|highest number of) citations|cited the most|h-index)\b",
     re.I,
 )
 _WHEN = re.compile(
     r"\b(?:earliest|oldest|most recent)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:paper|papers|work|works|study|article|publication|one)\b(?!\s+to\b)"
-    r"|\b(?:came|was (?:published|written|released)|appeared) (?:first|last|earliest)\b",
+    # "the newest paper on X" (not "the latest methods")
+    r"|\b(?:newest|latest)\s+(?:paper|papers|publication|preprint)\b"
+    r"|\b(?:came(?: out)?|was (?:published|written|released)|appeared) (?:first|last|earliest)\b",
     re.I,
 )
 

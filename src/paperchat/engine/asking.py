@@ -215,8 +215,8 @@ def _more_listed(engine, asked: str, listed: list[str], paper_ids) -> list[str]:
     writing = "writing" if phrased else "holding"
     also = f", {of} of them {writing} it" if of < shown else ""
     return [
-        f'{n:,} stored papers {"write" if phrased else "have every word of"} "{topic}" in their title or '
-        f'abstract; this list shows {shown}, the most relevant{also} (`paperchat ask "How many papers are '
+        f'{n:,} stored paper{"s" if n != 1 else ""} {("write" if phrased else "have every word of") if n != 1 else ("writes" if phrased else "has every word of")} "{topic}" in '
+        f'{"their" if n != 1 else "its"} title or abstract; this list shows {shown}, the most relevant{also} (`paperchat ask "How many papers are '
         f'about {topic}?" --top-k {min(n, 50)}`{" lists them)" if n <= 50 else " lists 50 of them)"}'
     ]
 

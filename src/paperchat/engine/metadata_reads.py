@@ -108,7 +108,6 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
     from paperchat.answer.unrecorded import affiliation_caveat, unrecorded_note
     from paperchat.answer.venue_asks import VenueAsk, asked_venue, venue_topic
     from paperchat.answer.year_asks import YearAsk, asked_year, year_note
-    from paperchat.engine.topic_writers import topic_writers
 
     named = ids_named(question, engine.catalog(), engine.aliases())
     ids = frozenset(named.values())
@@ -283,13 +282,6 @@ def read_metadata(engine, question: str, paper_ids) -> Reading:
             return reading
         # the papers writing its words in a row, when fewer than hold them ("quantum computing": 2 of 9)
         words, held = (len(held), phrased) if phrased and len(phrased) < len(held) else (0, held)
-        # and those writing only the abbreviation its writers define, as a topic summary counts ("PDE":
-        # a domain scientist's count had been 32, the summary's 41)
-        more = (
-            topic_writers(engine, topic, reading.paper_ids) if 2 <= len(topic.split()) <= 3 else []
-        )
-        if more and more[0] - held:
-            held, forms, words = held | more[0], forms + more[1], words or len(held)
         reading.text, reading.paper_ids = f"Which papers are about {topic}?", frozenset(held)
         reading.lead, reading.count = count_line(len(held), topic, forms, words), len(held)
         reading.forms = forms

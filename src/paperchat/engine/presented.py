@@ -39,7 +39,7 @@ def restrict_to_presentation(engine, reading, question: str):
     shown = asked_presentation(reading.text)
     if not shown or not any(r.presentation for r in catalog.values()):
         return None
-    held = {pid for pid, r in catalog.items() if r.presentation == shown.kind}
+    held = {pid for pid, r in catalog.items() if shown.holds(r.presentation)}
     held &= reading.paper_ids if reading.paper_ids is not None else held
     reading.text, reading.paper_ids = shown.rest, frozenset(held)
     among = f"the {len(held):,} stored papers {shown.said}"
