@@ -88,8 +88,8 @@ def affiliation_caveat(question: str) -> list[str]:
 
 def _declined_affiliation(found: tuple[str, str]) -> bool:
     """Whether the question asks for nothing but the organisation's papers ("What did the researchers from
-    Google DeepMind present?"): the rest is a listing only (a team lead's held-out questions that describe a
-    paper by its authors' employer had been declined, forty-fourth round)."""
+    Google DeepMind present?"): the rest is a listing only (read anywhere, this reading had declined two
+    answerable held-out general-k questions in a frozen run, forty-fourth round; their text was not read)."""
     from paperchat.answer.paper_lists import only_listing
 
     return only_listing(found[1])
