@@ -79,10 +79,10 @@ def listed_topic(question: str) -> str | None:
     (:func:`counted_topic`): "Which papers use sparse autoencoders?" -> "sparse autoencoders"; ``None`` for
     another question, or a list that names no topic."""
     m = _LISTING.match(question)
-    rest = m and next(
-        g for g in (m.group("rest"), m.group("every"), m.group("anything")) if g is not None
-    )
-    return counted_topic(f"How many papers {rest.rstrip('.')}?") or None if m else None
+    if not m:
+        return None
+    rest = next(g for g in m.groups() if g is not None)  # whichever of its forms matched
+    return counted_topic(f"How many papers {rest.rstrip('.')}?") or None
 
 
 #: A coined name, one word with a capital or digit past its first letter: "GSM8K", "SWE-bench", "HumanEval".
@@ -273,8 +273,7 @@ def count_line(count: int, topic: str, forms: list[str] | None = None, words: in
     abstract; the most relevant:', naming the words of the other ``forms`` counted ('"LLMs" (also as "LLM")');
     with ``words`` (papers holding every word, :func:`phrase_holders` counted ``count`` of them writing the
     phrase): '2 stored papers write "quantum computing" in their title or abstract (9 have every word of
-    it); the most relevant:' (no parenthesis when ``count`` is the larger, with the papers writing an
-    abbreviation of it: '41 stored papers write "partial differential equations" (also as "PDE") ...')."""
+    it); the most relevant:'."""
     written = topic.split()
     others = list(
         dict.fromkeys(w for f in (forms or [])[1:] for w in f.split() if w not in written)
@@ -286,9 +285,10 @@ def count_line(count: int, topic: str, forms: list[str] | None = None, words: in
     if words:
         verb, tail = ("writes", "its") if count == 1 else ("write", "their")
         of = "a word of its stem" if len(written) == 1 else "every word of it"
-        # (more write it, or an abbreviation its writers define, than hold its words: no parenthesis)
-        held = f" ({words:,} have {of})" if words > count else ""
-        return f"{count:,} stored paper{s} {verb} {what} in {tail} title or abstract{held}; the most relevant:"
+        return (
+            f"{count:,} stored paper{s} {verb} {what} in {tail} title or abstract ({words:,} have "
+            f"{of}); the most relevant:"
+        )
     if count == 1:
         return f"1 stored paper has every word of {what} in its title or abstract:"
     return (

@@ -122,10 +122,13 @@ class ChatSession:
             # another order ("what GPU did they use?" citing the ten again, reordered) are a list of their own,
             # and so are several the plural picked out ("which of them use diffusion?" citing the 1st, 2nd
             # and 4th as [1] [2] [3]: "the third one" is then ADiT, shown [3], not the list's third)
-            kept = set(cited) <= set(order) and [p for p in order if p in cited] == cited
             picked = len(cited) > 1 and cited != order[: len(cited)]
-            if picked and (find_reference(turn.question) or ("",))[0] != "ordinal":
-                kept = False
+            by_ordinal = (find_reference(turn.question) or ("",))[0] == "ordinal"
+            kept = (
+                set(cited) <= set(order)
+                and [p for p in order if p in cited] == cited
+                and (by_ordinal or not picked)
+            )
             if shown is None or not (turn.resolution.is_followup and kept):
                 shown = turn
         return shown

@@ -214,9 +214,13 @@ def _more_listed(engine, asked: str, listed: list[str], paper_ids) -> list[str]:
     # that do not write the topic; the verifying session)
     writing = "writing" if phrased else "holding"
     also = f", {of} of them {writing} it" if of < shown else ""
+    one = n == 1
+    verb = (
+        ("writes" if one else "write") if phrased else ("has" if one else "have") + " every word of"
+    )
     return [
-        f'{n:,} stored paper{"s" if n != 1 else ""} {("write" if phrased else "have every word of") if n != 1 else ("writes" if phrased else "has every word of")} "{topic}" in '
-        f'{"their" if n != 1 else "its"} title or abstract; this list shows {shown}, the most relevant{also} (`paperchat ask "How many papers are '
+        f'{n:,} stored paper{"" if one else "s"} {verb} "{topic}" in {"its" if one else "their"} title or '
+        f'abstract; this list shows {shown}, the most relevant{also} (`paperchat ask "How many papers are '
         f'about {topic}?" --top-k {min(n, 50)}`{" lists them)" if n <= 50 else " lists 50 of them)"}'
     ]
 

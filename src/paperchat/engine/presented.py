@@ -35,9 +35,11 @@ def restrict_to_presentation(engine, reading, question: str):
     from paperchat.answer.paper_counts import listed_topic, topic_holders
     from paperchat.answer.presentations import asked_presentation
 
-    catalog = engine.catalog()
     shown = asked_presentation(reading.text)
-    if not shown or not any(r.presentation for r in catalog.values()):
+    if not shown:
+        return None
+    catalog = engine.catalog()
+    if not any(r.presentation for r in catalog.values()):
         return None
     held = {pid for pid, r in catalog.items() if shown.holds(r.presentation)}
     held &= reading.paper_ids if reading.paper_ids is not None else held

@@ -1,11 +1,12 @@
 """The stored papers that write a topic, or the abbreviation its writers define for it.
 
-"How many papers are about partial differential equations?" and ``paperchat summarize "partial differential
-equations"`` both read a topic so (:func:`topic_writers`): the papers writing its words as written, and those
-writing only the abbreviation the writers define ("PDE"; definitions read as Schwartz and Hearst 2003 read
-them, "A simple algorithm for identifying abbreviation definitions in biomedical text": the short form is
-the long form's initials). A domain scientist's count had been 32 where the summary said 41 (forty-fourth
-round).
+A topic summary (``paperchat summarize "partial differential equations"``) keeps to these papers
+(:func:`topic_writers`): those writing its words as written, and those writing only the abbreviation the
+writers define ("PDE"; definitions read as Schwartz and Hearst 2003 read them, "A simple algorithm for
+identifying abbreviation definitions in biomedical text": the short form is the long form's initials). Apart
+from :mod:`paperchat.engine.summaries` to keep that module small. A count ("How many papers are about ...?")
+keeps to the phrase: counting the abbreviation too was tried in the forty-fourth round and reverted, since
+"CP" also names CANDECOMP/PARAFAC.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 
 from paperchat.ingest.records import PaperRecord
 
-#: Papers at least that must write a topic for a summary (or a count's abbreviations) to keep to them.
+#: Papers at least that must write a topic for its summary to keep to them.
 WRITTEN_TOPIC_MIN = 3
 
 
